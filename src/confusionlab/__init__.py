@@ -1,0 +1,41 @@
+"""ConfusionLab: an honest evaluation workbench for classifiers in Jupyter.
+
+The exact core (confusion matrices, metrics, contours, uncertainty models and
+metric distributions) is imported eagerly; widgets are imported on first use so
+that ``import confusionlab`` stays light outside Jupyter.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+from .confusion import ConfusionMatrix
+from .contours import contour
+from .distribution import MetricDistribution, compare, metric_distribution
+from .lattice import simplex_points, slice_lattice
+from .metrics import METRICS, Metric, metric_value
+
+__version__ = "0.1.0"
+
+_WIDGETS = {"RocSlice": "confusionlab.widgets.roc_slice"}
+
+__all__ = [
+    "METRICS",
+    "ConfusionMatrix",
+    "Metric",
+    "MetricDistribution",
+    "RocSlice",
+    "compare",
+    "contour",
+    "metric_distribution",
+    "metric_value",
+    "simplex_points",
+    "slice_lattice",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WIDGETS:
+        return getattr(import_module(_WIDGETS[name]), name)
+    raise AttributeError(f"module 'confusionlab' has no attribute {name!r}")

@@ -1,0 +1,169 @@
+"""Metric contours (isolines) in ROC space (SPEC A2).
+
+Each metric's ``level`` contour on the slice with ``p`` positives and ``n``
+negatives is a curve in (x, y) = (FPR, TPR). The metric registry holds each
+contour as a parametric curve written from its equation (parallel lines, the F1
+pencil through (−p/n, 0), MCC half-ellipses, …); this module samples it, clips it
+to a window — the unit square, or beyond it on request — and returns polylines
+whose every vertex lies on the contour.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._validation import check_count
+from .metrics import Metric, ParametricCurve, get_metric
+
+__all__ = ["EXTENDED_WINDOW", "UNIT_SQUARE", "contour", "mcc_eccentricity"]
+
+UNIT_SQUARE = (0.0, 1.0, 0.0, 1.0)
+#: Window used by ``extend=True``: half a unit beyond the square on every side.
+EXTENDED_WINDOW = (-0.5, 1.5, -0.5, 1.5)
+_EDGE = 1e-12
+
+
+def contour(
+    metric: str | Metric,
+    level: float,
+    p: int,
+    n: int,
+    *,
+    extend: bool = False,
+    window: tuple[float, float, float, float] | None = None,
+    num: int = 400,
+) -> list[np.ndarray]:
+    """The ``level`` contour of ``metric`` in ROC space as polylines.
+
+    Parameters
+    ----------
+    metric : str or Metric
+        Name from :data:`~confusionlab.METRICS`.
+    level : float
+        The metric value k.
+    p, n : int
+        Positives and negatives of the slice (both > 0).
+    extend : bool, default False
+        Clip to :data:`EXTENDED_WINDOW` instead of the unit square, showing the
+        contour beyond the reachable rates (the authors' "limits" toggle).
+    window : (x0, x1, y0, y1), optional
+        Any other clipping window; overrides ``extend``.
+    num : int, default 400
+        Samples per branch (straight lines need only the two ends, which are
+        always exact).
+
+    Returns
+    -------
+    list of ndarray, shape (m, 2)
+        Polylines of (FPR, TPR) points; an empty list when the level is not
+        attained inside the window.
+
+    Examples
+    --------
+    >>> [line] = contour("balanced_accuracy", 0.75, p=20, n=40)
+    >>> np.round(line[[0, -1]], 12).tolist()
+    [[0.0, 0.5], [0.5, 1.0]]
+    >>> [half_ellipse] = contour("mcc", 0.5, p=20, n=80, extend=True)
+    >>> bool(np.allclose(half_ellipse[[0, -1]], [[0, 0], [1, 1]]))
+    True
+    """
+    m = get_metric(metric)
+    p = check_count(p, "p")
+    n = check_count(n, "n")
+    if p == 0 or n == 0:
+        raise ValueError(f"contours live on slices with p > 0 and n > 0, got p={p}, n={n}")
+    level = float(level)
+    if not math.isfinite(level):
+        raise ValueError(f"level must be a finite number, got {level}")
+    lo, hi = m.range
+    if not lo <= level <= hi:
+        return []
+    if window is None:
+        window = EXTENDED_WINDOW if extend else UNIT_SQUARE
+    x0, x1, y0, y1 = (float(v) for v in window)
+    if not (x0 < x1 and y0 < y1):
+        raise ValueError(f"window must be (x0, x1, y0, y1) with x0 < x1 and y0 < y1, got {window}")
+    if num < 2:
+        raise ValueError(f"num must be at least 2, got {num}")
+    lines: list[np.ndarray] = []
+    for curve in m.contour_curves(level, p, n):
+        lines.extend(_clip(curve, (x0, x1, y0, y1), num))
+    return lines
+
+
+def _clip(curve: ParametricCurve, window: tuple[float, float, float, float], num: int) -> list[np.ndarray]:
+    t0, t1 = curve.t_range(window)
+    if curve.spacing == "cosine":
+        t = t0 + (t1 - t0) * (1 - np.cos(np.linspace(0.0, np.pi, num))) / 2
+    else:
+        t = np.linspace(t0, t1, num)
+    inside = _inside(curve, t, window)
+    if not inside.any():
+        return []
+    edges = np.diff(inside.astype(np.int8))
+    starts = list(np.flatnonzero(edges == 1) + 1)
+    ends = list(np.flatnonzero(edges == -1))
+    if inside[0]:
+        starts.insert(0, 0)
+    if inside[-1]:
+        ends.append(num - 1)
+    lines = []
+    for s, e in zip(starts, ends, strict=True):
+        ts = [t[s : e + 1]]
+        if s > 0:  # refine the entry point onto the window's edge
+            ts.insert(0, _bisect(curve, window, t[s - 1], t[s]))
+        if e < num - 1:
+            ts.append(_bisect(curve, window, t[e + 1], t[e]))
+        tt = np.concatenate([np.atleast_1d(a) for a in ts])
+        x, y = curve.xy(tt)
+        pts = np.column_stack([np.broadcast_to(x, tt.shape), np.broadcast_to(y, tt.shape)])
+        if pts.shape[0] >= 2 and np.ptp(pts, axis=0).max() > 1e-9:  # drop invisible specks
+            lines.append(pts)
+    return lines
+
+
+def _inside(
+    curve: ParametricCurve, t: np.ndarray, window: tuple[float, float, float, float], edge: float = _EDGE
+) -> np.ndarray:
+    """Which parameters give a point in the window (``edge`` of slack for round-off)."""
+    x0, x1, y0, y1 = window
+    with np.errstate(all="ignore"):
+        x, y = curve.xy(np.asarray(t, dtype=np.float64))
+        x = np.broadcast_to(x, np.shape(t))
+        y = np.broadcast_to(y, np.shape(t))
+        return (
+            np.isfinite(x) & np.isfinite(y)
+            & (x >= x0 - edge) & (x <= x1 + edge) & (y >= y0 - edge) & (y <= y1 + edge)
+        )
+
+
+def _bisect(curve: ParametricCurve, window: tuple[float, float, float, float], t_out: float, t_in: float) -> float:
+    """Parameter of the window crossing between an outside and an inside sample."""
+    for _ in range(60):
+        mid = 0.5 * (t_out + t_in)
+        if _inside(curve, np.array([mid]), window, edge=0.0)[0]:
+            t_in = mid
+        else:
+            t_out = mid
+    return t_in
+
+
+def mcc_eccentricity(level: float, prevalence: float) -> float:
+    """Eccentricity of the ellipse carrying the MCC = ±``level`` contours.
+
+    The ellipse is π(1−π)(y−x)² = k²·u(1−u) with u = πy + (1−π)x (SPEC A2).
+
+    >>> round(mcc_eccentricity(0.5, 0.5), 3)
+    0.866
+    """
+    k2 = float(level) ** 2
+    pi = float(prevalence)
+    if not 0 < pi < 1 or not 0 < k2 <= 1:
+        raise ValueError("need 0 < prevalence < 1 and 0 < |level| <= 1")
+    d = np.array([-1.0, 1.0])
+    u = np.array([1 - pi, pi])
+    q = pi * (1 - pi) * np.outer(d, d) + k2 * np.outer(u, u)
+    small, large = np.linalg.eigvalsh(q)
+    return float(np.sqrt(1 - small / large))

@@ -1,0 +1,201 @@
+"""Exact grouping of lattice points by metric value (SPEC A4).
+
+The PMF of a metric is the push-forward of a lattice PMF: the masses of all
+lattice points with the *same* metric value are added. "Same" is decided on exact
+rational keys (:class:`~confusionlab.metrics.ExactForm`), never on float equality,
+yet the work is one float sort, as fast as the inexact ``np.unique`` on floats:
+
+1. If the denominator is constant (accuracy, balanced accuracy … inside a slice),
+   the integer numerator is the key: counted with ``bincount`` when its range is
+   small, else sorted as integers.
+2. Otherwise the float ``f = num / den`` is a key that never splits a value:
+   numerator and denominator are integers below 2**53, so both are exact floats
+   and IEEE division rounds the real ratio correctly; equal ratios give the very
+   same double. It can only *merge* distinct ratios that round to the same
+   double, so:
+
+   * if ``D**2 * V < 2**51`` (``D`` the largest denominator, ``V`` the largest
+     ``|f|``), distinct ratios differ by at least ``1/D**2``, more than the
+     spacing of doubles near ``V``: ``f`` is injective, nothing to check;
+   * otherwise each pair of neighbours with identical ``f`` is checked exactly,
+     ``num_a * den_b == num_b * den_a``, in wrapping int64 arithmetic, which is
+     exact modulo 2**64. Identical doubles bound the true difference by
+     ``D**2 * V * 2**-51``; while that is below 2**63, zero modulo 2**64 proves
+     equality, so the check is exact, not probabilistic.
+3. Beyond 2**53 the ratios are reduced by their gcd first (canonical pairs,
+   compared as integers). Beyond int64 the caller refuses with a clear message.
+
+Any run of identical doubles holding distinct exact values (never seen in
+practice, but handled) is re-sorted with :class:`fractions.Fraction`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import pairwise
+
+import numpy as np
+
+from .metrics import ExactForm
+
+__all__ = ["Grouped", "group_exact"]
+
+_EXACT_FLOAT = 2.0**53
+_WRAP_LIMIT = 2.0**113  # then |num_a*den_b - num_b*den_a| < D**2 * V * 2**-51 < 2**62
+
+
+@dataclass(frozen=True)
+class Grouped:
+    """Unique exact values (ascending), their masses and lattice-point counts."""
+
+    values: np.ndarray
+    masses: np.ndarray
+    counts: np.ndarray
+    strategy: str
+
+
+def group_exact(form: ExactForm, weights: np.ndarray, defined: np.ndarray | None = None) -> Grouped:
+    """Group lattice points on the exact value of ``form``.
+
+    Parameters
+    ----------
+    form : ExactForm
+        Integer numerators and denominators (broadcastable to ``weights``).
+    weights : ndarray
+        Mass of each lattice point.
+    defined : ndarray of bool, optional
+        Points to group (default: all; the caller removes undefined points).
+
+    Returns
+    -------
+    Grouped
+    """
+    shape = np.shape(weights)
+    w = np.asarray(weights, dtype=np.float64).reshape(-1)
+
+    def flat(a: np.ndarray) -> np.ndarray:
+        out = np.broadcast_to(a, shape).reshape(-1)
+        return out if defined is None else out[keep]
+
+    if defined is None:
+        den_view = np.asarray(form.den)  # often 1-D or constant along an axis: cheap to scan
+    else:
+        keep = np.asarray(defined).reshape(-1)
+        w = w[keep]
+        den_view = flat(form.den)
+    if w.size == 0:
+        empty = np.empty(0)
+        return Grouped(empty, empty, np.empty(0, dtype=np.int64), "empty")
+
+    dmin, dmax = den_view.min(), den_view.max()
+    if dmin == dmax:
+        return _group_integer_keys(form, flat(form.num), int(dmax), w)
+    num_view = np.asarray(form.num) if defined is None else flat(form.num)
+    nmax = max(-int(num_view.min()), int(num_view.max()))
+    if nmax < _EXACT_FLOAT and dmax < _EXACT_FLOAT:
+        f = flat(np.true_divide(form.num, form.den)) if defined is None else num_view / den_view
+        vmax = max(-float(f.min()), float(f.max()))
+        bound = float(dmax) ** 2 * vmax
+        if _injective(bound):
+            return _group_sorted(form, f, None, None, w, check=None, strategy="float-injective")
+        if bound < _WRAP_LIMIT:
+            return _group_sorted(form, f, flat(form.num), flat(form.den), w, check="wrapped", strategy="float+check")
+    num, den = flat(form.num), flat(form.den)
+    g = np.gcd(num, den)
+    num, den = num // g, den // g
+    f = num / den.astype(np.float64)
+    return _group_sorted(form, f, num, den, w, check="reduced", strategy="gcd")
+
+
+def _injective(bound: float) -> bool:
+    """Whether ``D**2 * V`` is small enough for doubles to separate distinct ratios."""
+    return bound < 2.0**51
+
+
+def _group_integer_keys(form: ExactForm, key: np.ndarray, den: int, w: np.ndarray) -> Grouped:
+    kmin = int(key.min())
+    shifted = key - kmin
+    step = int(np.gcd.reduce(shifted)) or 1  # e.g. balanced accuracy at p = n: keys are multiples of n
+    span = (int(key.max()) - kmin) // step
+    if span <= 4 * key.size + (1 << 16):
+        if step > 1:
+            shifted = shifted // step
+        counts = np.bincount(shifted, minlength=span + 1)
+        masses = np.bincount(shifted, weights=w, minlength=span + 1)
+        present = np.flatnonzero(counts)
+        keys = present * step + kmin
+        return Grouped(form.value(keys, np.full(keys.shape, den)), masses[present], counts[present], "bincount")
+    order = np.argsort(key, kind="stable")
+    ks = key[order]
+    starts = np.concatenate(([0], np.flatnonzero(ks[1:] != ks[:-1]) + 1))
+    counts = np.diff(starts, append=ks.size)
+    masses = np.add.reduceat(w[order], starts)
+    keys = ks[starts]
+    return Grouped(form.value(keys, np.full(keys.shape, den)), masses, counts, "integer-sort")
+
+
+def _group_sorted(
+    form: ExactForm,
+    f: np.ndarray,
+    num: np.ndarray | None,
+    den: np.ndarray | None,
+    w: np.ndarray,
+    *,
+    check: str | None,
+    strategy: str,
+) -> Grouped:
+    # A stable sort is a timsort here: it exploits the sorted runs that monotone
+    # metrics leave along each lattice row, and it makes the grouping deterministic.
+    order = np.argsort(f, kind="stable")
+    fs = f[order]
+    same = fs[1:] == fs[:-1]
+    if check is not None and num is not None and den is not None and same.any():
+        if check == "reduced":  # reduced pairs are canonical
+            ns, ds = num[order], den[order]
+            equal = (ns[1:] == ns[:-1]) & (ds[1:] == ds[:-1])
+        else:
+            equal = _wrapped_equal_neighbours(num, den, order)
+        equal = equal[same]
+        if not equal.all():
+            order, same = _resolve_collisions(order, same, equal, num, den)
+            fs = f[order]
+    starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
+    counts = np.diff(starts, append=order.size)
+    masses = np.add.reduceat(w[order], starts)
+    # fs holds num/den for each group: the value follows without touching num, den again
+    ratios = fs[starts]
+    values = ratios if form.kind == "ratio" and form.scale == 1.0 else form.value(ratios, 1.0)
+    return Grouped(values, masses, counts, strategy)
+
+
+def _wrapped_equal_neighbours(num: np.ndarray, den: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """``num_a * den_b - num_b * den_a == 0`` for sorted neighbours, computed modulo 2**64.
+
+    int64 products wrap around, which is exact arithmetic modulo 2**64; the caller
+    guarantees the true difference is below 2**63 in size, so zero modulo 2**64
+    means zero.
+    """
+    ns, ds = num[order], den[order]
+    return ns[1:] * ds[:-1] == ns[:-1] * ds[1:]
+
+
+def _resolve_collisions(
+    order: np.ndarray, same: np.ndarray, equal: np.ndarray, num: np.ndarray, den: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Re-sort the runs of identical doubles that hold distinct exact values."""
+    order = order.copy()
+    same = same.copy()
+    pair_index = np.flatnonzero(same)
+    bad_pairs = pair_index[~equal]
+    run_starts = np.flatnonzero(np.r_[True, ~same])
+    run_ends = np.r_[run_starts[1:], order.size]
+    for run in np.unique(np.searchsorted(run_starts, bad_pairs, side="right") - 1):
+        lo, hi = int(run_starts[run]), int(run_ends[run])
+        members = order[lo:hi]
+        exact = [Fraction(int(num[i]), int(den[i])) for i in members]
+        ranked = sorted(range(len(members)), key=exact.__getitem__)
+        order[lo:hi] = members[ranked]
+        sorted_exact = [exact[i] for i in ranked]
+        same[lo : hi - 1] = [x == y for x, y in pairwise(sorted_exact)]
+    return order, same

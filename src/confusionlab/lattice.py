@@ -1,0 +1,134 @@
+"""The confusion simplex and its slices (SPEC A1).
+
+All binary confusion matrices with ``N`` examples are the weak compositions of
+``N`` into four parts, ``C(N+3, 3)`` of them. The isometric map
+
+    x = FN − TN/3,  y = FP − TN/3,  z = TP − TN/3
+
+sends them onto a regular tetrahedron and preserves distances between count
+vectors. A *slice* fixes ``p`` (so ``n = N − p``): a ``(p+1) × (n+1)`` lattice of
+``(TP, TN)`` that ROC space shows rescaled by ``1/n`` and ``1/p``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import comb
+
+import numpy as np
+
+from ._validation import check_count
+
+__all__ = ["MAX_SIMPLEX_POINTS", "SimplexPoints", "isometric", "simplex_points", "slice_lattice"]
+
+#: Largest simplex that :func:`simplex_points` builds (N = 492 has 20.3 million points).
+MAX_SIMPLEX_POINTS = 20_000_000
+
+
+def slice_lattice(p: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``(TP, TN)`` lattice of the slice with ``p`` positives and ``n`` negatives.
+
+    Returns ``tp`` as a column ``(p+1, 1)`` and ``tn`` as a row ``(1, n+1)`` (int64),
+    which broadcast to the full ``(p+1, n+1)`` lattice without materialising it.
+
+    Examples
+    --------
+    >>> tp, tn = slice_lattice(2, 3)
+    >>> (tp + tn).shape
+    (3, 4)
+    """
+    p = check_count(p, "p")
+    n = check_count(n, "n")
+    return np.arange(p + 1, dtype=np.int64)[:, None], np.arange(n + 1, dtype=np.int64)[None, :]
+
+
+def isometric(tp: np.ndarray, fn: np.ndarray, fp: np.ndarray, tn: np.ndarray, *, centre: bool = True) -> np.ndarray:
+    """Isometric 3-D coordinates ``(x, y, z)`` of confusion matrices, shape ``(..., 3)``.
+
+    With ``centre=True`` the tetrahedron's centroid ``(N/6, N/6, N/6)`` is moved to
+    the origin (``N`` taken per matrix).
+
+    >>> isometric(np.array(0), np.array(0), np.array(0), np.array(3), centre=False)
+    array([-1., -1., -1.])
+    """
+    tp, fn, fp, tn = (np.asarray(a, dtype=np.float64) for a in (tp, fn, fp, tn))
+    third = tn / 3.0
+    xyz = np.stack(np.broadcast_arrays(fn - third, fp - third, tp - third), axis=-1)
+    if centre:
+        xyz = xyz - ((tp + fn + fp + tn) / 6.0)[..., None]
+    return xyz
+
+
+@dataclass(frozen=True)
+class SimplexPoints:
+    """All ``C(N+3, 3)`` confusion matrices with ``N`` examples.
+
+    Attributes
+    ----------
+    N : int
+    counts : ndarray, shape (M, 4)
+        Columns TP, FN, FP, TN (int64).
+    xyz : ndarray, shape (M, 3)
+        Centred isometric coordinates; TP is the z axis.
+    """
+
+    N: int
+    counts: np.ndarray
+    xyz: np.ndarray
+
+    @property
+    def tp(self) -> np.ndarray:
+        return self.counts[:, 0]
+
+    @property
+    def fn(self) -> np.ndarray:
+        return self.counts[:, 1]
+
+    @property
+    def fp(self) -> np.ndarray:
+        return self.counts[:, 2]
+
+    @property
+    def tn(self) -> np.ndarray:
+        return self.counts[:, 3]
+
+    def __len__(self) -> int:
+        return self.counts.shape[0]
+
+
+def simplex_points(N: int) -> SimplexPoints:
+    """Every confusion matrix with ``N`` examples and its isometric coordinates.
+
+    Parameters
+    ----------
+    N : int
+        Number of examples; ``C(N+3, 3)`` must not exceed :data:`MAX_SIMPLEX_POINTS`.
+
+    Examples
+    --------
+    >>> pts = simplex_points(100)
+    >>> len(pts)
+    176851
+    >>> bool((pts.counts.sum(axis=1) == 100).all())
+    True
+    """
+    N = check_count(N, "N")
+    total = comb(N + 3, 3)
+    if total > MAX_SIMPLEX_POINTS:
+        raise ValueError(
+            f"the simplex for N={N} has {total:,} points, more than the {MAX_SIMPLEX_POINTS:,} "
+            "this function builds in memory; use N <= 492, or work on slices (slice_lattice)"
+        )
+    # (FN, FP) pairs ordered by FN + FP: those with FN + FP <= m are the first (m+1)(m+2)/2.
+    s = np.repeat(np.arange(N + 1), np.arange(1, N + 2))
+    first = np.arange(s.size) - s * (s + 1) // 2  # position within the anti-diagonal
+    fn_t, fp_t = first, s - first
+    remaining = N - np.arange(N + 1)  # for each TP: room left for FN + FP + TN
+    lengths = (remaining + 1) * (remaining + 2) // 2
+    tp = np.repeat(np.arange(N + 1), lengths)
+    starts = np.r_[0, np.cumsum(lengths)[:-1]]
+    idx = np.arange(total) - np.repeat(starts, lengths)
+    fn, fp = fn_t[idx], fp_t[idx]
+    tn = N - tp - fn - fp
+    counts = np.stack([tp, fn, fp, tn], axis=1).astype(np.int64)
+    return SimplexPoints(N, counts, isometric(tp, fn, fp, tn))
