@@ -18,7 +18,10 @@ from .metrics import METRICS, Metric, metric_value
 
 __version__ = "0.1.0"
 
-_WIDGETS = {"RocSlice": "confusionlab.widgets.roc_slice"}
+_WIDGETS = {
+    "RocSlice": "confusionlab.widgets.roc_slice",
+    "StabilityView": "confusionlab.widgets.stability_view",
+}
 
 __all__ = [
     "METRICS",
@@ -26,6 +29,7 @@ __all__ = [
     "Metric",
     "MetricDistribution",
     "RocSlice",
+    "StabilityView",
     "compare",
     "contour",
     "metric_distribution",

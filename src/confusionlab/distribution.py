@@ -170,19 +170,26 @@ def _check_undefined(undefined: Any) -> float | None:
     return value
 
 
-def _check_int64(metric: Metric, largest_total: int, counts: tuple[np.ndarray, ...]) -> None:
-    """Refuse sizes whose exact integer keys could overflow int64."""
-    if 4 * largest_total**metric.degree < _INT64_SAFE:
-        return
+def _integer_arithmetic(metric: Metric, largest_total: int, counts: tuple[np.ndarray, ...]) -> bool:
+    """Whether the exact form must be computed in int64 (False: float64 is exact).
+
+    Refuses sizes whose exact integers could overflow int64.
+    """
+    bound = metric.magnitude(largest_total)
+    if bound < 2**53:
+        return False
+    if bound < _INT64_SAFE:
+        return True
     floats = [np.asarray(c, dtype=np.float64) for c in counts]
     form = metric._exact(*floats)
     big = max(float(np.abs(form.num).max()), float(np.abs(form.den).max()))
-    if big >= _INT64_SAFE / 2:
+    if big >= _INT64_SAFE / 4:
         raise ValueError(
             f"{metric.name}'s exact keys need integers beyond 64 bits at this size (up to {big:.3g}); "
             f"exact grouping is refused rather than risk overflow. Use a smaller future_size, or "
             f"compute the metric's moments from the marginals instead"
         )
+    return True
 
 
 def metric_distribution(
@@ -266,8 +273,8 @@ def metric_distribution(
         cols = (tp, sl.p - tp, sl.n - tn, tn)
         largest, weights, pruned = sl.p + sl.n, sl.joint(), sl.pruned_mass
 
-    _check_int64(m, largest, cols)
-    form: ExactForm = m.exact(*cols)
+    use_int = _integer_arithmetic(m, largest, cols)
+    form: ExactForm = m.exact(*cols, as_float=not use_int)
     shape = np.shape(weights)
     undef = np.broadcast_to(form.undefined_mask(), shape)
     n_undef = int(np.count_nonzero(undef))

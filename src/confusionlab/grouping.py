@@ -61,7 +61,8 @@ def group_exact(form: ExactForm, weights: np.ndarray, defined: np.ndarray | None
     Parameters
     ----------
     form : ExactForm
-        Integer numerators and denominators (broadcastable to ``weights``).
+        Integer numerators and denominators (broadcastable to ``weights``), as
+        int64 or as float64 holding integers below 2**53.
     weights : ndarray
         Mass of each lattice point.
     defined : ndarray of bool, optional
@@ -90,7 +91,7 @@ def group_exact(form: ExactForm, weights: np.ndarray, defined: np.ndarray | None
 
     dmin, dmax = den_view.min(), den_view.max()
     if dmin == dmax:
-        return _group_integer_keys(form, flat(form.num), int(dmax), w)
+        return _group_integer_keys(form, flat(form.num).astype(np.int64, copy=False), int(dmax), w)
     num_view = np.asarray(form.num) if defined is None else flat(form.num)
     nmax = max(-int(num_view.min()), int(num_view.max()))
     if nmax < _EXACT_FLOAT and dmax < _EXACT_FLOAT:
@@ -101,7 +102,7 @@ def group_exact(form: ExactForm, weights: np.ndarray, defined: np.ndarray | None
             return _group_sorted(form, f, None, None, w, check=None, strategy="float-injective")
         if bound < _WRAP_LIMIT:
             return _group_sorted(form, f, flat(form.num), flat(form.den), w, check="wrapped", strategy="float+check")
-    num, den = flat(form.num), flat(form.den)
+    num, den = flat(form.num).astype(np.int64, copy=False), flat(form.den).astype(np.int64, copy=False)
     g = np.gcd(num, den)
     num, den = num // g, den // g
     f = num / den.astype(np.float64)
@@ -176,7 +177,7 @@ def _wrapped_equal_neighbours(num: np.ndarray, den: np.ndarray, order: np.ndarra
     guarantees the true difference is below 2**63 in size, so zero modulo 2**64
     means zero.
     """
-    ns, ds = num[order], den[order]
+    ns, ds = num[order].astype(np.int64, copy=False), den[order].astype(np.int64, copy=False)
     return ns[1:] * ds[:-1] == ns[:-1] * ds[1:]
 
 

@@ -166,7 +166,8 @@ class Metric:
     swap: str | None = None
     geometry: str = ""
     aliases: tuple[str, ...] = ()
-    degree: int = 2  # polynomial degree of the exact form in the counts (overflow bound)
+    #: N -> a bound on every integer the exact form computes for matrices of total N
+    magnitude: Callable[[int], int] = field(default=lambda N: N * N, repr=False)
 
     def values(
         self, tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike, *, undefined: float = 0.0
@@ -182,9 +183,16 @@ class Metric:
             out = np.where(np.isnan(out), undefined, out)
         return out
 
-    def exact(self, tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike) -> ExactForm:
-        """The exact integer form used to group equal values (see :class:`ExactForm`)."""
-        return self._exact(_i(tp), _i(fn), _i(fp), _i(tn))
+    def exact(self, tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike, *, as_float: bool = False) -> ExactForm:
+        """The exact integer form used to group equal values (see :class:`ExactForm`).
+
+        With ``as_float=True`` the integers are computed in float64, which is exact
+        (and faster) while ``self.magnitude(N) < 2**53``; the caller checks that.
+        """
+        counts = [_i(c) for c in (tp, fn, fp, tn)]
+        if as_float:
+            counts = [c.astype(np.float64) for c in counts]
+        return self._exact(*counts)
 
     def rate_values(
         self, fpr: ArrayLike, tpr: ArrayLike, p: float, n: float, *, undefined: float = np.nan
@@ -229,7 +237,7 @@ def _accuracy() -> Metric:
         "accuracy", "Accuracy", (0.0, 1.0), "(TP + TN) / N",
         lambda tp, fn, fp, tn: _div(tp + tn, tp + fn + fp + tn),
         lambda tp, fn, fp, tn: _ratio(tp + tn, tp + fn + fp + tn),
-        contour, swap="accuracy", geometry="parallel lines, slope n/p", aliases=("acc",), degree=1,
+        contour, swap="accuracy", geometry="parallel lines, slope n/p", aliases=("acc",), magnitude=lambda N: N,
     )
 
 
@@ -303,7 +311,7 @@ def fbeta_metric(beta: float | int | Fraction) -> Metric:
         lambda tp, fn, fp, tn: _div((1 + b2f) * tp, (1 + b2f) * tp + b2f * fn + fp),
         lambda tp, fn, fp, tn: _ratio((r + s) * tp, (r + s) * tp + r * fn + s * fp),
         contour, swap=None, geometry="pencil of lines through (FPR, TPR) = (-β²p/n, 0)",
-        aliases=("f_measure", "f1_score") if b == 1 else (), degree=1,
+        aliases=("f_measure", "f1_score") if b == 1 else (), magnitude=lambda N: 2 * (r + s) * N,
     )
 
 
@@ -314,7 +322,7 @@ def _jaccard() -> Metric:
         lambda tp, fn, fp, tn: _ratio(tp, tp + fn + fp),
         lambda k, p, n: [_x_param(lambda x: k * (p + n * x) / p)],
         swap=None, geometry="pencil of lines through (-p/n, 0), as F1",
-        aliases=("threat_score", "critical_success_index", "iou"), degree=1,
+        aliases=("threat_score", "critical_success_index", "iou"), magnitude=lambda N: N,
     )
 
 
@@ -328,7 +336,7 @@ def _precision() -> Metric:
         "precision", "Precision (PPV)", (0.0, 1.0), "TP / (TP + FP)",
         lambda tp, fn, fp, tn: _div(tp, tp + fp),
         lambda tp, fn, fp, tn: _ratio(tp, tp + fp),
-        contour, swap="npv", geometry="lines through the origin", aliases=("ppv",), degree=1,
+        contour, swap="npv", geometry="lines through the origin", aliases=("ppv",), magnitude=lambda N: N,
     )
 
 
@@ -345,7 +353,7 @@ def _npv() -> Metric:
         lambda tp, fn, fp, tn: _div(tn, tn + fn),
         lambda tp, fn, fp, tn: _ratio(tn, tn + fn),
         contour, swap="precision", geometry="lines through (1, 1)",
-        aliases=("negative_predictive_value",), degree=1,
+        aliases=("negative_predictive_value",), magnitude=lambda N: N,
     )
 
 
@@ -363,7 +371,7 @@ def _simple_rate(name: str, label: str, formula: str, which: str, swap: str, ali
         lambda tp, fn, fp, tn: _ratio(*parts(tp, fn, fp, tn)),
         lambda k, p, n: [curve(k)],
         swap=swap, geometry="horizontal lines" if which in ("tpr", "fnr") else "vertical lines",
-        aliases=aliases, degree=1,
+        aliases=aliases, magnitude=lambda N: N,
     )
 
 
@@ -383,7 +391,7 @@ def _mcc() -> Metric:
         value,
         lambda tp, fn, fp, tn: _signed_square(tp * tn - fp * fn, (tp + fp) * (fn + tn) * (tp + fn) * (fp + tn)),
         contour, swap="mcc", geometry="half-ellipses centred at (½, ½) through (0, 0) and (1, 1)",
-        aliases=("matthews_corrcoef", "phi_coefficient"), degree=4,
+        aliases=("matthews_corrcoef", "phi_coefficient"), magnitude=lambda N: N**4 // 4,
     )
 
 
@@ -399,7 +407,7 @@ def _cohen_kappa() -> Metric:
         "2(TP·TN − FN·FP) / ((TP+FP)(FP+TN) + (TP+FN)(FN+TN))",
         lambda tp, fn, fp, tn: _div(2 * (tp * tn - fn * fp), (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)),
         lambda tp, fn, fp, tn: _ratio(2 * (tp * tn - fn * fp), (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)),
-        contour, swap="cohen_kappa", geometry="lines", aliases=("kappa",),
+        contour, swap="cohen_kappa", geometry="lines", aliases=("kappa",), magnitude=lambda N: 2 * N * N,
     )
 
 
@@ -482,6 +490,7 @@ def _prevalence_threshold() -> Metric:
     return Metric(
         "prevalence_threshold", "Prevalence threshold", (0.0, 1.0), "(√(TPR·FPR) − FPR) / (TPR − FPR)",
         value, exact, contour, swap=None, geometry="lines through the origin", aliases=("pt",),
+        magnitude=lambda N: 2 * N * N,
     )
 
 
@@ -519,7 +528,17 @@ class _Registry(Mapping[str, Metric]):
         self._aliases = {a: m.name for m in metrics.values() for a in m.aliases}
 
     def __getitem__(self, name: str) -> Metric:
-        return get_metric(name)
+        try:
+            return get_metric(name)
+        except (ValueError, TypeError) as err:
+            raise KeyError(str(err)) from None
+
+    def __contains__(self, name: object) -> bool:
+        try:
+            get_metric(name)  # type: ignore[arg-type]
+        except (ValueError, TypeError):
+            return False
+        return True
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self._metrics)

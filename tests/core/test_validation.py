@@ -75,3 +75,12 @@ def test_distribution_methods_validate_their_arguments() -> None:
     other = cl.metric_distribution(CM, "mcc")
     with pytest.raises(ValueError, match="cannot compare different metrics"):
         cl.compare(d, other)
+
+
+def test_registry_is_a_mapping_with_aliases() -> None:
+    assert "mcc" in cl.METRICS and "tpr" in cl.METRICS and "f2" in cl.METRICS
+    assert "nope" not in cl.METRICS and 3 not in cl.METRICS
+    assert cl.METRICS["tpr"] is cl.METRICS["recall"]
+    with pytest.raises(KeyError, match="unknown metric 'nope'"):
+        cl.METRICS["nope"]
+    assert len(cl.METRICS) == len(list(cl.METRICS)) == 20

@@ -1,0 +1,58 @@
+# ConfusionLab — set-up and tests. User-facing targets: install, lab, test.
+# Needs Python 3.11 (or python3), Node 20 with npm, and (for browser tests) Chromium.
+
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+NODE_STAMP := node_modules/.confusionlab-npm-ci
+PIP_STAMP := $(VENV)/.confusionlab-pip-install
+BUNDLE := src/confusionlab/static/roc_slice.js
+JS_SOURCES := $(shell find js -type f -not -path '*/tests/*' 2>/dev/null) package.json
+
+.PHONY: install lab test pytest jstest lint
+
+## install: .venv with the package editable + [dev], JS dependencies and bundle.
+install: $(PIP_STAMP) $(BUNDLE)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $@
+
+$(BUNDLE): $(NODE_STAMP) $(JS_SOURCES)
+	npm run build
+	@touch $@
+
+# The editable install runs the hatch-jupyter-builder hook, which finds the bundle
+# up to date; it reruns only when pyproject.toml changes. The editable package reads
+# the bundle from src/, so a rebuilt bundle needs no reinstall.
+$(PIP_STAMP): $(BIN)/python pyproject.toml | $(BUNDLE)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	@touch $@
+
+## lab: install, then open JupyterLab on the tour notebook.
+# (--allow-root only when run as root, e.g. in a container.)
+lab: install
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/01_tour.ipynb
+
+## test: install, then every test (ruff, pytest incl. notebooks and browser, vitest).
+test: install
+	@status=0; \
+	$(MAKE) --no-print-directory lint || status=1; \
+	$(MAKE) --no-print-directory pytest || status=1; \
+	$(MAKE) --no-print-directory jstest || status=1; \
+	if [ $$status -ne 0 ]; then echo "make test: FAILED" >&2; else echo "make test: all passed"; fi; \
+	exit $$status
+
+# Internal helpers (not part of the documented interface).
+lint: install
+	$(BIN)/ruff check .
+
+pytest: install
+	$(BIN)/python -m pytest
+
+jstest: install
+	npm test

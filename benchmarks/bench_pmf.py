@@ -1,0 +1,73 @@
+"""Exact metric PMFs vs the naive float grouping, measured in one run.
+
+For each size and metric this times ``confusionlab.metric_distribution`` (exact
+grouping) and a naive baseline on the *same* pruned beta-binomial lattice: the
+metric's float values grouped with ``np.unique`` (inexact: it splits ties that
+differ by rounding), masses summed with ``np.bincount``. Both include the
+marginal PMFs. Runs alternate between the two and the medians are compared, so
+machine noise hits both alike. Ratio = exact / naive (<= 1.0: exact is no slower).
+
+Usage::
+
+    python benchmarks/bench_pmf.py            # p = n = 500 and 5000
+    python benchmarks/bench_pmf.py --repeat 31
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import time
+
+import numpy as np
+
+import confusionlab as cl
+from confusionlab.models import slice_model
+
+METRICS = ["accuracy", "balanced_accuracy", "f1", "mcc"]
+
+
+def naive(cm: cl.ConfusionMatrix, metric: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    sl = slice_model(cm, "beta-binomial", tolerance=1e-12)
+    tp, tn = sl.tp, sl.tn
+    values = cl.METRICS[metric].values(tp, sl.p - tp, sl.n - tn, tn)
+    weights = np.multiply.outer(sl.tp_pmf, sl.tn_pmf)
+    unique, inverse, counts = np.unique(values.ravel(), return_inverse=True, return_counts=True)
+    return unique, np.bincount(inverse, weights=weights.ravel()), counts
+
+
+def exact(cm: cl.ConfusionMatrix, metric: str) -> cl.MetricDistribution:
+    return cl.metric_distribution(cm, metric, "beta-binomial", tolerance=1e-12)
+
+
+def timed(fn, *args) -> float:
+    start = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[500, 5000], help="p = n values")
+    parser.add_argument("--repeat", type=int, default=21, help="timed runs of each (median reported)")
+    args = parser.parse_args()
+    print(f"numpy {np.__version__}, python {platform.python_version()}, {platform.machine()}")
+    print(f"{'p = n':>6} {'metric':>18} {'lattice':>9} {'exact values':>12} {'naive values':>12} "
+          f"{'exact ms':>9} {'naive ms':>9} {'ratio':>6}")
+    for size in args.sizes:
+        cm = cl.ConfusionMatrix.from_rates(size, size, 0.8, 0.8)
+        for metric in METRICS:
+            d = exact(cm, metric)  # warm-up, and the numbers to show
+            u, _, _ = naive(cm, metric)
+            t_exact, t_naive = [], []
+            for _ in range(args.repeat):
+                t_exact.append(timed(exact, cm, metric))
+                t_naive.append(timed(naive, cm, metric))
+            me, mn = statistics.median(t_exact), statistics.median(t_naive)
+            print(f"{size:>6} {metric:>18} {d.lattice_points:>9,} {len(d):>12,} {len(u):>12,} "
+                  f"{me * 1e3:>9.2f} {mn * 1e3:>9.2f} {me / mn:>6.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,211 @@
+"""Benchmark confusionlab.stability against its Python peers (issue 6, SPEC C4).
+
+Run from the repository root::
+
+    python benchmarks/bench_stability.py                  # 1000 refits × 10,000 objects
+    python benchmarks/bench_stability.py --refits 100 --objects 1000 --no-write   # quick
+
+Every ratio printed is measured in the same run on the same matrix. krippendorff's metric
+(interval) scale builds a units × V × V array (V = number of distinct values), so on
+continuous predictions it is timed on a small matrix where that array fits, and the memory
+it would need at full size is computed, not attempted. pingouin's ICC is slow: it is timed
+on a smaller matrix (``--icc-refits × --icc-objects``) and ours on the same one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+import time
+import warnings
+from importlib.metadata import version
+from pathlib import Path
+
+import numpy as np
+
+from confusionlab import stability as st
+
+RESULTS = Path(__file__).with_name("RESULTS_stability.md")
+
+
+def best_of(func, repeat: int = 3) -> tuple[float, object]:
+    """Minimum wall time over ``repeat`` calls, and the last result."""
+    times, out = [], None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = func()
+        times.append(time.perf_counter() - t0)
+    return min(times), out
+
+
+def make_data(refits: int, objects: int, seed: int = 0) -> dict[str, tuple[np.ndarray, ...]]:
+    """Stable-ish predictions: each object has a true value, refits perturb it."""
+    rng = np.random.default_rng(seed)
+    truth = rng.normal(size=objects)
+    metric = truth[None, :] + 0.3 * rng.normal(size=(refits, objects))
+    ordinal = np.clip(np.round(metric + 2), 0, 4)
+    nominal = (metric > 0.5).astype(float) + (metric > 1.5)
+    train_metric = rng.normal(size=5000)
+    return {
+        "nominal": (nominal, (train_metric > 0.5).astype(float) + (train_metric > 1.5)),
+        "ordinal": (ordinal, np.clip(np.round(train_metric + 2), 0, 4)),
+        "metric": (metric, train_metric),
+    }
+
+
+def krippendorff_bytes(units: int, distinct_values: int) -> int:
+    """Bytes of krippendorff's units × V × V int64 coincidence array (SPEC C4)."""
+    return units * distinct_values**2 * 8
+
+
+def sec(t: float) -> str:
+    """Seconds with three significant digits."""
+    return f"{t:.3g}"
+
+
+def gib(n_bytes: float) -> str:
+    return f"{n_bytes / 2**30:,.3g} GiB"
+
+
+def icc_pingouin(pred: np.ndarray) -> float:
+    import pandas as pd
+    import pingouin
+
+    r, n = pred.shape
+    long = pd.DataFrame(
+        {
+            "target": np.tile(np.arange(n), r),
+            "rater": np.repeat(np.arange(r), n),
+            "rating": pred.reshape(-1),
+        }
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = pingouin.intraclass_corr(long, targets="target", raters="rater", ratings="rating")
+    return float(out.set_index("Type").loc["ICC(1,1)", "ICC"])
+
+
+def main(argv: list[str] | None = None) -> str:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--refits", type=int, default=1000)
+    ap.add_argument("--objects", type=int, default=10_000)
+    ap.add_argument("--metric-refits", type=int, default=10, help="krippendorff metric size")
+    ap.add_argument("--metric-objects", type=int, default=60)
+    ap.add_argument("--icc-refits", type=int, default=100)
+    ap.add_argument("--icc-objects", type=int, default=1000)
+    ap.add_argument("--no-write", action="store_true", help="do not write RESULTS_stability.md")
+    args = ap.parse_args(argv)
+
+    import krippendorff
+    from statsmodels.stats.inter_rater import aggregate_raters
+    from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss
+
+    r, n = args.refits, args.objects
+    data = make_data(r, n)
+    rows: list[str] = []
+    lines: list[str] = []
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+        lines.append(text)
+
+    say(f"## Stability benchmark: {r:,} refits × {n:,} objects\n")
+    rows.append("| task | ours (s) | peer (s) | peer / ours | note |")
+    rows.append("|---|---:|---:|---:|---|")
+
+    for scale in ("nominal", "ordinal", "metric"):
+        pred, train = data[scale]
+        t_phi, s_phi = best_of(lambda p=pred, y=train, sc=scale: st.phi(p, y, sc))
+        oob = train  # psi has the same cost as phi; a pooled reference of the same size
+        t_psi, _ = best_of(lambda p=pred, z=oob, sc=scale: st.psi(p, z, sc))
+        t_alpha, ours_alpha = best_of(lambda p=pred, sc=scale: st.krippendorff_alpha(p, sc))
+        if scale == "metric":
+            v = np.unique(pred).size
+            need = krippendorff_bytes(n, v)
+            rows.append(
+                f"| phi {scale} | {sec(t_phi)} | – | – | krippendorff would need {gib(need)} "
+                f"({n:,} units × {v:,}² values × 8 B): not attempted |"
+            )
+            rows.append(f"| psi {scale} | {sec(t_psi)} | – | – | same matrix |")
+            rows.append(f"| our α {scale} | {sec(t_alpha)} | – | – | same matrix |")
+            mr, mn = args.metric_refits, args.metric_objects
+            small = pred[:mr, :mn]
+            vs = np.unique(small).size
+            t_k, k_alpha = best_of(
+                lambda s=small: krippendorff.alpha(
+                    reliability_data=s, level_of_measurement="interval"
+                ),
+            )
+            t_small, ours_small = best_of(lambda s=small: st.krippendorff_alpha(s, "metric"))
+            t_phi_small, _ = best_of(lambda s=small, y=train: st.phi(s, y, "metric"))
+            assert abs(float(ours_small) - k_alpha) < 1e-8, (ours_small, k_alpha)
+            rows.append(
+                f"| α metric, {mr}×{mn} | {sec(t_small)} | {sec(t_k)} | {t_k / t_small:,.0f}× | "
+                f"krippendorff array {gib(krippendorff_bytes(mn, vs))}; phi {sec(t_phi_small)} s "
+                f"({t_k / t_phi_small:,.0f}×) |"
+            )
+            # largest square-ish metric matrix krippendorff could hold in 16 GiB
+            rows.append(
+                "| SPEC check | | | | 20 refits × 200 objects, all values distinct: "
+                f"{gib(krippendorff_bytes(200, 4000))} |"
+            )
+        else:
+            level = scale
+            t_k, k_alpha = best_of(
+                lambda p=pred, lv=level: krippendorff.alpha(
+                    reliability_data=p, level_of_measurement=lv
+                ),
+            )
+            assert abs(float(ours_alpha) - k_alpha) < 1e-8, (ours_alpha, k_alpha)
+            rows.append(
+                f"| phi {scale} | {sec(t_phi)} | {sec(t_k)} | {t_k / t_phi:.1f}× | "
+                f"vs krippendorff.alpha on the same matrix (S={s_phi.value:.4f}) |"
+            )
+            rows.append(f"| psi {scale} | {sec(t_psi)} | {sec(t_k)} | {t_k / t_psi:.1f}× | |")
+            rows.append(
+                f"| our α {scale} | {sec(t_alpha)} | {sec(t_k)} | {t_k / t_alpha:.1f}× | "
+                f"α = {float(ours_alpha):.6f}, equal to krippendorff's |"
+            )
+
+    # Fleiss' κ vs statsmodels (nominal matrix)
+    pred = data["nominal"][0]
+    t_f, ours_f = best_of(lambda: st.fleiss_kappa(pred))
+    t_sm, sm_f = best_of(lambda: sm_fleiss(aggregate_raters(pred.T)[0]))
+    assert abs(float(ours_f) - sm_f) < 1e-10
+    rows.append(
+        f"| Fleiss κ | {sec(t_f)} | {sec(t_sm)} | {t_sm / t_f:.1f}× | statsmodels "
+        "aggregate_raters + fleiss_kappa |"
+    )
+
+    # ICC vs pingouin on a smaller matrix, ours also at full size
+    ir, io = args.icc_refits, args.icc_objects
+    small = data["metric"][0][:ir, :io]
+    t_ours, ours_icc = best_of(lambda: st.icc(small))
+    t_pg, pg_icc = best_of(lambda: icc_pingouin(small))
+    assert abs(float(ours_icc) - pg_icc) < 1e-8
+    rows.append(
+        f"| ICC(1,1) {ir}×{io:,} | {sec(t_ours)} | {sec(t_pg)} | {t_pg / t_ours:,.0f}× | "
+        "pingouin.intraclass_corr (all six forms) |"
+    )
+    t_full, _ = best_of(lambda: st.icc(data["metric"][0]))
+    rows.append(f"| ICC(1,1) {r}×{n:,} | {sec(t_full)} | – | – | ours only |")
+
+    say("\n".join(rows))
+    cmd = "python " + " ".join([Path(sys.argv[0]).as_posix(), *(argv or sys.argv[1:])])
+    say(
+        f"\nCommand: `{cmd}` (from the repository root, `PYTHONPATH=src` if not installed). "
+        f"Python {platform.python_version()}, numpy {np.__version__}, krippendorff "
+        f"{version('krippendorff')}, pingouin {version('pingouin')}, statsmodels "
+        f"{version('statsmodels')}; times are wall-clock seconds "
+        "(best of 3 runs, ours and the peers alike) on a 2-core machine shared with other jobs."
+    )
+    text = "\n".join(lines) + "\n"
+    if not args.no_write:
+        RESULTS.write_text(text)
+        print(f"\nwrote {RESULTS}")
+    return text
+
+
+if __name__ == "__main__":
+    main()

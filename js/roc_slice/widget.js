@@ -1,0 +1,377 @@
+// RocSlice front-end: wires the model to the pure functions of geometry.js,
+// ../shared/colour.js and ../shared/buffers.js, and draws on a 2D canvas.
+import { decodeFloat32, decodeInt32, decodeUint32 } from "../shared/buffers.js";
+import { DIVERGING, colourValues, cssRGB } from "../shared/colour.js";
+import { cssVariableReader, resolveTheme } from "../shared/theme.js";
+import {
+  MARGINS,
+  boundingBox,
+  dataDomain,
+  fitView,
+  hitTest,
+  latticeToData,
+  niceTicks,
+  pointSize,
+  project,
+  rasterizePoints,
+  rocToData,
+} from "./geometry.js";
+
+/** Model keys whose change triggers a redraw. */
+export const KEYS = [
+  "p",
+  "n",
+  "tp",
+  "tn",
+  "metric",
+  "coordinates",
+  "extend",
+  "size",
+  "_metric_label",
+  "_slice",
+  "_tp_axis",
+  "_tn_axis",
+  "_values",
+  "_colour_domain",
+  "_contour_xy",
+  "_contour_offsets",
+  "_contour_levels",
+  "_observed_value",
+];
+
+/** Format a number for a label. */
+export function formatNumber(v) {
+  if (v === null || v === undefined || Number.isNaN(v)) return "undefined";
+  if (!Number.isFinite(v)) return v > 0 ? "∞" : "−∞";
+  const a = Math.abs(v);
+  if (a !== 0 && (a < 1e-3 || a >= 1e5)) return v.toExponential(2);
+  return String(Number(v.toPrecision(4)));
+}
+
+/**
+ * Read and decode the model state. The lattice arrays are only used when their
+ * lengths agree (they always do once a Python update has fully arrived).
+ */
+export function readState(model) {
+  const get = (k) => model.get(k);
+  const [sliceP, sliceN, stride] = get("_slice") ?? [get("p"), get("n"), 1];
+  const tpAxis = decodeInt32(get("_tp_axis"));
+  const tnAxis = decodeInt32(get("_tn_axis"));
+  const values = decodeFloat32(get("_values"));
+  const consistent = values.length === tpAxis.length * tnAxis.length;
+  return {
+    p: get("p"),
+    n: get("n"),
+    tp: get("tp"),
+    tn: get("tn"),
+    metric: get("metric"),
+    label: get("_metric_label") || get("metric"),
+    coordinates: get("coordinates") === "counts" ? "counts" : "roc",
+    extend: Boolean(get("extend")),
+    size: get("size") || 480,
+    sliceP,
+    sliceN,
+    stride,
+    tpAxis: consistent ? tpAxis : new Int32Array(0),
+    tnAxis: consistent ? tnAxis : new Int32Array(0),
+    values: consistent ? values : new Float32Array(0),
+    colourDomain: get("_colour_domain") ?? [0, 0.5, 1],
+    contourXY: decodeFloat32(get("_contour_xy")),
+    contourOffsets: decodeUint32(get("_contour_offsets")),
+    contourLevels: decodeFloat32(get("_contour_levels")),
+    observed: get("_observed_value"),
+  };
+}
+
+/**
+ * Screen positions (device pixels) of every lattice point, row-major over
+ * (tpAxis, tnAxis). Projection is separable, so each axis is projected once.
+ */
+export function latticeScreenPositions(view, state, dpr = 1) {
+  const { coordinates, sliceP: p, sliceN: n, tpAxis, tnAxis } = state;
+  const rows = tpAxis.length;
+  const cols = tnAxis.length;
+  const colX = new Float32Array(cols);
+  const rowY = new Float32Array(rows);
+  for (let j = 0; j < cols; j++) {
+    colX[j] = dpr * project(view, ...latticeToData(coordinates, p, n, 0, tnAxis[j]))[0];
+  }
+  for (let i = 0; i < rows; i++) {
+    rowY[i] = dpr * project(view, ...latticeToData(coordinates, p, n, tpAxis[i], n))[1];
+  }
+  const xs = new Float32Array(rows * cols);
+  const ys = new Float32Array(rows * cols);
+  for (let i = 0; i < rows; i++) {
+    xs.set(colX, i * cols);
+    ys.fill(rowY[i], i * cols, (i + 1) * cols);
+  }
+  return { xs, ys };
+}
+
+/** Contours as screen polylines (CSS pixels), split at non-finite vertices. */
+export function contourScreenPolylines(view, state) {
+  const { contourXY: xy, contourOffsets: off, coordinates, sliceP: p, sliceN: n } = state;
+  const lines = [];
+  for (let k = 0; k + 1 < off.length; k++) {
+    let current = [];
+    for (let v = off[k]; v < off[k + 1] && 2 * v + 1 < xy.length; v++) {
+      const fpr = xy[2 * v];
+      const tpr = xy[2 * v + 1];
+      if (!Number.isFinite(fpr) || !Number.isFinite(tpr)) {
+        if (current.length > 1) lines.push({ level: state.contourLevels[k], points: current });
+        current = [];
+        continue;
+      }
+      current.push(project(view, ...rocToData(coordinates, p, n, fpr, tpr)));
+    }
+    if (current.length > 1) lines.push({ level: state.contourLevels[k], points: current });
+  }
+  return lines;
+}
+
+/**
+ * The canvas size (CSS pixels) and the view for a state: the domain fitted into a
+ * size × size box; with equal aspect (counts), the canvas shrinks to the plot.
+ * @returns {{view: object, width: number, height: number}}
+ */
+export function layoutFor(state) {
+  const { coordinates, sliceP: p, sliceN: n, size } = state;
+  let extra = null;
+  if (state.extend && state.contourXY.length) {
+    const bb = boundingBox(state.contourXY);
+    if (bb) {
+      const [x0, y0] = rocToData(coordinates, p, n, bb.x0, bb.y0);
+      const [x1, y1] = rocToData(coordinates, p, n, bb.x1, bb.y1);
+      extra = { x0, y0, x1, y1 };
+    }
+  }
+  const equal = coordinates === "counts";
+  const view = fitView(dataDomain(coordinates, p, n, extra), size, size, equal);
+  if (!equal) return { view, width: size, height: size };
+  const width = Math.ceil(view.width + MARGINS.left + MARGINS.right);
+  const height = Math.ceil(view.height + MARGINS.top + MARGINS.bottom);
+  return { view: { ...view, left: MARGINS.left, top: MARGINS.top }, width, height };
+}
+
+function el(tag, className, parent) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function drawAxes(ctx, view, state, theme) {
+  const { coordinates, sliceP: p, sliceN: n } = state;
+  const [ox, oy] = project(view, ...rocToData(coordinates, p, n, 0, 0));
+  const [ux, uy] = project(view, ...rocToData(coordinates, p, n, 1, 1));
+  ctx.strokeStyle = theme.muted;
+  ctx.lineWidth = 1;
+  ctx.strokeRect(ox, uy, ux - ox, oy - uy);
+  ctx.fillStyle = theme.foreground;
+  ctx.font = `11px ${theme.font}`;
+  const bottom = view.top + view.height;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  for (const t of niceTicks(view.x0, view.x1, 5)) {
+    const [x] = project(view, t, 0);
+    ctx.fillText(String(t), x, bottom + 4);
+  }
+  ctx.textAlign = "right";
+  ctx.textBaseline = "middle";
+  for (const t of niceTicks(view.y0, view.y1, 5)) {
+    const [, y] = project(view, 0, t);
+    ctx.fillText(String(t), view.left - 5, y);
+  }
+  const roc = coordinates === "roc";
+  ctx.textAlign = "center";
+  ctx.textBaseline = "bottom";
+  ctx.fillText(roc ? "FPR = FP / n" : "FP", view.left + view.width / 2, bottom + 34);
+  ctx.save();
+  ctx.translate(14, view.top + view.height / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textBaseline = "middle";
+  ctx.fillText(roc ? "TPR = TP / p" : "TP", 0, 0);
+  ctx.restore();
+}
+
+/**
+ * Draw the whole widget on a canvas 2D context. Returns the number of lattice
+ * points rasterised.
+ */
+export function drawSlice(ctx, state, theme, dpr = 1) {
+  const layout = layoutFor(state);
+  const { view } = layout;
+  const width = Math.round(layout.width * dpr);
+  const height = Math.round(layout.height * dpr);
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  // Lattice points, straight into the pixels (transparent background).
+  const image = ctx.createImageData(width, height);
+  const pixels = new Uint32Array(image.data.buffer);
+  const { xs, ys } = latticeScreenPositions(view, state, dpr);
+  const colours = colourValues(state.values, state.colourDomain);
+  const size = pointSize(view, state.coordinates, state.sliceP, state.sliceN, dpr * state.stride);
+  const drawn = rasterizePoints(pixels, width, height, xs, ys, colours, size);
+  ctx.putImageData(image, 0, 0);
+  // Vector layer in CSS pixels.
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  drawAxes(ctx, view, state, theme);
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(view.left, view.top, view.width, view.height);
+  ctx.clip();
+  ctx.strokeStyle = theme.foreground;
+  ctx.lineWidth = 1.5;
+  for (const line of contourScreenPolylines(view, state)) {
+    ctx.beginPath();
+    ctx.moveTo(...line.points[0]);
+    for (const pt of line.points.slice(1)) ctx.lineTo(...pt);
+    ctx.stroke();
+  }
+  const [ox, oy] = project(
+    view,
+    ...latticeToData(state.coordinates, state.sliceP, state.sliceN, state.tp, state.tn),
+  );
+  ctx.beginPath();
+  ctx.arc(ox, oy, 5, 0, 2 * Math.PI);
+  ctx.fillStyle = theme.accent;
+  ctx.fill();
+  ctx.lineWidth = 2;
+  ctx.strokeStyle = theme.background;
+  ctx.stroke();
+  ctx.restore();
+  return drawn;
+}
+
+/** Mirror the state in data attributes of the root element. */
+export function setDataAttributes(root, state, drawn) {
+  const d = root.dataset;
+  d.p = String(state.p);
+  d.n = String(state.n);
+  d.tp = String(state.tp);
+  d.tn = String(state.tn);
+  d.metric = String(state.metric);
+  d.coordinates = state.coordinates;
+  d.extend = String(state.extend);
+  d.stride = String(state.stride);
+  d.points = String(drawn);
+  d.latticePoints = String((state.p + 1) * (state.n + 1));
+  d.contours = String(Math.max(0, state.contourOffsets.length - 1));
+}
+
+/** anywidget entry point. */
+export function render({ model, el: host }) {
+  const root = el("div", "confusionlab-roc-slice", host);
+  root.tabIndex = 0;
+  const title = el("div", "cl-title", root);
+  const canvas = el("canvas", "cl-canvas", root);
+  canvas.setAttribute("role", "img");
+  const legend = el("div", "cl-legend", root);
+  const legendLo = el("span", "cl-legend-lo", legend);
+  const legendBar = el("span", "cl-legend-bar", legend);
+  const legendHi = el("span", "cl-legend-hi", legend);
+  const status = el("div", "cl-status", root);
+  const hover = el("div", "cl-hover", root);
+  legendBar.style.background = `linear-gradient(to right, ${DIVERGING.map(cssRGB).join(", ")})`;
+
+  let state = null;
+  let view = null;
+
+  const draw = () => {
+    state = readState(model);
+    const dpr = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
+    const layout = layoutFor(state);
+    view = layout.view;
+    canvas.width = Math.round(layout.width * dpr);
+    canvas.height = Math.round(layout.height * dpr);
+    canvas.style.width = `${layout.width}px`;
+    canvas.style.height = `${layout.height}px`;
+    const ctx = canvas.getContext("2d");
+    const theme = resolveTheme(cssVariableReader(root));
+    const drawn = ctx ? drawSlice(ctx, state, theme, dpr) : 0;
+    setDataAttributes(root, state, drawn);
+    const [lo, mid, hi] = state.colourDomain;
+    title.textContent = `${state.label} on the slice p = ${state.p}, n = ${state.n}`;
+    canvas.setAttribute(
+      "aria-label",
+      `${state.label} over the ${drawn} lattice points of the slice p = ${state.p}, n = ${state.n}`,
+    );
+    legendLo.textContent = formatNumber(lo);
+    legendHi.textContent = formatNumber(hi);
+    legendBar.title = `diverging scale centred on ${formatNumber(mid)}`;
+    const levels = [...new Set(state.contourLevels)].map(formatNumber).join(", ");
+    let text = `${state.label}(TP = ${state.tp}, TN = ${state.tn}) = ${formatNumber(state.observed)}`;
+    if (levels) text += ` · contours at ${levels}`;
+    if (state.stride > 1) {
+      text += ` · thinned: every ${state.stride}th TP and TN value, ${drawn} of ${
+        (state.p + 1) * (state.n + 1)
+      } lattice points drawn`;
+    }
+    status.textContent = text;
+  };
+
+  let pending = false;
+  const schedule = () => {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      draw();
+    });
+  };
+
+  const pick = (event) => {
+    if (!state || !view) return null;
+    const rect = canvas.getBoundingClientRect();
+    return hitTest(
+      view,
+      state.coordinates,
+      state.sliceP,
+      state.sliceN,
+      event.clientX - rect.left,
+      event.clientY - rect.top,
+    );
+  };
+  const valueAt = (hit) => {
+    const i = state.tpAxis.indexOf(hit.tp);
+    const j = state.tnAxis.indexOf(hit.tn);
+    return i < 0 || j < 0 ? null : state.values[i * state.tnAxis.length + j];
+  };
+  const onMove = (event) => {
+    const hit = pick(event);
+    hover.textContent = hit
+      ? `TP = ${hit.tp}, TN = ${hit.tn}` +
+        (valueAt(hit) === null ? "" : ` · ${state.label} = ${formatNumber(valueAt(hit))}`)
+      : "";
+  };
+  // Read p, n, tp, tn from the model, not from the last drawn state: a redraw
+  // is deferred to a microtask, so `state` may be one change behind.
+  const moveTo = (tp, tn) => {
+    model.set("tp", Math.min(model.get("p"), Math.max(0, tp)));
+    model.set("tn", Math.min(model.get("n"), Math.max(0, tn)));
+    model.save_changes();
+  };
+  const onClick = (event) => {
+    const hit = pick(event);
+    if (hit) moveTo(hit.tp, hit.tn);
+  };
+  const STEPS = { ArrowUp: [1, 0], ArrowDown: [-1, 0], ArrowLeft: [0, 1], ArrowRight: [0, -1] };
+  const onKey = (event) => {
+    const step = STEPS[event.key];
+    if (!step || !state) return;
+    event.preventDefault();
+    moveTo(model.get("tp") + step[0], model.get("tn") + step[1]);
+  };
+  canvas.addEventListener("pointermove", onMove);
+  canvas.addEventListener("click", onClick);
+  root.addEventListener("keydown", onKey);
+  for (const key of KEYS) model.on(`change:${key}`, schedule);
+  draw();
+
+  return () => {
+    for (const key of KEYS) model.off(`change:${key}`, schedule);
+    canvas.removeEventListener("pointermove", onMove);
+    canvas.removeEventListener("click", onClick);
+    root.removeEventListener("keydown", onKey);
+  };
+}

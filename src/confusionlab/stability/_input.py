@@ -1,0 +1,407 @@
+"""Validation at the boundary: prediction matrices, reference samples and categories.
+
+Everything in :mod:`confusionlab.stability` accepts predictions as a *refits × objects*
+matrix (numpy array, nested lists, pandas DataFrame, xarray DataArray or anything else
+``numpy.asarray`` understands). Missing predictions are ``NaN`` (or ``None`` in object
+arrays). The helpers here turn such input into either a float matrix (metric scale) or a
+matrix of integer category codes with ``-1`` for missing values (nominal and ordinal
+scales). Internals trust what comes out of here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+
+Scale = Literal["nominal", "ordinal", "metric"]
+SCALES: tuple[str, ...] = ("nominal", "ordinal", "metric")
+
+__all__ = [
+    "SCALES",
+    "Scale",
+    "as_float",
+    "as_matrix",
+    "as_sample",
+    "category_counts",
+    "check_scale",
+    "encode",
+    "object_counts",
+]
+
+_MAX_SHOWN = 5
+
+
+def check_scale(scale: Any) -> str:
+    """Return ``scale`` if it names a supported scale, else raise a ValueError."""
+    if not isinstance(scale, str) or scale not in SCALES:
+        raise ValueError(f"scale must be one of {SCALES}; got {scale!r}")
+    return scale
+
+
+def _to_array(obj: Any, name: str) -> np.ndarray:
+    if obj is None:
+        raise TypeError(f"{name} must be array-like; got None")
+    to_numpy = getattr(obj, "to_numpy", None)
+    try:
+        arr = to_numpy() if callable(to_numpy) else np.asarray(obj)
+    except ValueError as exc:  # ragged nested sequences
+        raise ValueError(
+            f"{name} must be a rectangular array (refits × objects); it looks ragged: {exc}"
+        ) from None
+    arr = np.asarray(arr)
+    if arr.dtype.kind in "SV":
+        raise TypeError(f"{name} has unsupported dtype {arr.dtype}")
+    if arr.dtype == object and arr.ndim and any(isinstance(v, list | tuple) for v in arr.flat):
+        raise ValueError(f"{name} must be a rectangular array (refits × objects); it is ragged")
+    return arr
+
+
+def as_matrix(predictions: Any, name: str = "predictions") -> np.ndarray:
+    """Return ``predictions`` as a 2-D array of shape (refits, objects).
+
+    Raises
+    ------
+    ValueError
+        If the input is ragged, not 2-D, has fewer than two refits or no objects.
+    """
+    arr = _to_array(predictions, name)
+    if arr.ndim != 2:
+        hint = (
+            " For a single object pass a column, e.g. np.asarray(x)[:, None]."
+            if arr.ndim == 1
+            else ""
+        )
+        raise ValueError(
+            f"{name} must be 2-D (refits × objects); got {arr.ndim}-D shape {arr.shape}.{hint}"
+        )
+    n_refits, n_objects = arr.shape
+    if n_refits < 2:
+        raise ValueError(
+            f"{name} needs at least 2 refits (rows) to measure stability; got shape {arr.shape}"
+        )
+    if n_objects < 1:
+        raise ValueError(f"{name} needs at least 1 object (column); got shape {arr.shape}")
+    return arr
+
+
+def as_sample(values: Any, name: str) -> np.ndarray:
+    """Return a reference sample (any shape, pooled) as a flat array; at least 2 values."""
+    arr = _to_array(values, name).reshape(-1)
+    if arr.size < 2:
+        raise ValueError(f"{name} needs at least 2 values; got {arr.size}")
+    return arr
+
+
+def _missing(arr: np.ndarray) -> np.ndarray:
+    if arr.dtype.kind == "f":
+        return np.isnan(arr)
+    if arr.dtype.kind == "c":
+        return np.isnan(arr)
+    if arr.dtype == object:
+        flat = [v is None or (isinstance(v, float) and v != v) for v in arr.flat]
+        return np.asarray(flat, dtype=bool).reshape(arr.shape)
+    return np.zeros(arr.shape, dtype=bool)
+
+
+def as_float(arr: np.ndarray, name: str) -> np.ndarray:
+    """Convert to float64 with NaN for missing values, or raise a TypeError naming ``name``."""
+    if arr.dtype.kind in "biuf":
+        out = arr.astype(np.float64, copy=False)
+    else:
+        missing = _missing(arr)
+        try:
+            out = np.where(missing, np.nan, arr).astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"{name} must be numeric for scale='metric'; got values of dtype {arr.dtype}"
+            ) from None
+    if np.isinf(out).any():
+        raise ValueError(f"{name} contains infinite values")
+    return out
+
+
+def _homogeneous(values: np.ndarray, name: str) -> np.ndarray:
+    """Valid (non-missing) values as an array with one comparable dtype."""
+    if values.dtype != object:
+        return values
+    items = list(values)
+    if all(isinstance(v, str) for v in items):
+        return np.asarray(items, dtype=str)
+    if all(isinstance(v, bool | int | float | np.number | np.bool_) for v in items):
+        return np.asarray(items, dtype=np.float64)
+    kinds = sorted({type(v).__name__ for v in items})
+    raise TypeError(f"{name} mixes value types {kinds}; use one type for all categories")
+
+
+def _encode_one(
+    valid: np.ndarray, categories: np.ndarray, order: np.ndarray, name: str
+) -> np.ndarray:
+    """Codes (positions in ``categories``) of ``valid``; unknown values raise ValueError."""
+    ordered = categories[order]
+    if valid.size == 0:
+        return np.zeros(0, dtype=np.intp)
+    try:
+        idx = np.searchsorted(ordered, valid)
+    except TypeError:
+        raise TypeError(
+            f"{name} values ({valid.dtype}) cannot be compared with categories "
+            f"({categories.dtype})"
+        ) from None
+    idx = np.minimum(idx, ordered.size - 1)
+    ok = ordered[idx] == valid
+    if not np.all(ok):
+        unknown = np.unique(valid[~ok])
+        shown = ", ".join(repr(v.item() if hasattr(v, "item") else v) for v in unknown[:_MAX_SHOWN])
+        more = f" and {unknown.size - _MAX_SHOWN} more" if unknown.size > _MAX_SHOWN else ""
+        raise ValueError(
+            f"{name} contains values not in categories: {shown}{more}. "
+            "Pass a categories list that contains every observed value."
+        )
+    return order[idx]
+
+
+def _unique_values(valid: np.ndarray) -> np.ndarray:
+    """Sorted distinct values; O(n) for small integer-valued ranges."""
+    if valid.size and valid.dtype.kind in "iuf":
+        lo, hi = valid.min(), valid.max()
+        if hi - lo < 1_000_000 and (valid.dtype.kind in "iu" or np.all(valid == np.round(valid))):
+            shift = (valid - lo).astype(np.intp)
+            present = np.flatnonzero(np.bincount(shift, minlength=int(hi - lo) + 1))
+            return (present + lo).astype(valid.dtype)
+    return np.unique(valid)
+
+
+def _categories_from_dtype(obj: Any) -> np.ndarray | None:
+    """Categories of a pandas categorical Series/DataFrame, else None."""
+    dtypes = getattr(obj, "dtypes", None)
+    dtype = getattr(obj, "dtype", None)
+    candidates = list(dtypes) if dtypes is not None and hasattr(dtypes, "__iter__") else [dtype]
+    cats = []
+    for d in candidates:
+        c = getattr(d, "categories", None)
+        if c is None:
+            return None
+        cats.append(np.asarray(c))
+    if not cats or any(len(c) != len(cats[0]) or np.any(c != cats[0]) for c in cats):
+        return None
+    return cats[0]
+
+
+def encode(
+    arrays: list[tuple[Any, np.ndarray, str]],
+    categories: Any,
+    *,
+    ordinal: bool,
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """Encode categorical arrays into integer codes sharing one category list.
+
+    Parameters
+    ----------
+    arrays
+        ``(original_object, array, argument_name)`` triples; the original object is only
+        inspected for a pandas categorical dtype.
+    categories
+        The category list (in order for ordinal data), or None to use the observed values
+        (sorted; numbers only for ordinal data).
+    ordinal
+        Whether the order of the categories matters.
+
+    Returns
+    -------
+    codes, categories
+        One int array per input (same shape, ``-1`` for missing values) and the categories.
+    """
+    valids, masks = [], []
+    for _, arr, name in arrays:
+        missing = _missing(arr)
+        masks.append(missing)
+        valids.append(_homogeneous(arr[~missing], name))
+    if categories is None:
+        for obj, _, _ in arrays:
+            cats = _categories_from_dtype(obj)
+            if cats is not None:
+                categories = cats
+                break
+    if categories is None:
+        nonempty = [v for v in valids if v.size]
+        if not nonempty:
+            raise ValueError(f"{arrays[0][2]} contains no non-missing values")
+        kinds = {v.dtype.kind for v in nonempty}
+        if len(kinds) > 1 and not kinds <= set("biuf"):
+            raise TypeError(
+                f"{' and '.join(n for _, _, n in arrays)} mix numbers and strings; "
+                "pass categories= explicitly"
+            )
+        if ordinal and not kinds <= set("biuf"):
+            raise ValueError(
+                "scale='ordinal' with non-numeric values needs categories= listing the "
+                "categories in their order (lowest first)"
+            )
+        cats = _unique_values(np.concatenate(nonempty))
+    else:
+        if isinstance(categories, str) or np.ndim(categories) != 1:
+            raise TypeError(f"categories must be a 1-D sequence; got {categories!r}")
+        cats = np.asarray(list(categories))
+        if cats.size < 1:
+            raise ValueError("categories must not be empty")
+        if cats.dtype == object:
+            cats = _homogeneous(cats, "categories")
+        if np.unique(cats).size != cats.size:
+            raise ValueError(f"categories contains duplicates: {cats.tolist()!r}")
+    order = np.argsort(cats, kind="stable")
+    codes = []
+    for (_, arr, name), valid, missing in zip(arrays, valids, masks, strict=True):
+        out = np.full(arr.shape, -1, dtype=np.intp)
+        out[~missing] = _encode_one(valid, cats, order, name)
+        codes.append(out)
+    return codes, cats
+
+
+def object_counts(codes: np.ndarray, n_categories: int) -> np.ndarray:
+    """Category counts per object (column) of a refits × objects code matrix.
+
+    ``codes`` holds category positions with ``-1`` for missing values; the result has shape
+    (objects, categories).
+    """
+    n_objects = codes.shape[1]
+    flat = codes + n_categories * np.arange(n_objects)[None, :]
+    flat = flat[codes >= 0]
+    return np.bincount(flat, minlength=n_objects * n_categories).reshape(
+        n_objects, n_categories
+    )
+
+
+_FAST_MAX_CATEGORIES = 64
+
+
+def _range(x: np.ndarray) -> tuple[float, float]:
+    """(min, max) ignoring NaN; NaN, NaN for an all-NaN array."""
+    return float(np.fmin.reduce(x, axis=None)), float(np.fmax.reduce(x, axis=None))
+
+
+def _as_int8(x: np.ndarray) -> np.ndarray | None:
+    """``x`` as int8 if it holds only integers in [-128, 127] (no NaN), else None.
+
+    One cast and one comparison: the round trip fails for NaN, fractions and values out of
+    range, so no separate range or integrality pass is needed.
+    """
+    if x.size < 100_000 or x.dtype.kind not in "biuf":
+        return None
+    x2 = x.reshape(x.shape[0], -1)
+    small = np.empty(x2.shape, dtype=np.int8)
+    rows = max(1, 131_072 // x2.shape[1])  # blocks that stay in cache between cast and check
+    with np.errstate(invalid="ignore", over="ignore"):  # NaN/out-of-range cast to garbage
+        for start in range(0, x2.shape[0], rows):
+            block, out = x2[start : start + rows], small[start : start + rows]
+            np.copyto(out, block, casting="unsafe")
+            if not np.array_equal(out, block):
+                return None
+    return small.reshape(x.shape)
+
+
+def _fast_numeric_counts(
+    arrays: list[tuple[Any, np.ndarray, str, bool]], categories: Any
+) -> tuple[list[np.ndarray], np.ndarray] | None:
+    """Counts for numeric arrays holding a few integer-like categories, or None.
+
+    One comparison pass per candidate category, no sorting and no code matrix. Returns None
+    (caller falls back to :func:`encode`, which also produces the error messages) when
+    the data are not numeric, take non-integer or unknown values, or span too many values.
+    """
+    if any(arr.dtype.kind not in "biuf" for _, arr, _, _ in arrays):
+        return None
+    if categories is None:
+        for obj, _, _, _ in arrays:
+            if _categories_from_dtype(obj) is not None:
+                return None
+    smalls = [_as_int8(arr) for _, arr, _, _ in arrays]
+    ranges = [
+        _range(arr) if small is None else (float(small.min()), float(small.max()))
+        for (_, arr, _, _), small in zip(arrays, smalls, strict=True)
+    ]
+    if categories is None:
+        lo = float(np.fmin.reduce([r[0] for r in ranges]))
+        hi = float(np.fmax.reduce([r[1] for r in ranges]))
+        if not (np.isfinite(lo) and np.isfinite(hi)) or hi - lo >= _FAST_MAX_CATEGORIES:
+            return None
+        candidates = np.arange(np.ceil(lo), np.floor(hi) + 1)
+    else:
+        if isinstance(categories, str) or np.ndim(categories) != 1:
+            return None
+        candidates = np.asarray(list(categories))
+        if (
+            candidates.dtype.kind not in "biuf"
+            or candidates.size > _FAST_MAX_CATEGORIES
+            or np.unique(candidates).size != candidates.size
+        ):
+            return None
+    out = []
+    for (_, arr, _, per_object), small in zip(arrays, smalls, strict=True):
+        x = arr if per_object else arr.reshape(-1, 1)
+        # comparisons on the 1-byte copy move 8× less memory than on float64
+        x_small = None if small is None else small.reshape(x.shape)
+        acc = np.int16 if x.shape[0] < 2**15 else np.int64  # narrow accumulators: less traffic
+        counts = np.stack(
+            [
+                np.count_nonzero(x == v, axis=0)
+                if x_small is None or not -128 <= v <= 127 or v != int(v)
+                else (x_small == int(v)).sum(axis=0, dtype=acc)
+                for v in candidates
+            ],
+            axis=1,
+        ).astype(np.int64)
+        total = counts.sum(axis=1)
+        if np.any(total != x.shape[0]):  # missing values, or values outside the candidates
+            present = x.shape[0] - (
+                np.count_nonzero(np.isnan(x), axis=0) if x.dtype.kind == "f" else 0
+            )
+            if np.any(total != present):
+                return None
+        out.append(counts if per_object else counts[0])
+    if categories is None:
+        used = np.zeros(candidates.size, dtype=bool)
+        for counts in out:
+            used |= (counts.reshape(-1, candidates.size) > 0).any(axis=0)
+        if not used.any():
+            return None
+        out = [c[..., used] for c in out]
+        candidates = candidates[used]
+        if all(arr.dtype.kind in "biu" for _, arr, _, _ in arrays):
+            candidates = candidates.astype(np.int64)
+    return out, candidates
+
+
+def category_counts(
+    arrays: list[tuple[Any, np.ndarray, str, bool]],
+    categories: Any,
+    *,
+    ordinal: bool,
+) -> tuple[list[np.ndarray], np.ndarray]:
+    """Category counts of categorical arrays sharing one category list.
+
+    Parameters
+    ----------
+    arrays
+        ``(original_object, array, argument_name, per_object)`` tuples. With
+        ``per_object`` the array is refits × objects and its counts have shape
+        (objects, K); otherwise the array is pooled and its counts have shape (K,).
+    categories, ordinal
+        As for :func:`encode`.
+
+    Returns
+    -------
+    counts, categories
+    """
+    fast = _fast_numeric_counts(arrays, categories)
+    if fast is not None:
+        return fast
+    codes, cats = encode([(o, a, n) for o, a, n, _ in arrays], categories, ordinal=ordinal)
+    out = []
+    for c, (_, _, _, per_object) in zip(codes, arrays, strict=True):
+        if per_object:
+            out.append(object_counts(c, cats.size))
+        else:
+            flat = c.reshape(-1)
+            out.append(np.bincount(flat[flat >= 0], minlength=cats.size))
+    return out, cats

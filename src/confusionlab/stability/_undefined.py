@@ -1,0 +1,92 @@
+"""Explicit "undefined" results.
+
+A coefficient can be mathematically undefined (Fleiss' κ when every prediction is in one
+category, ICC with one object, any chance-corrected measure whose expected disagreement is
+0). ConfusionLab never returns a bare NaN for that. Comparators take
+``undefined="warn" | "nan" | "raise"`` (like scikit-learn's ``zero_division``) and return a
+:class:`Coefficient`: a ``float`` that also carries ``reason`` (None when defined).
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Literal
+
+Undefined = Literal["warn", "nan", "raise"]
+
+__all__ = ["Coefficient", "Undefined", "UndefinedCoefficientWarning", "UndefinedError"]
+
+
+class UndefinedCoefficientWarning(RuntimeWarning):
+    """A coefficient is undefined for these data; the value returned is NaN."""
+
+
+class UndefinedError(ValueError):
+    """A coefficient or stability measure is undefined for these data."""
+
+
+class Coefficient(float):
+    """A float that remembers which coefficient it is and why it may be undefined.
+
+    Behaves as a plain ``float`` in arithmetic and comparisons.
+
+    Attributes
+    ----------
+    name : str
+        Name of the coefficient, e.g. ``"fleiss_kappa"``.
+    reason : str or None
+        Why the coefficient is undefined (then the value is NaN); None when defined.
+
+    Examples
+    --------
+    >>> from confusionlab.stability import fleiss_kappa
+    >>> k = fleiss_kappa([["a"], ["a"], ["a"]], undefined="nan")
+    >>> k.defined, k.reason
+    (False, 'all predictions fall in one category (expected agreement P_e = 1)')
+    """
+
+    name: str
+    reason: str | None
+
+    def __new__(cls, value: float, name: str, reason: str | None = None) -> Coefficient:
+        obj = super().__new__(cls, value)
+        obj.name = name
+        obj.reason = reason
+        return obj
+
+    @property
+    def defined(self) -> bool:
+        """True when the coefficient has a value."""
+        return self.reason is None
+
+    @property
+    def value(self) -> float:
+        """The value as a plain float (NaN when undefined)."""
+        return float(self)
+
+    def __repr__(self) -> str:
+        if self.reason is None:
+            return f"{self.name}={float(self)!r}"
+        return f"{self.name}=nan (undefined: {self.reason})"
+
+    def __reduce__(self):  # keep pickling (joblib, dask) working
+        return (Coefficient, (float(self), self.name, self.reason))
+
+
+def undefined_result(name: str, reason: str, undefined: str) -> Coefficient:
+    """Apply the ``undefined=`` policy: warn and return NaN, return NaN, or raise."""
+    if undefined == "raise":
+        raise UndefinedError(f"{name} is undefined: {reason}")
+    if undefined == "warn":
+        warnings.warn(
+            f"{name} is undefined: {reason}; returning nan", UndefinedCoefficientWarning,
+            stacklevel=3,
+        )
+    return Coefficient(float("nan"), name, reason)
+
+
+def check_undefined(undefined: object) -> str:
+    """Validate the ``undefined=`` argument."""
+    if undefined not in ("warn", "nan", "raise"):
+        raise ValueError(f"undefined must be 'warn', 'nan' or 'raise'; got {undefined!r}")
+    return str(undefined)

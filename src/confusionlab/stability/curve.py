@@ -1,0 +1,406 @@
+"""Stability against the number of learners, measured by refitting a model.
+
+:func:`stability_curve` refits ``make_model(n_learners, random_state)`` ``repeats`` times
+for every number of learners in a grid, predicts the test objects, and keeps the
+predictions so that any measure (phi, psi or a comparator) can be computed afterwards.
+
+Refits run through :mod:`joblib`, so a cluster is used by wrapping the call in the
+backend's context, e.g. for Dask::
+
+    from dask.distributed import Client, LocalCluster
+    import joblib
+    with Client(LocalCluster()) as client, joblib.parallel_backend("dask"):
+        curve = st.stability_curve(make_model, X, y, X_test, n_learners=[...])
+
+Seeds come from ``numpy.random.SeedSequence(random_state).spawn``: one independent child
+per (grid point, repeat), assigned before any work starts, so results do not depend on
+the backend, ``n_jobs`` or the order in which refits finish.
+
+scikit-learn, joblib and tqdm are imported only when a curve is computed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ._input import check_scale
+from .comparators import fleiss_kappa, gwet_ac1, icc, krippendorff_alpha
+from .measures import StabilityResult, phi, psi
+from .twopl import Recommendation, TwoPLFit, fit_2pl
+
+__all__ = ["MEASURES", "StabilityCurve", "stability_curve"]
+
+MEASURES: tuple[str, ...] = (
+    "phi", "psi", "fleiss_kappa", "gwet_ac1", "krippendorff_alpha", "icc",
+)
+
+
+def _oob_reference(model: Any) -> np.ndarray | None:
+    """Out-of-bag predictions of a fitted scikit-learn ensemble, or None."""
+    dec = getattr(model, "oob_decision_function_", None)
+    if dec is not None:
+        dec = np.asarray(dec, dtype=np.float64)
+        if dec.ndim != 2:  # multi-output classifiers are not supported as references
+            return None
+        ok = ~np.isnan(dec).any(axis=1)
+        return np.asarray(model.classes_)[np.argmax(dec[ok], axis=1)]
+    pred = getattr(model, "oob_prediction_", None)
+    if pred is not None:
+        pred = np.asarray(pred, dtype=np.float64).reshape(-1)
+        return pred[~np.isnan(pred)]
+    return None
+
+
+def _take(data: Any, index: np.ndarray) -> Any:
+    """Rows ``index`` of an array or a pandas object."""
+    iloc = getattr(data, "iloc", None)
+    return iloc[index] if iloc is not None else np.asarray(data)[index]
+
+
+def _kfold_reference(
+    make_model: Callable[[int, int], Any], n: int, seed: int, X: Any, y: Any, n_folds: int
+) -> np.ndarray:
+    """Out-of-fold predictions for every training object (K-fold cross-validation).
+
+    The split and the fold models get their own children of ``SeedSequence(seed)``.
+    """
+    from sklearn.model_selection import KFold
+
+    split_seed, *fold_seeds = (
+        int(c.generate_state(1, dtype=np.uint32)[0])
+        for c in np.random.SeedSequence(seed).spawn(n_folds + 1)
+    )
+    out = []
+    folds = KFold(n_splits=n_folds, shuffle=True, random_state=split_seed).split(np.zeros(len(y)))
+    for (train, held), fold_seed in zip(folds, fold_seeds, strict=True):
+        m = make_model(n, fold_seed)
+        m.fit(_take(X, train), _take(y, train))
+        out.append(np.asarray(m.predict(_take(X, held))))
+    return np.concatenate(out)
+
+
+def _refit(
+    g: int,
+    r: int,
+    make_model: Callable[[int, int], Any],
+    n: int,
+    seed: int,
+    X: Any,
+    y: Any,
+    X_test: Any,
+    reference: str,
+    n_folds: int,
+) -> tuple[int, int, np.ndarray, np.ndarray | None, float, bool]:
+    """One refit: fit, time it, predict the test objects, collect a reference sample."""
+    model = make_model(n, seed)
+    t0 = time.perf_counter()
+    model.fit(X, y)
+    seconds = time.perf_counter() - t0
+    pred = np.asarray(model.predict(X_test))
+    ref = None
+    if reference in ("oob-if-available", "oob", "oob-else-kfold"):
+        ref = _oob_reference(model)
+    if ref is None and reference == "oob":
+        raise ValueError(
+            "reference='oob' but the fitted model has no oob_decision_function_ or "
+            "oob_prediction_; construct it with oob_score=True or use reference='kfold'"
+        )
+    if reference == "kfold" or (ref is None and reference == "oob-else-kfold"):
+        ref = _kfold_reference(make_model, n, seed, X, y, n_folds)
+    return g, r, pred, ref, seconds, hasattr(model, "classes_")
+
+
+@dataclass(eq=False)
+class StabilityCurve:
+    """Predictions of repeated refits over a grid of learner counts, and their stability.
+
+    Attributes
+    ----------
+    n_learners : numpy.ndarray of shape (G,)
+        The grid.
+    predictions : numpy.ndarray of shape (G, repeats, objects)
+        Test-set predictions of every refit.
+    train_y : numpy.ndarray
+        Training responses (the phi reference).
+    reference : list of numpy.ndarray or None
+        Out-of-sample predictions per grid point, pooled over repeats (the psi reference);
+        None where unavailable.
+    fit_seconds : numpy.ndarray of shape (G, repeats)
+        Measured fit time of every refit.
+    measure : str
+        Default measure of :meth:`stability`, :meth:`fit_2pl` and friends.
+    scale : str
+        Measurement scale of the predictions.
+    categories : sequence or None
+        Category list passed to the measures.
+    """
+
+    n_learners: np.ndarray
+    predictions: np.ndarray
+    train_y: np.ndarray
+    reference: list[np.ndarray | None]
+    fit_seconds: np.ndarray
+    measure: str
+    scale: str
+    categories: Any = None
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def repeats(self) -> int:
+        """Number of refits per grid point."""
+        return int(self.predictions.shape[1])
+
+    def result(self, index: int, measure: str | None = None) -> StabilityResult:
+        """phi or psi (per object) at grid point ``index``."""
+        measure = measure or self.measure
+        pred = self.predictions[index]
+        if measure == "phi":
+            return phi(pred, self.train_y, self.scale, self.categories)
+        if measure == "psi":
+            ref = self.reference[index]
+            if ref is None:
+                raise ValueError(
+                    "psi needs out-of-sample reference predictions; rerun stability_curve "
+                    "with measure='psi' or reference='kfold', or use an estimator with "
+                    "oob_score=True"
+                )
+            return psi(pred, ref, self.scale, self.categories)
+        raise ValueError(f"result() is for 'phi' or 'psi'; got {measure!r}")
+
+    def stability(self, measure: str | None = None) -> np.ndarray:
+        """Stability at every grid point, shape (G,), for ``measure`` (see MEASURES).
+
+        Comparators that are undefined at a grid point give NaN there (with an
+        :class:`~confusionlab.stability.UndefinedCoefficientWarning`).
+        """
+        measure = measure or self.measure
+        if measure not in MEASURES:
+            raise ValueError(f"measure must be one of {MEASURES}; got {measure!r}")
+        if measure not in self._cache:
+            if measure in ("phi", "psi"):
+                vals = [self.result(i, measure).value for i in range(self.n_learners.size)]
+            elif measure == "icc":
+                vals = [float(icc(p)) for p in self.predictions]
+            elif measure == "krippendorff_alpha":
+                vals = [
+                    float(krippendorff_alpha(p, self.scale, self.categories))
+                    for p in self.predictions
+                ]
+            else:
+                func = fleiss_kappa if measure == "fleiss_kappa" else gwet_ac1
+                vals = [float(func(p, self.categories)) for p in self.predictions]
+            self._cache[measure] = np.asarray(vals, dtype=np.float64)
+        return self._cache[measure]
+
+    def per_object(self, measure: str | None = None) -> np.ndarray:
+        """Per-object phi or psi, shape (G, objects)."""
+        return np.stack(
+            [self.result(i, measure).per_object for i in range(self.n_learners.size)]
+        )
+
+    def fit_2pl(self, measure: str | None = None) -> TwoPLFit:
+        """2PL fit of stability against the number of learners (with a run-time model)."""
+        s = self.stability(measure)
+        fit = fit_2pl(self.n_learners, s)
+        n_all = np.repeat(self.n_learners, self.repeats)
+        timed = fit_2pl(n_all, np.repeat(s, self.repeats), self.fit_seconds.reshape(-1))
+        return TwoPLFit(
+            p1=fit.p1, p2=fit.p2, n_learners=fit.n_learners, stability=fit.stability,
+            rmse=fit.rmse, converged=fit.converged, time_model=timed.time_model,
+        )
+
+    def learners_for(self, target: float, measure: str | None = None) -> float:
+        """Number of learners reaching ``target`` stability according to the 2PL fit."""
+        return self.fit_2pl(measure).learners_for(target)
+
+    def recommendation(self, measure: str | None = None, **kwargs: Any) -> Recommendation:
+        """optRF-style recommendation (see :meth:`TwoPLFit.recommendation`)."""
+        return self.fit_2pl(measure).recommendation(**kwargs)
+
+    def plot(self, ax: Any = None, measure: str | None = None, target: float | None = None):
+        """Plot stability against the number of learners (log x) with the 2PL fit.
+
+        Uses matplotlib (imported here). Returns the Axes.
+        """
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(5, 3.2))
+        measure = measure or self.measure
+        s = self.stability(measure)
+        ax.plot(self.n_learners, s, "o", label=f"{measure} (measured)")
+        try:
+            fit = self.fit_2pl(measure)
+        except ValueError as exc:
+            ax.set_title(f"2PL not fitted: {exc}"[:80])
+        else:
+            grid = np.geomspace(self.n_learners.min() / 2, self.n_learners.max() * 4, 200)
+            ax.plot(grid, fit.predict(grid), "-", label=f"2PL p1={fit.p1:.3g}, p2={fit.p2:.3g}")
+            if target is not None:
+                n_t = fit.learners_for(target)
+                ax.axvline(n_t, ls="--", c="gray")
+                ax.annotate(f"{n_t:.0f} for S={target}", (n_t, target), fontsize=8)
+        ax.set_xscale("log")
+        ax.set_xlabel("number of learners")
+        ax.set_ylabel("stability")
+        ax.legend(fontsize=8)
+        return ax
+
+    def __repr__(self) -> str:
+        return (
+            f"StabilityCurve(n_learners={self.n_learners.tolist()}, repeats={self.repeats}, "
+            f"objects={self.predictions.shape[2]}, measure={self.measure!r}, "
+            f"scale={self.scale!r})"
+        )
+
+
+def _seeds(random_state: int | np.random.SeedSequence | None, count: int) -> list[int]:
+    ss = (
+        random_state
+        if isinstance(random_state, np.random.SeedSequence)
+        else np.random.SeedSequence(random_state)
+    )
+    return [int(c.generate_state(1, dtype=np.uint32)[0]) for c in ss.spawn(count)]
+
+
+def stability_curve(
+    make_model: Callable[[int, int], Any],
+    X: Any,
+    y: Any,
+    X_test: Any,
+    n_learners: Sequence[int] = (250, 500, 750, 1000, 2000),
+    repeats: int = 10,
+    measure: str = "phi",
+    *,
+    scale: str | None = None,
+    categories: Any = None,
+    reference: str = "auto",
+    n_folds: int = 5,
+    n_jobs: int | None = -1,
+    random_state: int | np.random.SeedSequence | None = 0,
+    progress: bool = True,
+) -> StabilityCurve:
+    """Refit a model over a grid of learner counts and measure predictive stability.
+
+    Parameters
+    ----------
+    make_model : callable
+        ``make_model(n_learners, random_state)`` returns an *unfitted* scikit-learn-like
+        estimator (``fit``/``predict``), e.g.
+        ``lambda n, seed: RandomForestClassifier(n, random_state=seed, oob_score=True)``.
+        With Dask or process-based backends it must be picklable (a module-level function).
+    X, y : array_like
+        Training data.
+    X_test : array_like
+        Test objects whose predictions are compared across refits.
+    n_learners : sequence of int
+        Grid of learner counts (optRF's default 250, 500, 750, 1000, 2000). At least 4
+        values are needed to fit the 2PL curve afterwards.
+    repeats : int
+        Refits per grid point (R ≥ 2; optRF uses 10).
+    measure : {"phi", "psi", "fleiss_kappa", "gwet_ac1", "krippendorff_alpha", "icc"}
+        Default measure of the returned curve.
+    scale : {"nominal", "ordinal", "metric"}, optional
+        Default: ``"nominal"`` if the fitted model has ``classes_`` (a classifier), else
+        ``"metric"``.
+    categories : sequence, optional
+        Category list for nominal/ordinal scales.
+    reference : {"auto", "oob", "kfold", "none"}
+        psi reference: ``"auto"`` uses out-of-bag predictions (``oob_decision_function_`` /
+        ``oob_prediction_``) when the model has them and K-fold predictions otherwise
+        (only when ``measure="psi"``); the reference is pooled over the repeats of each
+        grid point.
+    n_folds : int
+        Folds for K-fold references.
+    n_jobs : int or None
+        joblib ``n_jobs`` (-1: all cores of the active backend).
+    random_state : int, SeedSequence or None
+        Root seed; every refit gets its own child of ``SeedSequence(random_state)``.
+    progress : bool
+        Show a tqdm progress bar (``tqdm.auto``: a widget in notebooks, text in terminals).
+
+    Returns
+    -------
+    StabilityCurve
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_classification
+    >>> from sklearn.ensemble import RandomForestClassifier
+    >>> from confusionlab import stability as st
+    >>> X, y = make_classification(n_samples=120, random_state=0)
+    >>> def make_model(n, seed):
+    ...     return RandomForestClassifier(n, max_depth=3, random_state=seed)
+    >>> curve = st.stability_curve(make_model, X[:100], y[:100], X[100:], n_learners=[1, 2, 4, 8],
+    ...                            repeats=3, n_jobs=1, progress=False)
+    >>> curve.stability().shape
+    (4,)
+    """
+    if not callable(make_model):
+        raise TypeError(f"make_model must be callable; got {type(make_model).__name__}")
+    grid = np.asarray(n_learners)
+    if grid.ndim != 1 or grid.size < 1 or grid.dtype.kind not in "iuf":
+        raise ValueError(f"n_learners must be a 1-D sequence of counts; got {n_learners!r}")
+    if np.any(grid < 1) or np.any(grid != np.round(grid)):
+        raise ValueError(f"n_learners must hold positive integers; got {grid.tolist()}")
+    grid = grid.astype(int)
+    if isinstance(repeats, bool) or not isinstance(repeats, int | np.integer) or repeats < 2:
+        raise ValueError(f"repeats must be an integer >= 2; got {repeats!r}")
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {MEASURES}; got {measure!r}")
+    if reference not in ("auto", "oob", "kfold", "none"):
+        raise ValueError(
+            f"reference must be 'auto', 'oob', 'kfold' or 'none'; got {reference!r}"
+        )
+    if scale is not None:
+        check_scale(scale)
+    if reference == "auto":
+        mode = "oob-else-kfold" if measure == "psi" else "oob-if-available"
+    else:
+        mode = reference
+    from joblib import Parallel, delayed
+    from tqdm.auto import tqdm
+
+    seeds = _seeds(random_state, grid.size * repeats)
+    tasks = [
+        delayed(_refit)(
+            g, r, make_model, int(n), seeds[g * repeats + r], X, y, X_test, mode, n_folds
+        )
+        for g, n in enumerate(grid)
+        for r in range(repeats)
+    ]
+    preds: dict[tuple[int, int], np.ndarray] = {}
+    refs: dict[tuple[int, int], np.ndarray | None] = {}
+    seconds = np.zeros((grid.size, repeats))
+    classifier = False
+    with tqdm(total=len(tasks), desc="refits", disable=not progress) as bar:
+        for g, r, pred, ref, sec, is_clf in Parallel(
+            n_jobs=n_jobs, return_as="generator_unordered"
+        )(tasks):
+            preds[g, r], refs[g, r], seconds[g, r] = pred, ref, sec
+            classifier = classifier or is_clf
+            bar.update(1)
+    predictions = np.stack(
+        [np.stack([preds[g, r] for r in range(repeats)]) for g in range(grid.size)]
+    )
+    reference_per_grid: list[np.ndarray | None] = []
+    for g in range(grid.size):
+        parts = [refs[g, r] for r in range(repeats)]
+        reference_per_grid.append(
+            None if any(p is None for p in parts) else np.concatenate(parts)
+        )
+    return StabilityCurve(
+        n_learners=grid,
+        predictions=predictions,
+        train_y=np.asarray(y).reshape(-1),
+        reference=reference_per_grid,
+        fit_seconds=seconds,
+        measure=measure,
+        scale=scale or ("nominal" if classifier else "metric"),
+        categories=categories,
+    )

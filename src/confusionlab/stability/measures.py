@@ -1,0 +1,340 @@
+r"""Per-object predictive stability: phi (data-based) and psi (model-based).
+
+For object i predicted by R refits, :math:`x_{i1}, \dots, x_{iR}`, and a reference sample
+:math:`z_1, \dots, z_m` (SPEC C1):
+
+.. math::
+
+    D_{o,i} = \operatorname{mean}_{j \ne l} \delta(x_{ij}, x_{il}), \qquad
+    D_e = \operatorname{mean}_{a \ne b} \delta(z_a, z_b), \qquad
+    S_i = 1 - D_{o,i} / D_e .
+
+*phi* uses the training responses as reference, *psi* out-of-sample predictions of the
+model (out-of-bag or K-fold, pooled over refits). The aggregate is the mean of
+:math:`S_i` over objects, which equals pooling because :math:`D_e` does not depend on i.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._input import as_float, as_matrix, as_sample, category_counts, check_scale
+from ._undefined import UndefinedCoefficientWarning, UndefinedError
+from .distances import (
+    mean_pair_distance,
+    mean_pair_squared_difference,
+    nominal_distances,
+    ordinal_distances,
+)
+
+__all__ = ["StabilityResult", "phi", "psi", "stability"]
+
+
+@dataclass(frozen=True, repr=False, eq=False)
+class StabilityResult:
+    """Per-object stability and its aggregate.
+
+    Attributes
+    ----------
+    measure : str
+        ``"phi"`` or ``"psi"``.
+    scale : str
+        ``"nominal"``, ``"ordinal"`` or ``"metric"``.
+    per_object : numpy.ndarray of shape (objects,)
+        :math:`S_i = 1 - D_{o,i}/D_e`; NaN for an object with fewer than two predictions.
+    observed : numpy.ndarray of shape (objects,)
+        :math:`D_{o,i}`, mean distance over ordered pairs of the object's predictions.
+    expected : float
+        :math:`D_e`, mean distance over ordered pairs of the reference sample.
+    n_refits : numpy.ndarray of shape (objects,)
+        Number of non-missing predictions per object.
+    categories : numpy.ndarray or None
+        Categories in the order used (None for the metric scale).
+    """
+
+    measure: str
+    scale: str
+    per_object: np.ndarray
+    observed: np.ndarray
+    expected: float
+    n_refits: np.ndarray
+    categories: np.ndarray | None = None
+
+    @property
+    def value(self) -> float:
+        """Mean of ``per_object`` over objects with at least two predictions."""
+        return float(np.mean(self.per_object[~np.isnan(self.per_object)]))
+
+    @property
+    def n_objects(self) -> int:
+        """Number of objects (columns of the prediction matrix)."""
+        return int(self.per_object.size)
+
+    def interval(
+        self,
+        confidence: float = 0.95,
+        n_boot: int = 2000,
+        random_state: int | np.random.Generator | None = None,
+    ) -> tuple[float, float]:
+        """Percentile bootstrap interval of ``value``, resampling objects.
+
+        Parameters
+        ----------
+        confidence : float
+            Coverage in (0, 1).
+        n_boot : int
+            Number of bootstrap resamples.
+        random_state : int, numpy.random.Generator or None
+            Seed for reproducible intervals.
+
+        Returns
+        -------
+        (low, high) : tuple of float
+
+        Notes
+        -----
+        The interval reflects variation between test objects only (D_e is held fixed);
+        it needs at least two objects with a defined S_i.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from confusionlab.stability import phi
+        >>> pred = np.array([[1, 1, 0, 1], [1, 0, 0, 1], [1, 1, 0, 0]])
+        >>> s = phi(pred, [0, 1, 0, 1, 1, 0], "nominal")
+        >>> s.per_object.round(3)
+        array([ 1.   , -0.111,  1.   , -0.111])
+        >>> lo, hi = s.interval(0.9, random_state=0)
+        >>> bool(s.per_object.min() <= lo <= s.value <= hi <= s.per_object.max())
+        True
+        """
+        if not (isinstance(confidence, float | int) and 0.0 < float(confidence) < 1.0):
+            raise ValueError(f"confidence must be in (0, 1); got {confidence!r}")
+        if isinstance(n_boot, bool) or not isinstance(n_boot, int | np.integer) or n_boot < 1:
+            raise ValueError(f"n_boot must be a positive integer; got {n_boot!r}")
+        s = self.per_object[~np.isnan(self.per_object)]
+        if s.size < 2:
+            raise ValueError(
+                "interval() resamples objects and needs at least 2 objects with a defined "
+                f"stability; got {s.size}"
+            )
+        rng = np.random.default_rng(random_state)
+        means = np.empty(int(n_boot))
+        chunk = max(1, 4_000_000 // s.size)
+        for start in range(0, int(n_boot), chunk):
+            b = min(chunk, int(n_boot) - start)
+            means[start : start + b] = s[rng.integers(0, s.size, size=(b, s.size))].mean(axis=1)
+        tail = (1.0 - float(confidence)) / 2.0
+        lo, hi = np.quantile(means, [tail, 1.0 - tail])
+        return float(lo), float(hi)
+
+    def __repr__(self) -> str:
+        return (
+            f"StabilityResult(measure={self.measure!r}, scale={self.scale!r}, "
+            f"value={self.value:.4g}, objects={self.n_objects}, expected={self.expected:.4g})"
+        )
+
+
+def stability(
+    predictions: Any,
+    reference: Any,
+    scale: str,
+    categories: Any = None,
+    *,
+    measure: str = "stability",
+    reference_name: str = "reference",
+) -> StabilityResult:
+    """Stability S_i = 1 − D_o,i / D_e against any reference sample.
+
+    :func:`phi` and :func:`psi` are this function with the training responses or the
+    out-of-sample predictions as ``reference``.
+
+    Parameters
+    ----------
+    predictions : array_like of shape (refits, objects)
+        Predictions of R ≥ 2 refits for each object; NaN (or None) marks a missing value.
+    reference : array_like
+        Reference sample (any shape; pooled). Missing values are dropped.
+    scale : {"nominal", "ordinal", "metric"}
+        Measurement scale of the predictions.
+    categories : sequence, optional
+        Categories (in order for ``"ordinal"``). By default the observed values (sorted).
+    measure, reference_name : str
+        Labels used in the result and in error messages.
+
+    Returns
+    -------
+    StabilityResult
+
+    Raises
+    ------
+    UndefinedError
+        If the reference sample is constant (D_e = 0): stability is then undefined.
+    """
+    scale = check_scale(scale)
+    pred = as_matrix(predictions)
+    ref = as_sample(reference, reference_name)
+    if scale == "metric":
+        x = as_float(pred, "predictions")
+        z = as_float(ref, reference_name)
+        z = z[~np.isnan(z)]
+        if z.size < 2:
+            raise ValueError(f"{reference_name} needs at least 2 non-missing values")
+        expected = float(mean_pair_squared_difference(z))
+        observed = mean_pair_squared_difference(x, axis=0)
+        n_refits = (~np.isnan(x)).sum(axis=0)
+        cats = None
+    else:
+        (counts, m), cats = category_counts(
+            [(predictions, pred, "predictions", True), (reference, ref, reference_name, False)],
+            categories,
+            ordinal=scale == "ordinal",
+        )
+        if m.sum() < 2:
+            raise ValueError(f"{reference_name} needs at least 2 non-missing values")
+        delta = nominal_distances(cats.size) if scale == "nominal" else ordinal_distances(m)
+        expected = float(mean_pair_distance(m, delta))
+        observed = mean_pair_distance(counts, delta)
+        n_refits = counts.sum(axis=1)
+    if not expected > 0.0:
+        raise UndefinedError(
+            f"{measure} is undefined: the {reference_name} sample is constant, so the expected "
+            "disagreement D_e is 0 (no disagreement is possible by chance). Use a reference "
+            "with variation, e.g. out-of-sample predictions (psi) instead of a constant "
+            "training response."
+        )
+    per_object = 1.0 - observed / expected
+    n_undefined = int(np.isnan(per_object).sum())
+    if n_undefined == per_object.size:
+        raise UndefinedError(
+            f"{measure} is undefined: no object has two or more non-missing predictions"
+        )
+    if n_undefined:
+        warnings.warn(
+            f"{n_undefined} object(s) have fewer than 2 non-missing predictions; their "
+            f"{measure} is NaN and they are left out of the mean",
+            UndefinedCoefficientWarning,
+            stacklevel=3,
+        )
+    return StabilityResult(
+        measure=measure,
+        scale=scale,
+        per_object=per_object,
+        observed=observed,
+        expected=expected,
+        n_refits=n_refits,
+        categories=cats,
+    )
+
+
+def phi(
+    predictions: Any, train_y: Any, scale: str, categories: Any = None
+) -> StabilityResult:
+    r"""Data-based predictive stability phi: reference = training responses.
+
+    Parameters
+    ----------
+    predictions : array_like of shape (refits, objects)
+        Predictions of R ≥ 2 refits (rows) for each test object (columns): numpy, pandas,
+        xarray or nested lists. NaN/None marks a missing prediction (skipped pairwise).
+    train_y : array_like
+        Training responses, the reference sample for D_e.
+    scale : {"nominal", "ordinal", "metric"}
+        Measurement scale.
+    categories : sequence, optional
+        Category list, in order for ``"ordinal"``; must contain every observed value.
+        Default: the observed values, sorted (numbers only for ordinal data). Pandas ordered
+        categoricals supply their own categories.
+
+    Returns
+    -------
+    StabilityResult
+        With ``per_object`` (S_i), ``observed`` (D_o,i), ``expected`` (D_e), ``value``
+        (mean S_i) and ``interval()``.
+
+    Raises
+    ------
+    ValueError
+        Ragged or non-2-D predictions, fewer than 2 refits, unknown scale, values missing
+        from ``categories``.
+    UndefinedError
+        Constant training responses (D_e = 0).
+
+    Notes
+    -----
+    Closed forms: nominal :math:`D_{o,i} = 1 - \sum_c n_{ic}(n_{ic}-1)/(R(R-1))`; metric
+    :math:`\phi_i = 1 - s_i^2/\operatorname{var}(y)` (both ``ddof=1``). S can be negative
+    (less stable than chance).
+
+    References
+    ----------
+    T. M. Lange, F. Heinrich et al., "A General Framework for Stability Assessment of
+    Non-Deterministic Prediction Models" (R package APS); SPEC Part C1.
+
+    Examples
+    --------
+    Ten refits agree on object 0; object 1 gets 8 × "neg" and 2 × "pos"; the training data
+    hold 10 "pos" among 100:
+
+    >>> import numpy as np
+    >>> from confusionlab.stability import phi
+    >>> pred = np.array([["neg", "neg"]] * 8 + [["neg", "pos"]] * 2)
+    >>> s = phi(pred, ["pos"] * 10 + ["neg"] * 90, "nominal")
+    >>> s.per_object.round(3)
+    array([ 1.   , -0.956])
+    >>> round(s.value, 3)
+    0.022
+    >>> round(s.expected, 4)
+    0.1818
+    """
+    return stability(
+        predictions, train_y, scale, categories, measure="phi", reference_name="train_y"
+    )
+
+
+def psi(
+    predictions: Any, reference_predictions: Any, scale: str, categories: Any = None
+) -> StabilityResult:
+    """Model-based predictive stability psi: reference = out-of-sample predictions.
+
+    Parameters
+    ----------
+    predictions : array_like of shape (refits, objects)
+        Predictions of R ≥ 2 refits for each test object; NaN/None marks a missing value.
+    reference_predictions : array_like
+        Out-of-sample predictions of the model (out-of-bag or K-fold), any shape; pooled
+        over refits. Missing values are dropped.
+    scale : {"nominal", "ordinal", "metric"}
+        Measurement scale.
+    categories : sequence, optional
+        Category list (ordered for ``"ordinal"``); see :func:`phi`.
+
+    Returns
+    -------
+    StabilityResult
+
+    Notes
+    -----
+    Metric closed form: :math:`\\psi_i = 1 - s_i^2 / \\operatorname{var}(\\text{oob})`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from confusionlab.stability import psi
+    >>> pred = np.array([[2.0, 5.0], [2.2, 5.0], [1.8, 5.0]])
+    >>> oob = np.array([1.0, 3.0, 5.0, 7.0])
+    >>> psi(pred, oob, "metric").per_object.round(4)
+    array([0.994, 1.   ])
+    """
+    return stability(
+        predictions,
+        reference_predictions,
+        scale,
+        categories,
+        measure="psi",
+        reference_name="reference_predictions",
+    )
