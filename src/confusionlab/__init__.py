@@ -21,10 +21,12 @@ __version__ = "0.1.0"
 _WIDGETS = {
     "RocSlice": "confusionlab.widgets.roc_slice",
     "StabilityView": "confusionlab.widgets.stability_view",
+    "BiasView": "confusionlab.widgets.bias_view",
 }
 
 __all__ = [
     "METRICS",
+    "BiasView",
     "ConfusionMatrix",
     "Metric",
     "MetricDistribution",
