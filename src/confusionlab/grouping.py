@@ -157,9 +157,9 @@ def _group_sorted(
             equal = (ns[1:] == ns[:-1]) & (ds[1:] == ds[:-1])
         else:
             equal = _wrapped_equal_neighbours(num, den, order)
-        equal = equal[same]
-        if not equal.all():
-            order, same = _resolve_collisions(order, same, equal, num, den)
+        bad = same & ~equal  # identical doubles, distinct exact values
+        if bad.any():
+            order, same = _resolve_collisions(order, same, np.flatnonzero(bad), num, den)
             fs = f[order]
     starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
     counts = np.diff(starts, append=order.size)
@@ -182,13 +182,11 @@ def _wrapped_equal_neighbours(num: np.ndarray, den: np.ndarray, order: np.ndarra
 
 
 def _resolve_collisions(
-    order: np.ndarray, same: np.ndarray, equal: np.ndarray, num: np.ndarray, den: np.ndarray
+    order: np.ndarray, same: np.ndarray, bad_pairs: np.ndarray, num: np.ndarray, den: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Re-sort the runs of identical doubles that hold distinct exact values."""
     order = order.copy()
     same = same.copy()
-    pair_index = np.flatnonzero(same)
-    bad_pairs = pair_index[~equal]
     run_starts = np.flatnonzero(np.r_[True, ~same])
     run_ends = np.r_[run_starts[1:], order.size]
     for run in np.unique(np.searchsorted(run_starts, bad_pairs, side="right") - 1):
