@@ -407,7 +407,9 @@ def _cohen_kappa() -> Metric:
         "2(TP·TN − FN·FP) / ((TP+FP)(FP+TN) + (TP+FN)(FN+TN))",
         lambda tp, fn, fp, tn: _div(2 * (tp * tn - fn * fp), (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)),
         lambda tp, fn, fp, tn: _ratio(2 * (tp * tn - fn * fp), (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)),
-        contour, swap="cohen_kappa", geometry="lines", aliases=("kappa",), magnitude=lambda N: 2 * N * N,
+        contour, swap="cohen_kappa",
+        geometry="pencil of lines through (p/(p−n), p/(p−n)); parallel, slope 1, when p = n",
+        aliases=("kappa",), magnitude=lambda N: 2 * N * N,
     )
 
 

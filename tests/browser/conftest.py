@@ -116,8 +116,12 @@ class JupyterLab:
         return json.loads(raw) if raw else None
 
     def lab_url(self, notebook: str) -> str:
-        """URL that opens ``notebook`` (relative to the root dir) in JupyterLab."""
-        return f"{self.url}/lab/tree/{notebook}?token={self.token}"
+        """URL that opens ``notebook`` alone (relative to the root dir) in JupyterLab.
+
+        ``reset`` drops the saved workspace, so notebooks opened by earlier tests in the
+        same server do not come back as hidden tabs that selectors could pick up.
+        """
+        return f"{self.url}/lab/tree/{notebook}?reset&token={self.token}"
 
     def log_tail(self, lines: int = 40) -> str:
         """Last lines of the server's log, for failure messages."""
