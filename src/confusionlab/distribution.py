@@ -10,6 +10,7 @@ speaks scipy.stats' vocabulary: ``pmf``, ``cdf``, ``sf``, ``ppf``, ``mean``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -79,9 +80,16 @@ class MetricDistribution:
         self.pruned_mass = float(pruned_mass)
         self.lattice_points = int(self.multiplicities.sum()) if lattice_points is None else lattice_points
         self.strategy = strategy
+
+    @cached_property
+    def _p(self) -> np.ndarray:
+        """Probabilities of the retained mass, normalised to 1."""
         total = self.probabilities.sum()
-        self._p = self.probabilities / total if total > 0 else self.probabilities
-        self._cdf = np.cumsum(self._p)
+        return self.probabilities / total if total > 0 else self.probabilities
+
+    @cached_property
+    def _cdf(self) -> np.ndarray:
+        return np.cumsum(self._p)
 
     # -- scipy.stats vocabulary ---------------------------------------------------------
     def pmf(self, x: Any) -> np.ndarray | float:
