@@ -22,11 +22,13 @@ _WIDGETS = {
     "RocSlice": "confusionlab.widgets.roc_slice",
     "StabilityView": "confusionlab.widgets.stability_view",
     "BiasView": "confusionlab.widgets.bias_view",
+    "ConfusionSimplex": "confusionlab.widgets.confusion_simplex",
 }
 
 __all__ = [
     "METRICS",
     "BiasView",
+    "ConfusionSimplex",
     "ConfusionMatrix",
     "Metric",
     "MetricDistribution",

@@ -1,0 +1,5 @@
+// Bundle entry of the ConfusionSimplex widget (esbuild → src/confusionlab/static/confusion_simplex.js).
+import "./confusion_simplex.css";
+import { render } from "./widget.js";
+
+export default { render };

@@ -1,0 +1,242 @@
+// Pure per-point attributes of the simplex view: buffers → what the GPU draws.
+// No mathematics here beyond view mapping: values, masses and positions come from Python.
+import { asDataView, decodeFloat32 } from "../shared/buffers.js";
+import { colourValues } from "../shared/colour.js";
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/** Little-endian uint16 buffer → Uint16Array (zero-copy when aligned). */
+export function decodeUint16(value) {
+  const view = asDataView(value);
+  if (view.byteLength % 2 !== 0) {
+    throw new RangeError(`buffer of ${view.byteLength} bytes is not a whole number of 2-byte elements`);
+  }
+  const length = view.byteLength / 2;
+  if (LITTLE_ENDIAN && view.byteOffset % 2 === 0) return new Uint16Array(view.buffer, view.byteOffset, length);
+  const out = new Uint16Array(length);
+  for (let i = 0; i < length; i++) out[i] = view.getUint16(2 * i, true);
+  return out;
+}
+
+/** Emphasis codes per point (a uint8 attribute). */
+export const DIM = 0;
+export const NORMAL = 1;
+export const HIGHLIGHT = 2;
+
+/**
+ * Read and decode the model state. Buffers whose lengths disagree with the
+ * lattice (a state still arriving) are replaced by empty ones, so nothing of
+ * two states is ever drawn together.
+ */
+export function readState(model) {
+  const get = (k) => model.get(k);
+  const [N, stride, count, ...levelEnds] = get("_lattice") ?? [get("N"), 1, 0];
+  let positions = decodeFloat32(get("_positions"));
+  let p = decodeUint16(get("_p"));
+  let values = decodeFloat32(get("_values"));
+  const geometryOk = positions.length === 3 * count && p.length === count;
+  if (!geometryOk) {
+    positions = new Float32Array(0);
+    p = new Uint16Array(0);
+  }
+  const valuesOk = geometryOk && values.length === count;
+  if (!valuesOk) values = new Float32Array(0);
+  let cloudXYZ = decodeFloat32(get("_cloud_xyz"));
+  let cloudMass = decodeFloat32(get("_cloud_mass"));
+  if (cloudXYZ.length !== 3 * cloudMass.length) {
+    cloudXYZ = new Float32Array(0);
+    cloudMass = new Float32Array(0);
+  }
+  const vertices = get("_vertices") ?? [];
+  return {
+    N: get("N"),
+    latticeN: N,
+    stride: stride || 1,
+    count: geometryOk ? count : 0,
+    levelEnds,
+    metric: get("metric"),
+    label: get("_metric_label") || get("metric"),
+    slices: (get("slices") ?? []).slice(),
+    dimOthers: Boolean(get("dim_others")),
+    observed: (get("observed") ?? []).slice(),
+    observedXYZ: get("_observed_xyz") ?? [],
+    observedValue: get("_observed_value"),
+    cloud: get("cloud") || "none",
+    cloudInfo: get("_cloud_info") ?? {},
+    size: get("size") || 520,
+    positions,
+    p,
+    values,
+    colourDomain: get("_colour_domain") ?? [0, 0.5, 1],
+    vertices: vertices.length === 12 ? [0, 1, 2, 3].map((i) => vertices.slice(3 * i, 3 * i + 3)) : [],
+    cloudXYZ,
+    cloudMass,
+  };
+}
+
+/**
+ * RGBA bytes (4 per point) of the metric values on the diverging palette.
+ * @returns {Uint8Array}
+ */
+export function pointColours(values, domain) {
+  const packed = colourValues(values, domain);
+  return new Uint8Array(packed.buffer, packed.byteOffset, packed.byteLength);
+}
+
+/**
+ * Emphasis of each point: HIGHLIGHT on a chosen slice (p in `slices`), DIM for the
+ * others when `dimOthers` and something is in focus (a slice or a cloud), else NORMAL.
+ * @param {Uint16Array} p p = TP + FN of each point
+ * @param {number[]} slices
+ * @param {boolean} dimOthers
+ * @param {boolean} cloud a probability cloud is drawn
+ * @returns {Uint8Array}
+ */
+export function emphasis(p, slices, dimOthers, cloud = false) {
+  const out = new Uint8Array(p.length);
+  const chosen = new Set(slices);
+  const rest = dimOthers && (chosen.size > 0 || cloud) ? DIM : NORMAL;
+  if (chosen.size === 0) return out.fill(rest);
+  let maxP = 0;
+  for (const s of chosen) maxP = Math.max(maxP, s);
+  const table = new Uint8Array(Math.max(maxP + 1, 1)).fill(rest);
+  for (const s of chosen) if (s >= 0) table[s] = HIGHLIGHT;
+  for (let i = 0; i < p.length; i++) out[i] = p[i] < table.length ? table[p[i]] : rest;
+  return out;
+}
+
+/**
+ * Peak opacity of the marks of a volume cloud of `count` points: about ∛count of them
+ * line up behind a pixel of its core, so their summed opacity stays near 3 (the core
+ * is dark, not a solid blot) at any size; at most 0.6.
+ */
+export const volumeAlpha = (count) => Math.min(0.6, 3 / Math.cbrt(Math.max(1, count)));
+
+/** Indices of the points drawn opaque (NORMAL or HIGHLIGHT), for an element buffer. */
+export function focusIndices(codes) {
+  let n = 0;
+  for (let i = 0; i < codes.length; i++) if (codes[i] !== DIM) n++;
+  const out = new Uint32Array(n);
+  for (let i = 0, j = 0; i < codes.length; i++) if (codes[i] !== DIM) out[j++] = i;
+  return out;
+}
+
+/** How a cloud encodes mass: "size" for the slice (beta-binomial), "opacity" for the simplex. */
+export const cloudEncoding = (cloud) => (cloud === "dirichlet-multinomial" ? "opacity" : "size");
+
+/** Number of points per emphasis code. */
+export function countEmphasis(codes) {
+  const counts = [0, 0, 0];
+  for (let i = 0; i < codes.length; i++) counts[codes[i]] += 1;
+  return { dim: counts[DIM], normal: counts[NORMAL], highlight: counts[HIGHLIGHT] };
+}
+
+/**
+ * Opacity of a dimmed point. Dimmed points overlap: about
+ * layers = count · size² / (scale · N)² of them cover a pixel of the simplex's
+ * image, so each gets the alpha whose `layers`-fold overlap covers `coverage` of a
+ * pixel (between 0.01 and 0.2): the dimmed lattice looks equally faint at any N and zoom.
+ */
+export function dimAlpha(count, pointSize, scale, N, coverage = 0.4) {
+  const area = (scale * N) ** 2;
+  const layers = area > 0 ? (count * pointSize * pointSize) / area : 1;
+  const alpha = 1 - (1 - coverage) ** (1 / Math.max(layers, 1));
+  return Math.min(0.2, Math.max(0.01, alpha));
+}
+
+/**
+ * Cloud discs: area ∝ mass. Diameter = maxSize·√(mass / max mass); discs below
+ * `minSize` pixels are drawn at minSize with their opacity scaled down by the lost
+ * area, so the ink stays ∝ mass.
+ * @returns {{sizes: Float32Array, alphas: Float32Array}}
+ */
+export function cloudDiscs(mass, maxSize, minSize = 1.5, alpha = 0.6) {
+  return cloudMarks(mass, "size", maxSize, minSize, alpha);
+}
+
+/**
+ * Cloud marks for either encoding: "size" (area ∝ mass, see cloudDiscs) or
+ * "opacity" (every mark `maxSize` wide, alpha = `alpha` · mass / max mass: overlapping
+ * marks add up like a density).
+ * @returns {{sizes: Float32Array, alphas: Float32Array}}
+ */
+export function cloudMarks(mass, encoding, maxSize, minSize = 1.5, alpha = 0.6) {
+  if (encoding === "opacity") {
+    let top = 0;
+    for (let i = 0; i < mass.length; i++) if (mass[i] > top) top = mass[i];
+    const sizes = new Float32Array(mass.length).fill(maxSize);
+    const alphas = new Float32Array(mass.length);
+    for (let i = 0; i < mass.length; i++) alphas[i] = top > 0 ? (alpha * Math.max(0, mass[i])) / top : 0;
+    return { sizes, alphas };
+  }
+  let top = 0;
+  for (let i = 0; i < mass.length; i++) if (mass[i] > top) top = mass[i];
+  const sizes = new Float32Array(mass.length);
+  const alphas = new Float32Array(mass.length);
+  for (let i = 0; i < mass.length; i++) {
+    const d = top > 0 ? maxSize * Math.sqrt(Math.max(0, mass[i]) / top) : 0;
+    if (d >= minSize) {
+      sizes[i] = d;
+      alphas[i] = alpha;
+    } else {
+      sizes[i] = minSize;
+      alphas[i] = (alpha * d * d) / (minSize * minSize);
+    }
+  }
+  return { sizes, alphas };
+}
+
+/**
+ * Parse a CSS colour (#rgb, #rrggbb, #rrggbbaa, rgb(), rgba()) to [r, g, b, a] in 0..1;
+ * `fallback` when it cannot be parsed.
+ */
+export function parseColour(text, fallback = [0.5, 0.5, 0.5, 1]) {
+  const s = String(text ?? "").trim().toLowerCase();
+  let m = s.match(/^#([0-9a-f]{3,8})$/);
+  if (m) {
+    let hex = m[1];
+    if (hex.length === 3 || hex.length === 4) hex = [...hex].map((c) => c + c).join("");
+    if (hex.length !== 6 && hex.length !== 8) return fallback;
+    const byte = (i) => parseInt(hex.slice(2 * i, 2 * i + 2), 16) / 255;
+    return [byte(0), byte(1), byte(2), hex.length === 8 ? byte(3) : 1];
+  }
+  m = s.match(/^rgba?\(([^)]*)\)$/);
+  if (m) {
+    const parts = m[1].split(/[\s,/]+/).filter(Boolean);
+    if (parts.length < 3) return fallback;
+    const channel = (t) => (t.endsWith("%") ? parseFloat(t) / 100 : parseFloat(t) / 255);
+    const a = parts.length > 3 ? (parts[3].endsWith("%") ? parseFloat(parts[3]) / 100 : parseFloat(parts[3])) : 1;
+    const out = [channel(parts[0]), channel(parts[1]), channel(parts[2]), a];
+    return out.every(Number.isFinite) ? out : fallback;
+  }
+  return fallback;
+}
+
+/** Label text of the status line (plain text; set with textContent). */
+export function statusText(state, drawn) {
+  const parts = [];
+  const fmt = (v) => (v === null || v === undefined ? "undefined" : String(Number(Number(v).toPrecision(4))));
+  if (state.observed.length === 4) {
+    const [tp, fn, fp, tn] = state.observed;
+    parts.push(`observed TP ${tp}, FN ${fn}, FP ${fp}, TN ${tn}: ${state.label} = ${fmt(state.observedValue)}`);
+  }
+  if (state.slices.length) parts.push(`slices p = ${state.slices.join(", ")}`);
+  const info = state.cloudInfo;
+  if (state.cloud !== "none") {
+    if (info.note) parts.push(`${state.cloud} cloud: ${info.note}`);
+    else {
+      parts.push(
+        `${state.cloud} cloud: ${info.points ?? 0} matrices, mass ${fmt(info.mass ?? 0)}` +
+          (info.pruned ? ` (pruned ${Number(info.pruned).toExponential(1)})` : ""),
+      );
+    }
+  }
+  if (state.stride > 1) {
+    parts.push(`thinned: TP, FN, FP multiples of ${state.stride}, ${drawn} matrices drawn`);
+  }
+  return parts.join(" · ");
+}
+
+/** Title text (plain). */
+export const titleText = (state, count) =>
+  `${state.label} over the ${count.toLocaleString("en-US")} confusion matrices with N = ${state.latticeN}`;

@@ -1,0 +1,413 @@
+// ConfusionSimplex front-end: wires the model to camera.js (view geometry),
+// layers.js (per-point attributes) and gl.js (regl drawing).
+import { DIVERGING, cssRGB } from "../shared/colour.js";
+import { cssVariableReader, resolveTheme } from "../shared/theme.js";
+import {
+  DEFAULT_CAMERA,
+  clipMatrix,
+  dragCamera,
+  keyCamera,
+  latticePointSize,
+  projectPoint,
+  rotationLabel,
+  viewScale,
+  wheelFactor,
+  zoomCamera,
+} from "./camera.js";
+import { createRenderer, webglContext } from "./gl.js";
+import { SETTLE_MS, levelCounts, nextLevel } from "./lod.js";
+import {
+  cloudEncoding,
+  cloudMarks,
+  dimAlpha,
+  volumeAlpha,
+  countEmphasis,
+  emphasis,
+  focusIndices,
+  parseColour,
+  pointColours,
+  readState,
+  statusText,
+  titleText,
+} from "./layers.js";
+
+/** Model keys whose change triggers an update. */
+export const KEYS = [
+  "N",
+  "metric",
+  "slices",
+  "dim_others",
+  "observed",
+  "cloud",
+  "size",
+  "_lattice",
+  "_positions",
+  "_p",
+  "_vertices",
+  "_values",
+  "_metric_label",
+  "_colour_domain",
+  "_observed_xyz",
+  "_observed_value",
+  "_cloud_xyz",
+  "_cloud_mass",
+  "_cloud_info",
+];
+
+export const VERTEX_NAMES = ["TP", "FN", "FP", "TN"];
+
+/** Message shown (and put in data-error) when WebGL is unavailable. */
+export const NO_WEBGL =
+  "WebGL is not available in this browser, so the 3-D simplex cannot be drawn. " +
+  "Enable hardware acceleration or WebGL, or use the RocSlice view of one slice.";
+
+/** Message shown when the browser takes the WebGL context away. */
+export const CONTEXT_LOST =
+  "The browser took this view's WebGL context away (too many 3-D views open at once?). " +
+  "Re-run the cell to draw it again.";
+
+function el(tag, className, parent) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/**
+ * Position of a vertex label: the projected vertex pushed `offset` pixels away
+ * from the canvas centre.
+ */
+export function labelPosition(camera, N, width, height, xyz, offset = 14) {
+  const [sx, sy] = projectPoint(camera, N, width, height, xyz);
+  const dx = sx - width / 2;
+  const dy = sy - height / 2;
+  const r = Math.hypot(dx, dy) || 1;
+  return [sx + (offset * dx) / r, sy + (offset * dy) / r];
+}
+
+/** GL colours of the theme: CSS strings resolved through a probe element. */
+function glTheme(root) {
+  const theme = resolveTheme(cssVariableReader(root));
+  const probe = el("span", null, root);
+  const resolve = (css, fallback) => {
+    probe.style.color = "";
+    probe.style.color = css;
+    const computed = typeof getComputedStyle === "function" ? getComputedStyle(probe).color : "";
+    return parseColour(computed || css, parseColour(css, fallback));
+  };
+  const fg = resolve(theme.foreground, [0.13, 0.13, 0.13, 1]);
+  const bg = resolve(theme.background, [1, 1, 1, 1]);
+  const accent = resolve(theme.accent, [0.1, 0.46, 0.82, 1]);
+  probe.remove();
+  return {
+    edge: [fg[0], fg[1], fg[2], 0.45],
+    cloud: [fg[0], fg[1], fg[2]],
+    accent: [accent[0], accent[1], accent[2], 1],
+    halo: [bg[0], bg[1], bg[2], 1],
+  };
+}
+
+/** anywidget entry point. */
+export function render({ model, el: host }) {
+  const root = el("div", "confusionlab-simplex", host);
+  root.tabIndex = 0;
+  root.setAttribute("role", "application");
+  root.setAttribute("aria-roledescription", "rotatable 3-D view");
+  root.setAttribute("aria-label", "Confusion simplex: drag or use the arrow keys to rotate, + and − to zoom");
+  const title = el("div", "cl-title", root);
+  const stage = el("div", "cl-stage", root);
+  const canvas = el("canvas", "cl-canvas", stage);
+  canvas.setAttribute("role", "img");
+  const labels = VERTEX_NAMES.map((name) => {
+    const label = el("span", "cl-vertex-label", stage);
+    label.textContent = name;
+    label.dataset.vertex = name;
+    return label;
+  });
+  const legend = el("div", "cl-legend", root);
+  const legendLo = el("span", "cl-legend-lo", legend);
+  const legendBar = el("span", "cl-legend-bar", legend);
+  const legendHi = el("span", "cl-legend-hi", legend);
+  legendBar.style.background = `linear-gradient(to right, ${DIVERGING.map(cssRGB).join(", ")})`;
+  const status = el("div", "cl-status", root);
+  const help = el("div", "cl-help", root);
+  help.textContent = "Drag or arrow keys: rotate · wheel or + / −: zoom · 0: reset";
+
+  const gl = webglContext(canvas);
+  let renderer = null;
+  let error = "";
+  if (gl) {
+    try {
+      renderer = createRenderer(gl);
+    } catch (e) {
+      error = `${NO_WEBGL} (${e && e.message ? e.message : e})`;
+    }
+  } else {
+    error = NO_WEBGL;
+  }
+  const showError = (text) => {
+    const message = stage.querySelector(".cl-error") || el("div", "cl-error", stage);
+    message.setAttribute("role", "alert");
+    message.textContent = text;
+    root.dataset.error = text;
+    root.dataset.renderer = renderer ? "webgl" : "none";
+  };
+  if (error) showError(error);
+  root.dataset.renderer = renderer ? "webgl" : "none";
+  // A browser keeps a limited number of WebGL contexts (about 16 in Chromium) and
+  // drops the oldest: say so instead of showing a stale or empty canvas.
+  const onContextLost = (event) => {
+    event.preventDefault();
+    renderer = null;
+    showError(CONTEXT_LOST);
+  };
+  canvas.addEventListener("webglcontextlost", onContextLost);
+
+  let disposed = false;
+  let camera = { ...DEFAULT_CAMERA };
+  let state = readState(model);
+  let frames = 0;
+  let drawn = 0;
+  let theme = null;
+  // Inputs the GPU buffers were last built from (identity of the model's values).
+  const uploaded = {};
+  const dpr = () => (typeof window !== "undefined" && window.devicePixelRatio) || 1;
+
+  const layout = () => {
+    const size = state.size;
+    const ratio = dpr();
+    canvas.width = Math.round(size * ratio);
+    canvas.height = Math.round(size * ratio);
+    canvas.style.width = `${size}px`;
+    canvas.style.height = `${size}px`;
+    stage.style.width = `${size}px`;
+    stage.style.height = `${size}px`;
+  };
+
+  /** Bring the GPU buffers up to date with the model, uploading only what changed. */
+  const sync = () => {
+    state = readState(model);
+    // An input counts as changed when the model holds another object for it (a new
+    // message) or when its decoded length changed (a state completed or broken).
+    const changed = (key, ...inputs) => {
+      const last = uploaded[key];
+      if (last && last.length === inputs.length && last.every((v, i) => v === inputs[i])) return false;
+      uploaded[key] = inputs;
+      return true;
+    };
+    const any = (...flags) => flags.some(Boolean); // every flag evaluated (each records its input)
+    const get = (key) => model.get(key);
+    const geometry = changed("positions", get("_positions"), state.positions.length);
+    const coloursChanged = changed("values", get("_values"), get("_colour_domain"), state.values.length);
+    const focusChanged = any(
+      changed("p", get("_p"), state.p.length),
+      changed("slices", state.slices.join(","), state.dimOthers, state.cloudMass.length > 0),
+    );
+    const cloudChanged = changed("cloud", get("_cloud_xyz"), get("_cloud_mass"), state.cloudMass.length);
+    if (changed("size", state.size)) layout();
+    if (changed("vertices", get("_vertices"), get("_observed_xyz")) && renderer) {
+      renderer.setEdges(state.vertices);
+      renderer.setMarker(state.observedXYZ);
+    }
+    const codes = emphasis(state.p, state.slices, state.dimOthers, state.cloudMass.length > 0);
+    const counts = countEmphasis(codes);
+    if (renderer) {
+      if (geometry) renderer.setPositions(state.positions);
+      if (coloursChanged) renderer.setColours(pointColours(state.values, state.colourDomain));
+      if (focusChanged || geometry) renderer.setEmphasis(codes, counts.dim > 0, focusIndices(codes));
+      if (cloudChanged) updateCloud();
+    }
+    // Data attributes: what the buffers describe (they travel in one message).
+    const d = root.dataset;
+    d.n = String(state.latticeN);
+    d.metric = String(state.metric);
+    d.slices = state.slices.join(",");
+    d.dimOthers = String(state.dimOthers);
+    d.observed = state.observed.join(",");
+    d.cloud = state.cloud;
+    d.cloudPoints = String(state.cloudMass.length);
+    d.latticePoints = String(state.count);
+    d.highlighted = String(counts.highlight);
+    d.dimmed = String(counts.dim);
+    d.stride = String(state.stride);
+    const [lo, , hi] = state.colourDomain;
+    legendLo.textContent = String(Number(Number(lo).toPrecision(3)));
+    legendHi.textContent = String(Number(Number(hi).toPrecision(3)));
+    legendBar.title = `${state.label}: diverging scale centred on ${state.colourDomain[1]}`;
+    title.textContent = titleText(state, state.count);
+    canvas.setAttribute(
+      "aria-label",
+      `Confusion simplex, N = ${state.latticeN}, ${state.count} matrices coloured by ${state.label}`,
+    );
+    status.textContent = statusText(state, state.count);
+    requestFrame();
+  };
+
+  // The slice cloud (a plane) is drawn as bubbles, area ∝ mass; the simplex cloud (a
+  // volume, seen through) as marks of one size with opacity ∝ mass.
+  const updateCloud = () => {
+    const spacing = Math.SQRT2 * viewScale(state.latticeN, state.size, state.size, camera.zoom);
+    const encoding = cloudEncoding(state.cloud);
+    const mass = state.cloudMass;
+    const marks =
+      encoding === "size"
+        ? cloudMarks(mass, "size", Math.min(28, Math.max(6, 2.2 * spacing)), 1.5, 0.55)
+        : cloudMarks(mass, "opacity", Math.min(12, Math.max(2, 1.2 * spacing)), 1, volumeAlpha(mass.length));
+    renderer.setCloud(state.cloudXYZ, marks.sizes, marks.alphas);
+    root.dataset.cloudEncoding = encoding;
+  };
+
+  // Level of detail while the view turns (see lod.js): kept between interactions.
+  let level = 0;
+  let interacting = false;
+  let lastFrameAt = null;
+  let settleTimer = null;
+
+  const frame = (now) => {
+    const size = state.size;
+    const N = state.latticeN;
+    for (let i = 0; i < labels.length; i++) {
+      const vertex = state.vertices[i];
+      labels[i].hidden = !vertex;
+      if (!vertex) continue;
+      const [x, y] = labelPosition(camera, N, size, size, vertex);
+      labels[i].style.left = `${x.toFixed(1)}px`;
+      labels[i].style.top = `${y.toFixed(1)}px`;
+    }
+    root.dataset.rotation = rotationLabel(camera);
+    root.dataset.zoom = camera.zoom.toFixed(2);
+    if (renderer) {
+      if (!theme) theme = glTheme(root);
+      const clip = clipMatrix(camera, N, size, size);
+      const pointSize = latticePointSize(N, size, size, camera.zoom, state.stride);
+      const dim = dimAlpha(state.count, pointSize, viewScale(N, size, size, camera.zoom), N);
+      const ready = state.values.length === state.count;
+      let limit = state.count;
+      // `data-detail="full"` on the root (set by the benchmark) turns the levels off.
+      if (interacting && root.dataset.detail !== "full") {
+        level = nextLevel(level, lastFrameAt === null ? null : now - lastFrameAt);
+        lastFrameAt = now;
+        limit = levelCounts(state.count, state.levelEnds)[level];
+      } else {
+        lastFrameAt = null;
+      }
+      drawn = renderer.draw({ clip, pointSize, dimAlpha: dim, dpr: dpr(), theme, ready, limit });
+      frames += 1;
+      root.dataset.level = String(interacting ? level : 0);
+    } else {
+      drawn = 0;
+    }
+    root.dataset.points = String(drawn);
+    root.dataset.frames = String(frames);
+  };
+
+  let framePending = false;
+  const raf =
+    typeof requestAnimationFrame === "function" ? requestAnimationFrame : (cb) => setTimeout(() => cb(Date.now()), 16);
+  const requestFrame = () => {
+    if (framePending) return;
+    framePending = true;
+    raf((now) => {
+      framePending = false;
+      if (!disposed) frame(typeof now === "number" ? now : Date.now());
+    });
+  };
+
+  let syncPending = false;
+  const schedule = () => {
+    if (syncPending) return;
+    syncPending = true;
+    queueMicrotask(() => {
+      syncPending = false;
+      if (!disposed) sync();
+    });
+  };
+
+  const setCamera = (next) => {
+    const zoomed = next.zoom !== camera.zoom;
+    camera = next;
+    // While the view moves, frames may draw a prefix of the points; once it has been
+    // still for SETTLE_MS, one frame draws them all.
+    interacting = true;
+    clearTimeout(settleTimer);
+    settleTimer = setTimeout(() => {
+      interacting = false;
+      requestFrame();
+    }, SETTLE_MS);
+    if (zoomed && renderer && state.cloudMass.length) updateCloud();
+    requestFrame();
+  };
+
+  // Mouse: drag rotates, wheel zooms.
+  let drag = null;
+  const onPointerDown = (event) => {
+    if (event.button !== undefined && event.button !== 0) return;
+    drag = { x: event.clientX, y: event.clientY, id: event.pointerId };
+    if (canvas.setPointerCapture && event.pointerId !== undefined) {
+      try {
+        canvas.setPointerCapture(event.pointerId);
+      } catch {
+        /* synthetic events have no active pointer */
+      }
+    }
+    root.focus({ preventScroll: true });
+    event.preventDefault();
+  };
+  const onPointerMove = (event) => {
+    if (!drag) return;
+    const dx = event.clientX - drag.x;
+    const dy = event.clientY - drag.y;
+    drag.x = event.clientX;
+    drag.y = event.clientY;
+    if (dx || dy) setCamera(dragCamera(camera, dx, dy));
+  };
+  const onPointerUp = () => {
+    drag = null;
+  };
+  const onWheel = (event) => {
+    event.preventDefault();
+    setCamera(zoomCamera(camera, wheelFactor(event.deltaY)));
+  };
+  const onKey = (event) => {
+    const next = keyCamera(camera, event.key);
+    if (!next) return;
+    event.preventDefault();
+    setCamera(next);
+  };
+  canvas.addEventListener("pointerdown", onPointerDown);
+  canvas.addEventListener("pointermove", onPointerMove);
+  canvas.addEventListener("pointerup", onPointerUp);
+  canvas.addEventListener("pointercancel", onPointerUp);
+  canvas.addEventListener("wheel", onWheel, { passive: false });
+  root.addEventListener("keydown", onKey);
+
+  // JupyterLab switches themes by changing attributes of <body>: re-read the colours.
+  let themeObserver = null;
+  if (typeof MutationObserver === "function" && typeof document !== "undefined" && document.body) {
+    themeObserver = new MutationObserver(() => {
+      theme = null;
+      requestFrame();
+    });
+    themeObserver.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light", "data-jp-theme-name"] });
+  }
+
+  for (const key of KEYS) model.on(`change:${key}`, schedule);
+  layout();
+  uploaded.size = [state.size];
+  sync();
+
+  return () => {
+    disposed = true;
+    clearTimeout(settleTimer);
+    for (const key of KEYS) model.off(`change:${key}`, schedule);
+    canvas.removeEventListener("pointerdown", onPointerDown);
+    canvas.removeEventListener("pointermove", onPointerMove);
+    canvas.removeEventListener("pointerup", onPointerUp);
+    canvas.removeEventListener("pointercancel", onPointerUp);
+    canvas.removeEventListener("wheel", onWheel);
+    root.removeEventListener("keydown", onKey);
+    canvas.removeEventListener("webglcontextlost", onContextLost);
+    if (themeObserver) themeObserver.disconnect();
+    if (renderer) renderer.destroy();
+  };
+}

@@ -1,0 +1,485 @@
+"""`ConfusionSimplex`: every confusion matrix of size N as a point of a rotatable tetrahedron.
+
+All ``C(N+3, 3)`` matrices with ``N`` examples sit on a regular tetrahedron under
+the isometric map of :mod:`confusionlab.lattice` (vertices TP, FN, FP, TN). The
+widget draws them with WebGL, coloured by a metric, with chosen slices (fixed
+``p``) highlighted, the observed matrix marked and, optionally, a probability
+cloud: the beta-binomial mass on the observed slice or the dirichlet-multinomial
+mass over the whole simplex (:mod:`confusionlab.models`).
+
+Every number comes from the exact core; the browser only rotates, projects,
+colours and draws.
+"""
+
+from __future__ import annotations
+
+import operator
+from math import comb
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import numpy as np
+import traitlets
+
+from ..confusion import ConfusionMatrix
+from ..lattice import isometric, simplex_points
+from ..metrics import METRICS
+from ..models import PRIORS, simplex_model, slice_model
+from .roc_slice import _colour_domain, _Count
+
+__all__ = ["CLOUDS", "MAX_N", "MAX_POINTS", "ConfusionSimplex", "simplex_stride"]
+
+_STATIC = Path(__file__).resolve().parent.parent / "static"
+if not (_STATIC / "confusion_simplex.js").is_file():
+    raise FileNotFoundError(
+        f"The ConfusionSimplex front-end bundle {_STATIC / 'confusion_simplex.js'} is missing. In a "
+        "checkout, build it with `make install` (or `npm ci && npm run build`); `pip install` of the "
+        "repository builds it too."
+    )
+
+#: Largest N accepted. N = 300 has 4,590,551 matrices; above MAX_POINTS the simplex is
+#: drawn thinned (see :func:`simplex_stride`).
+MAX_N = 300
+
+#: Default largest number of simplex points drawn one by one (N = 178 has 971,635;
+#: every N up to 150, 585,276 points, is drawn whole).
+MAX_POINTS = 1_000_000
+
+#: The probability clouds the widget can draw.
+CLOUDS = ("none", "beta-binomial", "dirichlet-multinomial")
+
+#: Default tail tolerance of the cloud models (pruned mass is reported).
+CLOUD_TOLERANCE = 1e-9
+
+#: The traits :meth:`ConfusionSimplex.set_state` accepts.
+STATE_TRAITS = ("N", "metric", "slices", "dim_others", "observed", "cloud", "prior", "size", "tolerance")
+
+
+def _f32(array: np.ndarray) -> bytes:
+    return np.ascontiguousarray(array, dtype="<f4").tobytes()
+
+
+def _u16(array: np.ndarray) -> bytes:
+    return np.ascontiguousarray(array, dtype="<u2").tobytes()
+
+
+def simplex_stride(N: int, max_points: int) -> int:
+    """Smallest k such that the matrices with TP, FN and FP multiples of k number at most
+    ``max_points``; there are ``C(N // k + 3, 3)`` of them.
+
+    Examples
+    --------
+    >>> simplex_stride(150, 1_000_000)
+    1
+    >>> simplex_stride(300, 1_000_000)
+    2
+    """
+    k = 1
+    while comb(N // k + 3, 3) > max_points:
+        k += 1
+    return k
+
+
+class ConfusionSimplex(anywidget.AnyWidget):
+    """All confusion matrices with ``N`` examples on a rotatable tetrahedron, coloured by a metric.
+
+    Each matrix (TP, FN, FP, TN) is the point x = FN − TN/3, y = FP − TN/3,
+    z = TP − TN/3 (centred on the centroid), so the ``C(N+3, 3)`` matrices fill a
+    regular tetrahedron whose vertices are the matrices with all N examples in one
+    cell. A slice (fixed p = TP + FN) is a plane rectangle of (p + 1)(N − p + 1)
+    points: the lattice the :class:`~confusionlab.widgets.roc_slice.RocSlice`
+    shows.
+
+    Parameters
+    ----------
+    N : int
+        Number of examples, 1 to :data:`MAX_N` (300). Up to N = 150 (585,276
+        matrices) every matrix is drawn; above :attr:`max_points` the simplex is
+        thinned to the matrices whose TP, FN and FP are multiples of
+        :attr:`stride`.
+    metric : str
+        A key of :data:`confusionlab.METRICS` or an alias; stored as the metric's name.
+    slices : list of int
+        Values of p (0 to N) whose slices are highlighted.
+    dim_others : bool
+        Dim the points outside the highlighted slices (when there are slices or a cloud).
+    observed : list of int
+        The observed matrix ``[TP, FN, FP, TN]`` (summing to N), marked in the view;
+        ``[]`` for none.
+    cloud : {"none", "beta-binomial", "dirichlet-multinomial"}
+        Probability cloud drawn over the lattice (point area ∝ mass): the
+        beta-binomial posterior predictive on the observed slice, or the
+        dirichlet-multinomial over the whole simplex. Needs ``observed``; without
+        it nothing is drawn and the widget says so.
+    prior : {"uniform", "jeffreys"}
+        Prior of the cloud models.
+    size : int
+        Side of the square canvas in CSS pixels (200 to 2000).
+    tolerance : float
+        Tail mass the cloud models may prune (default 1e-9); the pruned mass is
+        reported as :attr:`cloud_pruned_mass`.
+    max_points : int
+        Largest number of matrices drawn one by one (default 1,000,000).
+
+    Notes
+    -----
+    Change several traits at once with :meth:`set_state`: all are validated
+    together and the browser receives one message. One at a time, each value
+    must agree with the others (``sum(observed) == N``, every slice ``<= N``).
+
+    Only what changed is recomputed and sent: a new metric sends the colour
+    values (4 bytes per point), never the positions (12 bytes per point).
+
+    Points are sent coarse surface, surface, coarse interior, rest. When a
+    frame of the whole simplex takes too long (software WebGL), the browser draws
+    only a prefix of them while the view turns, and everything once it stops;
+    ``data-points`` always counts the points of the last frame.
+
+    The view is an orthographic turntable: drag or use the arrow keys to rotate
+    (TP stays at the top), the wheel or ``+``/``-`` to zoom, ``0`` to reset. Its
+    base orientation puts TP at the top, FN back-left, FP back-right and TN in
+    front, which is the mirror image of the right-handed (FN, FP, TP) axes; the
+    map preserves distances either way.
+
+    Browser state: the root element has class ``confusionlab-simplex`` and data
+    attributes ``data-n``, ``data-metric``, ``data-slices`` (comma-separated),
+    ``data-cloud``, ``data-observed``, ``data-points`` (points drawn),
+    ``data-lattice-points`` (points received), ``data-cloud-points``,
+    ``data-rotation`` (yaw,pitch in degrees), ``data-frames`` (frames rendered)
+    and ``data-error`` when WebGL is unavailable.
+
+    Examples
+    --------
+    >>> w = ConfusionSimplex(N=60, metric="mcc", slices=[20], observed=[16, 4, 8, 32])
+    >>> w.points
+    39711
+    >>> len(w._positions) // 12, len(w._values) // 4
+    (39711, 39711)
+    >>> w.set_state(N=61, observed=[16, 4, 9, 32])
+    >>> w.points
+    41664
+    """
+
+    _esm = _STATIC / "confusion_simplex.js"
+    _css = _STATIC / "confusion_simplex.css"
+
+    N = _Count(60, help="number of examples").tag(sync=True)
+    metric = traitlets.Unicode("mcc", help="key of confusionlab.METRICS").tag(sync=True)
+    slices = traitlets.List(help="highlighted values of p").tag(sync=True)
+    dim_others = traitlets.Bool(True, help="dim the points outside the slices").tag(sync=True)
+    observed = traitlets.List(help="observed [TP, FN, FP, TN] or []").tag(sync=True)
+    cloud = traitlets.Enum(CLOUDS, "none", help="probability cloud").tag(sync=True)
+    prior = traitlets.Enum(("uniform", "jeffreys"), "uniform", help="prior of the cloud").tag(sync=True)
+    size = traitlets.Int(520, help="canvas side in CSS pixels").tag(sync=True)
+    tolerance = traitlets.Float(CLOUD_TOLERANCE, help="tail mass the cloud may prune")
+    max_points = _Count(MAX_POINTS, help="largest number of points drawn one by one")
+
+    # Computed state shipped to the browser (binary buffers, little-endian).
+    # [N, stride, points, ends of the levels of detail: coarse surface, surface, coarse interior]
+    _lattice = traitlets.List(traitlets.Int()).tag(sync=True)
+    _positions = traitlets.Bytes(b"").tag(sync=True)  # float32 (points, 3) centred xyz
+    _p = traitlets.Bytes(b"").tag(sync=True)  # uint16 (points,) p = TP + FN of each point
+    _vertices = traitlets.List(traitlets.Float()).tag(sync=True)  # 4 × xyz: TP, FN, FP, TN
+    _values = traitlets.Bytes(b"").tag(sync=True)  # float32 (points,) metric values
+    _values_key = traitlets.Unicode("").tag(sync=True)  # "metric@N/stride" the values belong to
+    _metric_label = traitlets.Unicode("").tag(sync=True)
+    _colour_domain = traitlets.List(traitlets.Float()).tag(sync=True)  # lo, mid, hi
+    _observed_xyz = traitlets.List(traitlets.Float()).tag(sync=True)  # [] or xyz
+    _observed_value = traitlets.Float(None, allow_none=True).tag(sync=True)
+    _cloud_xyz = traitlets.Bytes(b"").tag(sync=True)  # float32 (k, 3)
+    _cloud_mass = traitlets.Bytes(b"").tag(sync=True)  # float32 (k,)
+    _cloud_info = traitlets.Dict().tag(sync=True)  # model, points, mass, pruned, note
+
+    _batching = False
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._computed: dict[str, Any] = {}
+        self._batching = True  # compute once, below, not once per trait set here
+        try:
+            super().__init__(**kwargs)
+        finally:
+            self._batching = False
+        self._refresh()
+
+    # ----------------------------------------------------------------- validation
+    @traitlets.validate("N")
+    def _check_n(self, proposal: traitlets.Bunch) -> int:
+        value = proposal.value
+        if not 1 <= value <= MAX_N:
+            raise traitlets.TraitError(
+                f"N must be between 1 and {MAX_N} (the largest simplex this widget draws: "
+                f"{comb(MAX_N + 3, 3):,} matrices), got N={value}."
+            )
+        if self.observed and sum(self.observed) != value:
+            raise traitlets.TraitError(
+                f"N={value} differs from sum(observed)={sum(self.observed)}; change both together "
+                f"with set_state(N=..., observed=[...])."
+            )
+        above = [p for p in self.slices if p > value]
+        if above:
+            raise traitlets.TraitError(
+                f"N={value} is smaller than the slices {above}; change both together with "
+                "set_state(N=..., slices=[...])."
+            )
+        return value
+
+    @traitlets.validate("metric")
+    def _check_metric(self, proposal: traitlets.Bunch) -> str:
+        try:
+            return METRICS[proposal.value].name
+        except (KeyError, ValueError, TypeError):
+            raise traitlets.TraitError(
+                f"metric must be one of {list(METRICS)} (or an alias, or 'f<beta>'), got metric={proposal.value!r}."
+            ) from None
+
+    @traitlets.validate("slices")
+    def _check_slices(self, proposal: traitlets.Bunch) -> list[int]:
+        values = [_as_int(v, "slices") for v in proposal.value]
+        bad = [v for v in values if not 0 <= v <= self.N]
+        if bad:
+            raise traitlets.TraitError(f"slices must be values of p between 0 and N={self.N}, got {bad}.")
+        return sorted(set(values))
+
+    @traitlets.validate("observed")
+    def _check_observed(self, proposal: traitlets.Bunch) -> list[int]:
+        values = [_as_int(v, "observed") for v in proposal.value]
+        if not values:
+            return []
+        if len(values) != 4:
+            raise traitlets.TraitError(
+                f"observed must be [TP, FN, FP, TN] (4 counts) or [], got {len(values)} values {values}."
+            )
+        if min(values) < 0:
+            raise traitlets.TraitError(f"observed must hold non-negative counts, got {values}.")
+        if sum(values) != self.N:
+            raise traitlets.TraitError(
+                f"observed={values} sums to {sum(values)}, not N={self.N}; change both together "
+                "with set_state(N=..., observed=[...])."
+            )
+        return values
+
+    @traitlets.validate("size")
+    def _check_size(self, proposal: traitlets.Bunch) -> int:
+        if not 200 <= proposal.value <= 2000:
+            raise traitlets.TraitError(f"size must be between 200 and 2000, got size={proposal.value}.")
+        return proposal.value
+
+    @traitlets.validate("tolerance")
+    def _check_tolerance(self, proposal: traitlets.Bunch) -> float:
+        if not 0.0 <= proposal.value < 1.0:
+            raise traitlets.TraitError(f"tolerance must be in [0, 1), got tolerance={proposal.value}.")
+        return proposal.value
+
+    @traitlets.validate("max_points")
+    def _check_max_points(self, proposal: traitlets.Bunch) -> int:
+        if proposal.value < 1:
+            raise traitlets.TraitError("max_points must be at least 1.")
+        return proposal.value
+
+    # ------------------------------------------------------------------ public API
+    def set_state(self, **changes: Any) -> None:
+        """Change several traits together: validated all at once, sent in one message.
+
+        Parameters
+        ----------
+        **changes
+            New values for any of ``N, metric, slices, dim_others, observed, cloud,
+            prior, size, tolerance``.
+
+        Raises
+        ------
+        TypeError
+            For an unknown trait name.
+        traitlets.TraitError
+            When a value is invalid or the values disagree (``sum(observed) != N``);
+            then nothing changes.
+
+        Examples
+        --------
+        >>> w = ConfusionSimplex(N=60, observed=[16, 4, 8, 32])
+        >>> w.set_state(N=61, slices=[20], observed=[16, 4, 9, 32])
+        >>> w.N, w.slices
+        (61, [20])
+        """
+        unknown = sorted(set(changes) - set(STATE_TRAITS))
+        if unknown:
+            raise TypeError(f"set_state() got unknown traits {unknown}; expected some of {list(STATE_TRAITS)}")
+        with self.hold_sync():
+            self._batching = True
+            try:
+                # On a TraitError, hold_trait_notifications restores every trait it changed.
+                with self.hold_trait_notifications():
+                    for key, value in changes.items():
+                        setattr(self, key, value)
+            finally:
+                self._batching = False
+            self._refresh()
+
+    @property
+    def points(self) -> int:
+        """Number of matrices drawn (``C(N+3, 3)`` unless thinned)."""
+        return self._lattice[2] if self._lattice else 0
+
+    @property
+    def stride(self) -> int:
+        """TP, FN and FP of the drawn matrices are multiples of ``stride`` (1 unless thinned)."""
+        return self._lattice[1] if self._lattice else 1
+
+    @property
+    def cloud_mass(self) -> float:
+        """Total mass of the cloud sent to the browser (0 without a cloud)."""
+        return float(self._cloud_info.get("mass", 0.0))
+
+    @property
+    def cloud_pruned_mass(self) -> float:
+        """Mass the cloud model pruned from its tails (at most :attr:`tolerance` per marginal)."""
+        return float(self._cloud_info.get("pruned", 0.0))
+
+    def positions(self) -> np.ndarray:
+        """The drawn points' xyz, decoded from the buffer sent to the browser, shape (points, 3).
+
+        The order is the drawing order (surface, coarse interior, rest), not that of
+        :func:`~confusionlab.lattice.simplex_points`.
+        """
+        return np.frombuffer(self._positions, dtype="<f4").reshape(-1, 3)
+
+    def values(self) -> np.ndarray:
+        """The metric at each drawn point, decoded from the buffer (float32)."""
+        return np.frombuffer(self._values, dtype="<f4")
+
+    def cloud_arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The cloud as sent: xyz (k, 3) and mass (k,), both float32."""
+        return (
+            np.frombuffer(self._cloud_xyz, dtype="<f4").reshape(-1, 3),
+            np.frombuffer(self._cloud_mass, dtype="<f4"),
+        )
+
+    # ------------------------------------------------------------------ observers
+    def notify_change(self, change: Any) -> None:
+        # The trait and the buffers computed from it travel in one message, so the
+        # browser never sees a new N with the old points.
+        with self.hold_sync():
+            super().notify_change(change)
+
+    @traitlets.observe("N", "metric", "observed", "cloud", "prior", "tolerance", "max_points")
+    def _on_change(self, change: traitlets.Bunch) -> None:
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """Recompute (and so send) only the parts whose inputs changed."""
+        if self._batching:
+            return
+        lattice_key = (self.N, simplex_stride(self.N, self.max_points))
+        keys = {
+            "lattice": lattice_key,
+            "values": (lattice_key, self.metric),
+            "observed": (tuple(self.observed), self.metric),
+            "cloud": (self.N, tuple(self.observed), self.cloud, self.prior, self.tolerance),
+        }
+        changed = [part for part, key in keys.items() if self._computed.get(part) != key]
+        if not changed:
+            return
+        with self.hold_sync():
+            points = None
+            if "lattice" in changed or "values" in changed:
+                points = self._lattice_points(*lattice_key)
+            if "lattice" in changed:
+                self._update_lattice(points, *lattice_key)
+            if "values" in changed:
+                self._update_values(points, *lattice_key)
+            if "observed" in changed:
+                self._update_observed()
+            if "cloud" in changed:
+                self._update_cloud()
+        self._computed.update(keys)
+
+    # -------------------------------------------------------------- computations
+    @staticmethod
+    def _lattice_points(N: int, stride: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
+        """Counts (M, 4), xyz (M, 3) and level ends of the drawn matrices, from the core.
+
+        The points are ordered by level of detail: the coarse surface of the tetrahedron
+        (a count is 0; TP, FN, FP even multiples of the stride), the rest of the surface,
+        the coarse interior, the rest. ``ends`` are the ends of the four levels (the
+        last is M): the browser draws a prefix while rotating when drawing everything
+        is too slow.
+        """
+        if stride == 1:
+            pts = simplex_points(N)
+            counts, xyz = pts.counts, pts.xyz
+        else:
+            small = simplex_points(N // stride).counts  # TP, FN, FP multiples of stride
+            tp, fn, fp = (stride * small[:, j] for j in range(3))
+            tn = N - tp - fn - fp
+            counts = np.stack([tp, fn, fp, tn], axis=1)
+            xyz = isometric(tp, fn, fp, tn)
+        surface = counts.min(axis=1) == 0
+        even = ((counts[:, :3] // stride) % 2 == 0).all(axis=1)
+        level = np.where(surface, np.where(even, 0, 1), np.where(even, 2, 3))
+        order = np.argsort(level, kind="stable")
+        ends = np.cumsum(np.bincount(level, minlength=4)).tolist()
+        return counts[order], xyz[order], ends
+
+    def _update_lattice(self, points: tuple[np.ndarray, np.ndarray, list[int]], N: int, stride: int) -> None:
+        counts, xyz, ends = points
+        corners = np.array([[N, 0, 0, 0], [0, N, 0, 0], [0, 0, N, 0], [0, 0, 0, N]])
+        self._positions = _f32(xyz)
+        self._p = _u16(counts[:, 0] + counts[:, 1])
+        self._vertices = [float(v) for v in isometric(*corners.T).ravel()]
+        self._lattice = [N, stride, int(counts.shape[0]), *ends[:3]]
+
+    def _update_values(self, points: tuple[np.ndarray, np.ndarray, list[int]], N: int, stride: int) -> None:
+        counts = points[0]
+        metric = METRICS[self.metric]
+        values = np.asarray(metric.values(*counts.T), dtype=np.float64)
+        self._metric_label = metric.label
+        self._colour_domain = _colour_domain(values, metric.range)
+        self._values = _f32(values)
+        self._values_key = f"{metric.name}@{N}/{stride}"
+
+    def _update_observed(self) -> None:
+        if not self.observed:
+            self._observed_xyz = []
+            self._observed_value = None
+            return
+        counts = np.array(self.observed)
+        self._observed_xyz = [float(v) for v in isometric(*counts)]
+        value = float(np.asarray(METRICS[self.metric].values(*counts), dtype=np.float64))
+        self._observed_value = value if np.isfinite(value) else None
+
+    def _update_cloud(self) -> None:
+        info: dict[str, Any] = {"model": self.cloud, "points": 0, "mass": 0.0, "pruned": 0.0, "note": ""}
+        xyz = np.zeros((0, 3))
+        mass = np.zeros(0)
+        if self.cloud != "none" and not self.observed:
+            info["note"] = "the cloud needs an observed matrix"
+        elif self.cloud == "beta-binomial":
+            cm = ConfusionMatrix(*self.observed)
+            model = slice_model(cm, "beta-binomial", prior=PRIORS[self.prior], tolerance=self.tolerance)
+            tp, tn = np.broadcast_arrays(model.tp, model.tn)
+            tp, tn = tp.ravel(), tn.ravel()
+            mass = model.joint().ravel()
+            xyz = isometric(tp, cm.p - tp, cm.n - tn, tn)
+            info["pruned"] = model.pruned_mass
+        elif self.cloud == "dirichlet-multinomial":
+            cm = ConfusionMatrix(*self.observed)
+            model = simplex_model(cm, prior=PRIORS[self.prior], tolerance=self.tolerance)
+            mass = model.pmf
+            xyz = isometric(*model.counts.T)
+            info["pruned"] = model.pruned_mass
+        info["points"] = int(mass.size)
+        info["mass"] = float(mass.sum())
+        info["max"] = float(mass.max()) if mass.size else 0.0
+        self._cloud_xyz = _f32(xyz)
+        self._cloud_mass = _f32(mass)
+        self._cloud_info = info
+
+
+def _as_int(value: Any, name: str) -> int:
+    if isinstance(value, bool | np.bool_):
+        raise traitlets.TraitError(f"{name} must hold integers, got the boolean {value!r}.")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise traitlets.TraitError(f"{name} must hold integers, got {value!r}.") from None
