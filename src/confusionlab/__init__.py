@@ -28,8 +28,8 @@ _WIDGETS = {
 __all__ = [
     "METRICS",
     "BiasView",
-    "ConfusionSimplex",
     "ConfusionMatrix",
+    "ConfusionSimplex",
     "Metric",
     "MetricDistribution",
     "RocSlice",
