@@ -158,7 +158,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     results: dict[str, Any] = {"fps": [], "bytes": [], "latency": []}
     setup = "w = ConfusionSimplex(N=100, metric='mcc', slices=[30], observed=[25, 5, 10, 60])"
     for label, change in [
-        ("N 100 → 101 (positions, p, values)", "w.set_state(N=101, observed=[25, 5, 10, 61])"),
+        ("N 100 → 101 (positions, p, values)", "w.update(N=101, observed=[25, 5, 10, 61])"),
         ("metric mcc → f1 (values only)", "w.metric = 'f1'"),
         ("slices [30] → [30, 50] (no buffer)", "w.slices = [30, 50]"),
         ("cloud → beta-binomial", "w.cloud = 'beta-binomial'"),
@@ -195,7 +195,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 results["renderer"] = f"{renderer} ({gl_name})"
                 kernel = lab.kernel(name)
                 for N, observed, points in [(100, [25, 5, 10, 60], 176_851), (150, [40, 8, 15, 87], 585_276)]:
-                    kernel.execute(f"w.set_state(N={N}, observed={observed})")
+                    kernel.execute(f"w.update(N={N}, observed={observed})")
                     page.wait_for_selector(f'{SELECTOR}[data-n="{N}"][data-points="{points}"]', timeout=60_000)
                     page.evaluate(ROTATE_JS, [SELECTOR, 0.5, False, False])  # warm-up
                     for full in (False, True):
@@ -212,9 +212,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 # Kernel change → DOM (compute in the kernel + message + decode + upload + frame).
                 for label, code, selector in [
                     ("metric change at N = 100", "w.metric = '{m}'", '[data-metric="{m}"]'),
-                    ("N 100 ↔ 101", "w.set_state(N={n}, observed=[25, 5, 10, {tn}])", '[data-n="{n}"][data-frames]'),
+                    ("N 100 ↔ 101", "w.update(N={n}, observed=[25, 5, 10, {tn}])", '[data-n="{n}"][data-frames]'),
                 ]:
-                    kernel.execute("w.set_state(N=100, observed=[25, 5, 10, 60], metric='mcc')")
+                    kernel.execute("w.update(N=100, observed=[25, 5, 10, 60], metric='mcc')")
                     page.wait_for_selector(f'{SELECTOR}[data-n="100"][data-metric="mcc"]', timeout=60_000)
                     times = []
                     for i in range(args.repeat * 2):

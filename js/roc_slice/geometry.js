@@ -202,3 +202,184 @@ export function boundingBox(xy) {
   }
   return x0 <= x1 ? { x0, x1, y0, y1 } : null;
 }
+
+/** Height (CSS pixels) of the strips that hold the marginal PMFs, and their gap to the plot. */
+export const STRIP = 46;
+export const STRIP_GAP = 6;
+
+/**
+ * Margins of the plot area: MARGINS, plus a strip above (FPR marginal) and one to the
+ * right (TPR marginal) when a model's marginals are drawn.
+ */
+export function marginsFor(withMarginals) {
+  if (!withMarginals) return MARGINS;
+  return { ...MARGINS, top: MARGINS.top + STRIP + STRIP_GAP, right: MARGINS.right + STRIP + STRIP_GAP };
+}
+
+/** Largest value of an array (0 for an empty one). */
+function maxOf(values) {
+  let m = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] > m) m = values[i];
+  return m;
+}
+
+/**
+ * Bubble radius (CSS pixels) for each mass, with AREA proportional to the mass: the
+ * largest mass `maxMass` gets `maxRadius`; masses that would give less than
+ * `minRadius` get 0 (not drawn).
+ * @param {Float32Array|number[]} masses
+ * @returns {Float32Array}
+ */
+export function bubbleRadii(masses, maxMass, maxRadius, minRadius = 0) {
+  const out = new Float32Array(masses.length);
+  if (!(maxMass > 0)) return out;
+  for (let i = 0; i < masses.length; i++) {
+    const r = maxRadius * Math.sqrt(Math.max(0, masses[i]) / maxMass);
+    out[i] = r >= minRadius ? r : 0;
+  }
+  return out;
+}
+
+/**
+ * Screen spacing (CSS pixels) between neighbouring lattice points: the smaller of the
+ * one-TN and one-TP steps.
+ */
+export function latticeSpacing(view, coordinates, p, n) {
+  const [ax] = project(view, ...latticeToData(coordinates, p, n, 0, n));
+  const [bx] = project(view, ...latticeToData(coordinates, p, n, 0, n - 1));
+  const [, ay] = project(view, ...latticeToData(coordinates, p, n, 0, 0));
+  const [, by] = project(view, ...latticeToData(coordinates, p, n, 1, 0));
+  return Math.min(Math.abs(bx - ax), Math.abs(by - ay));
+}
+
+/**
+ * Sum a marginal PMF over blocks of `group` consecutive values. Returns the block
+ * masses and each block's centre of mass, as an offset (in values) from `lo`.
+ * @returns {{mass: Float64Array, centre: Float64Array}}
+ */
+export function groupMarginal(masses, group) {
+  const blocks = Math.ceil(masses.length / group);
+  const mass = new Float64Array(blocks);
+  const centre = new Float64Array(blocks);
+  for (let b = 0; b < blocks; b++) {
+    let m = 0;
+    let moment = 0;
+    const end = Math.min(masses.length, (b + 1) * group);
+    for (let i = b * group; i < end; i++) {
+      m += masses[i];
+      moment += masses[i] * i;
+    }
+    mass[b] = m;
+    centre[b] = m > 0 ? moment / m : (b * group + end - 1) / 2;
+  }
+  return { mass, centre };
+}
+
+/**
+ * Bubbles of a joint PMF that is the outer product of a TP marginal and a TN marginal:
+ * mass(TP = tpLo + i, TN = tnLo + j) = tpMass[i] · tnMass[j]. Returns the centres and
+ * radii (CSS pixels) of the bubbles big enough to draw (radius >= minRadius), with
+ * area ∝ mass and the heaviest bubble of radius `maxRadius`.
+ *
+ * When lattice points are closer than `minCell` pixels, one bubble stands for a
+ * block of group × group points: its area is ∝ the block's mass (the joint is an
+ * outer product, so block masses are products of the marginals' block sums) and it
+ * sits at the block's centre of mass. `group` is returned (1: one bubble per point).
+ * @returns {{xs: Float32Array, ys: Float32Array, rs: Float32Array, count: number, group: number}}
+ */
+export function bubbleGeometry(view, state, maxRadius, minRadius = 0.35, minCell = 4) {
+  const { coordinates, sliceP: p, sliceN: n, pmfLo } = state;
+  const empty = { xs: new Float32Array(0), ys: new Float32Array(0), rs: new Float32Array(0), count: 0, group: 1 };
+  if (!state.pmfTp.length || !state.pmfTn.length) return empty;
+  const spacing = latticeSpacing(view, coordinates, p, n);
+  const group = spacing > 0 && spacing < minCell ? Math.ceil(minCell / spacing) : 1;
+  const rowsG = groupMarginal(state.pmfTp, group);
+  const colsG = groupMarginal(state.pmfTn, group);
+  const rows = rowsG.mass.length;
+  const cols = colsG.mass.length;
+  // Radius factorises: r = R·sqrt(a_i/maxA)·sqrt(b_j/maxB).
+  const rowR = bubbleRadii(rowsG.mass, maxOf(rowsG.mass), Math.sqrt(maxRadius));
+  const colR = bubbleRadii(colsG.mass, maxOf(colsG.mass), Math.sqrt(maxRadius));
+  const colX = new Float32Array(cols);
+  const rowY = new Float32Array(rows);
+  for (let j = 0; j < cols; j++) {
+    colX[j] = project(view, ...latticeToData(coordinates, p, n, 0, pmfLo[1] + colsG.centre[j]))[0];
+  }
+  for (let i = 0; i < rows; i++) {
+    rowY[i] = project(view, ...latticeToData(coordinates, p, n, pmfLo[0] + rowsG.centre[i], n))[1];
+  }
+  let count = 0;
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) if (rowR[i] * colR[j] >= minRadius) count++;
+  const xs = new Float32Array(count);
+  const ys = new Float32Array(count);
+  const rs = new Float32Array(count);
+  let k = 0;
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const r = rowR[i] * colR[j];
+      if (r < minRadius) continue;
+      xs[k] = colX[j];
+      ys[k] = rowY[i];
+      rs[k] = r;
+      k++;
+    }
+  }
+  return { xs, ys, rs, count, group };
+}
+
+/**
+ * Bars of the marginal PMFs in the strips outside the plot, as rectangles in CSS pixels
+ * {x, y, w, h}. "fpr": one bar per TN value above the plot, at x = FPR (or FP), height
+ * ∝ mass (the heaviest fills the strip). "tpr": one bar per TP value right of the plot,
+ * at y = TPR (or TP), length ∝ mass.
+ * @param {"fpr"|"tpr"} which
+ * @returns {{x:number,y:number,w:number,h:number,mass:number}[]}
+ */
+export function marginalBars(view, state, which, strip = STRIP, gap = STRIP_GAP) {
+  const { coordinates, sliceP: p, sliceN: n, pmfLo } = state;
+  const masses = which === "fpr" ? state.pmfTn : state.pmfTp;
+  const peak = maxOf(masses);
+  if (!masses.length || !(peak > 0)) return [];
+  const spacing = latticeSpacing(view, coordinates, p, n);
+  const thickness = Math.max(1, Math.min(12, 0.8 * spacing));
+  const bars = [];
+  for (let k = 0; k < masses.length; k++) {
+    const length = (strip * masses[k]) / peak;
+    if (length <= 0) continue;
+    if (which === "fpr") {
+      const [x] = project(view, ...latticeToData(coordinates, p, n, 0, pmfLo[1] + k));
+      bars.push({ x: x - thickness / 2, y: view.top - gap - length, w: thickness, h: length, mass: masses[k] });
+    } else {
+      const [, y] = project(view, ...latticeToData(coordinates, p, n, pmfLo[0] + k, n));
+      bars.push({ x: view.left + view.width + gap, y: y - thickness / 2, w: length, h: thickness, mass: masses[k] });
+    }
+  }
+  return bars;
+}
+
+/**
+ * The lattice point nearest to a screen position, clamped to the slice even when the
+ * position lies outside the plot (a drag that leaves the plot keeps the point on its edge).
+ * @returns {{tp:number, tn:number}}
+ */
+export function hitTestClamped(view, coordinates, p, n, sx, sy) {
+  const cx = Math.min(view.left + view.width, Math.max(view.left, sx));
+  const cy = Math.min(view.top + view.height, Math.max(view.top, sy));
+  return hitTest(view, coordinates, p, n, cx, cy);
+}
+
+/** Whether a screen position is within `radius` CSS pixels of the observed point (tp, tn). */
+export function nearObserved(view, coordinates, p, n, tp, tn, sx, sy, radius = 12) {
+  const [ox, oy] = project(view, ...latticeToData(coordinates, p, n, tp, tn));
+  return (sx - ox) ** 2 + (sy - oy) ** 2 <= radius * radius;
+}
+
+/**
+ * Where a drag to (sx, sy) moves the observed point: the clamped nearest lattice point,
+ * or null when it is the current point (nothing to send).
+ * @returns {{tp:number, tn:number}|null}
+ */
+export function dragTarget(view, coordinates, p, n, current, sx, sy) {
+  const hit = hitTestClamped(view, coordinates, p, n, sx, sy);
+  return hit.tp === current.tp && hit.tn === current.tn ? null : hit;
+}

@@ -4,18 +4,32 @@ import { decodeFloat32, decodeInt32, decodeUint32 } from "../shared/buffers.js";
 import { DIVERGING, colourValues, cssRGB } from "../shared/colour.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
 import {
-  MARGINS,
   boundingBox,
+  bubbleGeometry,
   dataDomain,
+  dragTarget,
   fitView,
   hitTest,
+  latticeSpacing,
   latticeToData,
+  marginalBars,
+  marginsFor,
   niceTicks,
   pointSize,
   project,
   rasterizePoints,
   rocToData,
+  STRIP,
+  STRIP_GAP,
 } from "./geometry.js";
+
+/** Colours of the extra contour metrics (Okabe–Ito: distinguishable, light and dark themes). */
+export const CONTOUR_COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#D55E00", "#0072B2", "#F0E442", "#999999"];
+
+/** Stroke colour of contour metric `index` (0 = the colouring metric, in the foreground colour). */
+export function contourColour(index, theme) {
+  return index === 0 ? theme.foreground : CONTOUR_COLOURS[(index - 1) % CONTOUR_COLOURS.length];
+}
 
 /** Model keys whose change triggers a redraw. */
 export const KEYS = [
@@ -37,6 +51,15 @@ export const KEYS = [
   "_contour_offsets",
   "_contour_levels",
   "_observed_value",
+  "model",
+  "generation",
+  "contour_metrics",
+  "_contour_metric",
+  "_contour_labels",
+  "_pmf_lo",
+  "_pmf_tp",
+  "_pmf_tn",
+  "_pmf_pruned",
 ];
 
 /** Format a number for a label. */
@@ -59,6 +82,12 @@ export function readState(model) {
   const tnAxis = decodeInt32(get("_tn_axis"));
   const values = decodeFloat32(get("_values"));
   const consistent = values.length === tpAxis.length * tnAxis.length;
+  const contourOffsets = decodeUint32(get("_contour_offsets"));
+  const contourMetric = decodeUint32(get("_contour_metric"));
+  const pmfTp = decodeFloat32(get("_pmf_tp"));
+  const pmfTn = decodeFloat32(get("_pmf_tn"));
+  const pmfLo = get("_pmf_lo") ?? [];
+  const withModel = pmfTp.length > 0 && pmfTn.length > 0 && pmfLo.length === 2;
   return {
     p: get("p"),
     n: get("n"),
@@ -77,9 +106,22 @@ export function readState(model) {
     values: consistent ? values : new Float32Array(0),
     colourDomain: get("_colour_domain") ?? [0, 0.5, 1],
     contourXY: decodeFloat32(get("_contour_xy")),
-    contourOffsets: decodeUint32(get("_contour_offsets")),
+    contourOffsets,
     contourLevels: decodeFloat32(get("_contour_levels")),
+    // One metric index per polyline; missing (older state) means the colouring metric.
+    contourMetric:
+      contourMetric.length === Math.max(0, contourOffsets.length - 1)
+        ? contourMetric
+        : new Uint32Array(Math.max(0, contourOffsets.length - 1)),
+    contourLabels: get("_contour_labels") ?? [],
     observed: get("_observed_value"),
+    model: get("model") || "none",
+    generation: get("generation") ?? 0,
+    pmfTp: withModel ? pmfTp : new Float32Array(0),
+    pmfTn: withModel ? pmfTn : new Float32Array(0),
+    pmfLo: withModel ? pmfLo : [0, 0],
+    pmfPruned: get("_pmf_pruned") ?? 0,
+    withModel,
   };
 }
 
@@ -118,13 +160,13 @@ export function contourScreenPolylines(view, state) {
       const fpr = xy[2 * v];
       const tpr = xy[2 * v + 1];
       if (!Number.isFinite(fpr) || !Number.isFinite(tpr)) {
-        if (current.length > 1) lines.push({ level: state.contourLevels[k], points: current });
+        if (current.length > 1) lines.push({ level: state.contourLevels[k], metric: state.contourMetric[k] ?? 0, points: current });
         current = [];
         continue;
       }
       current.push(project(view, ...rocToData(coordinates, p, n, fpr, tpr)));
     }
-    if (current.length > 1) lines.push({ level: state.contourLevels[k], points: current });
+    if (current.length > 1) lines.push({ level: state.contourLevels[k], metric: state.contourMetric[k] ?? 0, points: current });
   }
   return lines;
 }
@@ -146,11 +188,15 @@ export function layoutFor(state) {
     }
   }
   const equal = coordinates === "counts";
-  const view = fitView(dataDomain(coordinates, p, n, extra), size, size, equal);
-  if (!equal) return { view, width: size, height: size };
-  const width = Math.ceil(view.width + MARGINS.left + MARGINS.right);
-  const height = Math.ceil(view.height + MARGINS.top + MARGINS.bottom);
-  return { view: { ...view, left: MARGINS.left, top: MARGINS.top }, width, height };
+  const margins = marginsFor(state.withModel);
+  // The marginal strips are added around the size × size plot area.
+  const width = size + margins.right - marginsFor(false).right;
+  const height = size + margins.top - marginsFor(false).top;
+  const view = fitView(dataDomain(coordinates, p, n, extra), width, height, equal, margins);
+  if (!equal) return { view, width, height };
+  const w = Math.ceil(view.width + margins.left + margins.right);
+  const h = Math.ceil(view.height + margins.top + margins.bottom);
+  return { view: { ...view, left: margins.left, top: margins.top }, width: w, height: h };
 }
 
 function el(tag, className, parent) {
@@ -194,11 +240,59 @@ function drawAxes(ctx, view, state, theme) {
   ctx.restore();
 }
 
+/** Largest bubble radius (CSS pixels) for a lattice spacing. */
+export function maxBubbleRadius(spacing) {
+  return Math.max(3, Math.min(18, 0.9 * spacing));
+}
+
+/** Draw the model's joint PMF as bubbles; returns how many were drawn. */
+function drawBubbles(ctx, view, state, theme) {
+  const spacing = latticeSpacing(view, state.coordinates, state.sliceP, state.sliceN);
+  const cell = spacing > 0 && spacing < 4 ? spacing * Math.ceil(4 / spacing) : spacing; // see bubbleGeometry
+  const { xs, ys, rs, count, group } = bubbleGeometry(view, state, maxBubbleRadius(cell));
+  state.bubbleGroup = group;
+  if (!count) return 0;
+  ctx.beginPath();
+  for (let k = 0; k < count; k++) {
+    ctx.moveTo(xs[k] + rs[k], ys[k]);
+    ctx.arc(xs[k], ys[k], rs[k], 0, 2 * Math.PI);
+  }
+  ctx.globalAlpha = 0.3;
+  ctx.fillStyle = theme.foreground;
+  ctx.fill();
+  ctx.globalAlpha = 0.8;
+  ctx.strokeStyle = theme.foreground;
+  ctx.lineWidth = 0.75;
+  ctx.stroke();
+  ctx.globalAlpha = 1;
+  return count;
+}
+
+/** Draw the marginal PMFs of FPR (above) and TPR (right) in their strips. */
+function drawMarginals(ctx, view, state, theme) {
+  ctx.fillStyle = theme.muted;
+  let bars = 0;
+  for (const which of ["fpr", "tpr"]) {
+    for (const b of marginalBars(view, state, which)) {
+      ctx.fillRect(b.x, b.y, b.w, b.h);
+      bars++;
+    }
+  }
+  const roc = state.coordinates === "roc";
+  ctx.font = `10px ${theme.font}`;
+  ctx.textBaseline = "top";
+  ctx.textAlign = "left";
+  ctx.fillText(roc ? "P(FPR)" : "P(FP)", 2, view.top - STRIP - STRIP_GAP);
+  ctx.textAlign = "right";
+  ctx.fillText(roc ? "P(TPR)" : "P(TP)", view.left + view.width + STRIP_GAP + STRIP, view.top - STRIP - STRIP_GAP);
+  return bars;
+}
+
 /**
  * Draw the whole widget on a canvas 2D context. Returns the number of lattice
- * points rasterised.
+ * points rasterised (and, in `counts`, the bubbles and marginal bars drawn).
  */
-export function drawSlice(ctx, state, theme, dpr = 1) {
+export function drawSlice(ctx, state, theme, dpr = 1, counts = {}) {
   const layout = layoutFor(state);
   const { view } = layout;
   const width = Math.round(layout.width * dpr);
@@ -220,14 +314,17 @@ export function drawSlice(ctx, state, theme, dpr = 1) {
   ctx.beginPath();
   ctx.rect(view.left, view.top, view.width, view.height);
   ctx.clip();
-  ctx.strokeStyle = theme.foreground;
+  counts.bubbles = state.withModel ? drawBubbles(ctx, view, state, theme) : 0;
   ctx.lineWidth = 1.5;
   for (const line of contourScreenPolylines(view, state)) {
+    ctx.strokeStyle = contourColour(line.metric, theme);
+    ctx.setLineDash?.(line.metric === 0 ? [] : [6, 3]);
     ctx.beginPath();
     ctx.moveTo(...line.points[0]);
     for (const pt of line.points.slice(1)) ctx.lineTo(...pt);
     ctx.stroke();
   }
+  ctx.setLineDash?.([]);
   const [ox, oy] = project(
     view,
     ...latticeToData(state.coordinates, state.sliceP, state.sliceN, state.tp, state.tn),
@@ -240,11 +337,12 @@ export function drawSlice(ctx, state, theme, dpr = 1) {
   ctx.strokeStyle = theme.background;
   ctx.stroke();
   ctx.restore();
+  counts.marginalBars = state.withModel ? drawMarginals(ctx, view, state, theme) : 0;
   return drawn;
 }
 
 /** Mirror the state in data attributes of the root element. */
-export function setDataAttributes(root, state, drawn) {
+export function setDataAttributes(root, state, drawn, extra = {}) {
   const d = root.dataset;
   d.p = String(state.p);
   d.n = String(state.n);
@@ -257,6 +355,11 @@ export function setDataAttributes(root, state, drawn) {
   d.points = String(drawn);
   d.latticePoints = String((state.p + 1) * (state.n + 1));
   d.contours = String(Math.max(0, state.contourOffsets.length - 1));
+  d.model = state.model;
+  d.bubbles = String(extra.bubbles ?? 0);
+  d.marginalBars = String(extra.marginalBars ?? 0);
+  d.contourMetrics = state.contourLabels.length > 1 ? String(state.contourLabels.length - 1) : "0";
+  d.generation = String(state.generation);
 }
 
 /** anywidget entry point. */
@@ -270,6 +373,7 @@ export function render({ model, el: host }) {
   const legendLo = el("span", "cl-legend-lo", legend);
   const legendBar = el("span", "cl-legend-bar", legend);
   const legendHi = el("span", "cl-legend-hi", legend);
+  const contourLegend = el("div", "cl-contour-legend", root);
   const status = el("div", "cl-status", root);
   const hover = el("div", "cl-hover", root);
   legendBar.style.background = `linear-gradient(to right, ${DIVERGING.map(cssRGB).join(", ")})`;
@@ -278,6 +382,7 @@ export function render({ model, el: host }) {
   let view = null;
 
   const draw = () => {
+    const started = typeof performance !== "undefined" ? performance.now() : 0;
     state = readState(model);
     const dpr = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
     const layout = layoutFor(state);
@@ -288,8 +393,25 @@ export function render({ model, el: host }) {
     canvas.style.height = `${layout.height}px`;
     const ctx = canvas.getContext("2d");
     const theme = resolveTheme(cssVariableReader(root));
-    const drawn = ctx ? drawSlice(ctx, state, theme, dpr) : 0;
-    setDataAttributes(root, state, drawn);
+    const counts = {};
+    root.dataset.theme = theme.background; // the theme the canvas was drawn with
+    const drawn = ctx ? drawSlice(ctx, state, theme, dpr, counts) : 0;
+    setDataAttributes(root, state, drawn, counts);
+    // The plot area (CSS pixels inside the canvas) and its data window, so that tests
+    // and tools can aim at a lattice point.
+    root.dataset.plot = [view.left, view.top, view.width, view.height].map((v) => v.toFixed(2)).join(",");
+    root.dataset.domain = [view.x0, view.x1, view.y0, view.y1].map((v) => String(v)).join(",");
+    // Legend of the contour metrics (text only, never HTML).
+    contourLegend.replaceChildren();
+    if (state.contourLabels.length > 1) {
+      state.contourLabels.forEach((label, index) => {
+        const item = el("span", "cl-contour-item", contourLegend);
+        const swatch = el("span", "cl-contour-swatch", item);
+        swatch.style.borderTopColor = contourColour(index, theme);
+        swatch.style.borderTopStyle = index === 0 ? "solid" : "dashed";
+        el("span", "cl-contour-label", item).textContent = label;
+      });
+    }
     const [lo, mid, hi] = state.colourDomain;
     title.textContent = `${state.label} on the slice p = ${state.p}, n = ${state.n}`;
     canvas.setAttribute(
@@ -302,12 +424,19 @@ export function render({ model, el: host }) {
     const levels = [...new Set(state.contourLevels)].map(formatNumber).join(", ");
     let text = `${state.label}(TP = ${state.tp}, TN = ${state.tn}) = ${formatNumber(state.observed)}`;
     if (levels) text += ` · contours at ${levels}`;
+    if (state.withModel) {
+      text += ` · bubbles: ${state.model} PMF of a new test set (area ∝ probability`;
+      text += state.bubbleGroup > 1 ? `; one per ${state.bubbleGroup} × ${state.bubbleGroup} block of matrices)` : ")";
+      if (state.pmfPruned > 0) text += `, tail mass ${formatNumber(state.pmfPruned)} not drawn`;
+    }
     if (state.stride > 1) {
       text += ` · thinned: every ${state.stride}th TP and TN value, ${drawn} of ${
         (state.p + 1) * (state.n + 1)
       } lattice points drawn`;
     }
     status.textContent = text;
+    root.dataset.bubbleGroup = String(state.bubbleGroup ?? 1);
+    if (started) root.dataset.drawMs = (performance.now() - started).toFixed(1);
   };
 
   let pending = false;
@@ -355,6 +484,33 @@ export function render({ model, el: host }) {
     const hit = pick(event);
     if (hit) moveTo(hit.tp, hit.tn);
   };
+  // Dragging: a press inside the plot grabs the observed point (moving it there);
+  // each move to another lattice point sends tp/tn; leaving the plot clamps to its edge.
+  let dragging = false;
+  const local = (event) => {
+    const rect = canvas.getBoundingClientRect();
+    return [event.clientX - rect.left, event.clientY - rect.top];
+  };
+  const onDown = (event) => {
+    if (!state || !view || (event.button !== undefined && event.button !== 0)) return;
+    if (!pick(event)) return;
+    dragging = true;
+    canvas.setPointerCapture?.(event.pointerId);
+    root.classList.add("cl-dragging");
+    onDrag(event);
+  };
+  const onDrag = (event) => {
+    if (!dragging) return;
+    const current = { tp: model.get("tp"), tn: model.get("tn") };
+    const target = dragTarget(view, state.coordinates, model.get("p"), model.get("n"), current, ...local(event));
+    if (target) moveTo(target.tp, target.tn);
+  };
+  const onUp = (event) => {
+    if (!dragging) return;
+    dragging = false;
+    canvas.releasePointerCapture?.(event.pointerId);
+    root.classList.remove("cl-dragging");
+  };
   const STEPS = { ArrowUp: [1, 0], ArrowDown: [-1, 0], ArrowLeft: [0, 1], ArrowRight: [0, -1] };
   const onKey = (event) => {
     const step = STEPS[event.key];
@@ -363,14 +519,26 @@ export function render({ model, el: host }) {
     moveTo(model.get("tp") + step[0], model.get("tn") + step[1]);
   };
   canvas.addEventListener("pointermove", onMove);
+  canvas.addEventListener("pointerdown", onDown);
+  canvas.addEventListener("pointermove", onDrag);
+  canvas.addEventListener("pointerup", onUp);
+  canvas.addEventListener("pointercancel", onUp);
   canvas.addEventListener("click", onClick);
   root.addEventListener("keydown", onKey);
   for (const key of KEYS) model.on(`change:${key}`, schedule);
+  // Canvas colours come from the theme's CSS variables: redraw when JupyterLab switches theme.
+  const themeWatch = typeof MutationObserver === "function" && document.body ? new MutationObserver(schedule) : null;
+  themeWatch?.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-name", "data-jp-theme-light"] });
   draw();
 
   return () => {
     for (const key of KEYS) model.off(`change:${key}`, schedule);
+    themeWatch?.disconnect();
     canvas.removeEventListener("pointermove", onMove);
+    canvas.removeEventListener("pointerdown", onDown);
+    canvas.removeEventListener("pointermove", onDrag);
+    canvas.removeEventListener("pointerup", onUp);
+    canvas.removeEventListener("pointercancel", onUp);
     canvas.removeEventListener("click", onClick);
     root.removeEventListener("keydown", onKey);
   };

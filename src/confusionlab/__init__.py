@@ -23,6 +23,8 @@ _WIDGETS = {
     "StabilityView": "confusionlab.widgets.stability_view",
     "BiasView": "confusionlab.widgets.bias_view",
     "ConfusionSimplex": "confusionlab.widgets.confusion_simplex",
+    "MetricPMF": "confusionlab.widgets.metric_pmf",
+    "Explorer": "confusionlab.widgets.explorer",
 }
 
 __all__ = [
@@ -30,8 +32,10 @@ __all__ = [
     "BiasView",
     "ConfusionMatrix",
     "ConfusionSimplex",
+    "Explorer",
     "Metric",
     "MetricDistribution",
+    "MetricPMF",
     "RocSlice",
     "StabilityView",
     "compare",

@@ -103,20 +103,29 @@ def _clip(curve: ParametricCurve, window: tuple[float, float, float, float], num
     if not inside.any():
         return []
     edges = np.diff(inside.astype(np.int8))
-    starts = list(np.flatnonzero(edges == 1) + 1)
-    ends = list(np.flatnonzero(edges == -1))
+    starts = np.flatnonzero(edges == 1) + 1
+    ends = np.flatnonzero(edges == -1)
     if inside[0]:
-        starts.insert(0, 0)
+        starts = np.r_[0, starts]
     if inside[-1]:
-        ends.append(num - 1)
+        ends = np.r_[ends, num - 1]
+    # refine every crossing onto the window's edge at once: entries, then exits
+    enter = starts > 0
+    leave = ends < num - 1
+    t_out = np.r_[t[starts[enter] - 1], t[ends[leave] + 1]]
+    t_in = np.r_[t[starts[enter]], t[ends[leave]]]
+    crossing = _bisect(curve, window, t_out, t_in)
+    t_enter = np.full(starts.size, np.nan)
+    t_enter[enter] = crossing[: enter.sum()]
+    t_leave = np.full(ends.size, np.nan)
+    t_leave[leave] = crossing[enter.sum() :]
     lines = []
-    for s, e in zip(starts, ends, strict=True):
-        ts = [t[s : e + 1]]
-        if s > 0:  # refine the entry point onto the window's edge
-            ts.insert(0, _bisect(curve, window, t[s - 1], t[s]))
-        if e < num - 1:
-            ts.append(_bisect(curve, window, t[e + 1], t[e]))
-        tt = np.concatenate([np.atleast_1d(a) for a in ts])
+    for s, e, a, b in zip(starts, ends, t_enter, t_leave, strict=True):
+        tt = t[s : e + 1]
+        if not np.isnan(a):
+            tt = np.r_[a, tt]
+        if not np.isnan(b):
+            tt = np.r_[tt, b]
         x, y = curve.xy(tt)
         pts = np.column_stack([np.broadcast_to(x, tt.shape), np.broadcast_to(y, tt.shape)])
         if pts.shape[0] >= 2 and np.ptp(pts, axis=0).max() > 1e-9:  # drop invisible specks
@@ -139,14 +148,20 @@ def _inside(
         )
 
 
-def _bisect(curve: ParametricCurve, window: tuple[float, float, float, float], t_out: float, t_in: float) -> float:
-    """Parameter of the window crossing between an outside and an inside sample."""
-    for _ in range(60):
+def _bisect(
+    curve: ParametricCurve, window: tuple[float, float, float, float], t_out: np.ndarray, t_in: np.ndarray
+) -> np.ndarray:
+    """Parameters of the window crossings between outside and inside samples (vectorised)."""
+    t_out, t_in = np.array(t_out, dtype=np.float64), np.array(t_in, dtype=np.float64)
+    if t_in.size == 0:
+        return t_in
+    for _ in range(64):
         mid = 0.5 * (t_out + t_in)
-        if _inside(curve, np.array([mid]), window, edge=0.0)[0]:
-            t_in = mid
-        else:
-            t_out = mid
+        if np.all((mid == t_in) | (mid == t_out)):  # adjacent doubles: converged
+            break
+        ok = _inside(curve, mid, window, edge=0.0)
+        t_in = np.where(ok, mid, t_in)
+        t_out = np.where(ok, t_out, mid)
     return t_in
 
 

@@ -413,7 +413,11 @@ def page(browser: Any, request: pytest.FixtureRequest, tmp_path: Path) -> Iterat
 
 @pytest.fixture
 def lab(jupyter_lab: JupyterLab, page: Any) -> Iterator[LabSession]:
-    """A :class:`LabSession`: open notebooks, talk to their kernels; cleaned up after."""
+    """A :class:`LabSession`: open notebooks, talk to their kernels; cleaned up after.
+
+    Each test starts from the default (light) theme, whatever an earlier test chose.
+    """
+    jupyter_lab.api("/lab/api/settings/@jupyterlab/apputils-extension:themes", method="PUT", body={"raw": "{}"})
     session = LabSession(server=jupyter_lab, page=page)
     try:
         yield session

@@ -112,7 +112,7 @@ def test_simplex_draws_rotates_and_follows_the_kernel(lab: LabSession, tmp_path:
     kernel = lab.kernel(name)
     kernel.execute("w.metric = 'f1'")
     page.wait_for_selector(f'{ROOT}[data-metric="f1"][data-points="39711"]', timeout=20_000)
-    kernel.execute("w.set_state(N=100, slices=[30, 50], observed=[25, 5, 10, 60], cloud='beta-binomial')")
+    kernel.execute("w.update(N=100, slices=[30, 50], observed=[25, 5, 10, 60], cloud='beta-binomial')")
     page.wait_for_selector(
         f'{ROOT}[data-n="100"][data-points="176851"][data-slices="30,50"][data-cloud="beta-binomial"]',
         timeout=30_000,
@@ -124,7 +124,7 @@ def test_simplex_draws_rotates_and_follows_the_kernel(lab: LabSession, tmp_path:
     assert big["painted"] > 20_000, big
     root.screenshot(path=str(tmp_path / "simplex_n100_cloud.png"))
 
-    kernel.execute("w.set_state(cloud='dirichlet-multinomial', slices=[])")
+    kernel.execute("w.update(cloud='dirichlet-multinomial', slices=[])")
     page.wait_for_selector(f'{ROOT}[data-cloud="dirichlet-multinomial"][data-slices=""]', timeout=30_000)
     root.screenshot(path=str(tmp_path / "simplex_n100_dirichlet.png"))
 

@@ -158,7 +158,7 @@ def test_beta_binomial_cloud_is_the_slice_model(widget: ConfusionSimplex) -> Non
 
 
 def test_dirichlet_multinomial_cloud_covers_the_simplex(widget: ConfusionSimplex) -> None:
-    widget.set_state(cloud="dirichlet-multinomial", prior="jeffreys", tolerance=1e-6)
+    widget.update(cloud="dirichlet-multinomial", prior="jeffreys", tolerance=1e-6)
     _, mass = widget.cloud_arrays()
     model = simplex_model(ConfusionMatrix(*OBSERVED), prior="jeffreys", tolerance=1e-6)
     assert mass.size == len(model.pmf)
@@ -174,7 +174,7 @@ def test_cloud_without_observed_matrix_is_empty_and_says_why() -> None:
 
 
 def test_tolerance_zero_prunes_nothing(widget: ConfusionSimplex) -> None:
-    widget.set_state(cloud="beta-binomial", tolerance=0.0)
+    widget.update(cloud="beta-binomial", tolerance=0.0)
     assert widget.cloud_pruned_mass == 0.0
     assert widget._cloud_info["points"] == 21 * 41
 
@@ -210,7 +210,7 @@ def test_n_above_the_limit_is_refused_with_the_limit() -> None:
 
 
 def test_assignments_are_checked_against_the_other_traits(widget: ConfusionSimplex) -> None:
-    with pytest.raises(traitlets.TraitError, match="set_state"):
+    with pytest.raises(traitlets.TraitError, match="update"):
         widget.N = 61  # observed sums to 60
     with pytest.raises(traitlets.TraitError, match="slices"):
         widget.observed = []
@@ -255,29 +255,29 @@ def test_slice_change_sends_no_buffer(widget: ConfusionSimplex, recorded: Record
     assert {"slices"} <= recorded.messages[0]["keys"]
 
 
-def test_set_state_is_atomic(widget: ConfusionSimplex, recorded: RecordingComm) -> None:
-    widget.set_state(N=61, slices=[20], observed=[16, 4, 9, 32])
+def test_update_is_atomic(widget: ConfusionSimplex, recorded: RecordingComm) -> None:
+    widget.update(N=61, slices=[20], observed=[16, 4, 9, 32])
     assert len(recorded.messages) == 1
     assert {"N", "observed", "_positions", "_values", "_observed_xyz"} <= recorded.messages[0]["keys"]
     assert widget.points == comb(64, 3)
     assert widget.observed == [16, 4, 9, 32]
 
 
-def test_set_state_changes_nothing_when_a_value_is_wrong(widget: ConfusionSimplex, recorded: RecordingComm) -> None:
+def test_update_changes_nothing_when_a_value_is_wrong(widget: ConfusionSimplex, recorded: RecordingComm) -> None:
     before = (widget.N, widget.observed, widget.slices, widget._positions)
     with pytest.raises(traitlets.TraitError, match="observed"):
-        widget.set_state(N=61, observed=[16, 4, 8, 32])  # sums to 60
+        widget.update(N=61, observed=[16, 4, 8, 32])  # sums to 60
     assert (widget.N, widget.observed, widget.slices, widget._positions) == before
     assert not any(m["buffers"] for m in recorded.messages)
     with pytest.raises(TypeError, match="unknown"):
-        widget.set_state(p=20)
+        widget.update(p=20)
 
 
-def test_set_state_computes_once(monkeypatch: pytest.MonkeyPatch, widget: ConfusionSimplex) -> None:
+def test_update_computes_once(monkeypatch: pytest.MonkeyPatch, widget: ConfusionSimplex) -> None:
     import confusionlab.widgets.confusion_simplex as module
 
     calls = []
     real = module.simplex_points
     monkeypatch.setattr(module, "simplex_points", lambda N: calls.append(N) or real(N))
-    widget.set_state(N=62, observed=[16, 4, 10, 32], metric="f1", cloud="beta-binomial")
+    widget.update(N=62, observed=[16, 4, 10, 32], metric="f1", cloud="beta-binomial")
     assert calls == [62]

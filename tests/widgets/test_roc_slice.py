@@ -256,3 +256,126 @@ def test_construction_and_set_slice_compute_the_lattice_once(monkeypatch) -> Non
     assert calls == [(30, 50)]
     w.set_slice(p=31, n=51)
     assert calls == [(30, 50), (31, 51)]
+
+
+# ------------------------------------------------------- model bubbles and marginals
+def test_model_none_sends_no_marginals(widget: RocSlice) -> None:
+    assert widget.model == "none"
+    assert widget._pmf_tp == b"" and widget._pmf_tn == b"" and widget._pmf_lo == []
+    with pytest.raises(ValueError, match="model is 'none'"):
+        widget.slice_model()
+
+
+@pytest.mark.parametrize("model", ["binomial", "beta-binomial"])
+def test_model_marginals_are_the_core_slice_model(widget: RocSlice, model: str) -> None:
+    from confusionlab.confusion import ConfusionMatrix
+    from confusionlab.models import slice_model
+
+    widget.model = model
+    expected = slice_model(ConfusionMatrix(16, 4, 8, 32), model, tolerance=widget.tolerance)
+    tp, tp_mass, tn, tn_mass = widget.marginals()
+    assert widget._pmf_lo == [expected.tp_lo, expected.tn_lo]
+    np.testing.assert_array_equal(tp, np.arange(expected.tp_lo, expected.tp_lo + expected.tp_pmf.size))
+    np.testing.assert_array_equal(tp_mass, expected.tp_pmf.astype("<f4"))
+    np.testing.assert_array_equal(tn_mass, expected.tn_pmf.astype("<f4"))
+    assert tn.size == expected.tn_pmf.size
+    assert widget._pmf_pruned == pytest.approx(expected.pruned_mass)
+    # The joint (outer product) sums to the kept mass.
+    assert float(np.outer(tp_mass, tn_mass).sum()) == pytest.approx(1 - expected.pruned_mass, abs=1e-5)
+
+
+def test_model_follows_the_observed_point(widget: RocSlice) -> None:
+    widget.model = "beta-binomial"
+    before = widget._pmf_tp
+    widget.tp = 10
+    assert widget._pmf_tp != before
+    tp, tp_mass, _, _ = widget.marginals()
+    assert int(tp[np.argmax(tp_mass)]) in (10, 11)  # mode near the observed count
+    widget.model = "none"
+    assert widget._pmf_tp == b""
+
+
+def test_model_rejects_unknown_and_binomial_tolerance_is_checked() -> None:
+    with pytest.raises(traitlets.TraitError, match="model"):
+        RocSlice(model="dirichlet-multinomial")
+    with pytest.raises(traitlets.TraitError, match="tolerance"):
+        RocSlice(tolerance=2.0)
+
+
+def test_marginal_buffers_travel_as_binary(widget: RocSlice) -> None:
+    widget.model = "binomial"
+    _, buffer_paths, _ = _remove_buffers(widget.get_state())
+    paths = {tuple(path) for path in buffer_paths}
+    assert ("_pmf_tp",) in paths and ("_pmf_tn",) in paths and ("_contour_metric",) in paths
+
+
+# ------------------------------------------------------------ several contour metrics
+def test_contour_metrics_add_polylines_through_the_observed_point(widget: RocSlice) -> None:
+    widget.levels = []
+    widget.contour_metrics = ["f1", "BA", "mcc"]  # alias resolved, main metric dropped
+    assert widget.contour_metrics == ["f1", "balanced_accuracy", "mcc"]
+    index = np.frombuffer(widget._contour_metric, dtype="<u4")
+    levels = np.frombuffer(widget._contour_levels, dtype="<f4")
+    assert widget._contour_labels == [METRICS[m].label for m in ("mcc", "f1", "balanced_accuracy")]
+    assert set(index.tolist()) == {0, 1, 2}
+    f1 = float(METRICS["f1"].values(16, 4, 8, 32))
+    assert levels[index == 1] == pytest.approx(f1, abs=1e-6)
+    expected = contour("f1", f1, 20, 40)
+    lines = [line for (level, line), k in zip(widget.contours(), index, strict=True) if k == 1]
+    np.testing.assert_allclose(lines[0], np.asarray(expected[0], dtype="<f4"))
+
+
+def test_contour_levels_per_metric(widget: RocSlice) -> None:
+    widget.contour_metrics = ["f1"]
+    widget.contour_levels = {"F1": [0.4, 2 / 3]}
+    index = np.frombuffer(widget._contour_metric, dtype="<u4")
+    levels = np.frombuffer(widget._contour_levels, dtype="<f4")
+    assert sorted({round(float(v), 4) for v in levels[index == 1]}) == [0.4, 0.6667]
+    before = widget._contour_xy
+    widget.tp = 15  # explicit levels everywhere: contours do not move with the point
+    assert widget._contour_xy == before
+
+
+@pytest.mark.parametrize(
+    ("trait", "value"),
+    [
+        ("contour_metrics", ["nope"]),
+        ("contour_metrics", list(METRICS)[:9]),
+        ("contour_levels", {"nope": [0.5]}),
+        ("contour_levels", {"f1": [float("inf")]}),
+    ],
+)
+def test_contour_metric_validation(widget: RocSlice, trait: str, value) -> None:
+    with pytest.raises(traitlets.TraitError, match=trait):
+        setattr(widget, trait, value)
+
+
+# ------------------------------------------------------------------ atomic updates
+def test_update_changes_everything_in_one_message(widget: RocSlice, monkeypatch) -> None:
+    sent = []
+    monkeypatch.setattr(widget, "send_state", lambda key=None: sent.append(set(key or ())))
+    widget.update(p=30, n=30, tp=24, tn=24, model="binomial", metric="f1", generation=7)
+    assert len(sent) == 1
+    keys = set(sent[0])
+    assert {"p", "n", "tp", "tn", "model", "metric", "generation", "_values", "_pmf_tp"} <= keys
+    assert (widget.p, widget.n, widget.generation, widget.model) == (30, 30, 7, "binomial")
+    assert len(widget._values) == 4 * 31 * 31
+
+
+def test_update_is_all_or_nothing(widget: RocSlice) -> None:
+    with pytest.raises(traitlets.TraitError):
+        widget.update(p=5, n=7)  # tp = 16 > 5
+    assert (widget.p, widget.n) == (20, 40)
+    with pytest.raises(TypeError, match="unknown traits"):
+        widget.update(q=3)
+
+
+def test_update_of_the_generation_only_recomputes_nothing(widget: RocSlice, monkeypatch) -> None:
+    widget.levels = []  # the contour goes through the observed point
+    calls = []
+    monkeypatch.setattr(RocSlice, "_update_lattice", lambda self: calls.append("lattice"))
+    monkeypatch.setattr(RocSlice, "_update_contours", lambda self: calls.append("contours"))
+    widget.update(generation=3)
+    assert calls == [] and widget.generation == 3
+    widget.update(tp=15)
+    assert calls == ["contours"]  # the observed point's contour, not the lattice

@@ -26,7 +26,7 @@ from ..confusion import ConfusionMatrix
 from ..lattice import isometric, simplex_points
 from ..metrics import METRICS
 from ..models import PRIORS, simplex_model, slice_model
-from .roc_slice import _colour_domain, _Count
+from ._common import Count, MetricName, colour_domain, f32, u16
 
 __all__ = ["CLOUDS", "MAX_N", "MAX_POINTS", "ConfusionSimplex", "simplex_stride"]
 
@@ -52,16 +52,8 @@ CLOUDS = ("none", "beta-binomial", "dirichlet-multinomial")
 #: Default tail tolerance of the cloud models (pruned mass is reported).
 CLOUD_TOLERANCE = 1e-9
 
-#: The traits :meth:`ConfusionSimplex.set_state` accepts.
+#: The traits :meth:`ConfusionSimplex.update` accepts.
 STATE_TRAITS = ("N", "metric", "slices", "dim_others", "observed", "cloud", "prior", "size", "tolerance")
-
-
-def _f32(array: np.ndarray) -> bytes:
-    return np.ascontiguousarray(array, dtype="<f4").tobytes()
-
-
-def _u16(array: np.ndarray) -> bytes:
-    return np.ascontiguousarray(array, dtype="<u2").tobytes()
 
 
 def simplex_stride(N: int, max_points: int) -> int:
@@ -124,7 +116,7 @@ class ConfusionSimplex(anywidget.AnyWidget):
 
     Notes
     -----
-    Change several traits at once with :meth:`set_state`: all are validated
+    Change several traits at once with :meth:`update`: all are validated
     together and the browser receives one message. One at a time, each value
     must agree with the others (``sum(observed) == N``, every slice ``<= N``).
 
@@ -156,7 +148,7 @@ class ConfusionSimplex(anywidget.AnyWidget):
     39711
     >>> len(w._positions) // 12, len(w._values) // 4
     (39711, 39711)
-    >>> w.set_state(N=61, observed=[16, 4, 9, 32])
+    >>> w.update(N=61, observed=[16, 4, 9, 32])
     >>> w.points
     41664
     """
@@ -164,8 +156,8 @@ class ConfusionSimplex(anywidget.AnyWidget):
     _esm = _STATIC / "confusion_simplex.js"
     _css = _STATIC / "confusion_simplex.css"
 
-    N = _Count(60, help="number of examples").tag(sync=True)
-    metric = traitlets.Unicode("mcc", help="key of confusionlab.METRICS").tag(sync=True)
+    N = Count(60, help="number of examples").tag(sync=True)
+    metric = MetricName("mcc", help="key of confusionlab.METRICS").tag(sync=True)
     slices = traitlets.List(help="highlighted values of p").tag(sync=True)
     dim_others = traitlets.Bool(True, help="dim the points outside the slices").tag(sync=True)
     observed = traitlets.List(help="observed [TP, FN, FP, TN] or []").tag(sync=True)
@@ -173,7 +165,7 @@ class ConfusionSimplex(anywidget.AnyWidget):
     prior = traitlets.Enum(("uniform", "jeffreys"), "uniform", help="prior of the cloud").tag(sync=True)
     size = traitlets.Int(520, help="canvas side in CSS pixels").tag(sync=True)
     tolerance = traitlets.Float(CLOUD_TOLERANCE, help="tail mass the cloud may prune")
-    max_points = _Count(MAX_POINTS, help="largest number of points drawn one by one")
+    max_points = Count(MAX_POINTS, help="largest number of points drawn one by one")
 
     # Computed state shipped to the browser (binary buffers, little-endian).
     # [N, stride, points, ends of the levels of detail: coarse surface, surface, coarse interior]
@@ -214,24 +206,15 @@ class ConfusionSimplex(anywidget.AnyWidget):
         if self.observed and sum(self.observed) != value:
             raise traitlets.TraitError(
                 f"N={value} differs from sum(observed)={sum(self.observed)}; change both together "
-                f"with set_state(N=..., observed=[...])."
+                f"with update(N=..., observed=[...])."
             )
         above = [p for p in self.slices if p > value]
         if above:
             raise traitlets.TraitError(
                 f"N={value} is smaller than the slices {above}; change both together with "
-                "set_state(N=..., slices=[...])."
+                "update(N=..., slices=[...])."
             )
         return value
-
-    @traitlets.validate("metric")
-    def _check_metric(self, proposal: traitlets.Bunch) -> str:
-        try:
-            return METRICS[proposal.value].name
-        except (KeyError, ValueError, TypeError):
-            raise traitlets.TraitError(
-                f"metric must be one of {list(METRICS)} (or an alias, or 'f<beta>'), got metric={proposal.value!r}."
-            ) from None
 
     @traitlets.validate("slices")
     def _check_slices(self, proposal: traitlets.Bunch) -> list[int]:
@@ -255,7 +238,7 @@ class ConfusionSimplex(anywidget.AnyWidget):
         if sum(values) != self.N:
             raise traitlets.TraitError(
                 f"observed={values} sums to {sum(values)}, not N={self.N}; change both together "
-                "with set_state(N=..., observed=[...])."
+                "with update(N=..., observed=[...])."
             )
         return values
 
@@ -278,7 +261,7 @@ class ConfusionSimplex(anywidget.AnyWidget):
         return proposal.value
 
     # ------------------------------------------------------------------ public API
-    def set_state(self, **changes: Any) -> None:
+    def update(self, **changes: Any) -> None:
         """Change several traits together: validated all at once, sent in one message.
 
         Parameters
@@ -298,13 +281,13 @@ class ConfusionSimplex(anywidget.AnyWidget):
         Examples
         --------
         >>> w = ConfusionSimplex(N=60, observed=[16, 4, 8, 32])
-        >>> w.set_state(N=61, slices=[20], observed=[16, 4, 9, 32])
+        >>> w.update(N=61, slices=[20], observed=[16, 4, 9, 32])
         >>> w.N, w.slices
         (61, [20])
         """
         unknown = sorted(set(changes) - set(STATE_TRAITS))
         if unknown:
-            raise TypeError(f"set_state() got unknown traits {unknown}; expected some of {list(STATE_TRAITS)}")
+            raise TypeError(f"update() got unknown traits {unknown}; expected some of {list(STATE_TRAITS)}")
         with self.hold_sync():
             self._batching = True
             try:
@@ -424,8 +407,8 @@ class ConfusionSimplex(anywidget.AnyWidget):
     def _update_lattice(self, points: tuple[np.ndarray, np.ndarray, list[int]], N: int, stride: int) -> None:
         counts, xyz, ends = points
         corners = np.array([[N, 0, 0, 0], [0, N, 0, 0], [0, 0, N, 0], [0, 0, 0, N]])
-        self._positions = _f32(xyz)
-        self._p = _u16(counts[:, 0] + counts[:, 1])
+        self._positions = f32(xyz)
+        self._p = u16(counts[:, 0] + counts[:, 1])
         self._vertices = [float(v) for v in isometric(*corners.T).ravel()]
         self._lattice = [N, stride, int(counts.shape[0]), *ends[:3]]
 
@@ -434,8 +417,8 @@ class ConfusionSimplex(anywidget.AnyWidget):
         metric = METRICS[self.metric]
         values = np.asarray(metric.values(*counts.T), dtype=np.float64)
         self._metric_label = metric.label
-        self._colour_domain = _colour_domain(values, metric.range)
-        self._values = _f32(values)
+        self._colour_domain = colour_domain(values, metric.range)
+        self._values = f32(values)
         self._values_key = f"{metric.name}@{N}/{stride}"
 
     def _update_observed(self) -> None:
@@ -471,8 +454,8 @@ class ConfusionSimplex(anywidget.AnyWidget):
         info["points"] = int(mass.size)
         info["mass"] = float(mass.sum())
         info["max"] = float(mass.max()) if mass.size else 0.0
-        self._cloud_xyz = _f32(xyz)
-        self._cloud_mass = _f32(mass)
+        self._cloud_xyz = f32(xyz)
+        self._cloud_mass = f32(mass)
         self._cloud_info = info
 
 

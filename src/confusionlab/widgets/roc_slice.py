@@ -12,7 +12,6 @@ draws them.
 from __future__ import annotations
 
 import math
-import operator
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +19,12 @@ import anywidget
 import numpy as np
 import traitlets
 
+from ..confusion import ConfusionMatrix
 from ..contours import contour
 from ..lattice import slice_lattice
 from ..metrics import METRICS
+from ..models import slice_model
+from ._common import Count, MetricName, SliceCounts, colour_domain, f32, i32, is_int, u32
 
 __all__ = ["RocSlice"]
 
@@ -38,45 +40,17 @@ if not (_STATIC / "roc_slice.js").is_file():
 #: lattice is thinned (see :attr:`RocSlice.max_points`).
 MAX_POINTS = 1_000_000
 
-#: Largest p or n accepted (a slice this size is drawn thinned).
-MAX_SIDE = 10_000_000
-
 #: Largest number of contour levels accepted.
 MAX_LEVELS = 64
 
+#: Uncertainty models whose joint PMF the slice can draw as bubbles.
+SLICE_MODELS = ("none", "binomial", "beta-binomial")
 
-class _Count(traitlets.Int):
-    """A non-negative integer count; accepts numpy integers, rejects bool and floats."""
-
-    info_text = "a non-negative integer"
-
-    def validate(self, obj: Any, value: Any) -> int:
-        if isinstance(value, bool | np.bool_):
-            self.error(obj, value)
-        try:
-            value = operator.index(value)
-        except TypeError:
-            self.error(obj, value)
-        if value < 0:
-            raise traitlets.TraitError(
-                f"The '{self.name}' trait of {type(obj).__name__} must be a non-negative integer, got {value!r}."
-            )
-        return super().validate(obj, value)
+#: Largest number of extra contour metrics drawn at once.
+MAX_CONTOUR_METRICS = 8
 
 
-def _f32(array: np.ndarray) -> bytes:
-    return np.ascontiguousarray(array, dtype="<f4").tobytes()
-
-
-def _u32(array: np.ndarray) -> bytes:
-    return np.ascontiguousarray(array, dtype="<u4").tobytes()
-
-
-def _i32(array: np.ndarray) -> bytes:
-    return np.ascontiguousarray(array, dtype="<i4").tobytes()
-
-
-class RocSlice(anywidget.AnyWidget):
+class RocSlice(anywidget.AnyWidget, SliceCounts):
     """The (p, n) slice of the confusion simplex as a lattice coloured by a metric.
 
     Every confusion matrix with ``p`` positives and ``n`` negatives is one point
@@ -109,6 +83,24 @@ class RocSlice(anywidget.AnyWidget):
         A larger slice is thinned: every k-th TP and TN value is drawn, with the
         smallest k that fits, and the widget says so; ``data-points`` then
         counts the points actually drawn.
+    model : {"none", "binomial", "beta-binomial"}
+        Uncertainty model of a new test set of the same size (SPEC A3). Other
+        than ``"none"``, its joint PMF is drawn as bubbles (area ∝ probability)
+        over the lattice and the marginal PMFs of FPR and TPR along the top and
+        right axes; the numbers come from :func:`confusionlab.models.slice_model`.
+    tolerance : float
+        Tail mass each marginal may drop (``slice_model``'s ``tolerance``,
+        default 1e-9); the dropped mass is reported under the plot.
+    contour_metrics : list of str
+        Further metrics whose contours are drawn on top, each in its own colour.
+        Each is drawn at its value at the observed point, or at the levels given
+        for it in ``contour_levels``.
+    contour_levels : dict of str to list of float
+        Levels per extra contour metric (optional).
+    generation : int
+        A counter set by a controller (``Explorer``) together with the state it
+        belongs to, mirrored as ``data-generation``: all views showing the same
+        generation show the same state.
 
     Notes
     -----
@@ -116,10 +108,15 @@ class RocSlice(anywidget.AnyWidget):
     ``with widget.hold_trait_notifications():``); one at a time, each value must
     be consistent with the others (``tp <= p``, ``tn <= n``).
 
+    Use :meth:`update` to change any set of traits atomically (one computation,
+    one message to the browser).
+
     Browser state: the root element has class ``confusionlab-roc-slice`` and data
-    attributes ``data-p``, ``data-n``, ``data-tp``, ``data-tn``, ``data-metric``
-    and ``data-points`` (lattice points drawn). Clicking a lattice point or
-    pressing the arrow keys moves the observed point.
+    attributes ``data-p``, ``data-n``, ``data-tp``, ``data-tn``, ``data-metric``,
+    ``data-points`` (lattice points drawn), ``data-model``, ``data-bubbles``
+    (PMF bubbles drawn), ``data-contour-metrics`` and ``data-generation``.
+    Clicking a lattice point, dragging the observed point or pressing the arrow
+    keys moves the observed point (``tp``/``tn`` are written back to Python).
 
     Examples
     --------
@@ -134,16 +131,17 @@ class RocSlice(anywidget.AnyWidget):
     _esm = _STATIC / "roc_slice.js"
     _css = _STATIC / "roc_slice.css"
 
-    p = _Count(20, help="number of positives").tag(sync=True)
-    n = _Count(40, help="number of negatives").tag(sync=True)
-    tp = _Count(10, help="observed true positives").tag(sync=True)
-    tn = _Count(20, help="observed true negatives").tag(sync=True)
-    metric = traitlets.Unicode("mcc", help="key of confusionlab.METRICS").tag(sync=True)
+    metric = MetricName("mcc", help="key of confusionlab.METRICS").tag(sync=True)
     levels = traitlets.List(traitlets.Float(), help="contour levels").tag(sync=True)
     extend = traitlets.Bool(False, help="contours beyond the unit square").tag(sync=True)
     coordinates = traitlets.Enum(("roc", "counts"), "roc", help="axes of the view").tag(sync=True)
     size = traitlets.Int(480, help="canvas side in CSS pixels").tag(sync=True)
-    max_points = _Count(MAX_POINTS, help="largest number of points drawn one by one")
+    max_points = Count(MAX_POINTS, help="largest number of points drawn one by one")
+    model = traitlets.Enum(SLICE_MODELS, "none", help="uncertainty model drawn as bubbles").tag(sync=True)
+    tolerance = traitlets.Float(1e-9, help="tail mass each marginal may drop")
+    contour_metrics = traitlets.List(traitlets.Unicode(), help="further metrics' contours").tag(sync=True)
+    contour_levels = traitlets.Dict(help="levels per extra contour metric")
+    generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
 
     # Computed state shipped to the browser (binary buffers, little-endian).
     _metric_label = traitlets.Unicode("").tag(sync=True)
@@ -156,54 +154,28 @@ class RocSlice(anywidget.AnyWidget):
     _contour_offsets = traitlets.Bytes(b"").tag(sync=True)  # uint32, polyline starts + end
     _contour_levels = traitlets.Bytes(b"").tag(sync=True)  # float32, level of each polyline
     _observed_value = traitlets.Float(None, allow_none=True).tag(sync=True)
+    _contour_metric = traitlets.Bytes(b"").tag(sync=True)  # uint32, metric index of each polyline
+    _contour_labels = traitlets.List(traitlets.Unicode()).tag(sync=True)  # index 0: `metric`
+    # Model marginals: TP = lo[0] + i has mass _pmf_tp[i]; TN = lo[1] + j has _pmf_tn[j].
+    _pmf_lo = traitlets.List(traitlets.Int()).tag(sync=True)
+    _pmf_tp = traitlets.Bytes(b"").tag(sync=True)  # float32
+    _pmf_tn = traitlets.Bytes(b"").tag(sync=True)  # float32
+    _pmf_pruned = traitlets.Float(0.0).tag(sync=True)
 
     _batching = False
+    _pending: set[str] = frozenset()  # parts to recompute, collected while batching
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("tp", kwargs.get("p", 20) // 2 if _is_int(kwargs.get("p", 20)) else 0)
-        kwargs.setdefault("tn", kwargs.get("n", 40) // 2 if _is_int(kwargs.get("n", 40)) else 0)
+        kwargs.setdefault("tp", kwargs.get("p", 20) // 2 if is_int(kwargs.get("p", 20)) else 0)
+        kwargs.setdefault("tn", kwargs.get("n", 40) // 2 if is_int(kwargs.get("n", 40)) else 0)
         self._batching = True  # compute once, below, not once per trait set here
         try:
             super().__init__(**kwargs)
         finally:
             self._batching = False
-        self._refresh({"lattice", "contours", "observed"})
+        self._refresh(_ALL_PARTS)
 
     # ----------------------------------------------------------------- validation
-    @traitlets.validate("p", "n")
-    def _check_side(self, proposal: traitlets.Bunch) -> int:
-        name = proposal.trait.name
-        value = proposal.value
-        if not 1 <= value <= MAX_SIDE:
-            raise traitlets.TraitError(f"{name} must be between 1 and {MAX_SIDE:,}, got {name}={value}.")
-        inner = "tp" if name == "p" else "tn"
-        if getattr(self, inner) > value:
-            raise traitlets.TraitError(
-                f"{name}={value} is smaller than {inner}={getattr(self, inner)}; change both "
-                f"together with set_slice({name}=..., {inner}=...)."
-            )
-        return value
-
-    @traitlets.validate("tp", "tn")
-    def _check_observed(self, proposal: traitlets.Bunch) -> int:
-        name = proposal.trait.name
-        side = "p" if name == "tp" else "n"
-        if proposal.value > getattr(self, side):
-            raise traitlets.TraitError(
-                f"{name} must be between 0 and {side}={getattr(self, side)}, got {name}={proposal.value}."
-            )
-        return proposal.value
-
-    @traitlets.validate("metric")
-    def _check_metric(self, proposal: traitlets.Bunch) -> str:
-        # The registry also resolves aliases ("tpr", "ba") and "f<beta>"; keep its name.
-        try:
-            return METRICS[proposal.value].name
-        except (KeyError, ValueError, TypeError):
-            raise traitlets.TraitError(
-                f"metric must be one of {list(METRICS)} (or an alias, or 'f<beta>'), got metric={proposal.value!r}."
-            ) from None
-
     @traitlets.validate("levels")
     def _check_levels(self, proposal: traitlets.Bunch) -> list[float]:
         levels = [float(v) for v in proposal.value]
@@ -213,6 +185,49 @@ class RocSlice(anywidget.AnyWidget):
         if bad:
             raise traitlets.TraitError(f"levels must be finite numbers, got {bad}.")
         return levels
+
+    @traitlets.validate("contour_metrics")
+    def _check_contour_metrics(self, proposal: traitlets.Bunch) -> list[str]:
+        names = []
+        for value in proposal.value:
+            try:
+                name = METRICS[value].name
+            except (KeyError, ValueError, TypeError):
+                raise traitlets.TraitError(
+                    f"contour_metrics must name metrics of {list(METRICS)}, got {value!r}."
+                ) from None
+            if name not in names:
+                names.append(name)
+        if len(names) > MAX_CONTOUR_METRICS:
+            raise traitlets.TraitError(
+                f"contour_metrics accepts at most {MAX_CONTOUR_METRICS} metrics, got {len(names)}."
+            )
+        return names
+
+    @traitlets.validate("contour_levels")
+    def _check_contour_levels(self, proposal: traitlets.Bunch) -> dict[str, list[float]]:
+        out: dict[str, list[float]] = {}
+        for key, levels in proposal.value.items():
+            try:
+                name = METRICS[key].name
+            except (KeyError, ValueError, TypeError):
+                raise traitlets.TraitError(f"contour_levels has an unknown metric {key!r}.") from None
+            try:
+                values = [float(v) for v in levels]
+            except (TypeError, ValueError):
+                raise traitlets.TraitError(f"contour_levels[{key!r}] must be a list of numbers.") from None
+            if len(values) > MAX_LEVELS or not all(math.isfinite(v) for v in values):
+                raise traitlets.TraitError(
+                    f"contour_levels[{key!r}] must hold at most {MAX_LEVELS} finite numbers, got {levels!r}."
+                )
+            out[name] = values
+        return out
+
+    @traitlets.validate("tolerance")
+    def _check_tolerance(self, proposal: traitlets.Bunch) -> float:
+        if not 0 <= proposal.value < 1:
+            raise traitlets.TraitError(f"tolerance must be in [0, 1), got {proposal.value}.")
+        return proposal.value
 
     @traitlets.validate("size")
     def _check_size(self, proposal: traitlets.Bunch) -> int:
@@ -246,16 +261,39 @@ class RocSlice(anywidget.AnyWidget):
         traitlets.TraitError
             When the new values are inconsistent (e.g. ``tp > p``); nothing changes.
         """
-        new = {k: v for k, v in {"p": p, "n": n, "tp": tp, "tn": tn}.items() if v is not None}
+        self.update(**{k: v for k, v in {"p": p, "n": n, "tp": tp, "tn": tn}.items() if v is not None})
+
+    def update(self, **traits: Any) -> None:
+        """Change any set of traits together: validated together, computed once, and
+        sent to the browser in one message (so the view never mixes two states).
+
+        Parameters
+        ----------
+        **traits
+            Trait names and values, e.g. ``update(p=30, n=30, tp=24, tn=24,
+            model="binomial", generation=7)``.
+
+        Raises
+        ------
+        traitlets.TraitError
+            When a value is invalid or the counts are inconsistent; nothing changes.
+        """
+        unknown = sorted(set(traits) - set(self.trait_names()))
+        if unknown:
+            raise TypeError(f"update() got unknown traits {unknown}")
         self._batching = True
+        self._pending = set()
         try:
-            # On a TraitError, hold_trait_notifications restores every trait it changed.
-            with self.hold_sync(), self.hold_trait_notifications():
-                for key, value in new.items():
-                    setattr(self, key, value)
+            with self.hold_sync():
+                # On a TraitError, hold_trait_notifications restores every trait it changed.
+                with self.hold_trait_notifications():
+                    for key, value in traits.items():
+                        setattr(self, key, value)
+                self._batching = False
+                self._refresh(self._pending)
         finally:
             self._batching = False
-        self._refresh({"lattice", "contours", "observed"})
+            self._pending = set()
 
     @property
     def lattice_points(self) -> int:
@@ -292,18 +330,26 @@ class RocSlice(anywidget.AnyWidget):
     # ------------------------------------------------------------------ observers
     @traitlets.observe("p", "n", "metric", "max_points")
     def _on_slice(self, change: traitlets.Bunch) -> None:
-        self._refresh({"lattice", "contours", "observed"})
+        self._refresh(_ALL_PARTS)
 
-    @traitlets.observe("levels", "extend")
+    @traitlets.observe("levels", "extend", "contour_metrics", "contour_levels")
     def _on_levels(self, change: traitlets.Bunch) -> None:
         self._refresh({"contours"})
 
     @traitlets.observe("tp", "tn")
     def _on_observed(self, change: traitlets.Bunch) -> None:
-        self._refresh({"observed"} | (set() if self.levels else {"contours"}))
+        through_observed = not self.levels or any(m not in self.contour_levels for m in self.contour_metrics)
+        self._refresh({"observed", "model"} | ({"contours"} if through_observed else set()))
+
+    @traitlets.observe("model", "tolerance")
+    def _on_model(self, change: traitlets.Bunch) -> None:
+        self._refresh({"model"})
 
     def _refresh(self, parts: set[str]) -> None:
         if self._batching:
+            self._pending = set(self._pending) | set(parts)
+            return
+        if not parts:
             return
         # One message with every buffer, so the browser never mixes two slices.
         with self.hold_sync():
@@ -313,6 +359,8 @@ class RocSlice(anywidget.AnyWidget):
                 self._update_lattice()
             if "contours" in parts:
                 self._update_contours()
+            if "model" in parts:
+                self._update_model()
 
     def _update_lattice(self) -> None:
         p, n, metric = self.p, self.n, METRICS[self.metric]
@@ -326,30 +374,85 @@ class RocSlice(anywidget.AnyWidget):
         values = np.asarray(metric.values(tp, p - tp, n - tn, tn), dtype=np.float64)
         values = np.broadcast_to(values, (tp.size, tn.size))
         self._metric_label = metric.label
-        self._colour_domain = _colour_domain(values, metric.range)
-        self._tp_axis = _i32(tp.ravel())
-        self._tn_axis = _i32(tn.ravel())
-        self._values = _f32(values)
+        self._colour_domain = colour_domain(values, metric.range)
+        self._tp_axis = i32(tp.ravel())
+        self._tn_axis = i32(tn.ravel())
+        self._values = f32(values)
         self._slice = [p, n, stride]
 
+    def _observed_of(self, metric: str) -> float | None:
+        p, n, tp, tn = self.p, self.n, self.tp, self.tn
+        value = float(np.asarray(METRICS[metric].values(tp, p - tp, n - tn, tn), dtype=np.float64))
+        return value if math.isfinite(value) else None
+
     def _update_contours(self) -> None:
-        levels = list(self.levels)
-        if not levels and self._observed_value is not None:
-            levels = [self._observed_value]
+        # Polylines of the main metric first (index 0), then of each extra metric.
+        metrics = [self.metric] + [m for m in self.contour_metrics if m != self.metric]
         lines: list[np.ndarray] = []
         line_levels: list[float] = []
-        for level in levels:
-            for line in contour(self.metric, level, self.p, self.n, extend=self.extend):
-                line = np.asarray(line, dtype=np.float64).reshape(-1, 2)
-                if len(line) >= 2:
-                    lines.append(line)
-                    line_levels.append(level)
+        line_metric: list[int] = []
+        for index, name in enumerate(metrics):
+            if index == 0:
+                levels = list(self.levels)
+                if not levels and self._observed_value is not None:
+                    levels = [self._observed_value]
+            else:
+                levels = self.contour_levels.get(name)
+                if levels is None:
+                    observed = self._observed_of(name)
+                    levels = [] if observed is None else [observed]
+            for level in levels:
+                for line in contour(name, level, self.p, self.n, extend=self.extend):
+                    line = np.asarray(line, dtype=np.float64).reshape(-1, 2)
+                    if len(line) >= 2:
+                        lines.append(line)
+                        line_levels.append(level)
+                        line_metric.append(index)
         counts = np.array([len(line) for line in lines], dtype=np.int64)
         offsets = np.concatenate([[0], np.cumsum(counts)])
         xy = np.concatenate(lines) if lines else np.zeros((0, 2))
-        self._contour_xy = _f32(xy)
-        self._contour_offsets = _u32(offsets)
-        self._contour_levels = _f32(np.asarray(line_levels, dtype=np.float64))
+        self._contour_xy = f32(xy)
+        self._contour_offsets = u32(offsets)
+        self._contour_levels = f32(np.asarray(line_levels, dtype=np.float64))
+        self._contour_metric = u32(np.asarray(line_metric, dtype=np.int64))
+        self._contour_labels = [METRICS[name].label for name in metrics]
+
+    def _update_model(self) -> None:
+        if self.model == "none":
+            self._pmf_lo, self._pmf_tp, self._pmf_tn, self._pmf_pruned = [], b"", b"", 0.0
+            return
+        sm = self.slice_model()
+        self._pmf_lo = [sm.tp_lo, sm.tn_lo]
+        self._pmf_tp = f32(sm.tp_pmf)
+        self._pmf_tn = f32(sm.tn_pmf)
+        self._pmf_pruned = float(sm.pruned_mass)
+
+    def slice_model(self) -> Any:
+        """The :class:`~confusionlab.models.SliceModel` drawn as bubbles (``model`` != "none").
+
+        Returns
+        -------
+        SliceModel
+            ``slice_model(ConfusionMatrix(tp, p - tp, n - tn, tn), model, tolerance=tolerance)``.
+        """
+        if self.model == "none":
+            raise ValueError("model is 'none': set model='binomial' or 'beta-binomial' first")
+        p, n, tp, tn = self.p, self.n, self.tp, self.tn
+        return slice_model(ConfusionMatrix(tp, p - tp, n - tn, tn), self.model, tolerance=self.tolerance)
+
+    def marginals(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The drawn model marginals, decoded from the buffers.
+
+        Returns
+        -------
+        tp, tp_mass, tn, tn_mass : ndarray
+            TP values and their masses, TN values and their masses (empty when
+            ``model == "none"``).
+        """
+        tp_mass = np.frombuffer(self._pmf_tp, dtype="<f4")
+        tn_mass = np.frombuffer(self._pmf_tn, dtype="<f4")
+        tp_lo, tn_lo = self._pmf_lo or [0, 0]
+        return np.arange(tp_lo, tp_lo + tp_mass.size), tp_mass, np.arange(tn_lo, tn_lo + tn_mass.size), tn_mass
 
     def _update_observed(self) -> None:
         p, n, tp, tn = self.p, self.n, self.tp, self.tn
@@ -357,6 +460,9 @@ class RocSlice(anywidget.AnyWidget):
         value = float(np.asarray(metric.values(tp, p - tp, n - tn, tn), dtype=np.float64))
         self._metric_label = metric.label
         self._observed_value = value if math.isfinite(value) else None
+
+
+_ALL_PARTS = frozenset({"observed", "lattice", "contours", "model"})
 
 
 def thinning_stride(p: int, n: int, max_points: int) -> int:
@@ -378,25 +484,3 @@ def thinning_stride(p: int, n: int, max_points: int) -> int:
     return k
 
 
-def _is_int(value: Any) -> bool:
-    try:
-        operator.index(value)
-    except TypeError:
-        return False
-    return not isinstance(value, bool)
-
-
-def _colour_domain(values: np.ndarray, metric_range: tuple[float, float]) -> list[float]:
-    """(lo, mid, hi) of the diverging colour scale.
-
-    lo and hi are the extreme finite values on the lattice; mid is the middle of the
-    metric's range when that range is finite (0 for MCC, 0.5 for accuracy), otherwise
-    the median of the finite values; mid is kept inside [lo, hi].
-    """
-    finite = values[np.isfinite(values)]
-    if finite.size == 0:
-        return [0.0, 0.5, 1.0]
-    lo, hi = float(finite.min()), float(finite.max())
-    r_lo, r_hi = (float(v) for v in metric_range)
-    mid = (r_lo + r_hi) / 2 if math.isfinite(r_lo) and math.isfinite(r_hi) else float(np.median(finite))
-    return [lo, min(max(mid, lo), hi), hi]

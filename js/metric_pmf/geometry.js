@@ -1,0 +1,83 @@
+// View geometry of the MetricPMF panels: value → pixel scales, histogram binning of
+// (value, mass) pairs into equal-width bins, per-pixel merging of sticks, nearest value.
+// Nothing here computes a metric or a probability: values and masses arrive from Python.
+
+/** Margins of each panel's plot area, CSS pixels. */
+export const PANEL_MARGINS = { left: 46, right: 12, top: 10, bottom: 30 };
+/** Heights (CSS pixels) of the PMF plot, the rug and the multiplicity strip. */
+export const PANEL_HEIGHTS = { plot: 170, rug: 10, gap: 4, counts: 34 };
+
+/** Linear scale from [d0, d1] to [r0, r1] (constant r0 when the domain is empty). */
+export function linearScale(d0, d1, r0, r1) {
+  const span = d1 - d0;
+  return (v) => (span > 0 ? r0 + ((v - d0) / span) * (r1 - r0) : r0);
+}
+
+/**
+ * Sum masses (and multiplicities) of sorted values into `bins` equal-width bins over
+ * [lo, hi]. Values outside are clamped into the end bins (±Infinity too), or skipped
+ * when `clamp` is false; NaN is skipped.
+ * @returns {{edges: Float64Array, mass: Float64Array, count: Float64Array}}
+ */
+export function histogram(values, masses, lo, hi, bins, counts = null, clamp = true) {
+  const edges = new Float64Array(bins + 1);
+  for (let b = 0; b <= bins; b++) edges[b] = lo + ((hi - lo) * b) / bins;
+  const mass = new Float64Array(bins);
+  const count = new Float64Array(bins);
+  const width = (hi - lo) / bins;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (Number.isNaN(v) || (!clamp && (v < lo || v > hi))) continue;
+    let b = width > 0 ? Math.floor((v - lo) / width) : 0;
+    if (!(b >= 0)) b = 0;
+    if (b >= bins) b = bins - 1;
+    mass[b] += masses[i];
+    count[b] += counts ? counts[i] : 1;
+  }
+  return { edges, mass, count };
+}
+
+/**
+ * Sticks of a PMF merged per pixel column: for `width` columns over [lo, hi], the
+ * summed mass and multiplicity of the values falling in each column and how many
+ * distinct values it holds (values outside [lo, hi] are left out). With fewer values than columns nothing merges, and a
+ * column's mass is the mass of its value.
+ * @returns {{mass: Float64Array, count: Float64Array, values: Float64Array}}
+ */
+export function stickColumns(values, masses, multiplicities, lo, hi, width) {
+  const cols = Math.max(1, Math.round(width));
+  const h = histogram(values, masses, lo, hi, cols, multiplicities, false);
+  const distinct = histogram(values, masses, lo, hi, cols, null, false).count;
+  return { mass: h.mass, count: h.count, values: distinct };
+}
+
+/** Index of the value nearest to v in an ascending array (-1 when empty). */
+export function nearestIndex(sorted, v) {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  if (hi < 0) return -1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < v) lo = mid;
+    else hi = mid;
+  }
+  return Math.abs(sorted[lo] - v) <= Math.abs(sorted[hi] - v) ? lo : hi;
+}
+
+/** Largest entry of an array (0 when empty). */
+export function maxOf(values) {
+  let m = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] > m) m = values[i];
+  return m;
+}
+
+/** About `count` round tick values covering [lo, hi]. */
+export function ticks(lo, hi, count = 5) {
+  if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return [];
+  const raw = (hi - lo) / Math.max(1, count);
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
+  const out = [];
+  for (let i = Math.ceil(lo / step); i * step <= hi + 1e-9 * step; i++) out.push(Number((i * step).toPrecision(12)));
+  return out;
+}

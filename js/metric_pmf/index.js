@@ -1,0 +1,5 @@
+// Bundle entry of the MetricPMF widget (esbuild → src/confusionlab/static/metric_pmf.js).
+import "./metric_pmf.css";
+import { render } from "./widget.js";
+
+export default { render };

@@ -1,0 +1,353 @@
+// MetricPMF front-end: one canvas panel per model (same axes), drawn from the buffers.
+import { decodeFloat32, decodeUint32 } from "../shared/buffers.js";
+import { cssVariableReader, resolveTheme } from "../shared/theme.js";
+import {
+  PANEL_HEIGHTS,
+  PANEL_MARGINS,
+  histogram,
+  linearScale,
+  maxOf,
+  nearestIndex,
+  stickColumns,
+  ticks,
+} from "./geometry.js";
+
+export const KEYS = [
+  "p",
+  "n",
+  "tp",
+  "tn",
+  "metric",
+  "mode",
+  "bins",
+  "width",
+  "generation",
+  "_panels",
+  "_offsets",
+  "_values",
+  "_probabilities",
+  "_multiplicities",
+  "_distinct",
+  "_domain",
+  "_metric_label",
+];
+
+const MODEL_NAMES = { binomial: "Binomial", "beta-binomial": "Beta-binomial" };
+
+/** Format a number for a label. */
+export function formatNumber(v) {
+  if (v === null || v === undefined || Number.isNaN(v)) return "undefined";
+  if (!Number.isFinite(v)) return v > 0 ? "∞" : "−∞";
+  const a = Math.abs(v);
+  if (a !== 0 && (a < 1e-3 || a >= 1e5)) return v.toExponential(2);
+  return String(Number(v.toPrecision(4)));
+}
+
+/** Decode a little-endian float64 buffer (copy when unaligned). */
+export function decodeFloat64(value) {
+  if (value == null) return new Float64Array(0);
+  const view =
+    value instanceof DataView
+      ? value
+      : value instanceof ArrayBuffer
+        ? new DataView(value)
+        : new DataView(value.buffer, value.byteOffset, value.byteLength);
+  const length = Math.floor(view.byteLength / 8);
+  if (view.byteOffset % 8 === 0) return new Float64Array(view.buffer, view.byteOffset, length);
+  const out = new Float64Array(length);
+  for (let i = 0; i < length; i++) out[i] = view.getFloat64(8 * i, true);
+  return out;
+}
+
+/** Read the model into panels of typed arrays; inconsistent buffers give empty panels. */
+export function readState(model) {
+  const get = (k) => model.get(k);
+  const values = decodeFloat64(get("_values"));
+  const probs = decodeFloat32(get("_probabilities"));
+  const mult = decodeUint32(get("_multiplicities"));
+  const distinct = decodeUint32(get("_distinct"));
+  const offsets = get("_offsets") ?? [0];
+  const summaries = get("_panels") ?? [];
+  const total = offsets.at(-1) ?? 0;
+  const consistent =
+    values.length === total && probs.length === total && mult.length === total && distinct.length === total;
+  const panels = summaries.map((summary, k) => {
+    const [a, b] = consistent ? [offsets[k], offsets[k + 1]] : [0, 0];
+    return {
+      ...summary,
+      values: values.subarray(a, b),
+      probs: probs.subarray(a, b),
+      mult: mult.subarray(a, b),
+      distinctPer: distinct.subarray(a, b),
+    };
+  });
+  return {
+    p: get("p"),
+    n: get("n"),
+    tp: get("tp"),
+    tn: get("tn"),
+    metric: get("metric"),
+    label: get("_metric_label") || get("metric"),
+    mode: get("mode") === "histogram" ? "histogram" : "pmf",
+    bins: get("bins") || 30,
+    width: get("width") || 360,
+    generation: get("generation") ?? 0,
+    domain: get("_domain") ?? [0, 1],
+    panels,
+  };
+}
+
+/**
+ * Marks of one panel in plot coordinates: bars {x0, x1, mass, count, distinct} over the
+ * domain, from sticks (one per value, merged per pixel column when values are denser
+ * than pixels) or histogram bins.
+ */
+export function panelMarks(panel, state, plotWidth) {
+  const [lo, hi] = state.domain;
+  if (state.mode === "histogram") {
+    // Values outside the shown range (tails below 1e-6 of the mass) are left out, not
+    // piled into the end bins, where their many matrices would inflate the counts.
+    const h = histogram(panel.values, panel.probs, lo, hi, state.bins, panel.mult, false);
+    const marks = [];
+    for (let b = 0; b < state.bins; b++) {
+      if (h.mass[b] > 0) marks.push({ x0: h.edges[b], x1: h.edges[b + 1], mass: h.mass[b], count: h.count[b] });
+    }
+    return { marks, merged: false };
+  }
+  const x = linearScale(lo, hi, 0, plotWidth);
+  const dense = panel.values.length > plotWidth / 2;
+  if (!dense) {
+    const marks = [];
+    for (let i = 0; i < panel.values.length; i++) {
+      const v = panel.values[i];
+      if (v < lo || v > hi) continue; // tails outside the shown range
+      marks.push({ x0: v, x1: v, mass: panel.probs[i], count: panel.mult[i] });
+    }
+    return { marks, merged: false, scale: x };
+  }
+  const cols = stickColumns(panel.values, panel.probs, panel.mult, lo, hi, plotWidth);
+  const marks = [];
+  const step = (hi - lo) / cols.mass.length;
+  for (let c = 0; c < cols.mass.length; c++) {
+    if (cols.values[c] > 0) {
+      const v = lo + (c + 0.5) * step;
+      marks.push({ x0: v, x1: v, mass: cols.mass[c], count: cols.count[c] });
+    }
+  }
+  return { marks, merged: true };
+}
+
+function el(tag, className, parent) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+/** Draw one panel; returns the number of marks drawn. */
+export function drawPanel(ctx, panel, state, theme, yMax, marksInfo, dpr = 1) {
+  const M = PANEL_MARGINS;
+  const H = PANEL_HEIGHTS;
+  const width = state.width;
+  const plotW = width - M.left - M.right;
+  const height = M.top + H.plot + H.gap + H.rug + H.gap + H.counts + M.bottom;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  const [lo, hi] = state.domain;
+  const x = linearScale(lo, hi, M.left, M.left + plotW);
+  const y = linearScale(0, yMax || 1, M.top + H.plot, M.top);
+  const rugTop = M.top + H.plot + H.gap;
+  const countsTop = rugTop + H.rug + H.gap;
+  const countsBottom = countsTop + H.counts;
+  // Central interval and mean.
+  const [iLo, iHi] = panel.interval ?? [null, null];
+  if (iLo !== null && iHi !== null) {
+    ctx.fillStyle = theme.accent;
+    ctx.globalAlpha = 0.13;
+    const a = x(Math.max(lo, iLo));
+    const b = x(Math.min(hi, iHi));
+    ctx.fillRect(a, M.top, Math.max(1, b - a), H.plot);
+    ctx.globalAlpha = 1;
+  }
+  // PMF marks.
+  const { marks } = marksInfo;
+  ctx.fillStyle = theme.foreground;
+  ctx.strokeStyle = theme.foreground;
+  const maxCount = Math.max(1, ...marks.map((m) => m.count));
+  for (const m of marks) {
+    const top = y(m.mass);
+    if (m.x1 > m.x0) {
+      const a = x(m.x0);
+      const b = x(m.x1);
+      ctx.globalAlpha = 0.75;
+      ctx.fillRect(a + 0.5, top, Math.max(1, b - a - 1), M.top + H.plot - top);
+      ctx.globalAlpha = 1;
+    } else {
+      ctx.fillRect(Math.round(x(m.x0)) - 0.5, top, 1.5, M.top + H.plot - top);
+    }
+    // Multiplicity strip: lattice points per value (or per bin).
+    const ch = (H.counts * m.count) / maxCount;
+    ctx.fillStyle = theme.muted;
+    if (m.x1 > m.x0) ctx.fillRect(x(m.x0) + 0.5, countsBottom - ch, Math.max(1, x(m.x1) - x(m.x0) - 1), ch);
+    else ctx.fillRect(Math.round(x(m.x0)) - 0.5, countsBottom - ch, 1, ch);
+    ctx.fillStyle = theme.foreground;
+  }
+  // Rug: one tick per distinct value (per sent entry when aggregated).
+  ctx.strokeStyle = theme.foreground;
+  ctx.globalAlpha = 0.5;
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  for (let i = 0; i < panel.values.length; i++) {
+    const v = panel.values[i];
+    if (!(v >= lo && v <= hi)) continue;
+    const px = Math.round(x(v)) + 0.5;
+    ctx.moveTo(px, rugTop);
+    ctx.lineTo(px, rugTop + H.rug);
+  }
+  ctx.stroke();
+  ctx.globalAlpha = 1;
+  // Mean.
+  if (panel.mean !== null && panel.mean !== undefined && panel.mean >= lo && panel.mean <= hi) {
+    ctx.strokeStyle = theme.accent;
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.moveTo(x(panel.mean), M.top);
+    ctx.lineTo(x(panel.mean), countsBottom);
+    ctx.stroke();
+  }
+  // Axes.
+  ctx.strokeStyle = theme.muted;
+  ctx.lineWidth = 1;
+  ctx.strokeRect(M.left, M.top, plotW, H.plot);
+  ctx.fillStyle = theme.foreground;
+  ctx.font = `10px ${theme.font}`;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  for (const t of ticks(lo, hi, Math.max(2, Math.floor(plotW / 70)))) ctx.fillText(String(t), x(t), countsBottom + 4);
+  ctx.textAlign = "right";
+  ctx.textBaseline = "middle";
+  for (const t of ticks(0, yMax || 1, 4)) ctx.fillText(String(t), M.left - 4, y(t));
+  ctx.fillText("count", M.left - 4, countsTop + H.counts / 2);
+  return marks.length;
+}
+
+/** Text summary of a panel (set with textContent). */
+export function panelSummary(panel, state) {
+  const name = MODEL_NAMES[panel.model] ?? String(panel.model);
+  const pct = Math.round((panel.confidence ?? 0.95) * 100);
+  const [a, b] = panel.interval ?? [null, null];
+  let text =
+    `${name}: mean ${formatNumber(panel.mean)} · sd ${formatNumber(panel.std)} · ` +
+    `${pct}% interval [${formatNumber(a)}, ${formatNumber(b)}] · ${panel.distinct} distinct values ` +
+    `over ${panel.lattice_points} matrices`;
+  if (panel.aggregated) text += ` (sent aggregated into ${panel.values.length} bins)`;
+  if (panel.undefined_mass > 0) text += ` · undefined mass ${formatNumber(panel.undefined_mass)} (counted as 0)`;
+  if (panel.pruned_mass > 0) text += ` · pruned tail mass ${formatNumber(panel.pruned_mass)}`;
+  return text;
+}
+
+/** anywidget entry point. */
+export function render({ model, el: host }) {
+  const root = el("div", "confusionlab-metric-pmf", host);
+  const title = el("div", "cl-title", root);
+  const row = el("div", "cl-panels", root);
+  const hover = el("div", "cl-hover", root);
+  let views = [];
+  let state = null;
+  let infos = [];
+
+  const draw = () => {
+    const started = typeof performance !== "undefined" ? performance.now() : 0;
+    state = readState(model);
+    const theme = resolveTheme(cssVariableReader(root));
+    const dpr = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
+    root.dataset.theme = theme.background; // the theme the canvas was drawn with
+    while (views.length > state.panels.length) views.pop().box.remove();
+    while (views.length < state.panels.length) {
+      const box = el("div", "cl-panel", row);
+      const heading = el("div", "cl-panel-title", box);
+      const canvas = el("canvas", "cl-canvas", box);
+      canvas.setAttribute("role", "img");
+      const summary = el("div", "cl-summary", box);
+      canvas.addEventListener("pointermove", (event) => onMove(event, views.indexOf(view)));
+      const view = { box, heading, canvas, summary };
+      views.push(view);
+    }
+    const M = PANEL_MARGINS;
+    const H = PANEL_HEIGHTS;
+    const plotW = state.width - M.left - M.right;
+    const height = M.top + H.plot + H.gap + H.rug + H.gap + H.counts + M.bottom;
+    infos = state.panels.map((panel) => panelMarks(panel, state, plotW));
+    const yMax = Math.max(...infos.map((info) => maxOf(info.marks.map((m) => m.mass))), 0);
+    let marks = 0;
+    state.panels.forEach((panel, k) => {
+      const { heading, canvas, summary } = views[k];
+      canvas.width = Math.round(state.width * dpr);
+      canvas.height = Math.round(height * dpr);
+      canvas.style.width = `${state.width}px`;
+      canvas.style.height = `${height}px`;
+      const ctx = canvas.getContext("2d");
+      if (ctx) marks += drawPanel(ctx, panel, state, theme, yMax * 1.05, infos[k], dpr);
+      heading.textContent = MODEL_NAMES[panel.model] ?? String(panel.model);
+      summary.textContent = panelSummary(panel, state);
+      canvas.setAttribute(
+        "aria-label",
+        `${MODEL_NAMES[panel.model] ?? panel.model} PMF of ${state.label}: ${panel.distinct} distinct values`,
+      );
+    });
+    title.textContent =
+      `PMF of ${state.label} for a new test set like TP = ${state.tp}, FN = ${state.p - state.tp}, ` +
+      `FP = ${state.n - state.tn}, TN = ${state.tn}` +
+      (state.mode === "histogram" ? ` (histogram, ${state.bins} bins)` : "") +
+      ` · shown: ${formatNumber(state.domain[0])} to ${formatNumber(state.domain[1])}` +
+      (infos.some((i) => i.merged) ? " · sticks merged per pixel" : "");
+    const d = root.dataset;
+    d.p = String(state.p);
+    d.n = String(state.n);
+    d.tp = String(state.tp);
+    d.tn = String(state.tn);
+    d.metric = String(state.metric);
+    d.mode = state.mode;
+    d.generation = String(state.generation);
+    d.values = state.panels.map((panel) => String(panel.distinct)).join(",");
+    d.marks = String(marks);
+    if (started) d.drawMs = (performance.now() - started).toFixed(1);
+  };
+
+  const onMove = (event, k) => {
+    if (!state || k < 0 || !state.panels[k]) return;
+    const panel = state.panels[k];
+    const rect = views[k].canvas.getBoundingClientRect();
+    const [lo, hi] = state.domain;
+    const plotW = state.width - PANEL_MARGINS.left - PANEL_MARGINS.right;
+    const v = linearScale(PANEL_MARGINS.left, PANEL_MARGINS.left + plotW, lo, hi)(event.clientX - rect.left);
+    const i = nearestIndex(panel.values, v);
+    if (i < 0) {
+      hover.textContent = "";
+      return;
+    }
+    const what = panel.aggregated ? `bin of ${panel.distinctPer[i]} values near` : "value";
+    hover.textContent =
+      `${MODEL_NAMES[panel.model] ?? panel.model}: ${what} ${formatNumber(panel.values[i])} · ` +
+      `P = ${formatNumber(panel.probs[i])} · ${panel.mult[i]} matrices`;
+  };
+
+  let pending = false;
+  const schedule = () => {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      draw();
+    });
+  };
+  for (const key of KEYS) model.on(`change:${key}`, schedule);
+  // Canvas colours come from the theme's CSS variables: redraw when JupyterLab switches theme.
+  const themeWatch = typeof MutationObserver === "function" && document.body ? new MutationObserver(schedule) : null;
+  themeWatch?.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-name", "data-jp-theme-light"] });
+  draw();
+  return () => {
+    for (const key of KEYS) model.off(`change:${key}`, schedule);
+    themeWatch?.disconnect();
+  };
+}

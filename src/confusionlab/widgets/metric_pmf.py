@@ -1,0 +1,308 @@
+"""`MetricPMF`: exact PMFs of a metric under the binomial and beta-binomial models.
+
+Panels side by side (one per model, same axes), each with the PMF as sticks or as a
+histogram, a rug of the distinct values, the number of lattice points giving each
+value (multiplicity), the mean and a central interval. Every number comes from
+:func:`confusionlab.metric_distribution`; the browser only scales and draws.
+
+Why a canvas anywidget and not bqplot: a PMF at N = 10,000 has up to hundreds of
+thousands of distinct values (far beyond bqplot's ~10k marks), and anywidget
+state, unlike bqplot figures, renders in a static HTML export (SPEC D).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import numpy as np
+import traitlets
+
+from ..confusion import ConfusionMatrix
+from ..distribution import MetricDistribution, metric_distribution
+from ..metrics import METRICS
+from ._common import MetricName, SliceCounts, f32, f64, is_int, u32
+
+__all__ = ["MetricPMF"]
+
+_STATIC = Path(__file__).resolve().parent.parent / "static"
+if not (_STATIC / "metric_pmf.js").is_file():
+    raise FileNotFoundError(
+        f"The MetricPMF front-end bundle {_STATIC / 'metric_pmf.js'} is missing. In a checkout, "
+        "build it with `make install` (or `npm ci && npm run build`)."
+    )
+
+#: Models a panel can show (the slice models of SPEC A3).
+PMF_MODELS = ("binomial", "beta-binomial")
+
+#: Mass left outside the shown value range on each side (the axis zooms on the mass).
+DOMAIN_TAIL = 1e-6
+
+
+class MetricPMF(anywidget.AnyWidget, SliceCounts):
+    """Exact PMFs of a metric for a new test set, one panel per uncertainty model.
+
+    Parameters
+    ----------
+    p, n : int
+        Positives and negatives of the observed (and predicted) test set.
+    tp, tn : int
+        The observed matrix (``0 <= tp <= p``, ``0 <= tn <= n``); default half of
+        ``p`` and ``n``.
+    metric : str
+        A key of :data:`confusionlab.METRICS` (or an alias).
+    models : list of str
+        Panels, left to right; default ``["binomial", "beta-binomial"]``.
+    mode : {"pmf", "histogram"}
+        Sticks at each distinct value, or the mass in ``bins`` equal bins.
+    bins : int
+        Number of histogram bins over the shown range (2 to 400).
+    confidence : float
+        Mass of the central interval marked on each panel (default 0.95).
+    tolerance : float
+        Tail mass each marginal may drop (``metric_distribution``'s
+        ``tolerance``, default 1e-9); reported per panel.
+    max_values : int
+        Largest number of distinct values sent per panel (default 20,000). A
+        larger PMF is sent aggregated into ``max_values // 10`` equal-width bins
+        (mass, multiplicity and number of distinct values per bin); the panel
+        says so. Mean and interval are always those of the exact distribution.
+    width : int
+        Width of each panel in CSS pixels.
+    generation : int
+        Counter set by a controller with the state, mirrored as ``data-generation``.
+
+    Notes
+    -----
+    Browser state: root class ``confusionlab-metric-pmf`` with ``data-p``,
+    ``data-n``, ``data-tp``, ``data-tn``, ``data-metric``, ``data-mode``,
+    ``data-values`` (distinct values per panel, comma-separated),
+    ``data-marks`` (sticks or bars drawn) and ``data-generation``.
+
+    Examples
+    --------
+    >>> from confusionlab.widgets.metric_pmf import MetricPMF
+    >>> w = MetricPMF(p=20, n=40, tp=16, tn=32, metric="balanced_accuracy", tolerance=0)
+    >>> [len(d) for d in w.distributions().values()]
+    [81, 81]
+    """
+
+    _esm = _STATIC / "metric_pmf.js"
+    _css = _STATIC / "metric_pmf.css"
+
+    metric = MetricName("mcc", help="key of confusionlab.METRICS").tag(sync=True)
+    models = traitlets.List(traitlets.Unicode(), list(PMF_MODELS), help="one panel per model").tag(sync=True)
+    mode = traitlets.Enum(("pmf", "histogram"), "pmf", help="sticks or histogram").tag(sync=True)
+    bins = traitlets.Int(30, help="histogram bins").tag(sync=True)
+    confidence = traitlets.Float(0.95, help="central interval marked").tag(sync=True)
+    tolerance = traitlets.Float(1e-9, help="tail mass each marginal may drop")
+    max_values = traitlets.Int(20_000, help="distinct values sent per panel before aggregating")
+    width = traitlets.Int(360, help="panel width in CSS pixels").tag(sync=True)
+    generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
+
+    # Computed state (binary buffers, little-endian), panels concatenated.
+    _panels = traitlets.List(traitlets.Dict()).tag(sync=True)  # per panel: summary numbers
+    _offsets = traitlets.List(traitlets.Int()).tag(sync=True)  # start of each panel's values + end
+    _values = traitlets.Bytes(b"").tag(sync=True)  # float64, ascending per panel
+    _probabilities = traitlets.Bytes(b"").tag(sync=True)  # float32
+    _multiplicities = traitlets.Bytes(b"").tag(sync=True)  # uint32 (lattice points per value)
+    _distinct = traitlets.Bytes(b"").tag(sync=True)  # uint32 distinct values per entry (1 unless binned)
+    _domain = traitlets.List(traitlets.Float()).tag(sync=True)  # shown value range [lo, hi]
+    _metric_label = traitlets.Unicode("").tag(sync=True)
+
+    _batching = False
+    _pending = False
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("tp", kwargs.get("p", 20) // 2 if is_int(kwargs.get("p", 20)) else 0)
+        kwargs.setdefault("tn", kwargs.get("n", 40) // 2 if is_int(kwargs.get("n", 40)) else 0)
+        self._distributions: dict[str, MetricDistribution] = {}
+        self._batching = True
+        try:
+            super().__init__(**kwargs)
+        finally:
+            self._batching = False
+        self._recompute()
+
+    # ----------------------------------------------------------------- validation
+    @traitlets.validate("models")
+    def _check_models(self, proposal: traitlets.Bunch) -> list[str]:
+        models = list(proposal.value)
+        bad = [m for m in models if m not in PMF_MODELS]
+        if bad or not 1 <= len(models) <= 4:
+            raise traitlets.TraitError(f"models must be 1 to 4 of {list(PMF_MODELS)}, got models={models!r}.")
+        return models
+
+    @traitlets.validate("bins")
+    def _check_bins(self, proposal: traitlets.Bunch) -> int:
+        if not 2 <= proposal.value <= 400:
+            raise traitlets.TraitError(f"bins must be between 2 and 400, got {proposal.value}.")
+        return proposal.value
+
+    @traitlets.validate("confidence")
+    def _check_confidence(self, proposal: traitlets.Bunch) -> float:
+        if not 0 < proposal.value < 1:
+            raise traitlets.TraitError(f"confidence must be strictly between 0 and 1, got {proposal.value}.")
+        return proposal.value
+
+    @traitlets.validate("tolerance")
+    def _check_tolerance(self, proposal: traitlets.Bunch) -> float:
+        if not 0 <= proposal.value < 1:
+            raise traitlets.TraitError(f"tolerance must be in [0, 1), got {proposal.value}.")
+        return proposal.value
+
+    @traitlets.validate("max_values")
+    def _check_max_values(self, proposal: traitlets.Bunch) -> int:
+        if proposal.value < 20:
+            raise traitlets.TraitError(f"max_values must be at least 20, got {proposal.value}.")
+        return proposal.value
+
+    @traitlets.validate("width")
+    def _check_width(self, proposal: traitlets.Bunch) -> int:
+        if not 200 <= proposal.value <= 2000:
+            raise traitlets.TraitError(f"width must be between 200 and 2000, got {proposal.value}.")
+        return proposal.value
+
+    # ------------------------------------------------------------------ public API
+    def update(self, **traits: Any) -> None:
+        """Change any set of traits together: validated together, computed once, and
+        sent to the browser in one message.
+
+        Raises
+        ------
+        traitlets.TraitError
+            When a value is invalid or the counts are inconsistent; nothing changes.
+        """
+        unknown = sorted(set(traits) - set(self.trait_names()))
+        if unknown:
+            raise TypeError(f"update() got unknown traits {unknown}")
+        self._batching = True
+        self._pending = False
+        try:
+            with self.hold_sync():
+                with self.hold_trait_notifications():
+                    for key, value in traits.items():
+                        setattr(self, key, value)
+                self._batching = False
+                if self._pending:
+                    self._recompute()
+        finally:
+            self._batching = False
+            self._pending = False
+
+    def distributions(self) -> dict[str, MetricDistribution]:
+        """The exact distributions shown, by model (computed by :func:`metric_distribution`)."""
+        return dict(self._distributions)
+
+    def panel_data(self, index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Values, probabilities, multiplicities and distinct counts sent for panel ``index``."""
+        start, stop = self._offsets[index], self._offsets[index + 1]
+        values = np.frombuffer(self._values, dtype="<f8")[start:stop]
+        probs = np.frombuffer(self._probabilities, dtype="<f4")[start:stop]
+        mult = np.frombuffer(self._multiplicities, dtype="<u4")[start:stop]
+        distinct = np.frombuffer(self._distinct, dtype="<u4")[start:stop]
+        return values, probs, mult, distinct
+
+    # ------------------------------------------------------------------ observers
+    @traitlets.observe("p", "n", "tp", "tn", "metric", "models", "confidence", "tolerance", "max_values")
+    def _on_change(self, change: traitlets.Bunch) -> None:
+        if self._batching:
+            self._pending = True
+            return
+        self._recompute()
+
+    def _recompute(self) -> None:
+        cm = ConfusionMatrix(self.tp, self.p - self.tp, self.n - self.tn, self.tn)
+        dists = {m: metric_distribution(cm, self.metric, m, tolerance=self.tolerance) for m in self.models}
+        self._distributions = dists
+        lo, hi = _domain(dists.values())
+        if not hi > lo:
+            pad = max(abs(lo), 1.0) * 0.05
+            lo, hi = lo - pad, hi + pad
+        panels, chunks = [], []
+        offsets = [0]
+        for model, d in dists.items():
+            chunk = _aggregate(d, self.max_values)
+            chunks.append(chunk)
+            offsets.append(offsets[-1] + chunk[0].size)
+            i_lo, i_hi = d.interval(self.confidence)
+            mean = d.mean()
+            panels.append(
+                {
+                    "model": model,
+                    "distinct": len(d),
+                    "lattice_points": d.lattice_points,
+                    "mean": mean,
+                    "std": d.std(),
+                    "interval": [i_lo, i_hi],
+                    "confidence": self.confidence,
+                    "mode_value": d.mode(),
+                    "undefined_mass": d.undefined_mass,
+                    "pruned_mass": d.pruned_mass,
+                    "aggregated": chunk[0].size != len(d),
+                }
+            )
+        values, probs, mult, distinct = (np.concatenate([c[k] for c in chunks]) for k in range(4))
+        with self.hold_sync():
+            self._metric_label = METRICS[self.metric].label
+            self._domain = [float(lo), float(hi)]
+            self._values = f64(values)
+            self._probabilities = f32(probs)
+            self._multiplicities = u32(np.minimum(mult, 2**32 - 1))
+            self._distinct = u32(distinct)
+            self._offsets = offsets
+            self._panels = [_json_safe(p) for p in panels]
+
+
+def _domain(dists: Any) -> tuple[float, float]:
+    """Value range holding all but DOMAIN_TAIL of each distribution's mass on each side,
+    over finite values (LR+ and the odds ratio reach infinity)."""
+    lo, hi = math.inf, -math.inf
+    for d in dists:
+        finite = np.isfinite(d.values)
+        if not finite.any():
+            continue
+        v, w = d.values[finite], d.probabilities[finite]
+        cdf = np.cumsum(w) / w.sum()
+        lo = min(lo, float(v[min(np.searchsorted(cdf, DOMAIN_TAIL), v.size - 1)]))
+        hi = max(hi, float(v[min(np.searchsorted(cdf, 1 - DOMAIN_TAIL), v.size - 1)]))
+    return (0.0, 1.0) if lo > hi else (lo, hi)
+
+
+def _aggregate(d: MetricDistribution, max_values: int) -> tuple[np.ndarray, ...]:
+    """The distribution's (values, probabilities, multiplicities, distinct counts), or,
+    above ``max_values`` distinct values, the same summed into ``max_values // 10``
+    equal-width bins over the support (value = mass-weighted mean of the bin)."""
+    values, probs, mult = d.values, d.probabilities, d.multiplicities
+    if values.size <= max_values:
+        return values, probs, mult, np.ones(values.size, dtype=np.int64)
+    bins = max(2, max_values // 10)
+    finite = values[np.isfinite(values)]
+    lo, hi = float(finite[0]), float(finite[-1])
+    values = np.clip(values, lo, hi)  # ±inf (LR+, odds ratio) go to the end bins; order kept
+    # Values are sorted: each bin is a run [start, next start), found by searchsorted.
+    edges = lo + (hi - lo) * np.arange(bins) / bins
+    starts = np.searchsorted(values, edges, side="left")
+    stops = np.append(starts[1:], values.size)
+    runs = starts[stops > starts]  # first index of each non-empty bin
+    count = np.diff(np.append(runs, values.size))
+    mass = np.add.reduceat(probs, runs)
+    weighted = np.add.reduceat(probs * values, runs)
+    centre = np.where(mass > 0, weighted / np.where(mass > 0, mass, 1), np.add.reduceat(values, runs) / count)
+    multiplicity = np.add.reduceat(mult, runs)
+    return centre, mass, multiplicity.astype(np.int64), count
+
+
+def _json_safe(panel: dict[str, Any]) -> dict[str, Any]:
+    """Floats that JSON can carry (NaN/inf become None)."""
+
+    def fix(v: Any) -> Any:
+        if isinstance(v, float):
+            return v if math.isfinite(v) else None
+        if isinstance(v, list):
+            return [fix(x) for x in v]
+        return v
+
+    return {k: fix(v) for k, v in panel.items()}
