@@ -64,11 +64,21 @@ NOTEBOOK_TIMEOUT_MS = 60_000
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every test in this directory as a browser test."""
+    """Mark every test in this directory as a browser test, and run them last.
+
+    Playwright's sync API keeps an asyncio loop running in the main thread for as long
+    as the session-scoped browser lives; tests that check "no running loop" behaviour
+    (the Explorer applies changes at once outside a kernel) must run before it starts.
+    """
     here = Path(__file__).parent
+
+    def in_browser_dir(item: pytest.Item) -> bool:
+        return here in Path(str(item.fspath)).parents
+
     for item in items:
-        if here in Path(str(item.fspath)).parents:
+        if in_browser_dir(item):
             item.add_marker(pytest.mark.browser)
+    items.sort(key=in_browser_dir)  # stable: keeps the order within each group
 
 
 # --------------------------------------------------------------------------- helpers
