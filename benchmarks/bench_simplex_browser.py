@@ -45,7 +45,7 @@ from conftest import (  # noqa: E402  (the harness lives with the browser tests)
     wait_until,
 )
 
-RESULTS = Path(__file__).with_name("RESULTS_simplex.md")
+RESULTS = Path(__file__).parent / "out" / "RESULTS_simplex.md"  # git-ignored; benchmarks/RESULTS.md is curated
 SELECTOR = ".confusionlab-simplex"
 
 #: Rotates the simplex for `seconds` with one drag step per animation frame and counts
@@ -285,6 +285,7 @@ def write(results: dict[str, Any], command: str) -> None:
     for label, median, times in results["latency"]:
         lines.append(f"| {label} | {1000 * median:.0f} | {', '.join(f'{1000 * t:.0f}' for t in times)} |")
     lines += ["", f"Command: `{command}` (Python {platform.python_version()})."]
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text("\n".join(lines) + "\n")
     print(f"wrote {RESULTS}")
 

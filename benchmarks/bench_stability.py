@@ -26,7 +26,7 @@ import numpy as np
 
 from confusionlab import stability as st
 
-RESULTS = Path(__file__).with_name("RESULTS_stability.md")
+RESULTS = Path(__file__).parent / "out" / "RESULTS_stability.md"  # git-ignored; benchmarks/RESULTS.md is curated
 
 
 def best_of(func, repeat: int = 3) -> tuple[float, object]:
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> str:
     ap.add_argument("--metric-objects", type=int, default=60)
     ap.add_argument("--icc-refits", type=int, default=100)
     ap.add_argument("--icc-objects", type=int, default=1000)
-    ap.add_argument("--no-write", action="store_true", help="do not write RESULTS_stability.md")
+    ap.add_argument("--no-write", action="store_true", help="do not write benchmarks/out/RESULTS_stability.md")
     args = ap.parse_args(argv)
 
     import krippendorff
@@ -202,6 +202,7 @@ def main(argv: list[str] | None = None) -> str:
     )
     text = "\n".join(lines) + "\n"
     if not args.no_write:
+        RESULTS.parent.mkdir(parents=True, exist_ok=True)
         RESULTS.write_text(text)
         print(f"\nwrote {RESULTS}")
     return text
