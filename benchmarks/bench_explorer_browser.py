@@ -27,11 +27,10 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import secrets
 import statistics
-import subprocess
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -39,11 +38,8 @@ sys.path.insert(0, str(HERE.parent / "tests" / "browser"))
 
 from conftest import (  # noqa: E402  (the browser-test harness, reused)
     CHROMIUM_ARGS,
-    JupyterLab,
     LabSession,
-    _write_lab_config,
-    free_port,
-    wait_until,
+    running_server,
 )
 
 SLICE = ".confusionlab-explorer .confusionlab-roc-slice"
@@ -78,33 +74,6 @@ WATCH_JS = """
   for (const node of [s, p, x].filter(Boolean)) obs.observe(node, { attributes: true });
 }
 """
-
-
-def start_lab(base: Path) -> JupyterLab:
-    """JupyterLab as the ``jupyter_lab`` fixture starts it."""
-    root = base / "root"
-    root.mkdir(parents=True)
-    env = {**os.environ, **_write_lab_config(base), "PYTHONUNBUFFERED": "1"}
-    port, token = free_port(), secrets.token_hex(16)
-    log_path = base / "server.log"
-    command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-        f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
-        f"--ServerApp.root_dir={root}", f"--LabApp.workspaces_dir={env['JUPYTERLAB_WORKSPACES_DIR']}",
-        f"--LabApp.user_settings_dir={env['JUPYTERLAB_SETTINGS_DIR']}", "--allow-root",
-    ]  # fmt: skip
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-    server = JupyterLab(f"http://127.0.0.1:{port}", token, root, Path(env["JUPYTER_RUNTIME_DIR"]), log_path, process)
-
-    def ready() -> bool:
-        try:
-            return "started" in server.api("/api/status")
-        except Exception:
-            return False
-
-    wait_until(ready, 90, "JupyterLab did not start")
-    return server
 
 
 def measure(lab: LabSession, N: int, repeat: int, frames: list[int]) -> dict[str, list[float]]:
@@ -163,7 +132,8 @@ def main() -> None:
     from playwright.sync_api import sync_playwright
 
     base = Path(tempfile.mkdtemp(prefix="bench_explorer_"))
-    server = start_lab(base)
+    servers = ExitStack()
+    server = servers.enter_context(running_server(base, "jupyterlab"))
     results = {}
     try:
         with sync_playwright() as pw:
@@ -186,8 +156,7 @@ def main() -> None:
                     context.close()
             browser.close()
     finally:
-        server.process.terminate()
-        server.process.wait(timeout=30)
+        servers.close()
 
     med = statistics.median
     machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"

@@ -24,12 +24,10 @@ import argparse
 import json
 import os
 import platform
-import secrets
 import statistics
-import subprocess
 import sys
 import time
-import urllib.error
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +36,8 @@ sys.path.insert(0, str(ROOT_DIR / "tests" / "browser"))
 
 from conftest import (  # noqa: E402  (the harness lives with the browser tests)
     CHROMIUM_ARGS,
-    JupyterLab,
     LabSession,
-    _write_lab_config,
-    free_port,
-    wait_until,
+    running_server,
 )
 
 RESULTS = Path(__file__).parent / "out" / "RESULTS_simplex.md"  # git-ignored; benchmarks/RESULTS.md is curated
@@ -93,34 +88,6 @@ async ([selector, seconds, sync, full]) => {
 """
 
 
-def start_lab(base: Path) -> JupyterLab:
-    """JupyterLab as the `jupyter_lab` fixture starts it (SPEC D)."""
-    root = base / "root"
-    root.mkdir(parents=True)
-    env = {**os.environ, **_write_lab_config(base), "PYTHONUNBUFFERED": "1"}
-    port = free_port()
-    token = secrets.token_hex(16)
-    log_path = base / "server.log"
-    command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-        f"--ServerApp.port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
-        f"--ServerApp.root_dir={root}", f"--LabApp.workspaces_dir={env['JUPYTERLAB_WORKSPACES_DIR']}",
-        f"--LabApp.user_settings_dir={env['JUPYTERLAB_SETTINGS_DIR']}", "--allow-root",
-    ]  # fmt: skip
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-    server = JupyterLab(f"http://127.0.0.1:{port}", token, root, Path(env["JUPYTER_RUNTIME_DIR"]), log_path, process)
-
-    def ready() -> bool:
-        try:
-            return "started" in server.api("/api/status")
-        except (urllib.error.URLError, ConnectionError, TimeoutError):
-            return False
-
-    wait_until(ready, 90, "JupyterLab did not start")
-    return server
-
-
 def message_bytes(change: str, setup: str) -> dict[str, int]:
     """Bytes of the messages the widget sends for ``change`` (run in this process)."""
     namespace: dict[str, Any] = {}
@@ -168,7 +135,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         print(label, results["bytes"][-1][1], flush=True)
 
     base = Path(tempfile.mkdtemp(prefix="bench_simplex_"))
-    server = start_lab(base)
+    servers = ExitStack()
+    server = servers.enter_context(running_server(base, "jupyterlab"))
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS, headless=True)
@@ -236,8 +204,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 lab.close()
                 browser.close()
     finally:
-        server.process.terminate()
-        server.process.wait(timeout=15)
+        servers.close()
     return results
 
 

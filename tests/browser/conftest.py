@@ -36,6 +36,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -319,33 +320,34 @@ def _write_lab_config(base: Path) -> dict[str, str]:
     }
 
 
-@pytest.fixture(scope="session")
-def jupyter_lab(tmp_path_factory: pytest.TempPathFactory, chromium_executable: str) -> Iterator[JupyterLab]:
-    """JupyterLab on a free port with fresh dirs (SPEC Part D); stopped at teardown.
+@contextmanager
+def running_server(base: Path, app: str, server_class: type[JupyterLab] = JupyterLab) -> Iterator[JupyterLab]:
+    """Start ``python -m <app>`` (``jupyterlab`` or ``notebook``) as in SPEC Part D.
 
-    Depends on ``chromium_executable`` only to fail fast when there is no browser.
+    Free port, token, fresh config/data/runtime/workspace/settings dirs under ``base``;
+    ready when ``/api/status`` answers; terminated on exit, even after a failure.
     """
-    base = tmp_path_factory.mktemp("jupyterlab")
     root = base / "root"
     root.mkdir()
     env = {**os.environ, **_write_lab_config(base), "PYTHONUNBUFFERED": "1"}
     port = free_port()
     token = secrets.token_hex(16)
     log_path = base / "server.log"
+    app_class = {"jupyterlab": "LabApp", "notebook": "JupyterNotebookApp"}[app]
     command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser",
+        sys.executable, "-m", app, "--no-browser",
         "--ServerApp.ip=127.0.0.1",
         f"--ServerApp.port={port}",
         "--ServerApp.port_retries=0",
         f"--IdentityProvider.token={token}",
         f"--ServerApp.root_dir={root}",
-        f"--LabApp.workspaces_dir={env['JUPYTERLAB_WORKSPACES_DIR']}",
-        f"--LabApp.user_settings_dir={env['JUPYTERLAB_SETTINGS_DIR']}",
+        f"--{app_class}.workspaces_dir={env['JUPYTERLAB_WORKSPACES_DIR']}",
+        f"--{app_class}.user_settings_dir={env['JUPYTERLAB_SETTINGS_DIR']}",
         "--allow-root",
     ]  # fmt: skip
     with log_path.open("wb") as log:
         process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
-    server = JupyterLab(
+    server = server_class(
         url=f"http://127.0.0.1:{port}",
         token=token,
         root_dir=root,
@@ -357,13 +359,13 @@ def jupyter_lab(tmp_path_factory: pytest.TempPathFactory, chromium_executable: s
 
         def ready() -> bool:
             if process.poll() is not None:
-                pytest.fail(f"JupyterLab exited with {process.returncode}:\n{server.log_tail()}")
+                pytest.fail(f"{app} exited with {process.returncode}:\n{server.log_tail()}")
             try:
                 return "started" in server.api("/api/status")
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 return False
 
-        wait_until(ready, SERVER_START_TIMEOUT, f"JupyterLab on port {port}:\n{server.log_tail()}")
+        wait_until(ready, SERVER_START_TIMEOUT, f"{app} on port {port}:\n{server.log_tail()}")
         yield server
     finally:
         process.terminate()
@@ -372,6 +374,31 @@ def jupyter_lab(tmp_path_factory: pytest.TempPathFactory, chromium_executable: s
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=15)
+
+
+@pytest.fixture(scope="session")
+def jupyter_lab(tmp_path_factory: pytest.TempPathFactory, chromium_executable: str) -> Iterator[JupyterLab]:
+    """JupyterLab on a free port with fresh dirs (SPEC Part D); stopped at teardown.
+
+    Depends on ``chromium_executable`` only to fail fast when there is no browser.
+    """
+    with running_server(tmp_path_factory.mktemp("jupyterlab"), "jupyterlab") as server:
+        yield server
+
+
+@dataclass
+class Notebook7(JupyterLab):
+    """A running Notebook 7 server; notebooks open in its single-document page."""
+
+    def lab_url(self, notebook: str) -> str:
+        return f"{self.url}/notebooks/{notebook}?token={self.token}"
+
+
+@pytest.fixture(scope="session")
+def notebook7_server(tmp_path_factory: pytest.TempPathFactory, chromium_executable: str) -> Iterator[JupyterLab]:
+    """Notebook 7 on a free port with fresh dirs; stopped at teardown."""
+    with running_server(tmp_path_factory.mktemp("notebook7"), "notebook", Notebook7) as server:
+        yield server
 
 
 @pytest.fixture(scope="session")
@@ -429,6 +456,16 @@ def lab(jupyter_lab: JupyterLab, page: Any) -> Iterator[LabSession]:
     """
     jupyter_lab.api("/lab/api/settings/@jupyterlab/apputils-extension:themes", method="PUT", body={"raw": "{}"})
     session = LabSession(server=jupyter_lab, page=page)
+    try:
+        yield session
+    finally:
+        session.close()
+
+
+@pytest.fixture
+def notebook7(notebook7_server: JupyterLab, page: Any) -> Iterator[LabSession]:
+    """A :class:`LabSession` on Notebook 7 (same Run menu as JupyterLab); cleaned up after."""
+    session = LabSession(server=notebook7_server, page=page)
     try:
         yield session
     finally:

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from notebook7 import notebook7, notebook7_server  # noqa: F401  (fixtures)
 
 if TYPE_CHECKING:
     from conftest import LabSession
@@ -207,7 +206,7 @@ def test_dragging_the_observed_point_writes_tp_tn_back(lab: LabSession, tmp_path
     wait_for_state(page, generation, state["N"], state["p"], state["tp"], state["tn"])
 
 
-def test_the_same_notebook_renders_in_notebook_7(notebook7: LabSession, tmp_path: Path) -> None:  # noqa: F811
+def test_the_same_notebook_renders_in_notebook_7(notebook7: LabSession, tmp_path: Path) -> None:
     shots = shots_dir(tmp_path)
     name = "explorer_nb7.ipynb"
     notebook7.open_notebook(name, CELLS, wait_for=state_selector(SLICE, 1, p=20, n=40, tp=16, tn=32))

@@ -163,9 +163,9 @@ class ConfusionSimplex(anywidget.AnyWidget):
     observed = traitlets.List(help="observed [TP, FN, FP, TN] or []").tag(sync=True)
     cloud = traitlets.Enum(CLOUDS, "none", help="probability cloud").tag(sync=True)
     prior = traitlets.Enum(("uniform", "jeffreys"), "uniform", help="prior of the cloud").tag(sync=True)
-    size = traitlets.Int(520, help="canvas side in CSS pixels").tag(sync=True)
+    size = traitlets.Int(520, min=200, max=2000, help="canvas side in CSS pixels").tag(sync=True)
     tolerance = traitlets.Float(CLOUD_TOLERANCE, help="tail mass the cloud may prune")
-    max_points = Count(MAX_POINTS, help="largest number of points drawn one by one")
+    max_points = Count(MAX_POINTS, min=1, help="largest number of points drawn one by one")
 
     # Computed state shipped to the browser (binary buffers, little-endian).
     # [N, stride, points, ends of the levels of detail: coarse surface, surface, coarse interior]
@@ -242,22 +242,10 @@ class ConfusionSimplex(anywidget.AnyWidget):
             )
         return values
 
-    @traitlets.validate("size")
-    def _check_size(self, proposal: traitlets.Bunch) -> int:
-        if not 200 <= proposal.value <= 2000:
-            raise traitlets.TraitError(f"size must be between 200 and 2000, got size={proposal.value}.")
-        return proposal.value
-
     @traitlets.validate("tolerance")
     def _check_tolerance(self, proposal: traitlets.Bunch) -> float:
         if not 0.0 <= proposal.value < 1.0:
             raise traitlets.TraitError(f"tolerance must be in [0, 1), got tolerance={proposal.value}.")
-        return proposal.value
-
-    @traitlets.validate("max_points")
-    def _check_max_points(self, proposal: traitlets.Bunch) -> int:
-        if proposal.value < 1:
-            raise traitlets.TraitError("max_points must be at least 1.")
         return proposal.value
 
     # ------------------------------------------------------------------ public API

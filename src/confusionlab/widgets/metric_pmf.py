@@ -95,11 +95,11 @@ class MetricPMF(anywidget.AnyWidget, SliceCounts):
     metric = MetricName("mcc", help="key of confusionlab.METRICS").tag(sync=True)
     models = traitlets.List(traitlets.Unicode(), list(PMF_MODELS), help="one panel per model").tag(sync=True)
     mode = traitlets.Enum(("pmf", "histogram"), "pmf", help="sticks or histogram").tag(sync=True)
-    bins = traitlets.Int(30, help="histogram bins").tag(sync=True)
+    bins = traitlets.Int(30, min=2, max=400, help="histogram bins").tag(sync=True)
     confidence = traitlets.Float(0.95, help="central interval marked").tag(sync=True)
     tolerance = traitlets.Float(1e-9, help="tail mass each marginal may drop")
-    max_values = traitlets.Int(20_000, help="distinct values sent per panel before aggregating")
-    width = traitlets.Int(360, help="panel width in CSS pixels").tag(sync=True)
+    max_values = traitlets.Int(20_000, min=20, help="distinct values sent per panel before aggregating")
+    width = traitlets.Int(360, min=200, max=2000, help="panel width in CSS pixels").tag(sync=True)
     generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
 
     # Computed state (binary buffers, little-endian), panels concatenated.
@@ -135,12 +135,6 @@ class MetricPMF(anywidget.AnyWidget, SliceCounts):
             raise traitlets.TraitError(f"models must be 1 to 4 of {list(PMF_MODELS)}, got models={models!r}.")
         return models
 
-    @traitlets.validate("bins")
-    def _check_bins(self, proposal: traitlets.Bunch) -> int:
-        if not 2 <= proposal.value <= 400:
-            raise traitlets.TraitError(f"bins must be between 2 and 400, got {proposal.value}.")
-        return proposal.value
-
     @traitlets.validate("confidence")
     def _check_confidence(self, proposal: traitlets.Bunch) -> float:
         if not 0 < proposal.value < 1:
@@ -151,18 +145,6 @@ class MetricPMF(anywidget.AnyWidget, SliceCounts):
     def _check_tolerance(self, proposal: traitlets.Bunch) -> float:
         if not 0 <= proposal.value < 1:
             raise traitlets.TraitError(f"tolerance must be in [0, 1), got {proposal.value}.")
-        return proposal.value
-
-    @traitlets.validate("max_values")
-    def _check_max_values(self, proposal: traitlets.Bunch) -> int:
-        if proposal.value < 20:
-            raise traitlets.TraitError(f"max_values must be at least 20, got {proposal.value}.")
-        return proposal.value
-
-    @traitlets.validate("width")
-    def _check_width(self, proposal: traitlets.Bunch) -> int:
-        if not 200 <= proposal.value <= 2000:
-            raise traitlets.TraitError(f"width must be between 200 and 2000, got {proposal.value}.")
         return proposal.value
 
     # ------------------------------------------------------------------ public API

@@ -135,8 +135,8 @@ class RocSlice(anywidget.AnyWidget, SliceCounts):
     levels = traitlets.List(traitlets.Float(), help="contour levels").tag(sync=True)
     extend = traitlets.Bool(False, help="contours beyond the unit square").tag(sync=True)
     coordinates = traitlets.Enum(("roc", "counts"), "roc", help="axes of the view").tag(sync=True)
-    size = traitlets.Int(480, help="canvas side in CSS pixels").tag(sync=True)
-    max_points = Count(MAX_POINTS, help="largest number of points drawn one by one")
+    size = traitlets.Int(480, min=200, max=2000, help="canvas side in CSS pixels").tag(sync=True)
+    max_points = Count(MAX_POINTS, min=1, help="largest number of points drawn one by one")
     model = traitlets.Enum(SLICE_MODELS, "none", help="uncertainty model drawn as bubbles").tag(sync=True)
     tolerance = traitlets.Float(1e-9, help="tail mass each marginal may drop")
     contour_metrics = traitlets.List(traitlets.Unicode(), help="further metrics' contours").tag(sync=True)
@@ -227,18 +227,6 @@ class RocSlice(anywidget.AnyWidget, SliceCounts):
     def _check_tolerance(self, proposal: traitlets.Bunch) -> float:
         if not 0 <= proposal.value < 1:
             raise traitlets.TraitError(f"tolerance must be in [0, 1), got {proposal.value}.")
-        return proposal.value
-
-    @traitlets.validate("size")
-    def _check_size(self, proposal: traitlets.Bunch) -> int:
-        if not 200 <= proposal.value <= 2000:
-            raise traitlets.TraitError(f"size must be between 200 and 2000, got {proposal.value}.")
-        return proposal.value
-
-    @traitlets.validate("max_points")
-    def _check_max_points(self, proposal: traitlets.Bunch) -> int:
-        if proposal.value < 1:
-            raise traitlets.TraitError("max_points must be at least 1.")
         return proposal.value
 
     # ------------------------------------------------------------------ public API
