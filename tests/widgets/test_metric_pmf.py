@@ -95,8 +95,8 @@ def test_infinite_values_do_not_break_the_domain() -> None:
 
 def test_update_is_atomic_and_computes_once(widget: MetricPMF, monkeypatch) -> None:
     calls = []
-    original = MetricPMF._recompute
-    monkeypatch.setattr(MetricPMF, "_recompute", lambda self: (calls.append(1), original(self)))
+    original = MetricPMF._refresh
+    monkeypatch.setattr(MetricPMF, "_refresh", lambda self, parts: (calls.append(1), original(self, parts)))
     sent = []
     monkeypatch.setattr(widget, "send_state", lambda key=None: sent.append(set(key or ())))
     widget.update(p=30, n=30, tp=24, tn=24, metric="f1", generation=4)

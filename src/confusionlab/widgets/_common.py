@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import operator
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -84,6 +85,69 @@ class SliceCounts(traitlets.HasTraits):
                 f"{name} must be between 0 and {side}={getattr(self, side)}, got {name}={proposal.value}."
             )
         return proposal.value
+
+
+class BatchedUpdates:
+    """``update(**traits)``: set several traits at once, recompute once, send one message.
+
+    A widget mixes this in before its widget base class, lists in ``_ALL_PARTS`` the
+    parts of its state that can be recomputed, asks for parts with :meth:`_request`
+    from its observers, and implements ``_refresh(parts)``. While the constructor or
+    :meth:`update` sets traits, requests are collected and served once at the end, inside
+    ``hold_sync``, so the browser never sees a mix of two states.
+    """
+
+    _ALL_PARTS: frozenset[str] = frozenset({"all"})
+    _batching = False
+    _pending: frozenset[str] = frozenset()
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._batching = True  # compute once, below, not once per trait the constructor sets
+        try:
+            super().__init__(**kwargs)
+        finally:
+            self._batching = False
+            self._pending = frozenset()
+        self._refresh(set(self._ALL_PARTS))
+
+    def _request(self, parts: Iterable[str]) -> None:
+        """Recompute ``parts`` now, or once at the end of the running batch."""
+        if self._batching:
+            self._pending = self._pending | frozenset(parts)
+        else:
+            self._refresh(set(parts))
+
+    def _refresh(self, parts: set[str]) -> None:  # pragma: no cover - implemented by widgets
+        raise NotImplementedError
+
+    def update(self, **traits: Any) -> None:
+        """Change any set of traits together: validated together, computed once, and
+        sent to the browser in one message (so the view never mixes two states).
+
+        Raises
+        ------
+        TypeError
+            For a name that is not a trait of the widget.
+        traitlets.TraitError
+            When a value is invalid or the counts are inconsistent; nothing changes.
+        """
+        unknown = sorted(set(traits) - set(self.trait_names()))  # type: ignore[attr-defined]
+        if unknown:
+            raise TypeError(f"update() got unknown traits {unknown}")
+        self._batching = True
+        self._pending = frozenset()
+        try:
+            with self.hold_sync():  # type: ignore[attr-defined]
+                # On a TraitError, hold_trait_notifications restores every trait it changed.
+                with self.hold_trait_notifications():  # type: ignore[attr-defined]
+                    for key, value in traits.items():
+                        setattr(self, key, value)
+                self._batching = False
+                if self._pending:
+                    self._refresh(set(self._pending))
+        finally:
+            self._batching = False
+            self._pending = frozenset()
 
 
 def is_int(value: Any) -> bool:

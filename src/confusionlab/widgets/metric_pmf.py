@@ -23,7 +23,7 @@ import traitlets
 from ..confusion import ConfusionMatrix
 from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import METRICS
-from ._common import MetricName, SliceCounts, f32, f64, is_int, u32
+from ._common import BatchedUpdates, MetricName, SliceCounts, f32, f64, is_int, u32
 
 __all__ = ["MetricPMF"]
 
@@ -41,7 +41,7 @@ PMF_MODELS = ("binomial", "beta-binomial")
 DOMAIN_TAIL = 1e-6
 
 
-class MetricPMF(anywidget.AnyWidget, SliceCounts):
+class MetricPMF(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
     """Exact PMFs of a metric for a new test set, one panel per uncertainty model.
 
     Parameters
@@ -112,19 +112,11 @@ class MetricPMF(anywidget.AnyWidget, SliceCounts):
     _domain = traitlets.List(traitlets.Float()).tag(sync=True)  # shown value range [lo, hi]
     _metric_label = traitlets.Unicode("").tag(sync=True)
 
-    _batching = False
-    _pending = False
-
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("tp", kwargs.get("p", 20) // 2 if is_int(kwargs.get("p", 20)) else 0)
         kwargs.setdefault("tn", kwargs.get("n", 40) // 2 if is_int(kwargs.get("n", 40)) else 0)
         self._distributions: dict[str, MetricDistribution] = {}
-        self._batching = True
-        try:
-            super().__init__(**kwargs)
-        finally:
-            self._batching = False
-        self._recompute()
+        super().__init__(**kwargs)
 
     # ----------------------------------------------------------------- validation
     @traitlets.validate("models")
@@ -148,32 +140,6 @@ class MetricPMF(anywidget.AnyWidget, SliceCounts):
         return proposal.value
 
     # ------------------------------------------------------------------ public API
-    def update(self, **traits: Any) -> None:
-        """Change any set of traits together: validated together, computed once, and
-        sent to the browser in one message.
-
-        Raises
-        ------
-        traitlets.TraitError
-            When a value is invalid or the counts are inconsistent; nothing changes.
-        """
-        unknown = sorted(set(traits) - set(self.trait_names()))
-        if unknown:
-            raise TypeError(f"update() got unknown traits {unknown}")
-        self._batching = True
-        self._pending = False
-        try:
-            with self.hold_sync():
-                with self.hold_trait_notifications():
-                    for key, value in traits.items():
-                        setattr(self, key, value)
-                self._batching = False
-                if self._pending:
-                    self._recompute()
-        finally:
-            self._batching = False
-            self._pending = False
-
     def distributions(self) -> dict[str, MetricDistribution]:
         """The exact distributions shown, by model (computed by :func:`metric_distribution`)."""
         return dict(self._distributions)
@@ -190,12 +156,9 @@ class MetricPMF(anywidget.AnyWidget, SliceCounts):
     # ------------------------------------------------------------------ observers
     @traitlets.observe("p", "n", "tp", "tn", "metric", "models", "confidence", "tolerance", "max_values")
     def _on_change(self, change: traitlets.Bunch) -> None:
-        if self._batching:
-            self._pending = True
-            return
-        self._recompute()
+        self._request(self._ALL_PARTS)
 
-    def _recompute(self) -> None:
+    def _refresh(self, parts: set[str]) -> None:
         cm = ConfusionMatrix(self.tp, self.p - self.tp, self.n - self.tn, self.tn)
         dists = {m: metric_distribution(cm, self.metric, m, tolerance=self.tolerance) for m in self.models}
         self._distributions = dists

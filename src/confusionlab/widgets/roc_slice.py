@@ -24,7 +24,7 @@ from ..contours import contour
 from ..lattice import slice_lattice
 from ..metrics import METRICS
 from ..models import slice_model
-from ._common import Count, MetricName, SliceCounts, colour_domain, f32, i32, is_int, u32
+from ._common import BatchedUpdates, Count, MetricName, SliceCounts, colour_domain, f32, i32, is_int, u32
 
 __all__ = ["RocSlice"]
 
@@ -40,6 +40,9 @@ if not (_STATIC / "roc_slice.js").is_file():
 #: lattice is thinned (see :attr:`RocSlice.max_points`).
 MAX_POINTS = 1_000_000
 
+#: Parts of the state the observers recompute (see ``_refresh``).
+_ALL_PARTS = frozenset({"observed", "lattice", "contours", "model"})
+
 #: Largest number of contour levels accepted.
 MAX_LEVELS = 64
 
@@ -50,7 +53,7 @@ SLICE_MODELS = ("none", "binomial", "beta-binomial")
 MAX_CONTOUR_METRICS = 8
 
 
-class RocSlice(anywidget.AnyWidget, SliceCounts):
+class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
     """The (p, n) slice of the confusion simplex as a lattice coloured by a metric.
 
     Every confusion matrix with ``p`` positives and ``n`` negatives is one point
@@ -162,18 +165,12 @@ class RocSlice(anywidget.AnyWidget, SliceCounts):
     _pmf_tn = traitlets.Bytes(b"").tag(sync=True)  # float32
     _pmf_pruned = traitlets.Float(0.0).tag(sync=True)
 
-    _batching = False
-    _pending: set[str] = frozenset()  # parts to recompute, collected while batching
+    _ALL_PARTS = _ALL_PARTS
 
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("tp", kwargs.get("p", 20) // 2 if is_int(kwargs.get("p", 20)) else 0)
         kwargs.setdefault("tn", kwargs.get("n", 40) // 2 if is_int(kwargs.get("n", 40)) else 0)
-        self._batching = True  # compute once, below, not once per trait set here
-        try:
-            super().__init__(**kwargs)
-        finally:
-            self._batching = False
-        self._refresh(_ALL_PARTS)
+        super().__init__(**kwargs)
 
     # ----------------------------------------------------------------- validation
     @traitlets.validate("levels")
@@ -251,38 +248,6 @@ class RocSlice(anywidget.AnyWidget, SliceCounts):
         """
         self.update(**{k: v for k, v in {"p": p, "n": n, "tp": tp, "tn": tn}.items() if v is not None})
 
-    def update(self, **traits: Any) -> None:
-        """Change any set of traits together: validated together, computed once, and
-        sent to the browser in one message (so the view never mixes two states).
-
-        Parameters
-        ----------
-        **traits
-            Trait names and values, e.g. ``update(p=30, n=30, tp=24, tn=24,
-            model="binomial", generation=7)``.
-
-        Raises
-        ------
-        traitlets.TraitError
-            When a value is invalid or the counts are inconsistent; nothing changes.
-        """
-        unknown = sorted(set(traits) - set(self.trait_names()))
-        if unknown:
-            raise TypeError(f"update() got unknown traits {unknown}")
-        self._batching = True
-        self._pending = set()
-        try:
-            with self.hold_sync():
-                # On a TraitError, hold_trait_notifications restores every trait it changed.
-                with self.hold_trait_notifications():
-                    for key, value in traits.items():
-                        setattr(self, key, value)
-                self._batching = False
-                self._refresh(self._pending)
-        finally:
-            self._batching = False
-            self._pending = set()
-
     @property
     def lattice_points(self) -> int:
         """Number of matrices in the slice, (p + 1)(n + 1)."""
@@ -318,25 +283,22 @@ class RocSlice(anywidget.AnyWidget, SliceCounts):
     # ------------------------------------------------------------------ observers
     @traitlets.observe("p", "n", "metric", "max_points")
     def _on_slice(self, change: traitlets.Bunch) -> None:
-        self._refresh(_ALL_PARTS)
+        self._request(_ALL_PARTS)
 
     @traitlets.observe("levels", "extend", "contour_metrics", "contour_levels")
     def _on_levels(self, change: traitlets.Bunch) -> None:
-        self._refresh({"contours"})
+        self._request({"contours"})
 
     @traitlets.observe("tp", "tn")
     def _on_observed(self, change: traitlets.Bunch) -> None:
         through_observed = not self.levels or any(m not in self.contour_levels for m in self.contour_metrics)
-        self._refresh({"observed", "model"} | ({"contours"} if through_observed else set()))
+        self._request({"observed", "model"} | ({"contours"} if through_observed else set()))
 
     @traitlets.observe("model", "tolerance")
     def _on_model(self, change: traitlets.Bunch) -> None:
-        self._refresh({"model"})
+        self._request({"model"})
 
     def _refresh(self, parts: set[str]) -> None:
-        if self._batching:
-            self._pending = set(self._pending) | set(parts)
-            return
         if not parts:
             return
         # One message with every buffer, so the browser never mixes two slices.
@@ -450,7 +412,6 @@ class RocSlice(anywidget.AnyWidget, SliceCounts):
         self._observed_value = value if math.isfinite(value) else None
 
 
-_ALL_PARTS = frozenset({"observed", "lattice", "contours", "model"})
 
 
 def thinning_stride(p: int, n: int, max_points: int) -> int:
