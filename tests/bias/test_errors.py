@@ -69,7 +69,7 @@ def test_nan_in_numeric_label_is_refused():
 
 
 def test_nan_in_polars_float_is_refused():
-    pl = pytest.importorskip("polars")
+    import polars as pl  # a dev dependency: its absence must fail, not skip
     df = pl.DataFrame({"y": [0.1, float("nan"), 0.9, 0.7], "s": list("FFMM")})
     with pytest.raises(ValueError, match=r"label: column 'y' has 1 missing values"):
         bias.report(df, label="y", label_threshold=0.5, facet="s", facet_values=["F"])
