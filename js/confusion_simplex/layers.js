@@ -1,22 +1,8 @@
 // Pure per-point attributes of the simplex view: buffers → what the GPU draws.
 // No mathematics here beyond view mapping: values, masses and positions come from Python.
-import { asDataView, decodeFloat32 } from "../shared/buffers.js";
+import { decodeFloat32, decodeUint16 } from "../shared/buffers.js";
 import { colourValues } from "../shared/colour.js";
 
-const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-
-/** Little-endian uint16 buffer → Uint16Array (zero-copy when aligned). */
-export function decodeUint16(value) {
-  const view = asDataView(value);
-  if (view.byteLength % 2 !== 0) {
-    throw new RangeError(`buffer of ${view.byteLength} bytes is not a whole number of 2-byte elements`);
-  }
-  const length = view.byteLength / 2;
-  if (LITTLE_ENDIAN && view.byteOffset % 2 === 0) return new Uint16Array(view.buffer, view.byteOffset, length);
-  const out = new Uint16Array(length);
-  for (let i = 0; i < length; i++) out[i] = view.getUint16(2 * i, true);
-  return out;
-}
 
 /** Emphasis codes per point (a uint8 attribute). */
 export const DIM = 0;

@@ -1,4 +1,5 @@
 // Bundle entry of the MetricPMF widget (esbuild → src/confusionlab/static/metric_pmf.js).
+import "../shared/base.css";
 import "./metric_pmf.css";
 import { render } from "./widget.js";
 

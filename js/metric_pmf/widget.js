@@ -1,5 +1,5 @@
 // MetricPMF front-end: one canvas panel per model (same axes), drawn from the buffers.
-import { decodeFloat32, decodeUint32 } from "../shared/buffers.js";
+import { decodeFloat32, decodeFloat64, decodeUint32 } from "../shared/buffers.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
 import {
   PANEL_HEIGHTS,
@@ -11,6 +11,7 @@ import {
   stickColumns,
   ticks,
 } from "./geometry.js";
+import { formatNumber } from "../shared/format.js";
 
 export const KEYS = [
   "p",
@@ -34,30 +35,6 @@ export const KEYS = [
 
 const MODEL_NAMES = { binomial: "Binomial", "beta-binomial": "Beta-binomial" };
 
-/** Format a number for a label. */
-export function formatNumber(v) {
-  if (v === null || v === undefined || Number.isNaN(v)) return "undefined";
-  if (!Number.isFinite(v)) return v > 0 ? "∞" : "−∞";
-  const a = Math.abs(v);
-  if (a !== 0 && (a < 1e-3 || a >= 1e5)) return v.toExponential(2);
-  return String(Number(v.toPrecision(4)));
-}
-
-/** Decode a little-endian float64 buffer (copy when unaligned). */
-export function decodeFloat64(value) {
-  if (value == null) return new Float64Array(0);
-  const view =
-    value instanceof DataView
-      ? value
-      : value instanceof ArrayBuffer
-        ? new DataView(value)
-        : new DataView(value.buffer, value.byteOffset, value.byteLength);
-  const length = Math.floor(view.byteLength / 8);
-  if (view.byteOffset % 8 === 0) return new Float64Array(view.buffer, view.byteOffset, length);
-  const out = new Float64Array(length);
-  for (let i = 0; i < length; i++) out[i] = view.getFloat64(8 * i, true);
-  return out;
-}
 
 /** Read the model into panels of typed arrays; inconsistent buffers give empty panels. */
 export function readState(model) {

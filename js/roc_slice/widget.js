@@ -22,6 +22,7 @@ import {
   STRIP,
   STRIP_GAP,
 } from "./geometry.js";
+import { formatNumber } from "../shared/format.js";
 
 /** Colours of the extra contour metrics (Okabe–Ito: distinguishable, light and dark themes). */
 export const CONTOUR_COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#D55E00", "#0072B2", "#F0E442", "#999999"];
@@ -61,15 +62,6 @@ export const KEYS = [
   "_pmf_tn",
   "_pmf_pruned",
 ];
-
-/** Format a number for a label. */
-export function formatNumber(v) {
-  if (v === null || v === undefined || Number.isNaN(v)) return "undefined";
-  if (!Number.isFinite(v)) return v > 0 ? "∞" : "−∞";
-  const a = Math.abs(v);
-  if (a !== 0 && (a < 1e-3 || a >= 1e5)) return v.toExponential(2);
-  return String(Number(v.toPrecision(4)));
-}
 
 /**
  * Read and decode the model state. The lattice arrays are only used when their

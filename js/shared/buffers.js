@@ -46,3 +46,7 @@ export const decodeFloat32 = (value) => decode(value, Float32Array, "getFloat32"
 export const decodeInt32 = (value) => decode(value, Int32Array, "getInt32");
 /** Little-endian uint32 buffer → Uint32Array (zero-copy when aligned). */
 export const decodeUint32 = (value) => decode(value, Uint32Array, "getUint32");
+/** Little-endian uint16 buffer → Uint16Array (zero-copy when aligned). */
+export const decodeUint16 = (value) => decode(value, Uint16Array, "getUint16");
+/** Little-endian float64 buffer → Float64Array (zero-copy when aligned). */
+export const decodeFloat64 = (value) => decode(value, Float64Array, "getFloat64");

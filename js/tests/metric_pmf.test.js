@@ -1,7 +1,8 @@
 // MetricPMF: histogram binning, per-pixel merging, float64 decoding, render with a fake model.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { histogram, linearScale, nearestIndex, stickColumns, ticks } from "../metric_pmf/geometry.js";
-import { decodeFloat64, panelMarks, panelSummary, readState, render } from "../metric_pmf/widget.js";
+import { decodeFloat64 } from "../shared/buffers.js";
+import { panelMarks, panelSummary, readState, render } from "../metric_pmf/widget.js";
 import { FakeModel, f32, u32 } from "./fake_model.js";
 
 const f64 = (values) => new DataView(new Float64Array(values).buffer);

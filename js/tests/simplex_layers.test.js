@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { decodeUint16 } from "../shared/buffers.js";
 import { DIVERGING, MISSING } from "../shared/colour.js";
 import {
   DIM,
@@ -10,7 +11,6 @@ import {
   dimAlpha,
   volumeAlpha,
   countEmphasis,
-  decodeUint16,
   emphasis,
   parseColour,
   pointColours,
