@@ -9,7 +9,7 @@ PIP_STAMP := $(VENV)/.confusionlab-pip-install
 BUNDLE := src/confusionlab/static/roc_slice.js
 JS_SOURCES := $(shell find js -type f -not -path '*/tests/*' 2>/dev/null) package.json
 
-.PHONY: install lab test pytest jstest lint
+.PHONY: install lab test html pytest jstest lint
 
 ## install: .venv with the package editable + [dev], JS dependencies and bundle.
 install: $(PIP_STAMP) $(BUNDLE)
@@ -46,6 +46,10 @@ test: install
 	$(MAKE) --no-print-directory jstest || status=1; \
 	if [ $$status -ne 0 ]; then echo "make test: FAILED" >&2; else echo "make test: all passed"; fi; \
 	exit $$status
+
+## html: executed notebooks as static HTML in build/html, widgets drawn offline.
+html: install
+	$(BIN)/python -m confusionlab.export notebooks/*.ipynb --output-dir build/html
 
 # Internal helpers (not part of the documented interface).
 lint: install

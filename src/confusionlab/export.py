@@ -1,0 +1,90 @@
+"""Static HTML of executed notebooks whose widgets render offline.
+
+``nbconvert --to html`` keeps the widgets' state but draws them with a renderer and
+require.js fetched from CDNs. :func:`to_html` executes a notebook, renders it with a
+template that fetches nothing, and writes ``confusionlab-embed.js`` (the package's own
+small renderer, built from ``js/export/``) beside the page: anywidgets are drawn from
+the ES module stored in their state, boxes of ipywidgets as containers, other controls
+as text. Open the page from disk; nothing is loaded from the internet.
+
+Command line::
+
+    python -m confusionlab.export notebooks/*.ipynb --output-dir build/html
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+__all__ = ["RENDERER", "to_html"]
+
+_HERE = Path(__file__).resolve().parent
+#: File name of the renderer written beside every page.
+RENDERER = "confusionlab-embed.js"
+
+
+def to_html(notebook: str | Path, output_dir: str | Path, *, execute: bool = True, timeout: int = 600) -> Path:
+    """Execute ``notebook`` and write ``<output_dir>/<name>.html`` that renders offline.
+
+    Parameters
+    ----------
+    notebook : path
+        The ``.ipynb`` file; it runs with its own folder as working directory.
+    output_dir : path
+        Where the page and ``confusionlab-embed.js`` go (created if needed).
+    execute : bool, default True
+        Run the notebook first (widget state is stored on the way); with False the
+        notebook's saved outputs and widget state are used.
+    timeout : int
+        Seconds allowed per cell.
+
+    Returns
+    -------
+    Path
+        The HTML file.
+    """
+    import nbformat
+    from nbclient import NotebookClient
+    from nbconvert import HTMLExporter
+
+    notebook = Path(notebook)
+    if notebook.suffix != ".ipynb" or not notebook.is_file():
+        raise ValueError(f"notebook must be an existing .ipynb file, got {str(notebook)!r}")
+    renderer = _HERE / "static" / "embed.js"
+    if not renderer.is_file():
+        raise FileNotFoundError(f"{renderer} is missing; build the front-end with `make install` or `npm run build`")
+    nb = nbformat.read(notebook, as_version=4)
+    if execute:
+        client = NotebookClient(
+            nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(notebook.parent)}}
+        )
+        client.execute()
+    exporter = HTMLExporter(
+        template_name="confusionlab",
+        extra_template_basedirs=[str(_HERE / "templates")],
+        widget_renderer_url=RENDERER,
+    )
+    body, _ = exporter.from_notebook_node(nb)
+    out_dir = Path(output_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(renderer, out_dir / RENDERER)
+    page = out_dir / f"{notebook.stem}.html"
+    page.write_text(body, encoding="utf-8")
+    return page
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Execute notebooks and write HTML whose widgets render offline.")
+    parser.add_argument("notebooks", nargs="+", type=Path)
+    parser.add_argument("--output-dir", "-o", type=Path, default=Path("build/html"))
+    parser.add_argument("--no-execute", action="store_true", help="use the saved outputs")
+    args = parser.parse_args(argv)
+    for notebook in args.notebooks:
+        print(to_html(notebook, args.output_dir, execute=not args.no_execute))
+
+
+if __name__ == "__main__":
+    main()
