@@ -146,7 +146,8 @@ export function createRenderer(gl) {
   const edges = { position: regl.buffer({ usage: "static", type: "float", data: new Float32Array(36) }), count: 0 };
   const marker = { position: regl.buffer({ usage: "dynamic", type: "float", data: new Float32Array(3) }), count: 0 };
 
-  const drawPoints = regl({
+  // Every lattice point, or only the focus points (elements): one shader, same attributes.
+  const pointsSpec = {
     vert: POINTS_VERT,
     frag: POINTS_FRAG,
     attributes: {
@@ -164,27 +165,9 @@ export function createRenderer(gl) {
     primitive: "points",
     depth: { enable: true, mask: regl.prop("depthMask") },
     blend: { enable: regl.prop("blend"), func: PREMULTIPLIED.func },
-  });
-  const drawFocus = regl({
-    vert: POINTS_VERT,
-    frag: POINTS_FRAG,
-    attributes: {
-      position: { buffer: lattice.position, size: 3 },
-      colour: { buffer: lattice.colour, size: 4, normalized: true },
-      emph: { buffer: lattice.emph, size: 1 },
-    },
-    uniforms: {
-      clip: regl.prop("clip"),
-      size: regl.prop("size"),
-      pass: regl.prop("pass"),
-      dimAlpha: regl.prop("dimAlpha"),
-    },
-    elements: () => lattice.focus,
-    count: regl.prop("count"),
-    primitive: "points",
-    depth: { enable: true, mask: regl.prop("depthMask") },
-    blend: { enable: regl.prop("blend"), func: PREMULTIPLIED.func },
-  });
+  };
+  const drawPoints = regl(pointsSpec);
+  const drawFocus = regl({ ...pointsSpec, elements: () => lattice.focus });
   // Number of opaque points among the first `limit` (they are drawn twice otherwise counted).
   let focusSorted = new Uint32Array(0);
   const focusBelow = (limit) => {

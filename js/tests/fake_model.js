@@ -29,6 +29,18 @@ export class FakeModel {
   }
 }
 
+/**
+ * Render a widget into a fresh host element with a FakeModel of ``state``.
+ * @returns {{model: FakeModel, host: HTMLElement, cleanup: any, root: Element|null}}
+ */
+export function mountWidget(render, state, rootSelector) {
+  const model = new FakeModel(state);
+  const host = document.createElement("div");
+  document.body.appendChild(host);
+  const cleanup = render({ model, el: host });
+  return { model, host, cleanup, root: host.querySelector(rootSelector) };
+}
+
 const f32 = (values) => new DataView(new Float32Array(values).buffer);
 const i32 = (values) => new DataView(new Int32Array(values).buffer);
 const u32 = (values) => new DataView(new Uint32Array(values).buffer);

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { histogram, linearScale, nearestIndex, stickColumns, ticks } from "../metric_pmf/geometry.js";
 import { decodeFloat64 } from "../shared/buffers.js";
 import { panelMarks, panelSummary, readState, render } from "../metric_pmf/widget.js";
-import { FakeModel, f32, u32 } from "./fake_model.js";
+import { FakeModel, f32, u32, mountWidget } from "./fake_model.js";
 
 const f64 = (values) => new DataView(new Float64Array(values).buffer);
 
@@ -88,13 +88,7 @@ afterEach(() => {
   document.body.innerHTML = "";
 });
 
-function mount(state) {
-  const model = new FakeModel(state);
-  const host = document.createElement("div");
-  document.body.appendChild(host);
-  const cleanup = render({ model, el: host });
-  return { model, cleanup, root: host.querySelector(".confusionlab-metric-pmf") };
-}
+const mount = (state) => mountWidget(render, state, ".confusionlab-metric-pmf");
 
 describe("render", () => {
   it("splits the buffers into panels", () => {

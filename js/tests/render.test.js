@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { decodeFloat32 } from "../shared/buffers.js";
 import { layoutFor, readState, render } from "../roc_slice/widget.js";
-import { FakeModel, f32, i32, sliceState, u32 } from "./fake_model.js";
+import { FakeModel, f32, i32, sliceState, u32, mountWidget } from "./fake_model.js";
 
 /** A recording stand-in for CanvasRenderingContext2D (jsdom has no canvas). */
 function fakeContext() {
@@ -48,13 +48,7 @@ afterEach(() => {
   document.body.innerHTML = "";
 });
 
-function mount(state) {
-  const model = new FakeModel(state);
-  const host = document.createElement("div");
-  document.body.appendChild(host);
-  const cleanup = render({ model, el: host });
-  return { model, host, cleanup, root: host.querySelector(".confusionlab-roc-slice") };
-}
+const mount = (state) => mountWidget(render, state, ".confusionlab-roc-slice");
 
 const painted = (image) => new Uint32Array(image.data.buffer).filter((c) => c !== 0).length;
 

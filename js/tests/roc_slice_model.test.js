@@ -17,7 +17,7 @@ import {
   STRIP_GAP,
 } from "../roc_slice/geometry.js";
 import { contourColour, layoutFor, readState, render } from "../roc_slice/widget.js";
-import { FakeModel, f32, sliceState, u32 } from "./fake_model.js";
+import { FakeModel, f32, sliceState, u32, mountWidget } from "./fake_model.js";
 
 const view = fitView({ x0: 0, x1: 1, y0: 0, y1: 1 }, 300, 300, false, { left: 0, right: 0, top: 0, bottom: 0 });
 
@@ -168,13 +168,7 @@ afterEach(() => {
   document.body.innerHTML = "";
 });
 
-function mount(state) {
-  const model = new FakeModel(state);
-  const host = document.createElement("div");
-  document.body.appendChild(host);
-  const cleanup = render({ model, el: host });
-  return { model, host, cleanup, root: host.querySelector(".confusionlab-roc-slice") };
-}
+const mount = (state) => mountWidget(render, state, ".confusionlab-roc-slice");
 
 function pointer(type, x, y) {
   const event = new MouseEvent(type, { clientX: x, clientY: y, bubbles: true, button: 0 });

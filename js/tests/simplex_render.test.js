@@ -2,7 +2,7 @@
 // pure pipeline (decoding, counts, emphasis, labels, camera) still runs.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NO_WEBGL, render } from "../confusion_simplex/widget.js";
-import { FakeModel } from "./fake_model.js";
+import { mountWidget } from "./fake_model.js";
 import { simplexState } from "./simplex_fixtures.js";
 
 const flush = () => new Promise((resolve) => setTimeout(resolve, 30));
@@ -15,13 +15,7 @@ afterEach(() => {
   document.body.innerHTML = "";
 });
 
-function mount(state) {
-  const model = new FakeModel(state);
-  const host = document.createElement("div");
-  document.body.appendChild(host);
-  const cleanup = render({ model, el: host });
-  return { model, host, cleanup, root: host.querySelector(".confusionlab-simplex") };
-}
+const mount = (state) => mountWidget(render, state, ".confusionlab-simplex");
 
 describe("render without WebGL", () => {
   it("shows a visible message and sets data-error", () => {
