@@ -54,6 +54,7 @@ html: install
 # Internal helpers (not part of the documented interface).
 lint: install
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 pytest: install
 	$(BIN)/python -m pytest

@@ -34,8 +34,7 @@ from pathlib import Path
 import numpy as np
 
 OUT = Path(__file__).resolve().parent / "out"
-KW = dict(label="label", positive_values=[1], facet="facet", facet_values=[1], predicted="pred",
-          group="group")
+KW = dict(label="label", positive_values=[1], facet="facet", facet_values=[1], predicted="pred", group="group")
 
 SMCLARIFY_CODE = r"""
 import json, sys, time, logging
@@ -80,8 +79,9 @@ def generate(n: int, seed: int = 0):
     score = x[:, 0] - 0.4 * (facet == 1) + 0.1 * group
     label = (score + rng.normal(size=n) > 0.3).astype(np.int8)
     pred = (score > 0.3).astype(np.int8)
-    return pd.DataFrame({"facet": facet, "label": label, "pred": pred, "group": group,
-                         "x0": x[:, 0], "x1": x[:, 1], "x2": x[:, 2]})
+    return pd.DataFrame(
+        {"facet": facet, "label": label, "pred": pred, "group": group, "x0": x[:, 0], "x1": x[:, 1], "x2": x[:, 2]}
+    )
 
 
 def timed(fn, repeat: int = 3) -> float:
@@ -103,8 +103,7 @@ def floor(df) -> float:
 
 
 def smclarify(python: str, path: Path, which: str) -> dict:
-    res = subprocess.run([python, "-c", SMCLARIFY_CODE, str(path), which], capture_output=True,
-                         text=True, check=True)
+    res = subprocess.run([python, "-c", SMCLARIFY_CODE, str(path), which], capture_output=True, text=True, check=True)
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
@@ -181,8 +180,10 @@ def bench_dask(n: int, chunk: int = 2_000_000) -> dict:
 
     parts = [chunk] * (n // chunk) + ([n % chunk] if n % chunk else [])
     meta = _dask_chunk(0, 1).iloc[:0]
-    with LocalCluster(n_workers=2, threads_per_worker=1, memory_limit="6GiB",
-                      dashboard_address=None) as cluster, Client(cluster):
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, memory_limit="6GiB", dashboard_address=None) as cluster,
+        Client(cluster),
+    ):
         ddf = dd.from_map(_dask_chunk, range(len(parts)), parts, meta=meta)
         t = time.perf_counter()
         r = bias.report(ddf, **KW)
@@ -193,10 +194,17 @@ def bench_dask(n: int, chunk: int = 2_000_000) -> dict:
         intervals = time.perf_counter() - t
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"rows": n, "partitions": len(parts), "seconds": elapsed,
-            "intervals_seconds": intervals, "n_counted": int(r.counts.n),
-            "peak_rss_client_mib": own, "peak_rss_largest_worker_mib": children,
-            "DPPL": r["DPPL"].value, "DPPL_95": r["DPPL"].interval(0.95)}
+    return {
+        "rows": n,
+        "partitions": len(parts),
+        "seconds": elapsed,
+        "intervals_seconds": intervals,
+        "n_counted": int(r.counts.n),
+        "peak_rss_client_mib": own,
+        "peak_rss_largest_worker_mib": children,
+        "DPPL": r["DPPL"].value,
+        "DPPL_95": r["DPPL"].interval(0.95),
+    }
 
 
 def main() -> None:
@@ -212,8 +220,11 @@ def main() -> None:
         print("report", json.dumps(line), flush=True)
         if "smclarify_pre" in r:
             sm = r["smclarify_pre"] + r["smclarify_post_no_ft"]
-            print(f"  rows={int(n):.0e}: smclarify/ours = {sm / r['ours_pandas']:.1f}x, "
-                  f"ours/floor = {r['ours_pandas'] / r['floor_bincount']:.2f}x", flush=True)
+            print(
+                f"  rows={int(n):.0e}: smclarify/ours = {sm / r['ours_pandas']:.1f}x, "
+                f"ours/floor = {r['ours_pandas'] / r['floor_bincount']:.2f}x",
+                flush=True,
+            )
     for n in a.ft_rows:
         r = bench_ft(int(n), a.smclarify_python)
         print("ft", json.dumps(r), flush=True)

@@ -53,8 +53,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=21, help="timed runs of each (median reported)")
     args = parser.parse_args()
     print(f"numpy {np.__version__}, python {platform.python_version()}, {platform.machine()}")
-    print(f"{'p = n':>6} {'metric':>18} {'lattice':>9} {'exact values':>12} {'naive values':>12} "
-          f"{'exact ms':>9} {'naive ms':>9} {'ratio':>6}")
+    print(
+        f"{'p = n':>6} {'metric':>18} {'lattice':>9} {'exact values':>12} {'naive values':>12} "
+        f"{'exact ms':>9} {'naive ms':>9} {'ratio':>6}"
+    )
     for size in args.sizes:
         cm = cl.ConfusionMatrix.from_rates(size, size, 0.8, 0.8)
         for metric in METRICS:
@@ -65,8 +67,10 @@ def main() -> None:
                 t_exact.append(timed(exact, cm, metric))
                 t_naive.append(timed(naive, cm, metric))
             me, mn = statistics.median(t_exact), statistics.median(t_naive)
-            print(f"{size:>6} {metric:>18} {d.lattice_points:>9,} {len(d):>12,} {len(u):>12,} "
-                  f"{me * 1e3:>9.2f} {mn * 1e3:>9.2f} {me / mn:>6.2f}")
+            print(
+                f"{size:>6} {metric:>18} {d.lattice_points:>9,} {len(d):>12,} {len(u):>12,} "
+                f"{me * 1e3:>9.2f} {mn * 1e3:>9.2f} {me / mn:>6.2f}"
+            )
 
 
 if __name__ == "__main__":

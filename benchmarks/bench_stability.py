@@ -133,9 +133,7 @@ def main(argv: list[str] | None = None) -> str:
             small = pred[:mr, :mn]
             vs = np.unique(small).size
             t_k, k_alpha = best_of(
-                lambda s=small: krippendorff.alpha(
-                    reliability_data=s, level_of_measurement="interval"
-                ),
+                lambda s=small: krippendorff.alpha(reliability_data=s, level_of_measurement="interval"),
             )
             t_small, ours_small = best_of(lambda s=small: st.krippendorff_alpha(s, "metric"))
             t_phi_small, _ = best_of(lambda s=small, y=train: st.phi(s, y, "metric"))
@@ -153,9 +151,7 @@ def main(argv: list[str] | None = None) -> str:
         else:
             level = scale
             t_k, k_alpha = best_of(
-                lambda p=pred, lv=level: krippendorff.alpha(
-                    reliability_data=p, level_of_measurement=lv
-                ),
+                lambda p=pred, lv=level: krippendorff.alpha(reliability_data=p, level_of_measurement=lv),
             )
             assert abs(float(ours_alpha) - k_alpha) < 1e-8, (ours_alpha, k_alpha)
             rows.append(
@@ -174,8 +170,7 @@ def main(argv: list[str] | None = None) -> str:
     t_sm, sm_f = best_of(lambda: sm_fleiss(aggregate_raters(pred.T)[0]))
     assert abs(float(ours_f) - sm_f) < 1e-10
     rows.append(
-        f"| Fleiss κ | {sec(t_f)} | {sec(t_sm)} | {t_sm / t_f:.1f}× | statsmodels "
-        "aggregate_raters + fleiss_kappa |"
+        f"| Fleiss κ | {sec(t_f)} | {sec(t_sm)} | {t_sm / t_f:.1f}× | statsmodels aggregate_raters + fleiss_kappa |"
     )
 
     # ICC vs pingouin on a smaller matrix, ours also at full size

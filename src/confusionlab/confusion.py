@@ -1,27 +1,44 @@
-"""The binary confusion matrix, validated once at the boundary."""
+"""The binary confusion matrix, validated once at the boundary.
+
+Counts are passed **by name** — ``ConfusionMatrix(tp=, fn=, fp=, tn=)`` — because the
+orders in use disagree: this package (and the paper) write (TP, FN, FP, TN), while
+scikit-learn's ``confusion_matrix(y, p).ravel()`` is (TN, FP, FN, TP). Arrays come in
+through :meth:`ConfusionMatrix.from_predictions` and :meth:`ConfusionMatrix.from_sklearn`.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
-from ._validation import check_count
+import numpy as np
+
+from ._validation import as_labels, check_count, check_int, check_probability
 
 __all__ = ["ConfusionMatrix"]
+
+_ORDER_HELP = (
+    "ConfusionMatrix takes its counts by name: ConfusionMatrix(tp=..., fn=..., fp=..., tn=...). "
+    "Positional counts are refused because orders differ: scikit-learn's confusion_matrix(...).ravel() "
+    "is (tn, fp, fn, tp). Use ConfusionMatrix.from_sklearn(confusion_matrix(y_true, y_pred)) or "
+    "ConfusionMatrix.from_predictions(y_true, y_pred)."
+)
 
 
 def _rate(numerator: int, denominator: int) -> float:
     return numerator / denominator if denominator else float("nan")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class ConfusionMatrix:
-    """A binary confusion matrix (TP, FN, FP, TN) of non-negative integer counts.
+    """A binary confusion matrix of non-negative integer counts, given by name.
 
     Parameters
     ----------
     tp, fn, fp, tn : int
-        True positives, false negatives, false positives and true negatives.
+        True positives, false negatives, false positives and true negatives
+        (keywords only; see the module docstring for why).
 
     Attributes
     ----------
@@ -39,6 +56,10 @@ class ConfusionMatrix:
     (0.8, 0.2)
     >>> cm.scaled(4)
     ConfusionMatrix(tp=64, fn=16, fp=32, tn=128)
+    >>> ConfusionMatrix(16, 4, 8, 32)
+    Traceback (most recent call last):
+    ...
+    TypeError: ConfusionMatrix takes its counts by name: ...
     """
 
     tp: int
@@ -46,11 +67,95 @@ class ConfusionMatrix:
     fp: int
     tn: int
 
-    def __post_init__(self) -> None:
-        for name in ("tp", "fn", "fp", "tn"):
-            object.__setattr__(self, name, check_count(getattr(self, name), name))
+    def __init__(self, *args: Any, tp: int = None, fn: int = None, fp: int = None, tn: int = None) -> None:  # type: ignore[assignment]
+        if args:
+            raise TypeError(_ORDER_HELP)
+        absent = [name for name, v in (("tp", tp), ("fn", fn), ("fp", fp), ("tn", tn)) if v is None]
+        if absent:
+            raise TypeError(f"ConfusionMatrix() missing the count(s) {', '.join(absent)}; {_ORDER_HELP}")
+        for name, value in (("tp", tp), ("fn", fn), ("fp", fp), ("tn", tn)):
+            object.__setattr__(self, name, check_count(value, name))
         if self.N == 0:
             raise ValueError("a confusion matrix needs at least one example; all counts are 0")
+
+    @classmethod
+    def from_sklearn(cls, matrix: Any, *, positive_index: int = 1) -> ConfusionMatrix:
+        """The matrix from scikit-learn's 2 × 2 ``confusion_matrix`` (rows true, columns predicted).
+
+        Parameters
+        ----------
+        matrix : array-like, shape (2, 2)
+            ``sklearn.metrics.confusion_matrix(y_true, y_pred)``; its flat order is
+            (tn, fp, fn, tp) when the positive class is the second label.
+        positive_index : {0, 1}, default 1
+            Which row/column is the positive class (scikit-learn sorts the labels, so
+            1 for labels {0, 1} or {False, True}).
+
+        Examples
+        --------
+        >>> ConfusionMatrix.from_sklearn([[32, 8], [4, 16]])
+        ConfusionMatrix(tp=16, fn=4, fp=8, tn=32)
+        """
+        positive_index = check_int(positive_index, "positive_index", minimum=0, maximum=1)
+        arr = np.asarray(matrix, dtype=object)
+        if arr.shape != (2, 2):
+            raise ValueError(
+                f"matrix must be scikit-learn's 2 × 2 confusion matrix (rows: true class, columns: predicted), "
+                f"got shape {arr.shape}; for more classes use confusionlab.evaluate or one class against the rest"
+            )
+        pos, neg = positive_index, 1 - positive_index
+        return cls(
+            tp=check_count(arr[pos, pos], "matrix[positive, positive] (tp)"),
+            fn=check_count(arr[pos, neg], "matrix[positive, negative] (fn)"),
+            fp=check_count(arr[neg, pos], "matrix[negative, positive] (fp)"),
+            tn=check_count(arr[neg, neg], "matrix[negative, negative] (tn)"),
+        )
+
+    @classmethod
+    def from_predictions(cls, y_true: Any, y_pred: Any, *, positive: Any = None) -> ConfusionMatrix:
+        """Count a binary classifier's decisions against the true labels.
+
+        Parameters
+        ----------
+        y_true, y_pred : array-like of labels
+            Lists, numpy arrays, pandas or polars Series; strings, numbers or booleans.
+            Missing values (None, NaN, pandas ``<NA>``) are refused, never counted.
+        positive : label, optional
+            The positive class. Default: ``1`` (or ``True``) when the labels are
+            0/1, ``True``/``False`` or −1/1; otherwise it must be given.
+
+        Raises
+        ------
+        ValueError
+            Different lengths, no examples, missing values, more than two labels,
+            or a ``positive`` label that occurs in neither array.
+
+        Examples
+        --------
+        >>> ConfusionMatrix.from_predictions([1, 1, 0, 0, 0], [1, 0, 1, 0, 0])
+        ConfusionMatrix(tp=1, fn=1, fp=1, tn=2)
+        >>> ConfusionMatrix.from_predictions(["cat", "dog", "dog"], ["cat", "cat", "dog"], positive="dog")
+        ConfusionMatrix(tp=1, fn=1, fp=0, tn=1)
+        """
+        t = as_labels(y_true, "y_true")
+        p = as_labels(y_pred, "y_pred")
+        if t.shape[0] != p.shape[0]:
+            raise ValueError(f"y_true and y_pred must have the same length, got {t.shape[0]} and {p.shape[0]}")
+        if t.shape[0] == 0:
+            raise ValueError("y_true and y_pred are empty: a confusion matrix needs at least one example")
+        labels = _distinct(t, p)
+        if len(labels) > 2:
+            shown = ", ".join(map(repr, labels[:6])) + (" …" if len(labels) > 6 else "")
+            raise ValueError(
+                f"y_true and y_pred hold {len(labels)} distinct labels ({shown}); a binary confusion matrix needs "
+                "at most two (use confusionlab.evaluate for more classes)"
+            )
+        positive = _positive_label(labels, positive)
+        t_pos, p_pos = _equals(t, positive), _equals(p, positive)
+        tp = int(np.count_nonzero(t_pos & p_pos))
+        fn = int(np.count_nonzero(t_pos & ~p_pos))
+        fp = int(np.count_nonzero(~t_pos & p_pos))
+        return cls(tp=tp, fn=fn, fp=fp, tn=int(t.shape[0]) - tp - fn - fp)
 
     @classmethod
     def from_rates(cls, p: int, n: int, tpr: float | Fraction, tnr: float | Fraction) -> ConfusionMatrix:
@@ -63,11 +168,17 @@ class ConfusionMatrix:
         """
         p = check_count(p, "p")
         n = check_count(n, "n")
-        tp = Fraction(tpr).limit_denominator(10**9) * p
-        tn = Fraction(tnr).limit_denominator(10**9) * n
+        rates = []
+        for name, rate in (("tpr", tpr), ("tnr", tnr)):
+            if not isinstance(rate, Fraction):
+                rate = check_probability(rate, name)
+            elif not 0 <= rate <= 1:
+                raise ValueError(f"{name} must lie in [0, 1], got {rate}")
+            rates.append(Fraction(rate).limit_denominator(10**9))
+        tp, tn = rates[0] * p, rates[1] * n
         if tp.denominator != 1 or tn.denominator != 1:
             raise ValueError(f"tpr*p = {float(tp)} and tnr*n = {float(tn)} must be whole counts")
-        return cls(int(tp), p - int(tp), n - int(tn), int(tn))
+        return cls(tp=int(tp), fn=p - int(tp), fp=n - int(tn), tn=int(tn))
 
     @property
     def p(self) -> int:
@@ -108,8 +219,57 @@ class ConfusionMatrix:
     def scaled(self, factor: int) -> ConfusionMatrix:
         """Every count multiplied by the whole number ``factor`` (the paper's 1/√N study)."""
         factor = check_count(factor, "factor")
-        return ConfusionMatrix(*(factor * c for c in self.as_tuple()))
+        return ConfusionMatrix(tp=factor * self.tp, fn=factor * self.fn, fp=factor * self.fp, tn=factor * self.tn)
 
     def swapped(self) -> ConfusionMatrix:
         """The same matrix with the positive and negative class exchanged."""
         return ConfusionMatrix(tp=self.tn, fn=self.fp, fp=self.fn, tn=self.tp)
+
+
+def _distinct(*arrays: np.ndarray) -> list[Any]:
+    seen: dict[Any, None] = {}
+    for arr in arrays:
+        for v in np.unique(arr).tolist() if arr.dtype != object else set(arr.tolist()):
+            seen.setdefault(v, None)
+    try:
+        return sorted(seen)
+    except TypeError:
+        return sorted(seen, key=repr)
+
+
+def _positive_label(labels: list[Any], positive: Any) -> Any:
+    if positive is not None:
+        if not any(_same_label(v, positive) for v in labels):
+            raise ValueError(
+                f"positive={positive!r} occurs in neither y_true nor y_pred (labels: {labels!r}); "
+                "check its spelling and type"
+            )
+        return positive
+    numeric = all(isinstance(v, _NUMBER) for v in labels)
+    if numeric and (set(labels) <= {0, 1} or set(labels) <= {-1, 1}):
+        return True if all(isinstance(v, bool | np.bool_) for v in labels) else 1
+    raise ValueError(
+        f"cannot tell which label is positive among {labels!r}; pass positive=<label> "
+        "(the default is 1/True for labels 0/1, False/True or -1/1)"
+    )
+
+
+_NUMBER = (bool, int, float, np.number, np.bool_)
+
+
+def _same_label(a: Any, b: Any) -> bool:
+    if isinstance(a, _NUMBER) and isinstance(b, _NUMBER):
+        return bool(a == b)
+    if isinstance(a, str) and isinstance(b, str):
+        return a == b
+    return type(a) is type(b) and bool(a == b)
+
+
+def _equals(arr: np.ndarray, positive: Any) -> np.ndarray:
+    if arr.dtype == object:
+        return np.fromiter((_same_label(v, positive) for v in arr), dtype=bool, count=arr.shape[0])
+    if arr.dtype.kind in "biuf" and not isinstance(positive, _NUMBER):
+        return np.zeros(arr.shape, dtype=bool)
+    if arr.dtype.kind == "U" and not isinstance(positive, str):
+        return np.zeros(arr.shape, dtype=bool)
+    return np.asarray(arr == positive, dtype=bool)

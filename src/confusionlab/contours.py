@@ -143,8 +143,7 @@ def _inside(
         x = np.broadcast_to(x, np.shape(t))
         y = np.broadcast_to(y, np.shape(t))
         return (
-            np.isfinite(x) & np.isfinite(y)
-            & (x >= x0 - edge) & (x <= x1 + edge) & (y >= y0 - edge) & (y <= y1 + edge)
+            np.isfinite(x) & np.isfinite(y) & (x >= x0 - edge) & (x <= x1 + edge) & (y >= y0 - edge) & (y <= y1 + edge)
         )
 
 

@@ -293,8 +293,15 @@ def metric_distribution(
     if n_undef and undefined_value is not None:
         values, masses, counts = _merge_value(values, masses, counts, undefined_value, undef_mass, n_undef)
     return MetricDistribution(
-        values, masses, counts, metric=m.name, model=model, undefined_mass=undef_mass,
-        undefined_points=n_undef, pruned_mass=pruned, lattice_points=int(np.prod(shape)),
+        values,
+        masses,
+        counts,
+        metric=m.name,
+        model=model,
+        undefined_mass=undef_mass,
+        undefined_points=n_undef,
+        pruned_mass=pruned,
+        lattice_points=int(np.prod(shape)),
         strategy=grouped.strategy,
     )
 
@@ -348,8 +355,8 @@ def compare(
 
     Examples
     --------
-    >>> da = metric_distribution(ConfusionMatrix(16, 4, 8, 32), "mcc")
-    >>> db = metric_distribution(ConfusionMatrix(14, 6, 10, 30), "mcc")
+    >>> da = metric_distribution(ConfusionMatrix(tp=16, fn=4, fp=8, tn=32), "mcc")
+    >>> db = metric_distribution(ConfusionMatrix(tp=14, fn=6, fp=10, tn=30), "mcc")
     >>> c = compare(da, db)
     >>> 0.5 < c.prob_greater < 1
     True
@@ -376,7 +383,11 @@ def compare(
         uniq, dmass, dcount = _binned_difference(a, b, pa, pb, bins)
         strategy = f"binned({bins})"
     diff_dist = MetricDistribution(
-        uniq, dmass, dcount.astype(np.int64), metric=f"{a.metric} difference", model=f"{a.model} - {b.model}",
+        uniq,
+        dmass,
+        dcount.astype(np.int64),
+        metric=f"{a.metric} difference",
+        model=f"{a.model} - {b.model}",
         strategy=strategy,
     )
     return Comparison(greater, equal, less, diff_dist)

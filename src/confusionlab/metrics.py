@@ -234,32 +234,46 @@ def _accuracy() -> Metric:
         return [_x_param(lambda x: (k * (p + n) - n + n * x) / p)]
 
     return Metric(
-        "accuracy", "Accuracy", (0.0, 1.0), "(TP + TN) / N",
+        "accuracy",
+        "Accuracy",
+        (0.0, 1.0),
+        "(TP + TN) / N",
         lambda tp, fn, fp, tn: _div(tp + tn, tp + fn + fp + tn),
         lambda tp, fn, fp, tn: _ratio(tp + tn, tp + fn + fp + tn),
-        contour, swap="accuracy", geometry="parallel lines, slope n/p", aliases=("acc",), magnitude=lambda N: N,
+        contour,
+        swap="accuracy",
+        geometry="parallel lines, slope n/p",
+        aliases=("acc",),
+        magnitude=lambda N: N,
     )
 
 
 def _balanced_accuracy() -> Metric:
     return Metric(
-        "balanced_accuracy", "Balanced accuracy", (0.0, 1.0), "(TPR + TNR) / 2",
+        "balanced_accuracy",
+        "Balanced accuracy",
+        (0.0, 1.0),
+        "(TPR + TNR) / 2",
         lambda tp, fn, fp, tn: (_div(tp, tp + fn) + _div(tn, fp + tn)) / 2,
         lambda tp, fn, fp, tn: _ratio((fp + tn) * tp + (tp + fn) * tn, 2 * (tp + fn) * (fp + tn)),
         lambda k, p, n: [_x_param(lambda x: 2 * k - 1 + x)],
-        swap="balanced_accuracy", geometry="parallel lines, slope 1", aliases=("ba",),
+        swap="balanced_accuracy",
+        geometry="parallel lines, slope 1",
+        aliases=("ba",),
     )
 
 
 def _informedness() -> Metric:
     return Metric(
-        "informedness", "Informedness (Youden's J)", (-1.0, 1.0), "TPR + TNR - 1",
+        "informedness",
+        "Informedness (Youden's J)",
+        (-1.0, 1.0),
+        "TPR + TNR - 1",
         lambda tp, fn, fp, tn: _div(tp, tp + fn) + _div(tn, fp + tn) - 1,
-        lambda tp, fn, fp, tn: _ratio(
-            (fp + tn) * tp + (tp + fn) * tn - (tp + fn) * (fp + tn), (tp + fn) * (fp + tn)
-        ),
+        lambda tp, fn, fp, tn: _ratio((fp + tn) * tp + (tp + fn) * tn - (tp + fn) * (fp + tn), (tp + fn) * (fp + tn)),
         lambda k, p, n: [_x_param(lambda x: k + x)],
-        swap="informedness", geometry="parallel lines, slope 1 (the balanced-accuracy family)",
+        swap="informedness",
+        geometry="parallel lines, slope 1 (the balanced-accuracy family)",
         aliases=("bm", "youden_j", "bookmaker_informedness"),
     )
 
@@ -270,12 +284,16 @@ def _markedness() -> Metric:
         return [_u_param(lambda u: k * u * (1 - u) / (pi * (1 - pi)), pi, u01=False)]
 
     return Metric(
-        "markedness", "Markedness", (-1.0, 1.0), "PPV + NPV - 1",
+        "markedness",
+        "Markedness",
+        (-1.0, 1.0),
+        "PPV + NPV - 1",
         lambda tp, fn, fp, tn: _div(tp, tp + fp) + _div(tn, fn + tn) - 1,
-        lambda tp, fn, fp, tn: _ratio(
-            tp * (fn + tn) + tn * (tp + fp) - (tp + fp) * (fn + tn), (tp + fp) * (fn + tn)
-        ),
-        contour, swap="markedness", geometry="parabolas through (0,0) and (1,1)", aliases=("mk",),
+        lambda tp, fn, fp, tn: _ratio(tp * (fn + tn) + tn * (tp + fp) - (tp + fp) * (fn + tn), (tp + fp) * (fn + tn)),
+        contour,
+        swap="markedness",
+        geometry="parabolas through (0,0) and (1,1)",
+        aliases=("mk",),
     )
 
 
@@ -307,22 +325,33 @@ def fbeta_metric(beta: float | int | Fraction) -> Metric:
 
     label = "F1 score" if b == 1 else f"F-beta score (beta = {b})"
     return Metric(
-        name, label, (0.0, 1.0), f"{r + s}·TP / ({r + s}·TP + {r}·FN + {s}·FP)",
+        name,
+        label,
+        (0.0, 1.0),
+        f"{r + s}·TP / ({r + s}·TP + {r}·FN + {s}·FP)",
         lambda tp, fn, fp, tn: _div((1 + b2f) * tp, (1 + b2f) * tp + b2f * fn + fp),
         lambda tp, fn, fp, tn: _ratio((r + s) * tp, (r + s) * tp + r * fn + s * fp),
-        contour, swap=None, geometry="pencil of lines through (FPR, TPR) = (-β²p/n, 0)",
-        aliases=("f_measure", "f1_score") if b == 1 else (), magnitude=lambda N: 2 * (r + s) * N,
+        contour,
+        swap=None,
+        geometry="pencil of lines through (FPR, TPR) = (-β²p/n, 0)",
+        aliases=("f_measure", "f1_score") if b == 1 else (),
+        magnitude=lambda N: 2 * (r + s) * N,
     )
 
 
 def _jaccard() -> Metric:
     return Metric(
-        "jaccard", "Jaccard index (threat score)", (0.0, 1.0), "TP / (TP + FN + FP)",
+        "jaccard",
+        "Jaccard index (threat score)",
+        (0.0, 1.0),
+        "TP / (TP + FN + FP)",
         lambda tp, fn, fp, tn: _div(tp, tp + fn + fp),
         lambda tp, fn, fp, tn: _ratio(tp, tp + fn + fp),
         lambda k, p, n: [_x_param(lambda x: k * (p + n * x) / p)],
-        swap=None, geometry="pencil of lines through (-p/n, 0), as F1",
-        aliases=("threat_score", "critical_success_index", "iou"), magnitude=lambda N: N,
+        swap=None,
+        geometry="pencil of lines through (-p/n, 0), as F1",
+        aliases=("threat_score", "critical_success_index", "iou"),
+        magnitude=lambda N: N,
     )
 
 
@@ -333,10 +362,17 @@ def _precision() -> Metric:
         return [_y_param(lambda y: p * (1 - k) * y / (k * n))] if k > 0 else [_horizontal(0.0)]
 
     return Metric(
-        "precision", "Precision (PPV)", (0.0, 1.0), "TP / (TP + FP)",
+        "precision",
+        "Precision (PPV)",
+        (0.0, 1.0),
+        "TP / (TP + FP)",
         lambda tp, fn, fp, tn: _div(tp, tp + fp),
         lambda tp, fn, fp, tn: _ratio(tp, tp + fp),
-        contour, swap="npv", geometry="lines through the origin", aliases=("ppv",), magnitude=lambda N: N,
+        contour,
+        swap="npv",
+        geometry="lines through the origin",
+        aliases=("ppv",),
+        magnitude=lambda N: N,
     )
 
 
@@ -349,11 +385,17 @@ def _npv() -> Metric:
         return [_x_param(lambda x: 1 - n * (1 - x) * (1 - k) / (k * p))]
 
     return Metric(
-        "npv", "Negative predictive value", (0.0, 1.0), "TN / (TN + FN)",
+        "npv",
+        "Negative predictive value",
+        (0.0, 1.0),
+        "TN / (TN + FN)",
         lambda tp, fn, fp, tn: _div(tn, tn + fn),
         lambda tp, fn, fp, tn: _ratio(tn, tn + fn),
-        contour, swap="precision", geometry="lines through (1, 1)",
-        aliases=("negative_predictive_value",), magnitude=lambda N: N,
+        contour,
+        swap="precision",
+        geometry="lines through (1, 1)",
+        aliases=("negative_predictive_value",),
+        magnitude=lambda N: N,
     )
 
 
@@ -366,12 +408,17 @@ def _simple_rate(name: str, label: str, formula: str, which: str, swap: str, ali
     }[which]
     parts, curve = pick
     return Metric(
-        name, label, (0.0, 1.0), formula,
+        name,
+        label,
+        (0.0, 1.0),
+        formula,
         lambda tp, fn, fp, tn: _div(*parts(tp, fn, fp, tn)),
         lambda tp, fn, fp, tn: _ratio(*parts(tp, fn, fp, tn)),
         lambda k, p, n: [curve(k)],
-        swap=swap, geometry="horizontal lines" if which in ("tpr", "fnr") else "vertical lines",
-        aliases=aliases, magnitude=lambda N: N,
+        swap=swap,
+        geometry="horizontal lines" if which in ("tpr", "fnr") else "vertical lines",
+        aliases=aliases,
+        magnitude=lambda N: N,
     )
 
 
@@ -386,12 +433,17 @@ def _mcc() -> Metric:
         return _div(tp * tn - fp * fn, np.sqrt(den))
 
     return Metric(
-        "mcc", "Matthews correlation coefficient", (-1.0, 1.0),
+        "mcc",
+        "Matthews correlation coefficient",
+        (-1.0, 1.0),
         "(TP·TN − FP·FN) / √((TP+FP)(TP+FN)(TN+FP)(TN+FN))",
         value,
         lambda tp, fn, fp, tn: _signed_square(tp * tn - fp * fn, (tp + fp) * (fn + tn) * (tp + fn) * (fp + tn)),
-        contour, swap="mcc", geometry="half-ellipses centred at (½, ½) through (0, 0) and (1, 1)",
-        aliases=("matthews_corrcoef", "phi_coefficient"), magnitude=lambda N: N**4 // 4,
+        contour,
+        swap="mcc",
+        geometry="half-ellipses centred at (½, ½) through (0, 0) and (1, 1)",
+        aliases=("matthews_corrcoef", "phi_coefficient"),
+        magnitude=lambda N: N**4 // 4,
     )
 
 
@@ -403,23 +455,32 @@ def _cohen_kappa() -> Metric:
         return [_x_param(lambda x: (k * (n * n - n * p) * x + k * n * p + k * p * p + 2 * n * p * x) / den)]
 
     return Metric(
-        "cohen_kappa", "Cohen's kappa", (-1.0, 1.0),
+        "cohen_kappa",
+        "Cohen's kappa",
+        (-1.0, 1.0),
         "2(TP·TN − FN·FP) / ((TP+FP)(FP+TN) + (TP+FN)(FN+TN))",
         lambda tp, fn, fp, tn: _div(2 * (tp * tn - fn * fp), (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)),
         lambda tp, fn, fp, tn: _ratio(2 * (tp * tn - fn * fp), (tp + fp) * (fp + tn) + (tp + fn) * (fn + tn)),
-        contour, swap="cohen_kappa",
+        contour,
+        swap="cohen_kappa",
         geometry="pencil of lines through (p/(p−n), p/(p−n)); parallel, slope 1, when p = n",
-        aliases=("kappa",), magnitude=lambda N: 2 * N * N,
+        aliases=("kappa",),
+        magnitude=lambda N: 2 * N * N,
     )
 
 
 def _g_mean() -> Metric:
     return Metric(
-        "g_mean", "Geometric mean of TPR and TNR", (0.0, 1.0), "√(TPR·TNR)",
+        "g_mean",
+        "Geometric mean of TPR and TNR",
+        (0.0, 1.0),
+        "√(TPR·TNR)",
         lambda tp, fn, fp, tn: np.sqrt(_div(tp, tp + fn) * _div(tn, fp + tn)),
         lambda tp, fn, fp, tn: ExactForm(tp * tn, (tp + fn) * (fp + tn), "signed_square"),
         lambda k, p, n: [_x_param(lambda x: k * k / (1 - x))],
-        swap="g_mean", geometry="hyperbolas", aliases=("gmean", "geometric_mean"),
+        swap="g_mean",
+        geometry="hyperbolas",
+        aliases=("gmean", "geometric_mean"),
     )
 
 
@@ -430,40 +491,61 @@ def _fowlkes_mallows() -> Metric:
         return [_y_param(lambda y: p * y * (y - k * k) / (k * k * n))]
 
     return Metric(
-        "fowlkes_mallows", "Fowlkes–Mallows index", (0.0, 1.0), "√(PPV·TPR)",
+        "fowlkes_mallows",
+        "Fowlkes–Mallows index",
+        (0.0, 1.0),
+        "√(PPV·TPR)",
         lambda tp, fn, fp, tn: np.sqrt(_div(tp, tp + fp) * _div(tp, tp + fn)),
         lambda tp, fn, fp, tn: ExactForm(tp * tp, (tp + fp) * (tp + fn), "signed_square"),
-        contour, swap=None, geometry="parabolas", aliases=("fm", "fowlkes_mallows_index"),
+        contour,
+        swap=None,
+        geometry="parabolas",
+        aliases=("fm", "fowlkes_mallows_index"),
     )
 
 
 def _lr_plus() -> Metric:
     return Metric(
-        "lr_plus", "Positive likelihood ratio", (0.0, np.inf), "TPR / FPR",
+        "lr_plus",
+        "Positive likelihood ratio",
+        (0.0, np.inf),
+        "TPR / FPR",
         lambda tp, fn, fp, tn: _div(_div(tp, tp + fn), _div(fp, fp + tn)),
         lambda tp, fn, fp, tn: _ratio(tp * (fp + tn), (tp + fn) * fp),
         lambda k, p, n: [_x_param(lambda x: k * x)],
-        swap=None, geometry="lines through the origin", aliases=("positive_likelihood_ratio",),
+        swap=None,
+        geometry="lines through the origin",
+        aliases=("positive_likelihood_ratio",),
     )
 
 
 def _lr_minus() -> Metric:
     return Metric(
-        "lr_minus", "Negative likelihood ratio", (0.0, np.inf), "FNR / TNR",
+        "lr_minus",
+        "Negative likelihood ratio",
+        (0.0, np.inf),
+        "FNR / TNR",
         lambda tp, fn, fp, tn: _div(_div(fn, tp + fn), _div(tn, fp + tn)),
         lambda tp, fn, fp, tn: _ratio(fn * (fp + tn), (tp + fn) * tn),
         lambda k, p, n: [_x_param(lambda x: 1 - k * (1 - x))],
-        swap=None, geometry="lines through (1, 1)", aliases=("negative_likelihood_ratio",),
+        swap=None,
+        geometry="lines through (1, 1)",
+        aliases=("negative_likelihood_ratio",),
     )
 
 
 def _diagnostic_odds_ratio() -> Metric:
     return Metric(
-        "diagnostic_odds_ratio", "Diagnostic odds ratio", (0.0, np.inf), "(TP·TN) / (FP·FN)",
+        "diagnostic_odds_ratio",
+        "Diagnostic odds ratio",
+        (0.0, np.inf),
+        "(TP·TN) / (FP·FN)",
         lambda tp, fn, fp, tn: _div(tp * tn, fp * fn),
         lambda tp, fn, fp, tn: _ratio(tp * tn, fp * fn),
         lambda k, p, n: [_x_param(lambda x: k * x / (1 - x + k * x))],
-        swap="diagnostic_odds_ratio", geometry="hyperbolas through (0, 0) and (1, 1)", aliases=("dor",),
+        swap="diagnostic_odds_ratio",
+        geometry="hyperbolas through (0, 0) and (1, 1)",
+        aliases=("dor",),
     )
 
 
@@ -490,8 +572,16 @@ def _prevalence_threshold() -> Metric:
         return [_x_param(lambda x: c * x)]
 
     return Metric(
-        "prevalence_threshold", "Prevalence threshold", (0.0, 1.0), "(√(TPR·FPR) − FPR) / (TPR − FPR)",
-        value, exact, contour, swap=None, geometry="lines through the origin", aliases=("pt",),
+        "prevalence_threshold",
+        "Prevalence threshold",
+        (0.0, 1.0),
+        "(√(TPR·FPR) − FPR) / (TPR − FPR)",
+        value,
+        exact,
+        contour,
+        swap=None,
+        geometry="lines through the origin",
+        aliases=("pt",),
         magnitude=lambda N: 2 * N * N,
     )
 
@@ -600,10 +690,9 @@ def metric_value(cm: ConfusionMatrix, metric: str | Metric, *, undefined: float 
     >>> cm = ConfusionMatrix(tp=16, fn=4, fp=8, tn=32)
     >>> round(metric_value(cm, "mcc"), 4)
     0.5774
-    >>> metric_value(ConfusionMatrix(0, 20, 0, 40), "mcc")
+    >>> metric_value(ConfusionMatrix(tp=0, fn=20, fp=0, tn=40), "mcc")
     0.0
     """
     if not isinstance(cm, ConfusionMatrix):
         raise TypeError(f"cm must be a ConfusionMatrix, got {type(cm).__name__}")
     return get_metric(metric)(cm, undefined=undefined)
-

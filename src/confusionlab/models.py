@@ -146,13 +146,17 @@ def slice_model(
 
     Examples
     --------
-    >>> m = slice_model(ConfusionMatrix(16, 4, 8, 32), tolerance=0)
+    >>> m = slice_model(ConfusionMatrix(tp=16, fn=4, fp=8, tn=32), tolerance=0)
     >>> m.tp_pmf.size, m.tn_pmf.size, m.pruned_mass
     (21, 41, 0.0)
     """
-    p_new, n_new = (cm.p, cm.n) if future_size is None else (
-        check_count(future_size[0], "future_size[0] (positives)"),
-        check_count(future_size[1], "future_size[1] (negatives)"),
+    p_new, n_new = (
+        (cm.p, cm.n)
+        if future_size is None
+        else (
+            check_count(future_size[0], "future_size[0] (positives)"),
+            check_count(future_size[1], "future_size[1] (negatives)"),
+        )
     )
     alpha = resolve_prior(prior)
     tp_full = _marginal(model, cm.tp, cm.p, p_new, alpha, "positives")
@@ -160,9 +164,7 @@ def slice_model(
     tp_lo, tp_hi, tp_drop = prune_tails(tp_full, tolerance)
     tn_lo, tn_hi, tn_drop = prune_tails(tn_full, tolerance)
     pruned = tp_drop + tn_drop - tp_drop * tn_drop
-    return SliceModel(
-        model, p_new, n_new, tp_lo, tp_full[tp_lo : tp_hi + 1], tn_lo, tn_full[tn_lo : tn_hi + 1], pruned
-    )
+    return SliceModel(model, p_new, n_new, tp_lo, tp_full[tp_lo : tp_hi + 1], tn_lo, tn_full[tn_lo : tn_hi + 1], pruned)
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,7 @@ def simplex_model(
 
     The smallest masses summing to at most ``tolerance`` are pruned.
 
-    >>> m = simplex_model(ConfusionMatrix(2, 1, 1, 2), tolerance=0)
+    >>> m = simplex_model(ConfusionMatrix(tp=2, fn=1, fp=1, tn=2), tolerance=0)
     >>> len(m.pmf), round(float(m.pmf.sum()), 12)
     (84, 1.0)
     """

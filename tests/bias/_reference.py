@@ -33,8 +33,13 @@ def report_frame(case: dict) -> pd.DataFrame:
 
 def report_kwargs(case: dict) -> dict:
     s = case["settings"]
-    kw: dict = {"label": s["label"], "facet": s["facet"], "predicted": s["predicted"],
-                "group": s["group"], "features": s["features"] or None}
+    kw: dict = {
+        "label": s["label"],
+        "facet": s["facet"],
+        "predicted": s["predicted"],
+        "group": s["group"],
+        "features": s["features"] or None,
+    }
     if s["facet_mode"] == "threshold":
         kw["facet_threshold"] = s["facet_values"][0]  # int or float, as given to smclarify
     else:

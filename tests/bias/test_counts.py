@@ -22,8 +22,9 @@ def frames(draw):
     facet = draw(st.lists(st.sampled_from(["F", "M", "X"]), min_size=n, max_size=n))
     group = draw(st.lists(st.sampled_from(["g1", "g2", "g3"]), min_size=n, max_size=n))
     age = draw(st.lists(st.floats(0, 100, allow_nan=False), min_size=n, max_size=n))
-    return pd.DataFrame({"y": np.array(label, dtype=np.int16), "p": np.array(pred, np.int16),
-                         "s": facet, "g": group, "age": age})
+    return pd.DataFrame(
+        {"y": np.array(label, dtype=np.int16), "p": np.array(pred, np.int16), "s": facet, "g": group, "age": age}
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -31,8 +32,7 @@ def frames(draw):
 def test_pandas_path_equals_pyarrow_path(df, positive, by_threshold):
     if not df.y.isin(positive).any() and not df.p.isin(positive).any():
         positive = [int(df.y.iloc[0])]
-    facet = dict(facet="age", facet_threshold=50.0) if by_threshold else \
-        dict(facet="s", facet_values=["F", "X"])
+    facet = dict(facet="age", facet_threshold=50.0) if by_threshold else dict(facet="s", facet_values=["F", "X"])
     kw = dict(label="y", positive_values=positive, predicted="p", group="g", **facet)
     a = bias.report(df, **kw)
     b = bias.report(pa.Table.from_pandas(df, preserve_index=False), **kw)
@@ -44,11 +44,15 @@ def test_pandas_path_equals_pyarrow_path(df, positive, by_threshold):
 
 
 def test_table_axes_and_views():
-    df = pd.DataFrame({"y": ["lo", "mid", "hi", "hi", "lo", "mid"],
-                       "p": ["hi", "lo", "hi", "lo", "lo", "hi"],
-                       "s": ["F", "F", "F", "M", "M", "M"], "g": list("aabbab")})
-    r = bias.report(df, label="y", positive_values=["hi"], facet="s", facet_values=["F"],
-                    predicted="p", group="g")
+    df = pd.DataFrame(
+        {
+            "y": ["lo", "mid", "hi", "hi", "lo", "mid"],
+            "p": ["hi", "lo", "hi", "lo", "lo", "hi"],
+            "s": ["F", "F", "F", "M", "M", "M"],
+            "g": list("aabbab"),
+        }
+    )
+    r = bias.report(df, label="y", positive_values=["hi"], facet="s", facet_values=["F"], predicted="p", group="g")
     t = r.counts
     assert t.label_values == ("hi", "lo", "mid") and t.label_positive.tolist() == [True, False, False]
     assert t.counts.shape == (2, 2, 3, 2) and t.n == 6

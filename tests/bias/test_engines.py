@@ -18,16 +18,28 @@ def frame() -> pd.DataFrame:
     sex = rng.choice(["Female", "Male"], n, p=[0.35, 0.65])
     race = rng.choice(["A", "B", "C"], n)
     s = rng.normal(size=n) - 0.5 * (sex == "Female")
-    return pd.DataFrame({
-        "sex": sex, "race": race, "age": rng.uniform(17, 90, n).round(2),
-        "income": np.where(s > 0.4, ">50K", "<=50K"),
-        "pred": np.where(s + rng.normal(scale=0.7, size=n) > 0.4, ">50K", "<=50K"),
-        "x0": rng.normal(size=n), "x1": rng.normal(size=n),
-    })
+    return pd.DataFrame(
+        {
+            "sex": sex,
+            "race": race,
+            "age": rng.uniform(17, 90, n).round(2),
+            "income": np.where(s > 0.4, ">50K", "<=50K"),
+            "pred": np.where(s + rng.normal(scale=0.7, size=n) > 0.4, ">50K", "<=50K"),
+            "x0": rng.normal(size=n),
+            "x1": rng.normal(size=n),
+        }
+    )
 
 
-KW = dict(label="income", positive_values=[">50K"], facet="sex", facet_values=["Female"],
-          predicted="pred", group="race", features=["x0", "x1"])
+KW = dict(
+    label="income",
+    positive_values=[">50K"],
+    facet="sex",
+    facet_values=["Female"],
+    predicted="pred",
+    group="race",
+    features=["x0", "x1"],
+)
 
 
 def _values(r) -> dict:
@@ -71,16 +83,20 @@ def test_same_report_on_every_engine(frame, engine):
 @pytest.mark.parametrize("engine", ["polars", "duckdb", "dask"])
 def test_numeric_threshold_and_intersectional_facets_on_engines(frame, engine):
     kw = dict(label="income", positive_values=[">50K"], predicted="pred")
-    for extra in (dict(facet="age", facet_threshold=60.0),
-                  dict(facet=["sex", "race"], facet_values=[("Female", "B")])):
+    for extra in (dict(facet="age", facet_threshold=60.0), dict(facet=["sex", "race"], facet_values=[("Female", "B")])):
         ref = bias.report(frame, **kw, **extra)
         other = bias.report(_engines(frame)[engine], **kw, **extra)
         assert other.to_clarify_json() == ref.to_clarify_json()
 
 
 def test_intersectional_facet_is_the_combination(frame):
-    r = bias.report(frame, label="income", positive_values=[">50K"],
-                    facet=["sex", "race"], facet_values=[("Female", "B"), ("Male", "C")])
+    r = bias.report(
+        frame,
+        label="income",
+        positive_values=[">50K"],
+        facet=["sex", "race"],
+        facet_values=[("Female", "B"), ("Male", "C")],
+    )
     fem, male = frame.sex == "Female", frame.sex == "Male"
     d = (fem & (frame.race == "B")) | (male & (frame.race == "C"))
     nd, na = int(d.sum()), int((~d).sum())
@@ -110,8 +126,15 @@ def test_lazy_engine_returns_only_the_count_table(frame, engine, monkeypatch):
     spy(nw.LazyFrame, "collect")
     spy(dd.DataFrame, "compute")  # Dask: per-partition count tables, summed by the caller
     data = _engines(frame)[engine]
-    r = bias.report(data, label="income", positive_values=[">50K"],
-                    facet="sex", facet_values=["Female"], predicted="pred", group="race")
+    r = bias.report(
+        data,
+        label="income",
+        positive_values=[">50K"],
+        facet="sex",
+        facet_values=["Female"],
+        predicted="pred",
+        group="race",
+    )
     assert r["DPPL"].value is not None
     # 3 races x 2 facets x 2 labels x 2 predictions = 24 cells at most (per Dask partition)
     per_part = 4 if engine == "dask" else 1

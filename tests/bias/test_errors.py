@@ -11,13 +11,15 @@ from confusionlab import bias
 
 @pytest.fixture
 def df() -> pd.DataFrame:
-    return pd.DataFrame({
-        "y": ["+", "-", "+", "-", "+", "-", "-", "+"],
-        "p": ["+", "-", "-", "-", "+", "+", "-", "+"],
-        "s": list("FFFFMMMM"),
-        "g": list("abababab"),
-        "x": np.arange(8.0),
-    })
+    return pd.DataFrame(
+        {
+            "y": ["+", "-", "+", "-", "+", "-", "-", "+"],
+            "p": ["+", "-", "-", "-", "+", "+", "-", "+"],
+            "s": list("FFFFMMMM"),
+            "g": list("abababab"),
+            "x": np.arange(8.0),
+        }
+    )
 
 
 KW = dict(label="y", positive_values=["+"], facet="s", facet_values=["F"])
@@ -70,6 +72,7 @@ def test_nan_in_numeric_label_is_refused():
 
 def test_nan_in_polars_float_is_refused():
     import polars as pl  # a dev dependency: its absence must fail, not skip
+
     df = pl.DataFrame({"y": [0.1, float("nan"), 0.9, 0.7], "s": list("FFMM")})
     with pytest.raises(ValueError, match=r"label: column 'y' has 1 missing values"):
         bias.report(df, label="y", label_threshold=0.5, facet="s", facet_values=["F"])
@@ -84,19 +87,16 @@ def test_non_binary_predictions_are_refused(df):
 def test_score_predictions_are_refused():
     df = pd.DataFrame({"y": [1, 0, 1, 0], "p": [0.9, 0.2, 0.4, 0.1], "s": list("FFMM")})
     with pytest.raises(TypeError, match=r"predicted: column 'p' holds floats"):
-        bias.report(df, label="y", positive_values=[1], facet="s", facet_values=["F"],
-                    predicted="p")
+        bias.report(df, label="y", positive_values=[1], facet="s", facet_values=["F"], predicted="p")
 
 
 def test_mismatched_lengths_in_flip_test():
     with pytest.raises(ValueError, match=r"same columns, got shapes \(3, 2\) and \(2, 1\)"):
-        bias.prediction_metrics.flip_test(np.zeros((3, 2)), np.zeros(3, bool),
-                                          np.zeros((2, 1)), np.zeros(2, bool))
+        bias.prediction_metrics.flip_test(np.zeros((3, 2)), np.zeros(3, bool), np.zeros((2, 1)), np.zeros(2, bool))
 
 
 def test_facet_value_matching_no_rows_marks_metrics_failed_like_clarify(df):
-    r = bias.report(df, **{**KW, "facet_values": ["X"]}, predicted="p", group="g",
-                    features=["x"])
+    r = bias.report(df, **{**KW, "facet_values": ["X"]}, predicted="p", group="g", features=["x"])
     failed = {k for k, m in r.items() if m.value is None}
     # as smclarify: every metric fails except CDDL, CDDPL (0.0) and GE (all rows)
     assert failed == set(bias.DESCRIPTIONS) - {"CDDL", "CDDPL", "GE"}

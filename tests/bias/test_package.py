@@ -37,8 +37,10 @@ def test_load_adult():
 
 
 def test_import_does_not_pull_heavy_engines():
-    code = ("import sys, confusionlab.bias; "
-            "print(sorted(m for m in ('polars', 'duckdb', 'dask', 'sklearn', 'pyarrow', "
-            "'narwhals') if m in sys.modules))")
+    code = (
+        "import sys, confusionlab.bias; "
+        "print(sorted(m for m in ('polars', 'duckdb', 'dask', 'sklearn', 'pyarrow', "
+        "'narwhals') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

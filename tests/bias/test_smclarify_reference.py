@@ -40,8 +40,15 @@ def test_reference_covers_all_21_metrics_and_both_label_kinds():
             names |= {m["name"] for m in stage[0]["metrics"]}
     assert names == ALL_21
     notes = " ".join(c["name"] for c in ref["cases"])
-    for needed in ("ternary", "numeric_facet", "categorical_facet", "empty_facet_d",
-                   "inf_minus_inf", "di_both_zero", "no_shared_label_value"):
+    for needed in (
+        "ternary",
+        "numeric_facet",
+        "categorical_facet",
+        "empty_facet_d",
+        "inf_minus_inf",
+        "di_both_zero",
+        "no_shared_label_value",
+    ):
         assert needed in notes
 
 
@@ -69,9 +76,15 @@ def test_report_matches_smclarify(case, stage):
 @pytest.mark.parametrize("case", COUNT_CASES, ids=[c["name"] for c in COUNT_CASES])
 def test_count_based_metrics_match_smclarify_functions(case):
     df = counts_frame(case)
-    kw = dict(label="label", positive_values=case["positive_values"], facet="facet",
-              facet_values=[True], predicted="pred", group="group",
-              kl_labels="values" if case["multi_label"] else "binary")
+    kw = dict(
+        label="label",
+        positive_values=case["positive_values"],
+        facet="facet",
+        facet_values=[True],
+        predicted="pred",
+        group="group",
+        kl_labels="values" if case["multi_label"] else "binary",
+    )
     r = bias.report(df, **kw)
     for name, expected in case["smclarify"].items():
         m = r[name]
@@ -101,8 +114,7 @@ ONE_VS_REST = cases("one_vs_rest")
 def test_one_vs_rest_matches_smclarify_without_facet_values(case, stage):
     kw = report_kwargs(case)
     kw.pop("facet_values")
-    reports = bias.report_each_value(report_frame(case), **kw,
-                                     stage="pre" if stage == "pre_training" else "post")
+    reports = bias.report_each_value(report_frame(case), **kw, stage="pre" if stage == "pre_training" else "post")
     theirs = {r["value_or_threshold"]: r["metrics"] for r in case["smclarify"][stage]}
     assert set(theirs) == {str(v) for v in reports}
     for value, rep in reports.items():

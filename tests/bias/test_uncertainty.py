@@ -70,8 +70,7 @@ def test_ci_distribution_is_exact_betabinomial_over_facet_sizes():
 
 
 def test_distribution_api():
-    d = un.posterior_distribution(np.array([0.3, -0.1, 0.2, np.nan]), np.full(4, 0.25),
-                                  metric="DPL", strategy="exact")
+    d = un.posterior_distribution(np.array([0.3, -0.1, 0.2, np.nan]), np.full(4, 0.25), metric="DPL", strategy="exact")
     assert d.undefined_mass == pytest.approx(0.25)
     assert d.values.tolist() == [-0.1, 0.2, 0.3]
     assert d.cdf(0.2) == pytest.approx(2 / 3)
@@ -80,8 +79,7 @@ def test_distribution_api():
     assert un.prob_sign_real(d, -0.3) == pytest.approx(1 / 3)
     assert np.isnan(un.prob_sign_real(d, 0.0))
     assert d.to_scipy().mean() == pytest.approx(d.mean())
-    assert un.posterior_distribution(np.array([np.nan]), np.ones(1), metric="KL",
-                                     strategy="exact") is None
+    assert un.posterior_distribution(np.array([np.nan]), np.ones(1), metric="KL", strategy="exact") is None
 
 
 def test_intervals_shrink_with_facet_size():

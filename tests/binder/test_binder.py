@@ -41,9 +41,19 @@ def _conda_pip_specs(environment: Path) -> list[str]:
 def test_fresh_environment_from_binder_files_runs_the_notebooks(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     shutil.copytree(
-        ROOT, repo,
-        ignore=shutil.ignore_patterns(".venv", "node_modules", "static", ".git", "__pycache__", ".pytest_cache",
-                                      ".hypothesis", ".ruff_cache", "benchmarks"),
+        ROOT,
+        repo,
+        ignore=shutil.ignore_patterns(
+            ".venv",
+            "node_modules",
+            "static",
+            ".git",
+            "__pycache__",
+            ".pytest_cache",
+            ".hypothesis",
+            ".ruff_cache",
+            "benchmarks",
+        ),
     )
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)

@@ -19,8 +19,10 @@ CELLS = [
 def test_exported_page_draws_the_widgets_without_network(browser: Any, tmp_path: Path) -> None:
     notebook = tmp_path / "views.ipynb"
     nbformat.write(
-        new_notebook(cells=[new_code_cell(c) for c in CELLS],
-                     metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}),
+        new_notebook(
+            cells=[new_code_cell(c) for c in CELLS],
+            metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        ),
         notebook,
     )
     page_path = to_html(notebook, tmp_path / "html")

@@ -25,8 +25,8 @@ def _brute(a: cl.MetricDistribution, b: cl.MetricDistribution) -> tuple[float, f
 
 @pytest.mark.parametrize("metric", ["accuracy", "mcc", "f1"])
 def test_probabilities_match_pairwise_enumeration(metric: str) -> None:
-    a = cl.metric_distribution(cl.ConfusionMatrix(16, 4, 8, 32), metric, tolerance=0)
-    b = cl.metric_distribution(cl.ConfusionMatrix(15, 5, 9, 31), metric, tolerance=0)
+    a = cl.metric_distribution(cl.ConfusionMatrix(tp=16, fn=4, fp=8, tn=32), metric, tolerance=0)
+    b = cl.metric_distribution(cl.ConfusionMatrix(tp=15, fn=5, fp=9, tn=31), metric, tolerance=0)
     c = cl.compare(a, b)
     gt, eq, lt = _brute(a, b)
     assert (c.prob_greater, c.prob_equal, c.prob_less) == pytest.approx((gt, eq, lt), abs=1e-12)
@@ -39,8 +39,8 @@ def test_probabilities_match_pairwise_enumeration(metric: str) -> None:
 
 
 def test_binned_difference_keeps_moments() -> None:
-    a = cl.metric_distribution(cl.ConfusionMatrix(16, 4, 8, 32), "mcc")
-    b = cl.metric_distribution(cl.ConfusionMatrix(15, 5, 9, 31), "mcc")
+    a = cl.metric_distribution(cl.ConfusionMatrix(tp=16, fn=4, fp=8, tn=32), "mcc")
+    b = cl.metric_distribution(cl.ConfusionMatrix(tp=15, fn=5, fp=9, tn=31), "mcc")
     c = cl.compare(a, b, max_pairs=1000, bins=4001)
     assert c.difference.strategy == "binned(4001)"
     assert c.difference.mean() == pytest.approx(a.mean() - b.mean(), abs=1e-3)
@@ -50,7 +50,7 @@ def test_binned_difference_keeps_moments() -> None:
 
 
 def test_identical_distributions_are_a_coin_flip() -> None:
-    a = cl.metric_distribution(cl.ConfusionMatrix(16, 4, 8, 32), "balanced_accuracy")
+    a = cl.metric_distribution(cl.ConfusionMatrix(tp=16, fn=4, fp=8, tn=32), "balanced_accuracy")
     c = cl.compare(a, a)
     assert c.prob_greater == pytest.approx(c.prob_less, abs=1e-12)
     np.testing.assert_allclose(c.difference.mean(), 0, atol=1e-12)

@@ -11,9 +11,27 @@ import confusionlab as cl
 from confusionlab import grouping
 
 ALL_METRICS = [
-    "accuracy", "balanced_accuracy", "informedness", "markedness", "f1", "f2", "jaccard", "precision",
-    "npv", "recall", "tnr", "fpr", "fnr", "mcc", "cohen_kappa", "g_mean", "fowlkes_mallows",
-    "lr_plus", "lr_minus", "diagnostic_odds_ratio", "prevalence_threshold",
+    "accuracy",
+    "balanced_accuracy",
+    "informedness",
+    "markedness",
+    "f1",
+    "f2",
+    "jaccard",
+    "precision",
+    "npv",
+    "recall",
+    "tnr",
+    "fpr",
+    "fnr",
+    "mcc",
+    "cohen_kappa",
+    "g_mean",
+    "fowlkes_mallows",
+    "lr_plus",
+    "lr_minus",
+    "diagnostic_odds_ratio",
+    "prevalence_threshold",
 ]
 
 
@@ -54,7 +72,7 @@ def test_paper_slices_match_brute_force(metric: str, n: int, model: str) -> None
 @pytest.mark.parametrize("metric", ALL_METRICS)
 @pytest.mark.parametrize("counts", [(3, 2, 1, 4), (5, 0, 2, 6), (0, 4, 3, 3), (6, 6, 6, 6), (7, 3, 9, 1)])
 def test_every_metric_matches_brute_force(metric: str, counts: tuple[int, int, int, int]) -> None:
-    cm = cl.ConfusionMatrix(*counts)
+    cm = cl.ConfusionMatrix(**dict(zip(("tp", "fn", "fp", "tn"), counts, strict=True)))
     d = cl.metric_distribution(cm, metric, "beta-binomial", tolerance=0)
     assert_matches_brute(d, metric, cm, "beta-binomial")
 

@@ -23,13 +23,16 @@ OBSERVED = cl.ConfusionMatrix(tp=16, fn=4, fp=8, tn=32)
     [("balanced_accuracy", 81, 881), ("mcc", 725, 881), ("f1", 594, 614)],
 )
 def test_discreteness_jump_in_distinct_values(metric: str, n40: int, n41: int) -> None:
-    counts = [len(cl.metric_distribution(cl.ConfusionMatrix(16, 4, n - 32, 32), metric, tolerance=0)) for n in (40, 41)]
+    counts = [
+        len(cl.metric_distribution(cl.ConfusionMatrix(tp=16, fn=4, fp=n - 32, tn=32), metric, tolerance=0))
+        for n in (40, 41)
+    ]
     assert counts == [n40, n41]
 
 
 def test_balanced_accuracy_largest_mass_falls_while_moments_stay() -> None:
-    d40 = cl.metric_distribution(cl.ConfusionMatrix(16, 4, 8, 32), "balanced_accuracy", tolerance=0)
-    d41 = cl.metric_distribution(cl.ConfusionMatrix(16, 4, 9, 32), "balanced_accuracy", tolerance=0)
+    d40 = cl.metric_distribution(cl.ConfusionMatrix(tp=16, fn=4, fp=8, tn=32), "balanced_accuracy", tolerance=0)
+    d41 = cl.metric_distribution(cl.ConfusionMatrix(tp=16, fn=4, fp=9, tn=32), "balanced_accuracy", tolerance=0)
     # paper: "about 0.064" -> "about 0.017"
     assert d40.probabilities.max() == pytest.approx(0.064, abs=5e-4)
     assert d41.probabilities.max() == pytest.approx(0.017, abs=5e-4)
@@ -56,14 +59,24 @@ def test_f1_contours_pass_through_eleven_lattice_points(level: Fraction) -> None
 
 
 SD_TABLE = {  # N: {(metric, model): published sd}
-    60: {("mcc", "binomial"): 0.1064, ("mcc", "beta-binomial"): 0.1505,
-         ("balanced_accuracy", "binomial"): 0.0548, ("balanced_accuracy", "beta-binomial"): 0.0776,
-         ("f1", "binomial"): 0.0672, ("f1", "beta-binomial"): 0.0962},
+    60: {
+        ("mcc", "binomial"): 0.1064,
+        ("mcc", "beta-binomial"): 0.1505,
+        ("balanced_accuracy", "binomial"): 0.0548,
+        ("balanced_accuracy", "beta-binomial"): 0.0776,
+        ("f1", "binomial"): 0.0672,
+        ("f1", "beta-binomial"): 0.0962,
+    },
     240: {("mcc", "binomial"): 0.0531, ("mcc", "beta-binomial"): 0.0751},
     960: {("mcc", "binomial"): 0.0265, ("mcc", "beta-binomial"): 0.0375},
-    3840: {("mcc", "binomial"): 0.0133, ("mcc", "beta-binomial"): 0.0188,
-           ("balanced_accuracy", "binomial"): 0.0068, ("balanced_accuracy", "beta-binomial"): 0.0097,
-           ("f1", "binomial"): 0.0083, ("f1", "beta-binomial"): 0.0118},
+    3840: {
+        ("mcc", "binomial"): 0.0133,
+        ("mcc", "beta-binomial"): 0.0188,
+        ("balanced_accuracy", "binomial"): 0.0068,
+        ("balanced_accuracy", "beta-binomial"): 0.0097,
+        ("f1", "binomial"): 0.0083,
+        ("f1", "beta-binomial"): 0.0118,
+    },
 }
 
 
@@ -89,8 +102,15 @@ def test_mcc_central_interval_at_n60() -> None:
 
 @pytest.mark.parametrize(
     ("p", "n", "published"),
-    [(20, 20, 0.0895), (20, 80, 0.0708), (20, 200, 0.0664), (20, 1000, 0.0639),
-     (10, 990, 0.0895), (100, 900, 0.0298), (500, 500, 0.0179)],
+    [
+        (20, 20, 0.0895),
+        (20, 80, 0.0708),
+        (20, 200, 0.0664),
+        (20, 1000, 0.0639),
+        (10, 990, 0.0895),
+        (100, 900, 0.0298),
+        (500, 500, 0.0179),
+    ],
 )
 def test_class_imbalance_sd_table(p: int, n: int, published: float) -> None:
     cm = cl.ConfusionMatrix.from_rates(p, n, 0.8, 0.8)

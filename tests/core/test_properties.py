@@ -17,10 +17,14 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 
 
 @SETTINGS
-@given(cm=cms, metric=st.sampled_from(METRIC_NAMES), model=st.sampled_from(["binomial", "beta-binomial"]),
-       tolerance=st.sampled_from([0.0, 1e-12, 1e-4]))
+@given(
+    cm=cms,
+    metric=st.sampled_from(METRIC_NAMES),
+    model=st.sampled_from(["binomial", "beta-binomial"]),
+    tolerance=st.sampled_from([0.0, 1e-12, 1e-4]),
+)
 def test_masses_values_and_multiplicities_are_consistent(cm, metric, model, tolerance) -> None:
-    cm = cl.ConfusionMatrix(*cm)
+    cm = cl.ConfusionMatrix(**dict(zip(("tp", "fn", "fp", "tn"), cm, strict=True)))
     d = cl.metric_distribution(cm, metric, model, tolerance=tolerance)
     lo, hi = cl.METRICS[metric].range
     assert np.all(d.probabilities >= 0)
@@ -38,7 +42,7 @@ def test_masses_values_and_multiplicities_are_consistent(cm, metric, model, tole
 @SETTINGS
 @given(cm=cms, metric=st.sampled_from([m for m in METRIC_NAMES if cl.METRICS[m].swap]))
 def test_class_swap_symmetry(cm, metric) -> None:
-    cm = cl.ConfusionMatrix(*cm)
+    cm = cl.ConfusionMatrix(**dict(zip(("tp", "fn", "fp", "tn"), cm, strict=True)))
     m = cl.METRICS[metric]
     assert cl.metric_value(cm.swapped(), m.swap, undefined=np.nan) == pytest.approx(
         cl.metric_value(cm, metric, undefined=np.nan), nan_ok=True, abs=1e-12
@@ -54,7 +58,9 @@ def test_class_swap_symmetry(cm, metric) -> None:
 @given(c=st.tuples(counts, counts, counts, counts).filter(lambda c: sum(c) > 0), metric=st.sampled_from(METRIC_NAMES))
 def test_metric_value_matches_exact_definition(c, metric) -> None:
     key = exact_value(metric, *c)
-    value = cl.metric_value(cl.ConfusionMatrix(*c), metric, undefined=np.nan)
+    value = cl.metric_value(
+        cl.ConfusionMatrix(**dict(zip(("tp", "fn", "fp", "tn"), c, strict=True))), metric, undefined=np.nan
+    )
     if key is None:
         assert np.isnan(value)
     else:

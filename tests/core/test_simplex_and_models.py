@@ -43,7 +43,7 @@ def test_simplex_size_is_refused_with_advice() -> None:
 
 
 def test_dirichlet_multinomial_matches_scipy() -> None:
-    cm = cl.ConfusionMatrix(3, 1, 2, 4)
+    cm = cl.ConfusionMatrix(tp=3, fn=1, fp=2, tn=4)
     model = cl.models.simplex_model(cm, tolerance=0)
     alpha = np.array(cm.as_tuple()) + 1.0
     expected = stats.dirichlet_multinomial.pmf(model.counts, alpha, cm.N)
@@ -64,7 +64,7 @@ def _dm_pmf_exact(x, alpha) -> Fraction:
 
 @pytest.mark.parametrize("metric", ["accuracy", "balanced_accuracy", "f1", "mcc", "g_mean"])
 def test_dirichlet_multinomial_metric_pmf_matches_brute_force(metric: str) -> None:
-    cm = cl.ConfusionMatrix(3, 1, 2, 4)
+    cm = cl.ConfusionMatrix(tp=3, fn=1, fp=2, tn=4)
     d = cl.metric_distribution(cm, metric, "dirichlet-multinomial", tolerance=0, undefined="exclude")
     alpha = [c + 1 for c in cm.as_tuple()]
     groups: dict = defaultdict(Fraction)
@@ -91,7 +91,7 @@ def test_dirichlet_multinomial_metric_pmf_matches_brute_force(metric: str) -> No
 
 
 def test_dirichlet_multinomial_pruning_is_bounded_and_reported() -> None:
-    cm = cl.ConfusionMatrix(16, 4, 8, 32)
+    cm = cl.ConfusionMatrix(tp=16, fn=4, fp=8, tn=32)
     d = cl.metric_distribution(cm, "mcc", "dirichlet-multinomial", tolerance=1e-6)
     assert 0 < d.pruned_mass <= 1e-6
     assert d.probabilities.sum() == pytest.approx(1 - d.pruned_mass, abs=1e-12)
@@ -110,7 +110,7 @@ def test_prune_tails_bounds_each_tail() -> None:
 
 
 def test_slice_model_marginals_are_scipy_beta_binomials() -> None:
-    cm = cl.ConfusionMatrix(160, 40, 80, 320)
+    cm = cl.ConfusionMatrix(tp=160, fn=40, fp=80, tn=320)
     m = slice_model(cm, tolerance=1e-9)
     k = np.arange(m.tp_lo, m.tp_lo + m.tp_pmf.size)
     np.testing.assert_allclose(m.tp_pmf, stats.betabinom.pmf(k, 200, 161, 41), rtol=1e-12)

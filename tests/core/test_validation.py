@@ -7,7 +7,7 @@ import pytest
 
 import confusionlab as cl
 
-CM = cl.ConfusionMatrix(16, 4, 8, 32)
+CM = cl.ConfusionMatrix(tp=16, fn=4, fp=8, tn=32)
 
 
 @pytest.mark.parametrize(
@@ -29,7 +29,7 @@ def test_confusion_matrix_rejects_bad_counts(kwargs, error, match) -> None:
 
 
 def test_integral_floats_and_numpy_integers_are_accepted() -> None:
-    cm = cl.ConfusionMatrix(np.int32(16), 4.0, np.int64(8), 32)
+    cm = cl.ConfusionMatrix(tp=np.int32(16), fn=4.0, fp=np.int64(8), tn=32)
     assert cm.as_tuple() == (16, 4, 8, 32) and all(type(c) is int for c in cm.as_tuple())
 
 
@@ -46,16 +46,26 @@ def test_integral_floats_and_numpy_integers_are_accepted() -> None:
         (lambda: cl.metric_distribution(CM, "mcc", undefined="drop"), ValueError, "undefined must be"),
         (lambda: cl.metric_distribution(CM, "mcc", future_size=100), TypeError, "future_size"),
         (lambda: cl.metric_distribution(CM, "mcc", future_size=(-1, 5)), ValueError, "future_size\\[0\\]"),
-        (lambda: cl.metric_distribution(CM, "mcc", "dirichlet-multinomial", future_size=(5, 5)), TypeError,
-         "future_size"),
+        (
+            lambda: cl.metric_distribution(CM, "mcc", "dirichlet-multinomial", future_size=(5, 5)),
+            TypeError,
+            "future_size",
+        ),
         (lambda: cl.metric_distribution((16, 4, 8, 32), "mcc"), TypeError, "cm must be a ConfusionMatrix"),
-        (lambda: cl.metric_distribution(cl.ConfusionMatrix(0, 0, 8, 32), "mcc", "binomial", future_size=(5, 40)),
-         ValueError, "binomial model needs observed positives"),
-        (lambda: cl.metric_distribution(CM, "mcc", future_size=(10**5, 10**5), tolerance=0), ValueError,
-         "lattice has .* points"),
+        (
+            lambda: cl.metric_distribution(
+                cl.ConfusionMatrix(tp=0, fn=0, fp=8, tn=32), "mcc", "binomial", future_size=(5, 40)
+            ),
+            ValueError,
+            "binomial model needs observed positives",
+        ),
+        (
+            lambda: cl.metric_distribution(CM, "mcc", future_size=(10**5, 10**5), tolerance=0),
+            ValueError,
+            "lattice has .* points",
+        ),
         (lambda: cl.metric_distribution(CM.scaled(2000), "mcc"), ValueError, "beyond 64 bits"),
-        (lambda: cl.metric_distribution(CM, "mcc", "dirichlet-multinomial", future_size=1000), ValueError,
-         "N <= 492"),
+        (lambda: cl.metric_distribution(CM, "mcc", "dirichlet-multinomial", future_size=1000), ValueError, "N <= 492"),
         (lambda: cl.metric_value(CM, "nope"), ValueError, "unknown metric"),
         (lambda: CM.scaled(-2), ValueError, "factor must be a non-negative"),
         (lambda: cl.simplex_points(-1), ValueError, "N must be a non-negative"),

@@ -117,8 +117,14 @@ def icc_pingouin(pred: np.ndarray) -> dict[str, float]:
     with warnings.catch_warnings():  # pingouin's own pandas deprecation noise
         warnings.simplefilter("ignore")
         out = pingouin.intraclass_corr(long, targets="target", raters="rater", ratings="rating")
-    old_names = {"ICC1": "ICC(1,1)", "ICC2": "ICC(A,1)", "ICC3": "ICC(C,1)",
-                 "ICC1k": "ICC(1,k)", "ICC2k": "ICC(A,k)", "ICC3k": "ICC(C,k)"}  # pingouin < 0.7
+    old_names = {
+        "ICC1": "ICC(1,1)",
+        "ICC2": "ICC(A,1)",
+        "ICC3": "ICC(C,1)",
+        "ICC1k": "ICC(1,k)",
+        "ICC2k": "ICC(A,k)",
+        "ICC3k": "ICC(C,k)",
+    }  # pingouin < 0.7
     return {old_names.get(t, t): v for t, v in zip(out["Type"], out["ICC"], strict=True)}
 
 
@@ -128,12 +134,10 @@ def test_two_object_icc_vs_phi():
     assert ours == pytest.approx(icc_pingouin(pred)["ICC(1,1)"], rel=1e-9)
     assert round(ours, 3) == -0.040
     # phi by brute force over ordered pairs
-    d_e = np.mean([(a - b) ** 2 for i, a in enumerate(train_y) for j, b in enumerate(train_y)
-                   if i != j])
+    d_e = np.mean([(a - b) ** 2 for i, a in enumerate(train_y) for j, b in enumerate(train_y) if i != j])
     for i in range(2):
         col = pred[:, i]
-        d_o = np.mean([(a - b) ** 2 for j, a in enumerate(col) for k, b in enumerate(col)
-                       if j != k])
+        d_o = np.mean([(a - b) ** 2 for j, a in enumerate(col) for k, b in enumerate(col) if j != k])
         assert st.phi(pred, train_y, "metric").per_object[i] == pytest.approx(1 - d_o / d_e)
     assert st.phi(pred, train_y, "metric").value == pytest.approx(0.996, abs=SPEC_TOL)
 
@@ -152,8 +156,14 @@ def test_icc_all_forms_match_pingouin(seed):
     pred += rng.normal(size=(r, 1))  # a refit effect, so the forms differ
     want = icc_pingouin(pred)
     # pingouin 0.7 names the Shrout–Fleiss forms 2 and 3 "A" (agreement) and "C" (consistency)
-    for ours, theirs in [("1,1", "ICC(1,1)"), ("2,1", "ICC(A,1)"), ("3,1", "ICC(C,1)"),
-                         ("1,k", "ICC(1,k)"), ("2,k", "ICC(A,k)"), ("3,k", "ICC(C,k)")]:
+    for ours, theirs in [
+        ("1,1", "ICC(1,1)"),
+        ("2,1", "ICC(A,1)"),
+        ("3,1", "ICC(C,1)"),
+        ("1,k", "ICC(1,k)"),
+        ("2,k", "ICC(A,k)"),
+        ("3,k", "ICC(C,k)"),
+    ]:
         assert float(st.icc(pred, ours)) == pytest.approx(want[theirs], rel=1e-9, abs=1e-12)
         assert float(st.icc(pred, theirs)) == pytest.approx(want[theirs], rel=1e-9, abs=1e-12)
 

@@ -20,9 +20,7 @@ GRID = [2, 4, 8, 16]
 
 
 def make_forest(n_learners, random_state):
-    return RandomForestClassifier(
-        n_learners, max_depth=4, oob_score=True, random_state=random_state, n_jobs=1
-    )
+    return RandomForestClassifier(n_learners, max_depth=4, oob_score=True, random_state=random_state, n_jobs=1)
 
 
 def make_extra_trees(n_learners, random_state):  # no bootstrap → no out-of-bag predictions
@@ -42,9 +40,7 @@ def clf_data():
 @pytest.fixture(scope="module")
 def clf_curve(clf_data):
     X, y, X_test = clf_data
-    return st.stability_curve(
-        make_forest, X, y, X_test, n_learners=GRID, repeats=3, n_jobs=1, progress=False
-    )
+    return st.stability_curve(make_forest, X, y, X_test, n_learners=GRID, repeats=3, n_jobs=1, progress=False)
 
 
 def test_shapes_scale_and_measures(clf_curve, clf_data):
@@ -55,9 +51,7 @@ def test_shapes_scale_and_measures(clf_curve, clf_data):
     assert np.all(c.fit_seconds > 0)
     for g in range(4):
         assert c.stability("phi")[g] == pytest.approx(st.phi(c.predictions[g], y, "nominal").value)
-        assert c.stability("fleiss_kappa")[g] == pytest.approx(
-            float(st.fleiss_kappa(c.predictions[g]))
-        )
+        assert c.stability("fleiss_kappa")[g] == pytest.approx(float(st.fleiss_kappa(c.predictions[g])))
     assert c.per_object().shape == (4, 30)
     # out-of-bag psi reference: predicted classes, pooled over the 3 refits
     for ref in c.reference:
@@ -75,12 +69,17 @@ def test_seeds_come_from_seedsequence_spawn(clf_curve, clf_data):
 
 def test_reproducible_and_seed_dependent(clf_curve, clf_data):
     X, y, X_test = clf_data
-    again = st.stability_curve(
-        make_forest, X, y, X_test, n_learners=GRID, repeats=3, n_jobs=1, progress=False
-    )
+    again = st.stability_curve(make_forest, X, y, X_test, n_learners=GRID, repeats=3, n_jobs=1, progress=False)
     np.testing.assert_array_equal(again.predictions, clf_curve.predictions)
     other = st.stability_curve(
-        make_forest, X, y, X_test, n_learners=GRID, repeats=3, n_jobs=1, progress=False,
+        make_forest,
+        X,
+        y,
+        X_test,
+        n_learners=GRID,
+        repeats=3,
+        n_jobs=1,
+        progress=False,
         random_state=1,
     )
     assert not np.array_equal(other.predictions, clf_curve.predictions)
@@ -105,8 +104,15 @@ def test_fit_and_recommendation_from_curve(clf_curve):
 def test_psi_kfold_reference_is_out_of_fold():
     X, y = make_regression(n_samples=60, n_features=4, noise=1.0, random_state=1)
     c = st.stability_curve(
-        make_one_nn, X[:50], y[:50], X[50:], n_learners=GRID, repeats=2, measure="psi",
-        n_jobs=1, progress=False,
+        make_one_nn,
+        X[:50],
+        y[:50],
+        X[50:],
+        n_learners=GRID,
+        repeats=2,
+        measure="psi",
+        n_jobs=1,
+        progress=False,
     )
     assert c.scale == "metric"
     for ref in c.reference:
@@ -120,15 +126,29 @@ def test_psi_kfold_reference_is_out_of_fold():
 def test_psi_without_oob_uses_kfold():
     X, y = make_regression(n_samples=70, n_features=4, noise=5.0, random_state=2)
     c = st.stability_curve(
-        make_extra_trees, X[:60], y[:60], X[60:], n_learners=GRID, repeats=2, measure="psi",
-        n_jobs=1, progress=False,
+        make_extra_trees,
+        X[:60],
+        y[:60],
+        X[60:],
+        n_learners=GRID,
+        repeats=2,
+        measure="psi",
+        n_jobs=1,
+        progress=False,
     )
     assert all(ref.shape == (120,) for ref in c.reference)
     assert np.all(c.stability() < 1.0)
     with pytest.raises(ValueError, match="oob_score=True"):
         st.stability_curve(
-            make_extra_trees, X[:60], y[:60], X[60:], n_learners=GRID, repeats=2,
-            reference="oob", n_jobs=1, progress=False,
+            make_extra_trees,
+            X[:60],
+            y[:60],
+            X[60:],
+            n_learners=GRID,
+            repeats=2,
+            reference="oob",
+            n_jobs=1,
+            progress=False,
         )
 
 
@@ -141,16 +161,12 @@ def test_dask_backend_gives_identical_results(clf_curve, clf_data):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         with (
-            LocalCluster(
-                n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
-            ) as cluster,
+            LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster,
             Client(cluster) as client,
             joblib.parallel_backend("dask"),
             get_task_stream(client) as stream,
         ):
-            curve = st.stability_curve(
-                make_forest, X, y, X_test, n_learners=GRID, repeats=3, progress=False
-            )
+            curve = st.stability_curve(make_forest, X, y, X_test, n_learners=GRID, repeats=3, progress=False)
     assert len(stream.data) >= 1  # the refits really ran on the Dask worker
     assert cluster.status.name == "closed"
     np.testing.assert_array_equal(curve.predictions, clf_curve.predictions)
@@ -188,7 +204,10 @@ def test_pandas_training_data_give_the_same_kfold_reference():
     kwargs = {"n_learners": GRID, "repeats": 2, "measure": "psi", "n_jobs": 1, "progress": False}
     a = st.stability_curve(make_extra_trees, X[:50], y[:50], X[50:], **kwargs)
     b = st.stability_curve(
-        make_extra_trees, pd.DataFrame(X[:50]), pd.Series(y[:50]), pd.DataFrame(X[50:]),
+        make_extra_trees,
+        pd.DataFrame(X[:50]),
+        pd.Series(y[:50]),
+        pd.DataFrame(X[50:]),
         **kwargs,
     )
     for ra, rb in zip(a.reference, b.reference, strict=True):

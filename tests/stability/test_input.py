@@ -82,13 +82,8 @@ def test_none_marks_missing_in_object_arrays():
 
 def test_import_is_light():
     heavy = ("sklearn", "dask", "joblib", "tqdm", "matplotlib", "distributed")
-    code = (
-        "import sys, confusionlab.stability; "
-        f"print([m for m in {heavy!r} if m in sys.modules])"
-    )
+    code = f"import sys, confusionlab.stability; print([m for m in {heavy!r} if m in sys.modules])"
     import subprocess
 
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.strip()
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert out == "[]"

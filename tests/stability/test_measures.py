@@ -219,6 +219,7 @@ def test_interval_bad_arguments():
 def test_pandas_and_xarray_inputs():
     import pandas as pd
     import xarray as xr
+
     arr = np.array([[1.0, 2.0, 3.0], [1.5, 2.0, 2.0]])
     y = np.array([0.0, 1.0, 3.0, 4.0])
     want = st.phi(arr, y, "metric").per_object
@@ -229,6 +230,7 @@ def test_pandas_and_xarray_inputs():
 
 def test_pandas_ordered_categorical_supplies_order():
     import pandas as pd
+
     order = ["high", "low", "mid"]  # deliberately not alphabetical order of meaning
     y = pd.Series(pd.Categorical(["low", "mid", "high", "high"], categories=order, ordered=True))
     pred = [["low", "high"], ["mid", "high"]]
@@ -250,9 +252,7 @@ def plain_nominal_phi(pred, train_y):
     return [1.0 - disagreement(list(pred[:, i])) / d_e for i in range(pred.shape[1])]
 
 
-@pytest.mark.parametrize(
-    "variant", ["int", "float", "float-nan", "non-integer", "int-categories", "big-values"]
-)
+@pytest.mark.parametrize("variant", ["int", "float", "float-nan", "non-integer", "int-categories", "big-values"])
 def test_large_inputs_agree_with_plain_counting(variant):
     """≥ 100,000 values switch on the one-byte counting path; every variant must agree."""
     rng = np.random.default_rng(7)

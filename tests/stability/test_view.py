@@ -37,8 +37,11 @@ def test_histogram_and_escaped_least_stable_list():
     per_object = np.array([0.99, 0.2, 0.95, np.nan, -0.1])
     labels = ["a", "<script>x</script>", "c", "d", "e&f"]
     view = StabilityView(
-        n_learners=N, stability=st.twopl(N, 100.0, 1.0), per_object=per_object,
-        object_labels=labels, n_least=2,
+        n_learners=N,
+        stability=st.twopl(N, 100.0, 1.0),
+        per_object=per_object,
+        object_labels=labels,
+        n_least=2,
     )
     assert int(np.sum(view.histogram.y)) == 4  # NaN left out
     html_text = view.least_stable.value
@@ -56,8 +59,9 @@ def test_from_curve():
     def make(n, seed):
         return RandomForestRegressor(n, max_depth=3, random_state=seed, n_jobs=1)
 
-    curve = st.stability_curve(make, X[:60], y[:60], X[60:], n_learners=[2, 4, 8, 16],
-                               repeats=3, n_jobs=1, progress=False)
+    curve = st.stability_curve(
+        make, X[:60], y[:60], X[60:], n_learners=[2, 4, 8, 16], repeats=3, n_jobs=1, progress=False
+    )
     view = StabilityView(curve, target=0.99)
     assert view.recommended == pytest.approx(curve.learners_for(0.99))
     np.testing.assert_allclose(view.per_object, curve.result(3).per_object)
@@ -67,5 +71,4 @@ def test_needs_data():
     with pytest.raises(TypeError, match="needs a curve"):
         StabilityView()
     with pytest.raises(ValueError, match="object_labels"):
-        StabilityView(n_learners=N, stability=st.twopl(N, 100.0, 1.0), per_object=[0.5, 0.6],
-                      object_labels=["a"])
+        StabilityView(n_learners=N, stability=st.twopl(N, 100.0, 1.0), per_object=[0.5, 0.6], object_labels=["a"])

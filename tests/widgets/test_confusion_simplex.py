@@ -145,7 +145,11 @@ def test_stride_is_the_smallest_that_fits(N: int, max_points: int) -> None:
 def test_beta_binomial_cloud_is_the_slice_model(widget: ConfusionSimplex) -> None:
     widget.cloud = "beta-binomial"
     xyz, mass = widget.cloud_arrays()
-    model = slice_model(ConfusionMatrix(*OBSERVED), "beta-binomial", tolerance=widget.tolerance)
+    model = slice_model(
+        ConfusionMatrix(**dict(zip(("tp", "fn", "fp", "tn"), OBSERVED, strict=True))),
+        "beta-binomial",
+        tolerance=widget.tolerance,
+    )
     assert mass.size == model.size == widget._cloud_info["points"]
     assert mass.dtype == np.dtype("<f4") and xyz.dtype == np.dtype("<f4")
     assert float(mass.sum(dtype=np.float64)) == pytest.approx(1 - widget.cloud_pruned_mass, abs=1e-6)
@@ -160,7 +164,9 @@ def test_beta_binomial_cloud_is_the_slice_model(widget: ConfusionSimplex) -> Non
 def test_dirichlet_multinomial_cloud_covers_the_simplex(widget: ConfusionSimplex) -> None:
     widget.update(cloud="dirichlet-multinomial", prior="jeffreys", tolerance=1e-6)
     _, mass = widget.cloud_arrays()
-    model = simplex_model(ConfusionMatrix(*OBSERVED), prior="jeffreys", tolerance=1e-6)
+    model = simplex_model(
+        ConfusionMatrix(**dict(zip(("tp", "fn", "fp", "tn"), OBSERVED, strict=True))), prior="jeffreys", tolerance=1e-6
+    )
     assert mass.size == len(model.pmf)
     assert 0 < widget.cloud_pruned_mass <= 1e-6
     assert float(mass.sum(dtype=np.float64)) == pytest.approx(1 - widget.cloud_pruned_mass, abs=1e-6)

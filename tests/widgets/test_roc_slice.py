@@ -272,7 +272,7 @@ def test_model_marginals_are_the_core_slice_model(widget: RocSlice, model: str) 
     from confusionlab.models import slice_model
 
     widget.model = model
-    expected = slice_model(ConfusionMatrix(16, 4, 8, 32), model, tolerance=widget.tolerance)
+    expected = slice_model(ConfusionMatrix(tp=16, fn=4, fp=8, tn=32), model, tolerance=widget.tolerance)
     tp, tp_mass, tn, tn_mass = widget.marginals()
     assert widget._pmf_lo == [expected.tp_lo, expected.tn_lo]
     np.testing.assert_array_equal(tp, np.arange(expected.tp_lo, expected.tp_lo + expected.tp_pmf.size))

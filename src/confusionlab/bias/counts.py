@@ -45,8 +45,7 @@ class FacetSelection:
         """Clarify's ``value_or_threshold`` text (without the upper bound)."""
         if self.threshold is not None:
             return f"> {self.threshold!r}"
-        return ",".join(str(v) if not isinstance(v, tuple) else "&".join(map(str, v))
-                        for v in self.values or ())
+        return ",".join(str(v) if not isinstance(v, tuple) else "&".join(map(str, v)) for v in self.values or ())
 
 
 @dataclass(frozen=True)
@@ -180,8 +179,11 @@ def facet_selection(
     if facet_threshold is not None:
         if len(cols) != 1:
             raise ValueError(f"facet_threshold needs a single facet column, got facet={facet!r}")
-        if not isinstance(facet_threshold, (int, float)) or isinstance(facet_threshold, bool) \
-                or math.isnan(facet_threshold):
+        if (
+            not isinstance(facet_threshold, (int, float))
+            or isinstance(facet_threshold, bool)
+            or math.isnan(facet_threshold)
+        ):
             raise TypeError(f"facet_threshold must be a number, got {facet_threshold!r}")
         thr = facet_threshold if isinstance(facet_threshold, int) else float(facet_threshold)
         return FacetSelection(cols, None, thr)
@@ -189,14 +191,12 @@ def facet_selection(
         bad = [v for v in values if not isinstance(v, tuple) or len(v) != len(cols)]
         if bad:
             raise ValueError(
-                f"with {len(cols)} facet columns each facet value must be a tuple of "
-                f"{len(cols)} values, got {bad[0]!r}"
+                f"with {len(cols)} facet columns each facet value must be a tuple of {len(cols)} values, got {bad[0]!r}"
             )
     return FacetSelection(cols, values, None)
 
 
-def label_selection(positive_values: Any = None, label_threshold: float | None = None
-                    ) -> LabelSelection:
+def label_selection(positive_values: Any = None, label_threshold: float | None = None) -> LabelSelection:
     """Validate the label arguments of :func:`confusionlab.bias.report`."""
     values = _as_tuple("positive_values", positive_values)
     if (values is None) == (label_threshold is None):
@@ -205,7 +205,8 @@ def label_selection(positive_values: Any = None, label_threshold: float | None =
             f"positive_values={positive_values!r}, label_threshold={label_threshold!r}"
         )
     if label_threshold is not None and (
-        not isinstance(label_threshold, (int, float)) or isinstance(label_threshold, bool)
+        not isinstance(label_threshold, (int, float))
+        or isinstance(label_threshold, bool)
         or math.isnan(label_threshold)
     ):
         raise TypeError(f"label_threshold must be a number, got {label_threshold!r}")
@@ -261,8 +262,7 @@ def facet_expr(nw: Any, sel: FacetSelection) -> Any:
     if len(sel.columns) == 1:
         return nw.col(sel.columns[0]).is_in(list(sel.values))
     terms = [
-        nw.all_horizontal(*[nw.col(c) == v for c, v in zip(sel.columns, combo, strict=True)],
-                          ignore_nulls=False)
+        nw.all_horizontal(*[nw.col(c) == v for c, v in zip(sel.columns, combo, strict=True)], ignore_nulls=False)
         for combo in sel.values
     ]
     return nw.any_horizontal(*terms, ignore_nulls=False)
@@ -319,26 +319,33 @@ def count_table(
     numeric += [("label", label, labels.threshold), ("predicted", predicted, labels.threshold)]
     for arg, col, thr in numeric:
         if thr is not None and col is not None and not schema[col].is_numeric():
-            raise TypeError(f"{arg}: column {col!r} is {schema[col]}, not numeric; a threshold "
-                            f"({thr!r}) needs numbers (use facet_values/positive_values instead)")
+            raise TypeError(
+                f"{arg}: column {col!r} is {schema[col]}, not numeric; a threshold "
+                f"({thr!r}) needs numbers (use facet_values/positive_values instead)"
+            )
     for arg, col in (("predicted", predicted),):
-        if col is not None and labels.positive_values is not None and schema[col].is_float() \
-                and not schema[label].is_float():
+        if (
+            col is not None
+            and labels.positive_values is not None
+            and schema[col].is_float()
+            and not schema[label].is_float()
+        ):
             raise TypeError(
                 f"{arg}: column {col!r} holds floats (scores?) while label {label!r} does not; "
                 "pass binary predictions with the label's values, or use label_threshold"
             )
 
-    kw = dict(label=label, labels=labels, facet=facet, predicted=predicted, group=group,
-              checked=checked)
+    kw = dict(label=label, labels=labels, facet=facet, predicted=predicted, group=group, checked=checked)
     if frame.implementation.is_pandas():
         cols = _pandas_keys(nw.to_native(frame), **kw)
-        return _assemble(cols, label=label, labels=labels, facet=facet, predicted=predicted,
-                         group=group, frame=frame, schema=schema)
+        return _assemble(
+            cols, label=label, labels=labels, facet=facet, predicted=predicted, group=group, frame=frame, schema=schema
+        )
     if frame.implementation.is_dask():
         cols = _dask_keys(nw.to_native(frame), **kw)
-        return _assemble(cols, label=label, labels=labels, facet=facet, predicted=predicted,
-                         group=group, frame=frame, schema=schema)
+        return _assemble(
+            cols, label=label, labels=labels, facet=facet, predicted=predicted, group=group, frame=frame, schema=schema
+        )
     missing = nw.any_horizontal(*[_missing(nw, schema, c) for c in checked], ignore_nulls=False)
     keys = {"_f": facet_expr(nw, facet)}
     if labels.threshold is not None:
@@ -357,16 +364,13 @@ def count_table(
     work = frame
     if isinstance(frame, nw.DataFrame) and frame.implementation.is_polars():
         work = frame.lazy()  # one optimised query instead of eager step-by-step expressions
-    agg = (
-        work.select(**{k: v for k, v in keys.items()})
-        .group_by(*names)
-        .agg(nw.len().alias("_n"))
-    )
+    agg = work.select(**{k: v for k, v in keys.items()}).group_by(*names).agg(nw.len().alias("_n"))
     if isinstance(agg, nw.LazyFrame):
         agg = agg.collect()
     cols = {k: agg[k].to_list() for k in [*names, "_n"]}
-    return _assemble(cols, label=label, labels=labels, facet=facet, predicted=predicted,
-                     group=group, frame=frame, schema=schema)
+    return _assemble(
+        cols, label=label, labels=labels, facet=facet, predicted=predicted, group=group, frame=frame, schema=schema
+    )
 
 
 def _codes(s: Any) -> tuple[np.ndarray, list[Any]]:
@@ -387,8 +391,10 @@ def _codes(s: Any) -> tuple[np.ndarray, list[Any]]:
 
 def _isin(s: Any, values: Sequence[Any]) -> np.ndarray:
     a = s.to_numpy()
-    if a.dtype.kind in "biuf" and len(values) <= 8 and all(
-        isinstance(v, (int, float, np.number)) and not isinstance(v, bool) for v in values
+    if (
+        a.dtype.kind in "biuf"
+        and len(values) <= 8
+        and all(isinstance(v, (int, float, np.number)) and not isinstance(v, bool) for v in values)
     ):
         out = np.zeros(a.shape, dtype=bool)
         for v in values:
@@ -472,13 +478,14 @@ def _assemble(cols: dict, *, label, labels, facet, predicted, group, frame, sche
     n = np.asarray(cols["_n"], dtype=np.int64)
     null = np.asarray([bool(x) for x in cols[_NULL]])
     if null.any():
-        _raise_missing(frame, schema, label=label, facet=facet.columns, predicted=predicted,
-                       group=group)
+        _raise_missing(frame, schema, label=label, facet=facet.columns, predicted=predicted, group=group)
     lab_keys = cols["_l"]
     label_values = tuple(sorted(set(lab_keys), key=_sort_key))
     label_positive = labels.is_positive(label_values)
-    if labels.threshold is None and not label_positive.any() and (
-        predicted is None or not set(cols["_p"]) & set(labels.positive_values)
+    if (
+        labels.threshold is None
+        and not label_positive.any()
+        and (predicted is None or not set(cols["_p"]) & set(labels.positive_values))
     ):
         raise ValueError(
             f"positive_values {list(labels.positive_values)!r} match no value of label column "
@@ -534,6 +541,5 @@ def _raise_missing(frame, schema, **named) -> None:
                 res = res.collect()
             m = int(res["m"].to_list()[0])
             if m:
-                raise ValueError(f"{arg}: column {c!r} has {m} missing values (null/NaN); drop or "
-                                 "fill them first")
+                raise ValueError(f"{arg}: column {c!r} has {m} missing values (null/NaN); drop or fill them first")
     raise ValueError("data has missing values in the label, facet, predicted or group columns")

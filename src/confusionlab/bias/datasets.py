@@ -13,19 +13,29 @@ from typing import Any, Literal
 __all__ = ["ADULT_ATTRIBUTION", "ADULT_COLUMNS", "load_adult"]
 
 ADULT_COLUMNS = (
-    "age", "workclass", "fnlwgt", "education", "education_num", "marital_status", "occupation",
-    "relationship", "race", "sex", "capital_gain", "capital_loss", "hours_per_week",
-    "native_country", "income",
+    "age",
+    "workclass",
+    "fnlwgt",
+    "education",
+    "education_num",
+    "marital_status",
+    "occupation",
+    "relationship",
+    "race",
+    "sex",
+    "capital_gain",
+    "capital_loss",
+    "hours_per_week",
+    "native_country",
+    "income",
 )
 
 ADULT_ATTRIBUTION = (
-    "Becker, B. and Kohavi, R. (1996). Adult. UCI Machine Learning Repository, "
-    "doi:10.24432/C5XW20. CC BY 4.0."
+    "Becker, B. and Kohavi, R. (1996). Adult. UCI Machine Learning Repository, doi:10.24432/C5XW20. CC BY 4.0."
 )
 
 
-def load_adult(split: Literal["train", "test", "all"] = "train", *,
-               drop_missing: bool = False) -> Any:
+def load_adult(split: Literal["train", "test", "all"] = "train", *, drop_missing: bool = False) -> Any:
     """Load UCI Adult as a pandas DataFrame with named columns.
 
     Parameters
@@ -59,14 +69,20 @@ def load_adult(split: Literal["train", "test", "all"] = "train", *,
 
     if split not in ("train", "test", "all"):
         raise ValueError(f"split must be 'train', 'test' or 'all', got {split!r}")
-    files = {"train": ["adult.data.gz"], "test": ["adult.test.gz"],
-             "all": ["adult.data.gz", "adult.test.gz"]}[split]
+    files = {"train": ["adult.data.gz"], "test": ["adult.test.gz"], "all": ["adult.data.gz", "adult.test.gz"]}[split]
     root = resources.files("confusionlab").joinpath("data", "adult")
     frames = []
     for name in files:
         with resources.as_file(root.joinpath(name)) as path:
-            df = pd.read_csv(path, header=None, names=list(ADULT_COLUMNS), skipinitialspace=True,
-                             na_values=["?"], comment="|", compression="gzip")
+            df = pd.read_csv(
+                path,
+                header=None,
+                names=list(ADULT_COLUMNS),
+                skipinitialspace=True,
+                na_values=["?"],
+                comment="|",
+                compression="gzip",
+            )
         frames.append(df)
     df = pd.concat(frames, ignore_index=True)
     df["income"] = df["income"].str.rstrip(".")

@@ -267,8 +267,7 @@ def flip_test(
     ya = np.asarray(predicted_a, dtype=bool)
     yd = np.asarray(predicted_d, dtype=bool)
     if xa.ndim != 2 or xd.ndim != 2 or xa.shape[1] != xd.shape[1]:
-        raise ValueError(f"features must be 2-D with the same columns, got shapes {xa.shape} "
-                         f"and {xd.shape}")
+        raise ValueError(f"features must be 2-D with the same columns, got shapes {xa.shape} and {xd.shape}")
     if xa.shape[1] == 0:
         raise ValueError("FT needs at least one numeric feature (features=[])")
     if len(xa) == 0:

@@ -57,8 +57,7 @@ __all__ = [
 ]
 
 PRETRAINING = ("CDDL", "CI", "DPL", "JS", "KL", "KS", "LP", "TVD")
-POSTTRAINING = ("AD", "CDDPL", "DAR", "DCA", "DCR", "DI", "DPPL", "DRR", "FT", "GE", "RD", "SD",
-                "TE")
+POSTTRAINING = ("AD", "CDDPL", "DAR", "DCA", "DCR", "DI", "DPPL", "DRR", "FT", "GE", "RD", "SD", "TE")
 
 #: smclarify 0.5's descriptions (the first line of its docstrings, spelling included).
 DESCRIPTIONS = {
@@ -193,8 +192,7 @@ class BiasReport(Mapping[str, BiasMetric]):
     ('AD', None, True)
     """
 
-    def __init__(self, metrics: dict[str, BiasMetric], counts: CountTable,
-                 value_or_threshold: str) -> None:
+    def __init__(self, metrics: dict[str, BiasMetric], counts: CountTable, value_or_threshold: str) -> None:
         self._metrics = dict(sorted(metrics.items()))
         self.counts = counts
         self.value_or_threshold = value_or_threshold
@@ -212,8 +210,7 @@ class BiasReport(Mapping[str, BiasMetric]):
         return len(self._metrics)
 
     def __repr__(self) -> str:
-        body = ", ".join(f"{k}={m.value if m.value is not None else 'error'}"
-                         for k, m in self._metrics.items())
+        body = ", ".join(f"{k}={m.value if m.value is not None else 'error'}" for k, m in self._metrics.items())
         return f"BiasReport({self.value_or_threshold!r}: {body})"
 
     def to_frame(self, confidence: float = 0.95) -> Any:
@@ -223,16 +220,18 @@ class BiasReport(Mapping[str, BiasMetric]):
         rows = []
         for m in self._metrics.values():
             lo, hi = m.interval(confidence) if m.value is not None else (math.nan, math.nan)
-            rows.append({
-                "metric": m.name,
-                "description": m.description,
-                "value": math.nan if m.value is None else m.value,
-                "lower": lo,
-                "upper": hi,
-                "no_bias": m.no_bias,
-                "prob_sign_real": m.prob_sign_real,
-                "error": m.error,
-            })
+            rows.append(
+                {
+                    "metric": m.name,
+                    "description": m.description,
+                    "value": math.nan if m.value is None else m.value,
+                    "lower": lo,
+                    "upper": hi,
+                    "no_bias": m.no_bias,
+                    "prob_sign_real": m.prob_sign_real,
+                    "error": m.error,
+                }
+            )
         return pd.DataFrame(rows).set_index("metric")
 
     def to_clarify_json(self) -> list[dict[str, Any]]:
@@ -283,8 +282,9 @@ def _di_from_outcomes(o: np.ndarray) -> np.ndarray:
 class _Evaluator:
     """Computes metrics and lazily their posteriors from one CountTable."""
 
-    def __init__(self, t: CountTable, *, kl_labels: str, prior: str | float, n_samples: int,
-                 seed: int, facet_text: str = "") -> None:
+    def __init__(
+        self, t: CountTable, *, kl_labels: str, prior: str | float, n_samples: int, seed: int, facet_text: str = ""
+    ) -> None:
         self.t, self.kl_labels, self.prior = t, kl_labels, prior
         self.facet_text = facet_text
         self.n_samples, self.seed = n_samples, seed
@@ -292,21 +292,26 @@ class _Evaluator:
         self._cm_draws: np.ndarray | None = None
 
     def _mc(self, cells: np.ndarray) -> np.ndarray:
-        return dirichlet_multinomial_draws(cells, n_samples=self.n_samples, seed=self.seed,
-                                           prior=self.prior)
+        return dirichlet_multinomial_draws(cells, n_samples=self.n_samples, seed=self.seed, prior=self.prior)
 
-    def _exact2(self, name: str, fn: Callable, outcomes: np.ndarray
-                ) -> Callable[[], MetricDistribution | None]:
-        return lambda: exact_binary_facets(fn, outcomes, prior=self.prior, metric=name,
-                                           n_samples=self.n_samples, seed=self.seed)
+    def _exact2(self, name: str, fn: Callable, outcomes: np.ndarray) -> Callable[[], MetricDistribution | None]:
+        return lambda: exact_binary_facets(
+            fn, outcomes, prior=self.prior, metric=name, n_samples=self.n_samples, seed=self.seed
+        )
 
-    def _sampled(self, name: str, fn: Callable, draws: Callable[[], np.ndarray]
-                 ) -> Callable[[], MetricDistribution | None]:
+    def _sampled(
+        self, name: str, fn: Callable, draws: Callable[[], np.ndarray]
+    ) -> Callable[[], MetricDistribution | None]:
         return lambda: sampled_distribution(fn(draws()), metric=name, seed=self.seed)
 
-    def metric(self, name: str, value_fn: Callable[[], float], error: str | None,
-               posterior: Callable[[], MetricDistribution | None] | None,
-               why_nan: str = "") -> BiasMetric:
+    def metric(
+        self,
+        name: str,
+        value_fn: Callable[[], float],
+        error: str | None,
+        posterior: Callable[[], MetricDistribution | None] | None,
+        why_nan: str = "",
+    ) -> BiasMetric:
         no_bias = 1.0 if name == "DI" else 0.0
         if error is None:
             try:
@@ -324,28 +329,36 @@ class _Evaluator:
         t, out = self.t, {}
         ferr = _facet_error(self.sizes, self.facet_text)
         out["CI"] = self.metric(
-            "CI", lambda: _scalar(lm.class_imbalance(self.sizes)), ferr,
-            lambda: exact_facet_sizes(lm.class_imbalance, self.sizes, prior=self.prior))
+            "CI",
+            lambda: _scalar(lm.class_imbalance(self.sizes)),
+            ferr,
+            lambda: exact_facet_sizes(lm.class_imbalance, self.sizes, prior=self.prior),
+        )
         lab2 = t.label_distribution(binary=True)
         out["DPL"] = self.metric(
-            "DPL", lambda: _scalar(lm.difference_in_proportions(lab2)), ferr,
-            self._exact2("DPL", lm.difference_in_proportions, lab2))
+            "DPL",
+            lambda: _scalar(lm.difference_in_proportions(lab2)),
+            ferr,
+            self._exact2("DPL", lm.difference_in_proportions, lab2),
+        )
         dist = lab2 if self.kl_labels == "binary" else t.label_distribution(binary=False)
         for name, fn in _KL_FAMILY.items():
             if dist.shape[-1] == 2:
                 post = self._exact2(name, fn, dist)
             else:
                 post = self._sampled(name, fn, lambda dist=dist: self._mc(dist))
-            out[name] = self.metric(name, lambda fn=fn: _scalar(fn(dist)), ferr, post,
-                                    "no label value occurs in both facets")
+            out[name] = self.metric(
+                name, lambda fn=fn: _scalar(fn(dist)), ferr, post, "no label value occurs in both facets"
+            )
         out["CDDL"] = self._cdd("CDDL", t.group_outcomes(predicted=False) if group_given else None)
         return out
 
     def _cdd(self, name: str, g: np.ndarray | None) -> BiasMetric:
         what = "labels" if name == "CDDL" else "predicted labels"
         if g is None:
-            return self.metric(name, lambda: math.nan, f"group was not given: {name} needs a "
-                               "subgroup column (group=...)", None)
+            return self.metric(
+                name, lambda: math.nan, f"group was not given: {name} needs a subgroup column (group=...)", None
+            )
         tot = g.sum(axis=(0, 1))
         err = None
         if tot[1] == 0:
@@ -357,8 +370,12 @@ class _Evaluator:
         def draws() -> np.ndarray:
             return self._mc(cells).reshape(self.n_samples, *g.shape)
 
-        return self.metric(name, lambda: _scalar(lm.conditional_demographic_disparity(g)), err,
-                           self._sampled(name, lm.conditional_demographic_disparity, draws))
+        return self.metric(
+            name,
+            lambda: _scalar(lm.conditional_demographic_disparity(g)),
+            err,
+            self._sampled(name, lm.conditional_demographic_disparity, draws),
+        )
 
     def cm_draws(self) -> np.ndarray:
         if self._cm_draws is None:
@@ -380,9 +397,12 @@ class _Evaluator:
             out[name] = self.metric(name, lambda fn=fn: _scalar(fn(cm)), ferr, post)
         total = cm.sum(axis=0)
         out["GE"] = self.metric(
-            "GE", lambda: _scalar(pm.generalized_entropy(total)), None,
+            "GE",
+            lambda: _scalar(pm.generalized_entropy(total)),
+            None,
             self._sampled("GE", pm.generalized_entropy, lambda: self._mc(total)),
-            "GE is undefined: every row is a false negative (mean benefit 0) or there are no rows")
+            "GE is undefined: every row is a false negative (mean benefit 0) or there are no rows",
+        )
         out["CDDPL"] = self._cdd("CDDPL", t.group_outcomes(predicted=True) if group_given else None)
         return out
 
@@ -399,8 +419,7 @@ def _threshold_label(frame: Any, sel: FacetSelection) -> str:
     return f"({float(sel.threshold)}, {float(mx)}]"
 
 
-def _flip_test(frame: Any, sel: FacetSelection, features: Sequence[str], predicted: str,
-               labels: Any) -> float:
+def _flip_test(frame: Any, sel: FacetSelection, features: Sequence[str], predicted: str, labels: Any) -> float:
     import narwhals as nw
 
     schema = frame.collect_schema()
@@ -411,12 +430,12 @@ def _flip_test(frame: Any, sel: FacetSelection, features: Sequence[str], predict
         pred = nw.col(predicted) > labels.threshold
     else:
         pred = nw.col(predicted).is_in(list(labels.positive_values))
-    rows = frame.select(*[nw.col(c).cast(nw.Float64) for c in features],
-                        facet_expr(nw, sel).alias("_f"), pred.alias("_p"))
+    rows = frame.select(
+        *[nw.col(c).cast(nw.Float64) for c in features], facet_expr(nw, sel).alias("_f"), pred.alias("_p")
+    )
     if isinstance(rows, nw.LazyFrame):
         rows = rows.collect()
-    x = np.column_stack([rows[c].to_numpy() for c in features]) if features else \
-        np.empty((len(rows), 0))
+    x = np.column_stack([rows[c].to_numpy() for c in features]) if features else np.empty((len(rows), 0))
     f = rows["_f"].to_numpy().astype(bool)
     p = rows["_p"].to_numpy().astype(bool)
     err = _facet_error(np.array([int((~f).sum()), int(f.sum())]), _facet_text(sel))
@@ -541,8 +560,7 @@ def report(
     for arg, v in (("predicted", predicted), ("group", group)):
         if v is not None and not isinstance(v, str):
             raise TypeError(f"{arg} must be a column name, got {v!r}")
-    if features is not None and (isinstance(features, str) or
-                                 not all(isinstance(c, str) for c in features)):
+    if features is not None and (isinstance(features, str) or not all(isinstance(c, str) for c in features)):
         raise TypeError(f"features must be a list of column names, got {features!r}")
     if stage == "post" and predicted is None:
         raise ValueError("stage='post' needs predicted=<column of predicted labels>")
@@ -550,23 +568,27 @@ def report(
     lsel = label_selection(positive_values, label_threshold)
     frame = to_narwhals(data)
     check_columns(frame, features=features)
-    table = count_table(frame, label=label, labels=lsel, facet=fsel, predicted=predicted,
-                        group=group)
+    table = count_table(frame, label=label, labels=lsel, facet=fsel, predicted=predicted, group=group)
     vot = _threshold_label(frame, fsel) if fsel.threshold is not None else fsel.describe()
-    ev = _Evaluator(table, kl_labels=kl_labels, prior=prior, n_samples=n_samples, seed=seed,
-                    facet_text=_facet_text(fsel))
+    ev = _Evaluator(
+        table, kl_labels=kl_labels, prior=prior, n_samples=n_samples, seed=seed, facet_text=_facet_text(fsel)
+    )
     metrics: dict[str, BiasMetric] = {}
     if stage in ("all", "pre"):
         metrics.update(ev.pre(group is not None))
     if stage in ("all", "post") and predicted is not None:
         metrics.update(ev.post(group is not None))
         if features is None:
-            metrics["FT"] = ev.metric("FT", lambda: math.nan,
-                                      "features were not given: FT needs numeric feature columns "
-                                      "(features=[...])", None)
+            metrics["FT"] = ev.metric(
+                "FT",
+                lambda: math.nan,
+                "features were not given: FT needs numeric feature columns (features=[...])",
+                None,
+            )
         else:
             metrics["FT"] = ev.metric(
-                "FT", lambda: _flip_test(frame, fsel, list(features), predicted, lsel), None, None)
+                "FT", lambda: _flip_test(frame, fsel, list(features), predicted, lsel), None, None
+            )
     return BiasReport(metrics, table, vot)
 
 
@@ -635,8 +657,10 @@ def report_each_value(data: Any, *, facet: str, **kwargs: Any) -> dict[Any, Bias
     found = values[facet].to_list()
     if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in found):
         raise ValueError(f"facet: column {facet!r} has missing values (null/NaN)")
-    return {v: report(data, facet=facet, facet_values=[v], **kwargs)
-            for v in sorted(found, key=lambda v: (type(v).__name__, v))}
+    return {
+        v: report(data, facet=facet, facet_values=[v], **kwargs)
+        for v in sorted(found, key=lambda v: (type(v).__name__, v))
+    }
 
 
 def report_from_counts(

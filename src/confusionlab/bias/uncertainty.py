@@ -55,7 +55,11 @@ DEFAULT_TAIL = 1e-10
 
 
 def posterior_distribution(
-    values: np.ndarray, weights: np.ndarray, *, metric: str, strategy: str,
+    values: np.ndarray,
+    weights: np.ndarray,
+    *,
+    metric: str,
+    strategy: str,
     pruned_mass: float = 0.0,
 ) -> MetricDistribution | None:
     """Group weighted atoms into a :class:`~confusionlab.distribution.MetricDistribution`.
@@ -81,18 +85,24 @@ def posterior_distribution(
         return None
     uniq, inv = np.unique(v, return_inverse=True)
     return MetricDistribution(
-        uniq, np.bincount(inv, weights=w) / total, np.bincount(inv),
-        metric=metric, model="posterior predictive", undefined_mass=undefined,
-        pruned_mass=pruned_mass, lattice_points=int(v.size), strategy=strategy,
+        uniq,
+        np.bincount(inv, weights=w) / total,
+        np.bincount(inv),
+        metric=metric,
+        model="posterior predictive",
+        undefined_mass=undefined,
+        pruned_mass=pruned_mass,
+        lattice_points=int(v.size),
+        strategy=strategy,
     )
 
 
-def sampled_distribution(samples: np.ndarray, *, metric: str, seed: int
-                         ) -> MetricDistribution | None:
+def sampled_distribution(samples: np.ndarray, *, metric: str, seed: int) -> MetricDistribution | None:
     """Equal-weight Monte Carlo draws as a distribution (``strategy`` records how)."""
     s = np.asarray(samples, dtype=np.float64)
-    return posterior_distribution(s, np.ones(s.shape), metric=metric,
-                                  strategy=f"monte carlo: {s.size} draws, seed {seed}")
+    return posterior_distribution(
+        s, np.ones(s.shape), metric=metric, strategy=f"monte carlo: {s.size} draws, seed {seed}"
+    )
 
 
 def prob_sign_real(dist: MetricDistribution, observed: float, no_bias: float = 0.0) -> float:
@@ -137,8 +147,11 @@ def _support(n: int, a: float, b: float, tail: float) -> tuple[np.ndarray, np.nd
 
 
 def exact_facet_sizes(
-    fn: Callable[[np.ndarray], np.ndarray], sizes: np.ndarray, prior: str | float = "uniform",
-    tail: float = DEFAULT_TAIL, metric: str = "CI",
+    fn: Callable[[np.ndarray], np.ndarray],
+    sizes: np.ndarray,
+    prior: str | float = "uniform",
+    tail: float = DEFAULT_TAIL,
+    metric: str = "CI",
 ) -> MetricDistribution | None:
     """Exact distribution of a function of ``[n_a, n_d]`` with n_d' ~ BetaBin(N, n_d+α, n_a+α).
 
@@ -153,8 +166,7 @@ def exact_facet_sizes(
     na, nd = int(sizes[0]), int(sizes[1])
     k, pmf, pruned = _support(na + nd, nd + al, na + al, tail)
     vals = fn(np.stack([na + nd - k, k], axis=-1))
-    return posterior_distribution(vals, pmf, metric=metric, strategy="exact (beta-binomial)",
-                                  pruned_mass=pruned)
+    return posterior_distribution(vals, pmf, metric=metric, strategy="exact (beta-binomial)", pruned_mass=pruned)
 
 
 def exact_binary_facets(
@@ -188,15 +200,17 @@ def exact_binary_facets(
     if ka.size * kd.size <= max_points:
         ga, gd = np.meshgrid(ka, kd, indexing="ij")
         grid = np.stack([np.stack([na - ga, ga], -1), np.stack([nd - gd, gd], -1)], axis=-2)
-        return posterior_distribution(fn(grid), np.outer(pa, pd), metric=metric,
-                                      strategy="exact (beta-binomial lattice)",
-                                      pruned_mass=pra + prd)
+        return posterior_distribution(
+            fn(grid), np.outer(pa, pd), metric=metric, strategy="exact (beta-binomial lattice)", pruned_mass=pra + prd
+        )
     draws = dirichlet_multinomial_draws(o, n_samples=n_samples, seed=seed, prior=prior)
     return sampled_distribution(fn(draws), metric=metric, seed=seed)
 
 
 def dirichlet_multinomial_draws(
-    cells: np.ndarray, n_samples: int = DEFAULT_SAMPLES, seed: int = 0,
+    cells: np.ndarray,
+    n_samples: int = DEFAULT_SAMPLES,
+    seed: int = 0,
     prior: str | float = "uniform",
 ) -> np.ndarray:
     """Posterior predictive draws of count vectors at the observed sizes.

@@ -46,9 +46,7 @@ def _to_array(obj: Any, name: str) -> np.ndarray:
     try:
         arr = to_numpy() if callable(to_numpy) else np.asarray(obj)
     except ValueError as exc:  # ragged nested sequences
-        raise ValueError(
-            f"{name} must be a rectangular array (refits × objects); it looks ragged: {exc}"
-        ) from None
+        raise ValueError(f"{name} must be a rectangular array (refits × objects); it looks ragged: {exc}") from None
     arr = np.asarray(arr)
     if arr.dtype.kind in "SV":
         raise TypeError(f"{name} has unsupported dtype {arr.dtype}")
@@ -67,19 +65,11 @@ def as_matrix(predictions: Any, name: str = "predictions") -> np.ndarray:
     """
     arr = _to_array(predictions, name)
     if arr.ndim != 2:
-        hint = (
-            " For a single object pass a column, e.g. np.asarray(x)[:, None]."
-            if arr.ndim == 1
-            else ""
-        )
-        raise ValueError(
-            f"{name} must be 2-D (refits × objects); got {arr.ndim}-D shape {arr.shape}.{hint}"
-        )
+        hint = " For a single object pass a column, e.g. np.asarray(x)[:, None]." if arr.ndim == 1 else ""
+        raise ValueError(f"{name} must be 2-D (refits × objects); got {arr.ndim}-D shape {arr.shape}.{hint}")
     n_refits, n_objects = arr.shape
     if n_refits < 2:
-        raise ValueError(
-            f"{name} needs at least 2 refits (rows) to measure stability; got shape {arr.shape}"
-        )
+        raise ValueError(f"{name} needs at least 2 refits (rows) to measure stability; got shape {arr.shape}")
     if n_objects < 1:
         raise ValueError(f"{name} needs at least 1 object (column); got shape {arr.shape}")
     return arr
@@ -113,9 +103,7 @@ def as_float(arr: np.ndarray, name: str) -> np.ndarray:
         try:
             out = np.where(missing, np.nan, arr).astype(np.float64)
         except (TypeError, ValueError):
-            raise TypeError(
-                f"{name} must be numeric for scale='metric'; got values of dtype {arr.dtype}"
-            ) from None
+            raise TypeError(f"{name} must be numeric for scale='metric'; got values of dtype {arr.dtype}") from None
     if np.isinf(out).any():
         raise ValueError(f"{name} contains infinite values")
     return out
@@ -134,9 +122,7 @@ def _homogeneous(values: np.ndarray, name: str) -> np.ndarray:
     raise TypeError(f"{name} mixes value types {kinds}; use one type for all categories")
 
 
-def _encode_one(
-    valid: np.ndarray, categories: np.ndarray, order: np.ndarray, name: str
-) -> np.ndarray:
+def _encode_one(valid: np.ndarray, categories: np.ndarray, order: np.ndarray, name: str) -> np.ndarray:
     """Codes (positions in ``categories``) of ``valid``; unknown values raise ValueError."""
     ordered = categories[order]
     if valid.size == 0:
@@ -145,8 +131,7 @@ def _encode_one(
         idx = np.searchsorted(ordered, valid)
     except TypeError:
         raise TypeError(
-            f"{name} values ({valid.dtype}) cannot be compared with categories "
-            f"({categories.dtype})"
+            f"{name} values ({valid.dtype}) cannot be compared with categories ({categories.dtype})"
         ) from None
     idx = np.minimum(idx, ordered.size - 1)
     ok = ordered[idx] == valid
@@ -230,8 +215,7 @@ def encode(
         kinds = {v.dtype.kind for v in nonempty}
         if len(kinds) > 1 and not kinds <= set("biuf"):
             raise TypeError(
-                f"{' and '.join(n for _, _, n in arrays)} mix numbers and strings; "
-                "pass categories= explicitly"
+                f"{' and '.join(n for _, _, n in arrays)} mix numbers and strings; pass categories= explicitly"
             )
         if ordinal and not kinds <= set("biuf"):
             raise ValueError(
@@ -267,9 +251,7 @@ def object_counts(codes: np.ndarray, n_categories: int) -> np.ndarray:
     n_objects = codes.shape[1]
     flat = codes + n_categories * np.arange(n_objects)[None, :]
     flat = flat[codes >= 0]
-    return np.bincount(flat, minlength=n_objects * n_categories).reshape(
-        n_objects, n_categories
-    )
+    return np.bincount(flat, minlength=n_objects * n_categories).reshape(n_objects, n_categories)
 
 
 _FAST_MAX_CATEGORIES = 64
@@ -353,9 +335,7 @@ def _fast_numeric_counts(
         ).astype(np.int64)
         total = counts.sum(axis=1)
         if np.any(total != x.shape[0]):  # missing values, or values outside the candidates
-            present = x.shape[0] - (
-                np.count_nonzero(np.isnan(x), axis=0) if x.dtype.kind == "f" else 0
-            )
+            present = x.shape[0] - (np.count_nonzero(np.isnan(x), axis=0) if x.dtype.kind == "f" else 0)
             if np.any(total != present):
                 return None
         out.append(counts if per_object else counts[0])

@@ -79,7 +79,8 @@ def undefined_result(name: str, reason: str, undefined: str) -> Coefficient:
         raise UndefinedError(f"{name} is undefined: {reason}")
     if undefined == "warn":
         warnings.warn(
-            f"{name} is undefined: {reason}; returning nan", UndefinedCoefficientWarning,
+            f"{name} is undefined: {reason}; returning nan",
+            UndefinedCoefficientWarning,
             stacklevel=3,
         )
     return Coefficient(float("nan"), name, reason)

@@ -33,18 +33,28 @@ ICC_FORMS: tuple[str, ...] = ("1,1", "2,1", "3,1", "1,k", "2,k", "3,k")
 # pingouin < 0.7 names, pingouin >= 0.7 / McGraw–Wong names (A = absolute agreement,
 # C = consistency)
 _PINGOUIN_NAMES = {
-    "ICC1": "1,1", "ICC2": "2,1", "ICC3": "3,1", "ICC1k": "1,k", "ICC2k": "2,k", "ICC3k": "3,k",
-    "ICC(1,1)": "1,1", "ICC(A,1)": "2,1", "ICC(C,1)": "3,1",
-    "ICC(1,k)": "1,k", "ICC(A,k)": "2,k", "ICC(C,k)": "3,k",
-    "A,1": "2,1", "C,1": "3,1", "A,k": "2,k", "C,k": "3,k",
+    "ICC1": "1,1",
+    "ICC2": "2,1",
+    "ICC3": "3,1",
+    "ICC1k": "1,k",
+    "ICC2k": "2,k",
+    "ICC3k": "3,k",
+    "ICC(1,1)": "1,1",
+    "ICC(A,1)": "2,1",
+    "ICC(C,1)": "3,1",
+    "ICC(1,k)": "1,k",
+    "ICC(A,k)": "2,k",
+    "ICC(C,k)": "3,k",
+    "A,1": "2,1",
+    "C,1": "3,1",
+    "A,k": "2,k",
+    "C,k": "3,k",
 }
 
 
 def _complete_counts(predictions: Any, categories: Any, name: str) -> tuple[np.ndarray, int]:
     pred = as_matrix(predictions)
-    (counts,), _ = category_counts(
-        [(predictions, pred, "predictions", True)], categories, ordinal=False
-    )
+    (counts,), _ = category_counts([(predictions, pred, "predictions", True)], categories, ordinal=False)
     if np.any(counts.sum(axis=1) != pred.shape[0]):
         raise ValueError(
             f"{name} needs every refit to predict every object; predictions has missing "
@@ -55,15 +65,11 @@ def _complete_counts(predictions: Any, categories: Any, name: str) -> tuple[np.n
 
 def _observed_agreement(counts: np.ndarray, n_refits: int) -> float:
     """Mean over objects of the proportion of agreeing ordered pairs (Fleiss' P-bar)."""
-    p_i = (np.sum(counts.astype(np.float64) ** 2, axis=1) - n_refits) / (
-        n_refits * (n_refits - 1.0)
-    )
+    p_i = (np.sum(counts.astype(np.float64) ** 2, axis=1) - n_refits) / (n_refits * (n_refits - 1.0))
     return float(p_i.mean())
 
 
-def fleiss_kappa(
-    predictions: Any, categories: Any = None, *, undefined: Undefined = "warn"
-) -> Coefficient:
+def fleiss_kappa(predictions: Any, categories: Any = None, *, undefined: Undefined = "warn") -> Coefficient:
     r"""Fleiss' κ for categorical predictions of R refits on N objects.
 
     Parameters
@@ -107,9 +113,7 @@ def fleiss_kappa(
     return Coefficient((p_bar - p_e) / (1.0 - p_e), "fleiss_kappa")
 
 
-def gwet_ac1(
-    predictions: Any, categories: Any = None, *, undefined: Undefined = "warn"
-) -> Coefficient:
+def gwet_ac1(predictions: Any, categories: Any = None, *, undefined: Undefined = "warn") -> Coefficient:
     r"""Gwet's AC1 for categorical predictions of R refits on N objects.
 
     Parameters
@@ -140,9 +144,7 @@ def gwet_ac1(
     counts, r = _complete_counts(predictions, categories, "gwet_ac1")
     k = counts.shape[1]
     if k < 2:
-        return undefined_result(
-            "gwet_ac1", "fewer than two categories (pass categories= to fix K)", undefined
-        )
+        return undefined_result("gwet_ac1", "fewer than two categories (pass categories= to fix K)", undefined)
     p_bar = _observed_agreement(counts, r)
     p_c = counts.sum(axis=0) / counts.sum()
     p_e = float(np.sum(p_c * (1.0 - p_c)) / (k - 1))
@@ -203,9 +205,7 @@ def krippendorff_alpha(
         m_u = m_u[m_u >= 2]
         n = float(m_u.sum())
         if n == 0:
-            return undefined_result(
-                "krippendorff_alpha", "no object has two or more predictions", undefined
-            )
+            return undefined_result("krippendorff_alpha", "no object has two or more predictions", undefined)
         filled = np.where(present, x, 0.0)
         means = filled.sum(axis=0) / m_u
         ss_u = np.sum(np.where(present, (filled - means) ** 2, 0.0), axis=0)
@@ -222,9 +222,7 @@ def krippendorff_alpha(
         counts = counts[m_u >= 2]
         m_u = m_u[m_u >= 2]
         if m_u.size == 0:
-            return undefined_result(
-                "krippendorff_alpha", "no object has two or more predictions", undefined
-            )
+            return undefined_result("krippendorff_alpha", "no object has two or more predictions", undefined)
         n = float(m_u.sum())
         n_c = counts.sum(axis=0)
         delta = nominal_distances(cats.size) if scale == "nominal" else ordinal_distances(n_c)
@@ -246,10 +244,7 @@ def _normalise_form(form: Any) -> str:
         f = _PINGOUIN_NAMES.get(compact, compact.replace("(", "").replace(")", ""))
         if f in ICC_FORMS:
             return f
-    raise ValueError(
-        f"form must be one of {ICC_FORMS} (or pingouin's names {tuple(_PINGOUIN_NAMES)}); "
-        f"got {form!r}"
-    )
+    raise ValueError(f"form must be one of {ICC_FORMS} (or pingouin's names {tuple(_PINGOUIN_NAMES)}); got {form!r}")
 
 
 def icc(predictions: Any, form: str = "1,1", *, undefined: Undefined = "warn") -> Coefficient:
@@ -300,14 +295,10 @@ def icc(predictions: Any, form: str = "1,1", *, undefined: Undefined = "warn") -
     f = _normalise_form(form)
     x = as_float(as_matrix(predictions), "predictions")
     if np.isnan(x).any():
-        raise ValueError(
-            "icc needs every refit to predict every object; predictions has missing values"
-        )
+        raise ValueError("icc needs every refit to predict every object; predictions has missing values")
     k, n = x.shape
     if n < 2:
-        return undefined_result(
-            "icc", "one object: the between-object variance cannot be estimated", undefined
-        )
+        return undefined_result("icc", "one object: the between-object variance cannot be estimated", undefined)
     grand = x.mean()
     obj_means = x.mean(axis=0)
     refit_means = x.mean(axis=1)
@@ -328,7 +319,5 @@ def icc(predictions: Any, form: str = "1,1", *, undefined: Undefined = "warn") -
         "3,k": (msr - mse, msr),
     }[f]
     if den == 0.0:
-        return undefined_result(
-            "icc", f"the ICC({f}) denominator is 0 (no variation in the predictions)", undefined
-        )
+        return undefined_result("icc", f"the ICC({f}) denominator is 0 (no variation in the predictions)", undefined)
     return Coefficient(num / den, "icc")

@@ -36,7 +36,12 @@ from .twopl import Recommendation, TwoPLFit, fit_2pl
 __all__ = ["MEASURES", "StabilityCurve", "stability_curve"]
 
 MEASURES: tuple[str, ...] = (
-    "phi", "psi", "fleiss_kappa", "gwet_ac1", "krippendorff_alpha", "icc",
+    "phi",
+    "psi",
+    "fleiss_kappa",
+    "gwet_ac1",
+    "krippendorff_alpha",
+    "icc",
 )
 
 
@@ -72,8 +77,7 @@ def _kfold_reference(
     from sklearn.model_selection import KFold
 
     split_seed, *fold_seeds = (
-        int(c.generate_state(1, dtype=np.uint32)[0])
-        for c in np.random.SeedSequence(seed).spawn(n_folds + 1)
+        int(c.generate_state(1, dtype=np.uint32)[0]) for c in np.random.SeedSequence(seed).spawn(n_folds + 1)
     )
     out = []
     folds = KFold(n_splits=n_folds, shuffle=True, random_state=split_seed).split(np.zeros(len(y)))
@@ -187,10 +191,7 @@ class StabilityCurve:
             elif measure == "icc":
                 vals = [float(icc(p)) for p in self.predictions]
             elif measure == "krippendorff_alpha":
-                vals = [
-                    float(krippendorff_alpha(p, self.scale, self.categories))
-                    for p in self.predictions
-                ]
+                vals = [float(krippendorff_alpha(p, self.scale, self.categories)) for p in self.predictions]
             else:
                 func = fleiss_kappa if measure == "fleiss_kappa" else gwet_ac1
                 vals = [float(func(p, self.categories)) for p in self.predictions]
@@ -199,9 +200,7 @@ class StabilityCurve:
 
     def per_object(self, measure: str | None = None) -> np.ndarray:
         """Per-object phi or psi, shape (G, objects)."""
-        return np.stack(
-            [self.result(i, measure).per_object for i in range(self.n_learners.size)]
-        )
+        return np.stack([self.result(i, measure).per_object for i in range(self.n_learners.size)])
 
     def fit_2pl(self, measure: str | None = None) -> TwoPLFit:
         """2PL fit of stability against the number of learners (with a run-time model)."""
@@ -210,8 +209,13 @@ class StabilityCurve:
         n_all = np.repeat(self.n_learners, self.repeats)
         timed = fit_2pl(n_all, np.repeat(s, self.repeats), self.fit_seconds.reshape(-1))
         return TwoPLFit(
-            p1=fit.p1, p2=fit.p2, n_learners=fit.n_learners, stability=fit.stability,
-            rmse=fit.rmse, converged=fit.converged, time_model=timed.time_model,
+            p1=fit.p1,
+            p2=fit.p2,
+            n_learners=fit.n_learners,
+            stability=fit.stability,
+            rmse=fit.rmse,
+            converged=fit.converged,
+            time_model=timed.time_model,
         )
 
     def learners_for(self, target: float, measure: str | None = None) -> float:
@@ -260,11 +264,7 @@ class StabilityCurve:
 
 
 def _seeds(random_state: int | np.random.SeedSequence | None, count: int) -> list[int]:
-    ss = (
-        random_state
-        if isinstance(random_state, np.random.SeedSequence)
-        else np.random.SeedSequence(random_state)
-    )
+    ss = random_state if isinstance(random_state, np.random.SeedSequence) else np.random.SeedSequence(random_state)
     return [int(c.generate_state(1, dtype=np.uint32)[0]) for c in ss.spawn(count)]
 
 
@@ -354,9 +354,7 @@ def stability_curve(
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {MEASURES}; got {measure!r}")
     if reference not in ("auto", "oob", "kfold", "none"):
-        raise ValueError(
-            f"reference must be 'auto', 'oob', 'kfold' or 'none'; got {reference!r}"
-        )
+        raise ValueError(f"reference must be 'auto', 'oob', 'kfold' or 'none'; got {reference!r}")
     if scale is not None:
         check_scale(scale)
     if reference == "auto":
@@ -368,9 +366,7 @@ def stability_curve(
 
     seeds = _seeds(random_state, grid.size * repeats)
     tasks = [
-        delayed(_refit)(
-            g, r, make_model, int(n), seeds[g * repeats + r], X, y, X_test, mode, n_folds
-        )
+        delayed(_refit)(g, r, make_model, int(n), seeds[g * repeats + r], X, y, X_test, mode, n_folds)
         for g, n in enumerate(grid)
         for r in range(repeats)
     ]
@@ -379,21 +375,15 @@ def stability_curve(
     seconds = np.zeros((grid.size, repeats))
     classifier = False
     with tqdm(total=len(tasks), desc="refits", disable=not progress) as bar:
-        for g, r, pred, ref, sec, is_clf in Parallel(
-            n_jobs=n_jobs, return_as="generator_unordered"
-        )(tasks):
+        for g, r, pred, ref, sec, is_clf in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks):
             preds[g, r], refs[g, r], seconds[g, r] = pred, ref, sec
             classifier = classifier or is_clf
             bar.update(1)
-    predictions = np.stack(
-        [np.stack([preds[g, r] for r in range(repeats)]) for g in range(grid.size)]
-    )
+    predictions = np.stack([np.stack([preds[g, r] for r in range(repeats)]) for g in range(grid.size)])
     reference_per_grid: list[np.ndarray | None] = []
     for g in range(grid.size):
         parts = [refs[g, r] for r in range(repeats)]
-        reference_per_grid.append(
-            None if any(p is None for p in parts) else np.concatenate(parts)
-        )
+        reference_per_grid.append(None if any(p is None for p in parts) else np.concatenate(parts))
     return StabilityCurve(
         n_learners=grid,
         predictions=predictions,

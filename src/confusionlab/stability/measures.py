@@ -119,8 +119,7 @@ class StabilityResult:
         s = self.per_object[~np.isnan(self.per_object)]
         if s.size < 2:
             raise ValueError(
-                "interval() resamples objects and needs at least 2 objects with a defined "
-                f"stability; got {s.size}"
+                f"interval() resamples objects and needs at least 2 objects with a defined stability; got {s.size}"
             )
         rng = np.random.default_rng(random_state)
         means = np.empty(int(n_boot))
@@ -210,9 +209,7 @@ def stability(
     per_object = 1.0 - observed / expected
     n_undefined = int(np.isnan(per_object).sum())
     if n_undefined == per_object.size:
-        raise UndefinedError(
-            f"{measure} is undefined: no object has two or more non-missing predictions"
-        )
+        raise UndefinedError(f"{measure} is undefined: no object has two or more non-missing predictions")
     if n_undefined:
         warnings.warn(
             f"{n_undefined} object(s) have fewer than 2 non-missing predictions; their "
@@ -231,9 +228,7 @@ def stability(
     )
 
 
-def phi(
-    predictions: Any, train_y: Any, scale: str, categories: Any = None
-) -> StabilityResult:
+def phi(predictions: Any, train_y: Any, scale: str, categories: Any = None) -> StabilityResult:
     r"""Data-based predictive stability phi: reference = training responses.
 
     Parameters
@@ -291,14 +286,10 @@ def phi(
     >>> round(s.expected, 4)
     0.1818
     """
-    return stability(
-        predictions, train_y, scale, categories, measure="phi", reference_name="train_y"
-    )
+    return stability(predictions, train_y, scale, categories, measure="phi", reference_name="train_y")
 
 
-def psi(
-    predictions: Any, reference_predictions: Any, scale: str, categories: Any = None
-) -> StabilityResult:
+def psi(predictions: Any, reference_predictions: Any, scale: str, categories: Any = None) -> StabilityResult:
     """Model-based predictive stability psi: reference = out-of-sample predictions.
 
     Parameters

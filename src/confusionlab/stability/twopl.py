@@ -61,11 +61,7 @@ class Recommendation:
     expected_seconds: float | None = None
 
     def __str__(self) -> str:
-        t = (
-            f", expected fit time {self.expected_seconds:.3g} s"
-            if self.expected_seconds is not None
-            else ""
-        )
+        t = f", expected fit time {self.expected_seconds:.3g} s" if self.expected_seconds is not None else ""
         return (
             f"{self.n_learners} learners (predicted stability {self.stability:.4f}, gain per "
             f"added learner {self.gain_per_learner:.2g}{t})"
@@ -172,9 +168,7 @@ class TwoPLFit:
         5000
         """
         if self.p2 <= 0:
-            raise ValueError(
-                f"the fitted slope p2={self.p2:.3g} is not positive; no recommendation possible"
-            )
+            raise ValueError(f"the fitted slope p2={self.p2:.3g} is not positive; no recommendation possible")
         # S'(n) = p2 S(1 − S)/n has a single maximum; past p1 the gain decreases, so the
         # first grid point with a small enough gain is found on a vectorised grid block.
         start = max(step, math.ceil(self.p1 / step) * step)
@@ -190,8 +184,7 @@ class TwoPLFit:
             lo = grid[-1] + step
         if n_found is None:
             raise ValueError(
-                f"the gain per learner is still above {tol:g} at {max_learners} learners; "
-                "raise max_learners or tol"
+                f"the gain per learner is still above {tol:g} at {max_learners} learners; raise max_learners or tol"
             )
         n_rec = max(int(math.floor(n_found / round_to + 0.5) * round_to), int(minimum))
         gain_at = float((self.predict(n_found + step) - self.predict(n_found)) / step)
@@ -207,9 +200,7 @@ def _as_grid(n_learners: ArrayLike, stability: ArrayLike) -> tuple[np.ndarray, n
     n = np.asarray(n_learners, dtype=np.float64).reshape(-1)
     s = np.asarray(stability, dtype=np.float64).reshape(-1)
     if n.shape != s.shape:
-        raise ValueError(
-            f"n_learners and stability must have the same length; got {n.size} and {s.size}"
-        )
+        raise ValueError(f"n_learners and stability must have the same length; got {n.size} and {s.size}")
     keep = ~np.isnan(s)
     n, s = n[keep], s[keep]
     if np.any(~np.isfinite(n)) or np.any(n <= 0):

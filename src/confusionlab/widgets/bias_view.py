@@ -66,8 +66,10 @@ def metrics_table_html(report: BiasReport, confidence: float = 0.95) -> tuple[st
     rows, flagged = [], []
     for name, m in report.items():
         if m.value is None:
-            rows.append(f"<tr><td title='{html.escape(m.description)}'>{name}</td>"
-                        f"<td colspan=4><i>{html.escape(m.error or '')}</i></td></tr>")
+            rows.append(
+                f"<tr><td title='{html.escape(m.description)}'>{name}</td>"
+                f"<td colspan=4><i>{html.escape(m.error or '')}</i></td></tr>"
+            )
             continue
         lo, hi = m.interval(confidence)
         has_interval = not math.isnan(lo)
@@ -82,8 +84,7 @@ def metrics_table_html(report: BiasReport, confidence: float = 0.95) -> tuple[st
             f"<td>{_fmt(m.value)}</td><td>{interval}</td><td>{_fmt(m.prob_sign_real)}</td>"
             f"<td>{note}</td></tr>"
         )
-    head = (f"<tr><th>metric</th><th>value</th><th>{confidence:.0%} interval</th>"
-            "<th>P(sign real)</th><th></th></tr>")
+    head = f"<tr><th>metric</th><th>value</th><th>{confidence:.0%} interval</th><th>P(sign real)</th><th></th></tr>"
     return f"<table class='cl-bias'>{head}{''.join(rows)}</table>", flagged
 
 
@@ -121,8 +122,9 @@ class BiasView(w.VBox):
     confidence = traitlets.Float(0.95)
     flagged = traitlets.List(traitlets.Unicode())
 
-    def __init__(self, report: BiasReport, confidence: float = 0.95, n_cloud: int = 400,
-                 seed: int = 0, **kwargs: Any) -> None:
+    def __init__(
+        self, report: BiasReport, confidence: float = 0.95, n_cloud: int = 400, seed: int = 0, **kwargs: Any
+    ) -> None:
         if not isinstance(report, BiasReport):
             raise TypeError(f"report must be a BiasReport, got {type(report).__name__}")
         if not 0.0 < confidence < 1.0:
@@ -131,8 +133,9 @@ class BiasView(w.VBox):
             raise ValueError(f"n_cloud must be an integer in [1, 5000], got {n_cloud!r}")
         self.report = report
         self.table = w.HTML()
-        self.slider = w.FloatSlider(value=confidence, min=0.5, max=0.99, step=0.01,
-                                    description="interval", readout_format=".0%")
+        self.slider = w.FloatSlider(
+            value=confidence, min=0.5, max=0.99, step=0.01, description="interval", readout_format=".0%"
+        )
         children: list[Any] = []
         self.figure = None
         if report.counts.has_predictions:
@@ -146,25 +149,45 @@ class BiasView(w.VBox):
 
     def _roc_figure(self, cm: np.ndarray, n_cloud: int, seed: int) -> bq.Figure:
         xs, ys = bq.LinearScale(min=0.0, max=1.0), bq.LinearScale(min=0.0, max=1.0)
-        marks = [bq.Lines(x=[0, 1], y=[0, 1], scales={"x": xs, "y": ys},
-                          colors=["#999999"], line_style="dashed")]
+        marks = [bq.Lines(x=[0, 1], y=[0, 1], scales={"x": xs, "y": ys}, colors=["#999999"], line_style="dashed")]
         draws = dirichlet_multinomial_draws(cm, n_samples=n_cloud, seed=seed)  # (S, 2, 4)
         fpr_c, tpr_c = roc_points(draws)
         fpr, tpr = roc_points(cm)
         self.cloud_points = (fpr_c, tpr_c)
         self.observed_points = (fpr, tpr)
         for f, name in enumerate(("a (rest)", "d (sensitive)")):
-            marks.append(bq.Scatter(x=fpr_c[:, f], y=tpr_c[:, f], scales={"x": xs, "y": ys},
-                                    colors=[FACET_COLORS[f]], opacities=[0.15],
-                                    default_size=12, stroke=None))
-            marks.append(bq.Scatter(x=[fpr[f]], y=[tpr[f]], scales={"x": xs, "y": ys},
-                                    colors=[FACET_COLORS[f]], default_size=90, marker="diamond",
-                                    labels=[name], display_legend=True, stroke="black"))
-        axes = [bq.Axis(scale=xs, label="FPR"),
-                bq.Axis(scale=ys, side="left", label="TPR")]
-        return bq.Figure(marks=marks, axes=axes, title="Facets in ROC space",
-                         layout=w.Layout(width="420px", height="400px"),
-                         legend_location="bottom-right")
+            marks.append(
+                bq.Scatter(
+                    x=fpr_c[:, f],
+                    y=tpr_c[:, f],
+                    scales={"x": xs, "y": ys},
+                    colors=[FACET_COLORS[f]],
+                    opacities=[0.15],
+                    default_size=12,
+                    stroke=None,
+                )
+            )
+            marks.append(
+                bq.Scatter(
+                    x=[fpr[f]],
+                    y=[tpr[f]],
+                    scales={"x": xs, "y": ys},
+                    colors=[FACET_COLORS[f]],
+                    default_size=90,
+                    marker="diamond",
+                    labels=[name],
+                    display_legend=True,
+                    stroke="black",
+                )
+            )
+        axes = [bq.Axis(scale=xs, label="FPR"), bq.Axis(scale=ys, side="left", label="TPR")]
+        return bq.Figure(
+            marks=marks,
+            axes=axes,
+            title="Facets in ROC space",
+            layout=w.Layout(width="420px", height="400px"),
+            legend_location="bottom-right",
+        )
 
     @traitlets.observe("confidence")
     def _on_confidence(self, change: dict) -> None:

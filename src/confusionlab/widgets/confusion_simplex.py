@@ -211,8 +211,7 @@ class ConfusionSimplex(anywidget.AnyWidget):
         above = [p for p in self.slices if p > value]
         if above:
             raise traitlets.TraitError(
-                f"N={value} is smaller than the slices {above}; change both together with "
-                "update(N=..., slices=[...])."
+                f"N={value} is smaller than the slices {above}; change both together with update(N=..., slices=[...])."
             )
         return value
 
@@ -426,7 +425,7 @@ class ConfusionSimplex(anywidget.AnyWidget):
         if self.cloud != "none" and not self.observed:
             info["note"] = "the cloud needs an observed matrix"
         elif self.cloud == "beta-binomial":
-            cm = ConfusionMatrix(*self.observed)
+            cm = ConfusionMatrix(**dict(zip(("tp", "fn", "fp", "tn"), self.observed, strict=True)))
             model = slice_model(cm, "beta-binomial", prior=PRIORS[self.prior], tolerance=self.tolerance)
             tp, tn = np.broadcast_arrays(model.tp, model.tn)
             tp, tn = tp.ravel(), tn.ravel()
@@ -434,7 +433,7 @@ class ConfusionSimplex(anywidget.AnyWidget):
             xyz = isometric(tp, cm.p - tp, cm.n - tn, tn)
             info["pruned"] = model.pruned_mass
         elif self.cloud == "dirichlet-multinomial":
-            cm = ConfusionMatrix(*self.observed)
+            cm = ConfusionMatrix(**dict(zip(("tp", "fn", "fp", "tn"), self.observed, strict=True)))
             model = simplex_model(cm, prior=PRIORS[self.prior], tolerance=self.tolerance)
             mass = model.pmf
             xyz = isometric(*model.counts.T)

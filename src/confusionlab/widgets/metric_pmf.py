@@ -159,7 +159,7 @@ class MetricPMF(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
         self._request(self._ALL_PARTS)
 
     def _refresh(self, parts: set[str]) -> None:
-        cm = ConfusionMatrix(self.tp, self.p - self.tp, self.n - self.tn, self.tn)
+        cm = ConfusionMatrix(tp=self.tp, fn=self.p - self.tp, fp=self.n - self.tn, tn=self.tn)
         dists = {m: metric_distribution(cm, self.metric, m, tolerance=self.tolerance) for m in self.models}
         self._distributions = dists
         lo, hi = _domain(dists.values())

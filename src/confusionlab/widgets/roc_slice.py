@@ -383,12 +383,12 @@ class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
         Returns
         -------
         SliceModel
-            ``slice_model(ConfusionMatrix(tp, p - tp, n - tn, tn), model, tolerance=tolerance)``.
+            ``slice_model(ConfusionMatrix(tp=tp, fn=p - tp, fp=n - tn, tn=tn), model, tolerance=tolerance)``.
         """
         if self.model == "none":
             raise ValueError("model is 'none': set model='binomial' or 'beta-binomial' first")
         p, n, tp, tn = self.p, self.n, self.tp, self.tn
-        return slice_model(ConfusionMatrix(tp, p - tp, n - tn, tn), self.model, tolerance=self.tolerance)
+        return slice_model(ConfusionMatrix(tp=tp, fn=p - tp, fp=n - tn, tn=tn), self.model, tolerance=self.tolerance)
 
     def marginals(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The drawn model marginals, decoded from the buffers.
@@ -412,8 +412,6 @@ class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
         self._observed_value = value if math.isfinite(value) else None
 
 
-
-
 def thinning_stride(p: int, n: int, max_points: int) -> int:
     """Smallest k such that every k-th TP and TN value of slice (p, n) gives at most
     ``max_points`` points, i.e. ``(p // k + 1) * (n // k + 1) <= max_points``.
@@ -431,5 +429,3 @@ def thinning_stride(p: int, n: int, max_points: int) -> int:
     while (p // k + 1) * (n // k + 1) > max_points:
         k += 1
     return k
-
-

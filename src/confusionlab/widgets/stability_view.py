@@ -24,9 +24,7 @@ def _least_stable_html(per_object: np.ndarray, labels: list[str], k: int) -> str
     """An ordered HTML list of the k least stable objects (labels HTML-escaped)."""
     defined = np.flatnonzero(~np.isnan(per_object))
     order = defined[np.argsort(per_object[defined], kind="stable")][:k]
-    items = "".join(
-        f"<li>{html.escape(labels[i])}: S = {per_object[i]:.4f}</li>" for i in order
-    )
+    items = "".join(f"<li>{html.escape(labels[i])}: S = {per_object[i]:.4f}</li>" for i in order)
     return f"<b>Least stable objects</b><ol>{items}</ol>"
 
 
@@ -106,16 +104,15 @@ class StabilityView(w.VBox):
         self._x = bq.LogScale()
         self._y = bq.LinearScale(min=float(min(0.0, np.nanmin(s))), max=1.0)
         points = bq.Scatter(
-            x=n, y=s, scales={"x": self._x, "y": self._y}, colors=["#1f77b4"],
+            x=n,
+            y=s,
+            scales={"x": self._x, "y": self._y},
+            colors=["#1f77b4"],
             tooltip=bq.Tooltip(fields=["x", "y"], formats=[".0f", ".4f"]),
         )
         self._model_line = bq.Lines(scales={"x": self._x, "y": self._y}, colors=["#ff7f0e"])
-        self._target_line = bq.Lines(
-            scales={"x": self._x, "y": self._y}, colors=["gray"], line_style="dashed"
-        )
-        self._target_text = bq.Label(
-            scales={"x": self._x, "y": self._y}, colors=["gray"], default_size=12
-        )
+        self._target_line = bq.Lines(scales={"x": self._x, "y": self._y}, colors=["gray"], line_style="dashed")
+        self._target_text = bq.Label(scales={"x": self._x, "y": self._y}, colors=["gray"], default_size=12)
         self.figure = bq.Figure(
             marks=[self._model_line, points, self._target_line, self._target_text],
             axes=[
@@ -126,8 +123,13 @@ class StabilityView(w.VBox):
             layout=w.Layout(width="520px", height="340px"),
         )
         self.slider = w.FloatSlider(
-            value=target, min=0.5, max=0.999, step=0.001, readout_format=".3f",
-            description="target S*", continuous_update=True,
+            value=target,
+            min=0.5,
+            max=0.999,
+            step=0.001,
+            readout_format=".3f",
+            description="target S*",
+            continuous_update=True,
         )
         self.label = w.Label()
         children: list[w.Widget] = [self.figure, self.slider, self.label]
@@ -140,13 +142,13 @@ class StabilityView(w.VBox):
                 else [str(v) for v in object_labels]
             )
             if len(labels) != self.per_object.size:
-                raise ValueError(
-                    f"object_labels has {len(labels)} entries for {self.per_object.size} objects"
-                )
+                raise ValueError(f"object_labels has {len(labels)} entries for {self.per_object.size} objects")
             counts, edges = np.histogram(self.per_object[~np.isnan(self.per_object)], bins=20)
             hx, hy = bq.LinearScale(), bq.LinearScale()
             self.histogram = bq.Bars(
-                x=(edges[:-1] + edges[1:]) / 2, y=counts, scales={"x": hx, "y": hy},
+                x=(edges[:-1] + edges[1:]) / 2,
+                y=counts,
+                scales={"x": hx, "y": hy},
                 colors=["#2ca02c"],
             )
             hist_fig = bq.Figure(
