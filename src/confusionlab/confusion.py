@@ -67,7 +67,9 @@ class ConfusionMatrix:
     fp: int
     tn: int
 
-    def __init__(self, *args: Any, tp: int = None, fn: int = None, fp: int = None, tn: int = None) -> None:  # type: ignore[assignment]
+    def __init__(
+        self, *args: Any, tp: int | None = None, fn: int | None = None, fp: int | None = None, tn: int | None = None
+    ) -> None:
         if args:
             raise TypeError(_ORDER_HELP)
         absent = [name for name, v in (("tp", tp), ("fn", fn), ("fp", fp), ("tn", tn)) if v is None]

@@ -11,13 +11,17 @@ whose every vertex lies on the contour.
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 
-from ._validation import check_count
+from ._validation import check_count, check_int
 from .metrics import Metric, ParametricCurve, get_metric
 
-__all__ = ["EXTENDED_WINDOW", "UNIT_SQUARE", "contour", "mcc_eccentricity"]
+__all__ = ["EXTENDED_WINDOW", "MAX_SAMPLES", "UNIT_SQUARE", "contour", "mcc_eccentricity"]
+
+#: Most samples per contour branch that :func:`contour` draws.
+MAX_SAMPLES = 100_000
 
 UNIT_SQUARE = (0.0, 1.0, 0.0, 1.0)
 #: Window used by ``extend=True``: half a unit beyond the square on every side.
@@ -51,8 +55,8 @@ def contour(
     window : (x0, x1, y0, y1), optional
         Any other clipping window; overrides ``extend``.
     num : int, default 400
-        Samples per branch (straight lines need only the two ends, which are
-        always exact).
+        Samples per branch, 2 to :data:`MAX_SAMPLES` (straight lines need only the
+        two ends, which are always exact).
 
     Returns
     -------
@@ -74,19 +78,23 @@ def contour(
     n = check_count(n, "n")
     if p == 0 or n == 0:
         raise ValueError(f"contours live on slices with p > 0 and n > 0, got p={p}, n={n}")
+    if isinstance(level, bool | np.bool_) or not isinstance(level, numbers.Real):
+        raise TypeError(f"level must be a number, got {level!r}")
     level = float(level)
     if not math.isfinite(level):
         raise ValueError(f"level must be a finite number, got {level}")
+    num = check_int(num, "num", minimum=2, maximum=MAX_SAMPLES)
     lo, hi = m.range
     if not lo <= level <= hi:
         return []
     if window is None:
         window = EXTENDED_WINDOW if extend else UNIT_SQUARE
-    x0, x1, y0, y1 = (float(v) for v in window)
-    if not (x0 < x1 and y0 < y1):
+    try:
+        x0, x1, y0, y1 = (float(v) for v in window)
+    except (TypeError, ValueError):
+        raise TypeError(f"window must be four numbers (x0, x1, y0, y1), got {window!r}") from None
+    if not (x0 < x1 and y0 < y1) or not all(map(math.isfinite, (x0, x1, y0, y1))):
         raise ValueError(f"window must be (x0, x1, y0, y1) with x0 < x1 and y0 < y1, got {window}")
-    if num < 2:
-        raise ValueError(f"num must be at least 2, got {num}")
     lines: list[np.ndarray] = []
     for curve in m.contour_curves(level, p, n):
         lines.extend(_clip(curve, (x0, x1, y0, y1), num))

@@ -10,23 +10,39 @@ speaks scipy.stats' vocabulary: ``pmf``, ``cdf``, ``sf``, ``ppf``, ``mean``,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 from scipy import stats
 
-from ._validation import check_choice, check_probability
+from ._validation import (
+    DEFAULT_TOLERANCE,
+    MAX_TOLERANCE,
+    check_choice,
+    check_confidence,
+    check_int,
+    check_memory,
+    check_random_state,
+    check_tolerance,
+    check_undefined,
+)
 from .confusion import ConfusionMatrix
-from .grouping import group_exact
+from .grouping import Grouped, group_clustered, group_exact
 from .metrics import ExactForm, Metric, get_metric
 from .models import MODELS, simplex_model, slice_model
 
-__all__ = ["MAX_LATTICE_POINTS", "Comparison", "MetricDistribution", "compare", "metric_distribution"]
+__all__ = ["MAX_BINS", "Comparison", "MetricDistribution", "compare", "metric_distribution"]
 
-#: Largest lattice (after pruning) that :func:`metric_distribution` groups in memory.
-MAX_LATTICE_POINTS = 20_000_000
+#: Bytes per lattice point while a metric distribution is grouped (weights, exact
+#: numerator and denominator, sort key, order, masks): refused above the memory limit.
+BYTES_PER_LATTICE_POINT = 72
+#: Bytes per value pair while :func:`compare` enumerates differences.
+BYTES_PER_PAIR = 48
 _INT64_SAFE = 2**62
+#: Σ probabilities + pruned (+ excluded undefined) mass must be 1 within this.
+TOTAL_MASS_TOLERANCE = 1e-9
 
 
 class MetricDistribution:
@@ -43,6 +59,8 @@ class MetricDistribution:
         Number of lattice points giving each value.
     undefined_mass : float
         Mass of the lattice points where the metric is 0/0.
+    infinite_mass : float
+        Mass on the values ±inf (x/0, e.g. LR+ where FPR = 0 < TPR).
     pruned_mass : float
         Mass of the lattice tails dropped for speed (0 when ``tolerance=0``).
     metric, model : str
@@ -51,7 +69,12 @@ class MetricDistribution:
     -----
     Moments, quantiles and the cdf are those of the *retained* mass, normalised
     to 1: the pruned tails (at most ``2 * tolerance``) and, with
-    ``undefined="exclude"``, the undefined points are left out.
+    ``undefined="exclude"``, the undefined points are left out. Values may be ±inf:
+    then ``mean``, ``var`` and ``std`` are infinite (NaN for the mean when both
+    signs carry mass), while ``cdf``, ``ppf`` and ``interval`` stay exact.
+
+    With ``check_total=True`` the constructor verifies that the probabilities, the
+    pruned mass and the excluded undefined mass add up to 1 (within 1e-9).
     """
 
     def __init__(
@@ -67,6 +90,8 @@ class MetricDistribution:
         pruned_mass: float = 0.0,
         lattice_points: int | None = None,
         strategy: str = "",
+        undefined_excluded: bool = False,
+        check_total: bool = False,
     ) -> None:
         self.values = np.asarray(values, dtype=np.float64)
         self.probabilities = np.asarray(probabilities, dtype=np.float64)
@@ -80,6 +105,27 @@ class MetricDistribution:
         self.pruned_mass = float(pruned_mass)
         self.lattice_points = int(self.multiplicities.sum()) if lattice_points is None else lattice_points
         self.strategy = strategy
+        if check_total:
+            total = float(self.probabilities.sum()) + self.pruned_mass
+            total += self.undefined_mass if undefined_excluded else 0.0
+            if not abs(total - 1.0) <= TOTAL_MASS_TOLERANCE or np.any(self.probabilities < 0):
+                raise ArithmeticError(
+                    f"the {metric} distribution ({model}) lost precision: its probabilities and pruned mass add "
+                    f"up to {total!r}, not 1; please report this with the counts that produced it"
+                )
+
+    @property
+    def infinite_mass(self) -> float:
+        """Mass on the values +inf and -inf."""
+        return float(self.probabilities[np.isinf(self.values)].sum())
+
+    def _require_values(self, what: str) -> None:
+        if self.values.size == 0:
+            raise ValueError(
+                f"the {self.metric} distribution has no defined value (every lattice point is 0/0 and "
+                f"undefined='exclude' left them out), so it has no {what}; pass undefined=<number> to give "
+                "those points a value"
+            )
 
     @cached_property
     def _p(self) -> np.ndarray:
@@ -89,26 +135,33 @@ class MetricDistribution:
 
     @cached_property
     def _cdf(self) -> np.ndarray:
-        return np.cumsum(self._p)
+        cdf = np.minimum(np.cumsum(self._p), 1.0)
+        if cdf.size:
+            cdf[-1] = 1.0
+        return cdf
 
     # -- scipy.stats vocabulary ---------------------------------------------------------
     def pmf(self, x: Any) -> np.ndarray | float:
         """Probability of exactly the value(s) ``x`` (0 off the support)."""
         x = np.asarray(x, dtype=np.float64)
-        idx = np.clip(np.searchsorted(self.values, x), 0, max(self.values.size - 1, 0))
-        out = np.where(self.values[idx] == x, self._p[idx], 0.0) if self.values.size else np.zeros_like(x)
+        if not self.values.size:
+            out = np.zeros_like(x)
+        else:
+            idx = np.clip(np.searchsorted(self.values, x), 0, self.values.size - 1)
+            out = np.where(self.values[idx] == x, self._p[idx], 0.0)
         return out if out.ndim else float(out)
 
     def cdf(self, x: Any) -> np.ndarray | float:
-        """P(metric <= x)."""
+        """P(metric <= x), in [0, 1]: 1 at +inf, NaN at NaN."""
         x = np.asarray(x, dtype=np.float64)
         idx = np.searchsorted(self.values, x, side="right")
-        out = np.where(idx > 0, self._cdf[np.maximum(idx - 1, 0)], 0.0)
+        out = np.where(idx > 0, self._cdf[np.maximum(idx - 1, 0)] if self.values.size else 0.0, 0.0)
+        out = np.where(np.isnan(x), np.nan, out)
         return out if out.ndim else float(out)
 
     def sf(self, x: Any) -> np.ndarray | float:
-        """P(metric > x)."""
-        out = 1.0 - np.asarray(self.cdf(x))
+        """P(metric > x), in [0, 1]: 0 at +inf, NaN at NaN."""
+        out = np.clip(1.0 - np.asarray(self.cdf(x)), 0.0, 1.0)
         return out if out.ndim else float(out)
 
     def ppf(self, q: Any) -> np.ndarray | float:
@@ -116,16 +169,26 @@ class MetricDistribution:
         q = np.asarray(q, dtype=np.float64)
         if np.any((q < 0) | (q > 1) | np.isnan(q)):
             raise ValueError("q must lie in [0, 1]")
+        self._require_values("quantiles")
         idx = np.searchsorted(self._cdf, q - 1e-12, side="left")
         out = self.values[np.minimum(idx, self.values.size - 1)]
         return out if out.ndim else float(out)
 
     # Sums, not np.dot: BLAS threads cost milliseconds on a busy machine for tiny vectors.
     def mean(self) -> float:
+        """Expected value; ±inf when ±inf carries mass (NaN when both do)."""
+        self._require_values("mean")
+        infinite = np.isinf(self.values)
+        if infinite.any():
+            signs = np.sign(self.values[infinite & (self._p > 0)])
+            return float(signs[0] * np.inf) if signs.size and np.all(signs == signs[0]) else float("nan")
         return float(np.sum(self._p * self.values))
 
     def var(self) -> float:
+        """Variance; inf when ±inf carries mass."""
         mu = self.mean()
+        if not np.isfinite(mu):
+            return float("inf") if np.isinf(mu) else float("nan")
         return float(np.sum(self._p * (self.values - mu) ** 2))
 
     def std(self) -> float:
@@ -136,29 +199,37 @@ class MetricDistribution:
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """Central interval holding at least ``confidence`` of the mass (as scipy)."""
-        c = check_probability(confidence, "confidence")
+        c = check_confidence(confidence)
         return float(self.ppf((1 - c) / 2)), float(self.ppf((1 + c) / 2))
 
     def mode(self) -> float:
         """The most probable value."""
+        self._require_values("mode")
         return float(self.values[np.argmax(self.probabilities)])
 
     def support(self) -> tuple[float, float]:
+        self._require_values("support")
         return float(self.values[0]), float(self.values[-1])
 
     def rvs(self, size: int | tuple[int, ...] = 1, random_state: Any = None) -> np.ndarray:
         """Random draws of the metric."""
-        rng = np.random.default_rng(random_state)
+        self._require_values("random draws")
+        count = np.prod([check_int(s, "size", minimum=0) for s in np.atleast_1d(size)], dtype=np.float64)
+        check_memory(count * 8.0, f"size={size!r} draws", "draw fewer values at a time")
+        rng = check_random_state(random_state)
         return rng.choice(self.values, size=size, p=self._p)
 
     def to_scipy(self) -> stats.rv_discrete:
         """A frozen ``scipy.stats.rv_discrete`` over the same values and (normalised) masses."""
+        self._require_values("scipy equivalent")
         return stats.rv_discrete(name=self.metric, values=(self.values, self._p))
 
     def __len__(self) -> int:
         return self.values.size
 
     def __repr__(self) -> str:
+        if not self.values.size:
+            return f"MetricDistribution(metric={self.metric!r}, model={self.model!r}, no defined value)"
         return (
             f"MetricDistribution(metric={self.metric!r}, model={self.model!r}, "
             f"distinct_values={len(self)}, mean={self.mean():.4g}, std={self.std():.4g}, "
@@ -166,39 +237,32 @@ class MetricDistribution:
         )
 
 
-def _check_undefined(undefined: Any) -> float | None:
-    if isinstance(undefined, str):
-        if undefined.strip().lower() != "exclude":
-            raise ValueError(f"undefined must be a number or 'exclude', got {undefined!r}")
-        return None
-    if isinstance(undefined, bool) or not isinstance(undefined, (int, float, np.floating, np.integer)):
-        raise TypeError(f"undefined must be a number or 'exclude', got {undefined!r}")
-    value = float(undefined)
-    if value != value:
-        raise ValueError("undefined must be a number or 'exclude', not NaN")
-    return value
-
-
-def _integer_arithmetic(metric: Metric, largest_total: int, counts: tuple[np.ndarray, ...]) -> bool:
-    """Whether the exact form must be computed in int64 (False: float64 is exact).
-
-    Refuses sizes whose exact integers could overflow int64.
-    """
+def _arithmetic(metric: Metric, largest_total: int, counts: tuple[np.ndarray, ...]) -> str:
+    """How the exact form is computed: ``"float"`` (exact below 2**53), ``"int64"``, or
+    ``"clustered"`` (beyond 64 bits: float ratios with a bounded error, ties decided with
+    Python integers, see :func:`~confusionlab.grouping.group_clustered`)."""
     bound = metric.magnitude(largest_total)
     if bound < 2**53:
-        return False
+        return "float"
     if bound < _INT64_SAFE:
-        return True
-    floats = [np.asarray(c, dtype=np.float64) for c in counts]
-    form = metric._exact(*floats)
+        return "int64"
+    form = metric._exact(*(np.asarray(c, dtype=np.float64) for c in counts))
     big = max(float(np.abs(form.num).max()), float(np.abs(form.den).max()))
-    if big >= _INT64_SAFE / 4:
+    if big < _INT64_SAFE / 4:
+        return "int64"
+    if float(largest_total) ** 2 >= 2.0**53:
         raise ValueError(
-            f"{metric.name}'s exact keys need integers beyond 64 bits at this size (up to {big:.3g}); "
-            f"exact grouping is refused rather than risk overflow. Use a smaller future_size, or "
-            f"compute the metric's moments from the marginals instead"
+            f"{metric.name}'s exact keys at N = {largest_total:,} need integers beyond 64 bits and degree-2 "
+            f"terms beyond 2**53; this size is not supported exactly. Use a smaller future_size"
         )
-    return True
+    return "clustered"
+
+
+def _tolerance_advice(tolerance: float) -> str:
+    if tolerance >= MAX_TOLERANCE:
+        return "use a smaller future_size"
+    suggestion = min(MAX_TOLERANCE, tolerance * 1e3) if tolerance > 0 else DEFAULT_TOLERANCE
+    return f"raise tolerance (now {tolerance:g}; try {suggestion:g}) or use a smaller future_size"
 
 
 def metric_distribution(
@@ -208,7 +272,7 @@ def metric_distribution(
     *,
     prior: Any = "uniform",
     future_size: int | tuple[int, int] | None = None,
-    tolerance: float = 1e-12,
+    tolerance: float = DEFAULT_TOLERANCE,
     undefined: float | str = 0.0,
 ) -> MetricDistribution:
     """The exact distribution of ``metric`` for a new test set under ``model``.
@@ -231,20 +295,30 @@ def metric_distribution(
     tolerance : float, default 1e-12
         Each marginal drops tails of total mass at most ``tolerance`` (the joint
         loses at most ``2 * tolerance``); the loss is ``pruned_mass``. ``0`` keeps
-        the full lattice.
+        the full lattice. At most 0.01.
     undefined : float or "exclude", default 0.0
         Value given to points where the metric is 0/0 (the paper's convention is
         0), or ``"exclude"`` to leave them out. Their mass is ``undefined_mass``.
+        Points where the metric is x/0 (x ≠ 0) are ±inf, not undefined.
 
     Returns
     -------
     MetricDistribution
 
+    Raises
+    ------
+    TooLargeError
+        (a ValueError) when the lattice would need more memory than
+        :func:`confusionlab.memory_limit` allows; the message says how to get an answer.
+
     Notes
     -----
     Values are grouped on exact rational keys (SPEC A4), so ties are never split
     by floating-point error: at p = 20, n = 40 balanced accuracy has exactly 81
-    distinct values where float grouping finds 115.
+    distinct values where float grouping finds 115. Keys that need more than 64
+    bits (MCC at N = 100,000) are sorted as floats with a bounded error and the few
+    near-ties are decided with Python integers. The probabilities, the pruned mass
+    and the excluded undefined mass are checked to add up to 1.
 
     Examples
     --------
@@ -255,41 +329,57 @@ def metric_distribution(
     >>> round(d.mean(), 3), round(d.std(), 3)
     (0.779, 0.078)
     >>> lo, hi = metric_distribution(cm, "mcc", "binomial").interval(0.95)
+    >>> lr = metric_distribution(ConfusionMatrix(tp=16, fn=4, fp=1, tn=39), "lr_plus")
+    >>> float(lr.values[-1]), round(lr.infinite_mass, 4), lr.mean()
+    (inf, 0.2531, inf)
     """
     if not isinstance(cm, ConfusionMatrix):
         raise TypeError(f"cm must be a ConfusionMatrix, got {type(cm).__name__}")
     m = get_metric(metric)
     model = check_choice(model, "model", MODELS)
-    tolerance = check_probability(tolerance, "tolerance")
-    undefined_value = _check_undefined(undefined)
+    tolerance = check_tolerance(tolerance)
+    undefined_value = check_undefined(undefined)
 
     if model == "dirichlet-multinomial":
-        if future_size is not None and not isinstance(future_size, (int, np.integer)):
-            raise TypeError("future_size of the dirichlet-multinomial model is one total N")
+        if future_size is not None and (isinstance(future_size, bool) or not isinstance(future_size, int | np.integer)):
+            raise TypeError(f"future_size of the dirichlet-multinomial model is one total N, got {future_size!r}")
         sm = simplex_model(cm, prior=prior, future_size=future_size, tolerance=tolerance)
-        cols = tuple(sm.counts[:, j] for j in range(4))
+        cols: tuple[np.ndarray, ...] = tuple(sm.counts[:, j] for j in range(4))
         largest, weights, pruned = sm.N, sm.pmf, sm.pruned_mass
     else:
         if future_size is not None and (not isinstance(future_size, tuple) or len(future_size) != 2):
             raise TypeError(f"future_size of the {model} model is a pair (p, n), got {future_size!r}")
         sl = slice_model(cm, model, prior=prior, future_size=future_size, tolerance=tolerance)
-        if sl.size > MAX_LATTICE_POINTS:
-            raise ValueError(
-                f"the {model} lattice has {sl.size:,} points after pruning, more than "
-                f"{MAX_LATTICE_POINTS:,}; raise tolerance (e.g. 1e-9) or use a smaller future_size"
-            )
+        check_memory(
+            float(sl.tp_pmf.size) * float(sl.tn_pmf.size) * BYTES_PER_LATTICE_POINT,
+            f"the {model} lattice of {sl.tp_pmf.size:,} × {sl.tn_pmf.size:,} (TP, TN) points",
+            _tolerance_advice(tolerance),
+        )
         tp, tn = sl.tp, sl.tn
         cols = (tp, sl.p - tp, sl.n - tn, tn)
         largest, weights, pruned = sl.p + sl.n, sl.joint(), sl.pruned_mass
 
-    use_int = _integer_arithmetic(m, largest, cols)
-    form: ExactForm = m.exact(*cols, as_float=not use_int)
+    arithmetic = _arithmetic(m, largest, cols)
+    form: ExactForm = m.exact(*cols, as_float=arithmetic != "int64")
     shape = np.shape(weights)
     undef = np.broadcast_to(form.undefined_mask(), shape)
+    infinite = np.broadcast_to(form.infinite_mask(), shape)
+    special = undef | infinite
     n_undef = int(np.count_nonzero(undef))
-    grouped = group_exact(form, weights, defined=~undef if n_undef else None)
+    if arithmetic == "clustered":
+        grouped = _group_beyond_64_bits(m, form, cols, weights, ~special)
+    else:
+        grouped = group_exact(form, weights, defined=~special if special.any() else None)
     values, masses, counts = grouped.values, grouped.masses, grouped.counts
-    undef_mass = float(np.asarray(weights)[undef].sum()) if n_undef else 0.0
+    w = np.asarray(weights)
+    if infinite.any():
+        positive = np.broadcast_to(np.asarray(form.num) > 0, shape)
+        for sign, where in ((np.inf, infinite & positive), (-np.inf, infinite & ~positive)):
+            if where.any():
+                values, masses, counts = _merge_value(
+                    values, masses, counts, sign, float(w[where].sum()), int(np.count_nonzero(where))
+                )
+    undef_mass = float(w[undef].sum()) if n_undef else 0.0
     if n_undef and undefined_value is not None:
         values, masses, counts = _merge_value(values, masses, counts, undefined_value, undef_mass, n_undef)
     return MetricDistribution(
@@ -303,7 +393,30 @@ def metric_distribution(
         pruned_mass=pruned,
         lattice_points=int(np.prod(shape)),
         strategy=grouped.strategy,
+        undefined_excluded=undefined_value is None,
+        check_total=True,
     )
+
+
+def _group_beyond_64_bits(
+    metric: Metric, form: ExactForm, cols: tuple[np.ndarray, ...], weights: np.ndarray, defined: np.ndarray
+) -> Grouped:
+    """Exact grouping when exact keys exceed int64 (see :func:`~confusionlab.grouping.group_clustered`)."""
+    shape = np.shape(weights)
+    kept = np.flatnonzero(np.asarray(defined).reshape(-1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.broadcast_to(np.true_divide(form.num, form.den), shape).reshape(-1)[kept]
+    w = np.asarray(weights, dtype=np.float64).reshape(-1)[kept]
+
+    def exact_ratios(members: np.ndarray) -> list[Fraction]:
+        where = np.unravel_index(kept[members], shape)
+        counts = [np.array([int(v) for v in np.broadcast_to(c, shape)[where]], dtype=object) for c in cols]
+        exact = metric._exact(*counts)
+        num = np.broadcast_to(exact.num, members.shape)
+        den = np.broadcast_to(exact.den, members.shape)
+        return [Fraction(int(a), int(b)) for a, b in zip(num, den, strict=True)]
+
+    return group_clustered(ratio, w, exact_ratios, lambda r: form.value(r, np.ones_like(r)))
 
 
 def _merge_value(
@@ -336,6 +449,10 @@ class Comparison:
     difference: MetricDistribution
 
 
+#: Largest ``bins`` of :func:`compare` (the histograms are convolved directly, in O(bins²)).
+MAX_BINS = 20_001
+
+
 def compare(
     a: MetricDistribution, b: MetricDistribution, *, max_pairs: int = 4_000_000, bins: int = 2001
 ) -> Comparison:
@@ -347,11 +464,18 @@ def compare(
         Distributions of the same metric.
     max_pairs : int, default 4,000,000
         Up to this many value pairs the difference A − B is enumerated pair by
-        pair (grouped on values rounded to 12 decimals). Beyond it both
-        distributions are binned with a common width h = (range of A − B) / ``bins``
-        and the histograms convolved: each pair's difference is then placed
-        within h of its true value. ``prob_greater``, ``prob_equal`` and
-        ``prob_less`` are exact either way.
+        pair (grouped on values rounded to 12 decimals); the pairs must fit in the
+        memory limit. Beyond it both distributions are binned with a common width
+        h = (range of A − B) / ``bins`` and the histograms convolved: each pair's
+        difference is then placed within h of its true value. ``prob_greater``,
+        ``prob_equal`` and ``prob_less`` are exact either way.
+    bins : int, default 2001
+        Between 1 and :data:`MAX_BINS`.
+
+    Notes
+    -----
+    Infinite values (LR+, DOR) are kept: a finite value minus +inf is −inf, and
+    +inf − +inf is undefined (the difference's ``undefined_mass``).
 
     Examples
     --------
@@ -365,6 +489,10 @@ def compare(
         raise TypeError("compare needs two MetricDistribution objects")
     if a.metric != b.metric:
         raise ValueError(f"cannot compare different metrics: {a.metric!r} and {b.metric!r}")
+    max_pairs = check_int(max_pairs, "max_pairs", minimum=0)
+    bins = check_int(bins, "bins", minimum=1, maximum=MAX_BINS)
+    a._require_values("comparison")
+    b._require_values("comparison")
     pa, pb = a._p, b._p
     below = np.searchsorted(b.values, a.values, side="left")
     upto = np.searchsorted(b.values, a.values, side="right")
@@ -372,40 +500,81 @@ def compare(
     greater = float(np.sum(pa * cdf_b[below]))
     equal = float(np.sum(pa * (cdf_b[upto] - cdf_b[below])))
     less = max(0.0, 1.0 - greater - equal)
-    if a.values.size * b.values.size <= max_pairs:
-        diff = np.subtract.outer(a.values, b.values).ravel()
-        mass = np.multiply.outer(pa, pb).ravel()
+
+    fa, fb = np.isfinite(a.values), np.isfinite(b.values)
+    pairs = int(np.count_nonzero(fa)) * int(np.count_nonzero(fb))
+    if pairs <= max_pairs:
+        check_memory(
+            float(pairs) * BYTES_PER_PAIR,
+            f"enumerating {pairs:,} value pairs (max_pairs={max_pairs:,})",
+            "lower max_pairs so that the difference is binned",
+        )
+        diff = np.subtract.outer(a.values[fa], b.values[fb]).ravel()
+        mass = np.multiply.outer(pa[fa], pb[fb]).ravel()
         uniq, inv = np.unique(np.round(diff, 12), return_inverse=True)
         dmass = np.bincount(inv, weights=mass)
-        dcount = np.bincount(inv, weights=np.multiply.outer(a.multiplicities, b.multiplicities).ravel())
+        mult = np.multiply.outer(a.multiplicities[fa], b.multiplicities[fb]).ravel()
+        dcount = np.bincount(inv, weights=mult)
         strategy = "pairs"
     else:
-        uniq, dmass, dcount = _binned_difference(a, b, pa, pb, bins)
+        uniq, dmass, dcount = _binned_difference(
+            a.values[fa], b.values[fb], pa[fa], pb[fb], a.multiplicities[fa], b.multiplicities[fb], bins
+        )
         strategy = f"binned({bins})"
+    undefined_mass, undefined_points = 0.0, 0
+    if not (fa.all() and fb.all()):
+        atoms = _infinite_differences(a, b)
+        undefined_mass, undefined_points = atoms.pop(np.nan)
+        for value, (m, c) in atoms.items():
+            if m > 0:
+                uniq, dmass, dcount = _merge_value(uniq, dmass, dcount, value, m, c)
     diff_dist = MetricDistribution(
         uniq,
         dmass,
-        dcount.astype(np.int64),
+        np.asarray(dcount).astype(np.int64),
         metric=f"{a.metric} difference",
         model=f"{a.model} - {b.model}",
         strategy=strategy,
+        undefined_mass=undefined_mass,
+        undefined_points=undefined_points,
+        undefined_excluded=True,
+        check_total=True,
     )
     return Comparison(greater, equal, less, diff_dist)
 
 
+def _infinite_differences(a: MetricDistribution, b: MetricDistribution) -> dict[float, tuple[float, int]]:
+    """Mass and multiplicity of A − B = +inf, −inf and undefined (key NaN: inf − inf)."""
+
+    def parts(d: MetricDistribution) -> dict[str, tuple[float, int]]:
+        kinds = {"-": d.values == -np.inf, "f": np.isfinite(d.values), "+": d.values == np.inf}
+        return {k: (float(d._p[m].sum()), int(d.multiplicities[m].sum())) for k, m in kinds.items()}
+
+    pa, pb = parts(a), parts(b)
+    result = {np.inf: (0.0, 0), -np.inf: (0.0, 0), np.nan: (0.0, 0)}
+    outcome = {("+", "-"): np.inf, ("+", "f"): np.inf, ("f", "-"): np.inf, ("-", "+"): -np.inf,
+               ("-", "f"): -np.inf, ("f", "+"): -np.inf, ("+", "+"): np.nan, ("-", "-"): np.nan}  # fmt: skip
+    for (ka, kb), value in outcome.items():
+        mass, count = result[value]
+        result[value] = (mass + pa[ka][0] * pb[kb][0], count + pa[ka][1] * pb[kb][1])
+    return result
+
+
 def _binned_difference(
-    a: MetricDistribution, b: MetricDistribution, pa: np.ndarray, pb: np.ndarray, bins: int
+    va: np.ndarray, vb: np.ndarray, pa: np.ndarray, pb: np.ndarray, ca: np.ndarray, cb: np.ndarray, bins: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Histogram of A − B from the convolution of the two histograms (common width)."""
-    width = ((a.values[-1] - a.values[0]) + (b.values[-1] - b.values[0])) / bins or 1.0
-    ia = np.floor((a.values - a.values[0]) / width).astype(np.int64)
-    ib = np.floor((b.values - b.values[0]) / width).astype(np.int64)
-    mass_a, count_a = np.bincount(ia, weights=pa), np.bincount(ia, weights=a.multiplicities)
-    mass_b, count_b = np.bincount(ib, weights=pb), np.bincount(ib, weights=b.multiplicities)
+    if va.size == 0 or vb.size == 0:
+        return np.empty(0), np.empty(0), np.empty(0)
+    width = ((va[-1] - va[0]) + (vb[-1] - vb[0])) / bins or 1.0
+    ia = np.floor((va - va[0]) / width).astype(np.int64)
+    ib = np.floor((vb - vb[0]) / width).astype(np.int64)
+    mass_a, count_a = np.bincount(ia, weights=pa), np.bincount(ia, weights=ca)
+    mass_b, count_b = np.bincount(ib, weights=pb), np.bincount(ib, weights=cb)
     # index k of the convolution is ia - ib + (len(b bins) - 1)
     dmass = np.convolve(mass_a, mass_b[::-1])
     dcount = np.rint(np.convolve(count_a, count_b[::-1]))
     shift = np.arange(dmass.size) - (mass_b.size - 1)
-    centres = a.values[0] - b.values[0] + shift * width
+    centres = va[0] - vb[0] + shift * width
     keep = dcount > 0
     return centres[keep], np.clip(dmass[keep], 0.0, None), dcount[keep]

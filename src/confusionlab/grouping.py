@@ -23,7 +23,10 @@ yet the work is one float sort, as fast as the inexact ``np.unique`` on floats:
      ``D**2 * V * 2**-51``; while that is below 2**63, zero modulo 2**64 proves
      equality, so the check is exact, not probabilistic.
 3. Beyond 2**53 the ratios are reduced by their gcd first (canonical pairs,
-   compared as integers). Beyond int64 the caller refuses with a clear message.
+   compared as integers).
+4. Beyond int64 (MCC at N = 100,000), :func:`group_clustered` sorts on the ratio in
+   float64, whose relative error is bounded, and decides the few runs of
+   neighbours closer than that bound with Python integers.
 
 Any run of identical doubles holding distinct exact values (never seen in
 practice, but handled) is re-sorted with :class:`fractions.Fraction`.
@@ -31,6 +34,7 @@ practice, but handled) is re-sorted with :class:`fractions.Fraction`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import pairwise
@@ -39,7 +43,7 @@ import numpy as np
 
 from .metrics import ExactForm
 
-__all__ = ["Grouped", "group_exact"]
+__all__ = ["APPROXIMATE_RELATIVE_ERROR", "Grouped", "group_clustered", "group_exact"]
 
 _EXACT_FLOAT = 2.0**53
 _WRAP_LIMIT = 2.0**113  # then |num_a*den_b - num_b*den_a| < D**2 * V * 2**-51 < 2**62
@@ -198,3 +202,55 @@ def _resolve_collisions(
         sorted_exact = [exact[i] for i in ranked]
         same[lo : hi - 1] = [x == y for x, y in pairwise(sorted_exact)]
     return order, same
+
+
+#: Relative error bound of a metric's ratio num/den evaluated in float64 from integer
+#: counts with N**2 < 2**53: the degree-2 terms (TP·TN − FP·FN, …) are exact, so only
+#: the few final products and the division round, each by at most 2**-53.
+APPROXIMATE_RELATIVE_ERROR = 8 * 2.0**-53
+
+
+def group_clustered(
+    ratio: np.ndarray,
+    weights: np.ndarray,
+    exact_ratios: Callable[[np.ndarray], list[Fraction]],
+    value_of: Callable[[np.ndarray], np.ndarray],
+) -> Grouped:
+    """Group on exact values when the exact integers do not fit in 64 bits.
+
+    ``ratio`` is each point's ``num/den`` evaluated in float64 with relative error at
+    most :data:`APPROXIMATE_RELATIVE_ERROR`. After one sort on it, two neighbours whose
+    floats differ by more than twice that error are in their true order and distinct;
+    only the runs of neighbours closer than that (few: exact ties, and the rare
+    distinct values within a few ulps) are decided with Python integers, by
+    ``exact_ratios(indices)`` (the :class:`~fractions.Fraction` ``num/den`` of those
+    points), re-sorted and split exactly.
+
+    Parameters
+    ----------
+    ratio, weights : ndarray
+        Flat arrays over the points to group.
+    exact_ratios : callable
+        Positions into ``ratio`` → their exact ratios.
+    value_of : callable
+        Ratios (float) → metric values.
+    """
+    order = np.argsort(ratio, kind="stable")
+    fs = ratio[order]
+    scale = np.maximum(np.abs(fs[1:]), np.abs(fs[:-1]))
+    close = np.abs(fs[1:] - fs[:-1]) <= 2 * APPROXIMATE_RELATIVE_ERROR * scale
+    same = np.zeros(fs.size - 1, dtype=bool)
+    if close.any():
+        order = order.copy()
+        edges = np.diff(np.r_[0, close.astype(np.int8), 0])
+        starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)  # runs of close pairs
+        members = np.concatenate([order[s : e + 1] for s, e in zip(starts, ends, strict=True)])
+        exact = dict(zip(members.tolist(), exact_ratios(members), strict=True))
+        for s, e in zip(starts, ends, strict=True):
+            run = sorted(order[s : e + 1].tolist(), key=exact.__getitem__)
+            order[s : e + 1] = run
+            same[s:e] = [exact[a] == exact[b] for a, b in pairwise(run)]
+    starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
+    counts = np.diff(starts, append=order.size)
+    masses = np.add.reduceat(weights[order], starts)
+    return Grouped(value_of(ratio[order][starts]), masses, counts, "float+exact-ties")

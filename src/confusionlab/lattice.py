@@ -17,7 +17,7 @@ from math import comb
 
 import numpy as np
 
-from ._validation import check_count
+from ._validation import check_count, check_memory
 
 __all__ = ["MAX_SIMPLEX_POINTS", "SimplexPoints", "isometric", "simplex_points", "slice_lattice"]
 
@@ -39,6 +39,11 @@ def slice_lattice(p: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     """
     p = check_count(p, "p")
     n = check_count(n, "n")
+    check_memory(
+        8.0 * (p + n + 2),
+        f"the axes of the slice p={p:,}, n={n:,}",
+        "a slice this large cannot be enumerated; model it with tail pruning (confusionlab.models.slice_model)",
+    )
     return np.arange(p + 1, dtype=np.int64)[:, None], np.arange(n + 1, dtype=np.int64)[None, :]
 
 

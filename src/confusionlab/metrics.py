@@ -11,13 +11,16 @@ Every metric in :data:`METRICS` carries three things (SPEC A2, A4):
 * ``contour(level, p, n)`` — the level set in ROC space (x = FPR, y = TPR) as a
   parametric curve (see :mod:`confusionlab.contours`).
 
-A point where a metric's denominator is zero is *undefined* (e.g. MCC at the ROC
-corners). ``values`` returns ``undefined`` there (0.0 by default, the paper's
-convention).
+A point where a metric is 0/0 is *undefined* (e.g. MCC at the ROC corners);
+``values`` returns ``undefined`` there (0.0 by default, the paper's convention).
+A ratio with a zero denominator and a non-zero numerator is ±inf, not undefined
+(LR+ with FPR = 0 < TPR, LR− with TNR = 0, DOR with FN·FP = 0 < TP·TN), as in
+scikit-learn, pycm and the authors' R code (SPEC E1).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -51,7 +54,8 @@ class ExactForm:
     ``kind == "custom"``: value = ``transform(num, den)``.
     In every kind the value is a non-decreasing function of the rational number
     ``num / den``, so equal ratios mean equal values and sorting by the ratio
-    sorts by value. Points with ``den == 0`` or in ``undefined`` are undefined.
+    sorts by value. Points with ``num == den == 0`` or in ``undefined`` are undefined (0/0);
+    points with ``den == 0 != num`` are ±inf (x/0, by the sign of ``num``).
     """
 
     num: np.ndarray
@@ -62,9 +66,19 @@ class ExactForm:
     transform: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
 
     def undefined_mask(self) -> np.ndarray:
-        mask = np.broadcast_to(self.den == 0, np.broadcast_shapes(np.shape(self.num), np.shape(self.den)))
+        """Points where the value is 0/0 (or listed in ``undefined``)."""
+        mask = (np.asarray(self.den) == 0) & (np.asarray(self.num) == 0)
+        mask = np.broadcast_to(mask, np.broadcast_shapes(np.shape(self.num), np.shape(self.den)))
         if self.undefined is not None:
             mask = mask | self.undefined
+        return mask
+
+    def infinite_mask(self) -> np.ndarray:
+        """Points where the value is x/0 with x ≠ 0: +inf or −inf by the sign of ``num``."""
+        mask = (np.asarray(self.den) == 0) & (np.asarray(self.num) != 0)
+        mask = np.broadcast_to(mask, np.broadcast_shapes(np.shape(self.num), np.shape(self.den)))
+        if self.undefined is not None:
+            mask = mask & ~self.undefined
         return mask
 
     def value(self, num: np.ndarray, den: np.ndarray) -> np.ndarray:
@@ -211,9 +225,11 @@ class Metric:
 
 
 def _div(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """a / b with NaN wherever b == 0 (the metric is undefined there)."""
+    """a / b, where x/0 is ±inf and only 0/0 (or NaN) is NaN, the metric being undefined there."""
+    a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
-    return np.where(b == 0, np.nan, a / np.where(b == 0, 1.0, b))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(b == 0, np.where((a == 0) | np.isnan(a), np.nan, np.copysign(np.inf, a)), a / b)
 
 
 def _ratio(num: np.ndarray, den: np.ndarray, **kw: Any) -> ExactForm:
@@ -310,6 +326,8 @@ def fbeta_metric(beta: float | int | Fraction) -> Metric:
     """
     if isinstance(beta, bool) or not isinstance(beta, (int, float, Fraction)):
         raise TypeError(f"beta must be a positive number, got {beta!r}")
+    if isinstance(beta, float) and not math.isfinite(beta):
+        raise ValueError(f"beta must be a finite positive number, got {beta!r}")
     b = Fraction(beta) if isinstance(beta, (int, Fraction)) else Fraction(repr(float(beta)))
     if b <= 0:
         raise ValueError(f"beta must be positive, got {beta!r}")
@@ -557,12 +575,14 @@ def _pt_transform(num: np.ndarray, den: np.ndarray) -> np.ndarray:
 
 def _prevalence_threshold() -> Metric:
     def value(tp: np.ndarray, fn: np.ndarray, fp: np.ndarray, tn: np.ndarray) -> np.ndarray:
-        tpr, fpr = _div(tp, tp + fn), _div(fp, fp + tn)
-        return _div(np.sqrt(tpr * fpr) - fpr, np.where(tpr == fpr, 0.0, tpr - fpr))
+        # (√(TPR·FPR) − FPR)/(TPR − FPR) = √FPR / (√TPR + √FPR): the same wherever TPR ≠ FPR,
+        # and its continuous limit ½ on the chance diagonal TPR = FPR > 0; 0/0 only at (0, 0).
+        root_tpr, root_fpr = np.sqrt(_div(tp, tp + fn)), np.sqrt(_div(fp, fp + tn))
+        return _div(root_fpr, root_tpr + root_fpr)
 
     def exact(tp: np.ndarray, fn: np.ndarray, fp: np.ndarray, tn: np.ndarray) -> ExactForm:
         x, y = fp * (tp + fn), tp * (fp + tn)  # FPR and TPR on the common denominator p·n
-        undefined = (x == y) | ((tp + fn) == 0) | ((fp + tn) == 0)
+        undefined = (x + y == 0) | ((tp + fn) == 0) | ((fp + tn) == 0)
         return ExactForm(x, x + y, "custom", undefined=undefined, transform=_pt_transform)
 
     def contour(k: float, p: int, n: int) -> list[ParametricCurve]:

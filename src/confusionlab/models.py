@@ -15,21 +15,31 @@ tails lighter than a tolerance are pruned; the pruned mass is reported.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
-from ._validation import check_count, check_positive_real
+from ._validation import (
+    DEFAULT_TOLERANCE,
+    check_choice,
+    check_count,
+    check_memory,
+    check_positive_real,
+    check_tolerance,
+)
 from .confusion import ConfusionMatrix
 from .lattice import SimplexPoints, simplex_points
 
 __all__ = [
     "MODELS",
     "PRIORS",
+    "Marginal",
     "SimplexModel",
     "SliceModel",
+    "marginal",
     "prune_tails",
     "resolve_prior",
     "simplex_model",
@@ -50,26 +60,163 @@ def resolve_prior(prior: Any) -> float:
     return check_positive_real(prior, "prior")
 
 
-def prune_tails(pmf: np.ndarray, tolerance: float) -> tuple[int, int, float]:
+def prune_tails(
+    pmf: np.ndarray, tolerance: float, *, already: tuple[float, float] = (0.0, 0.0)
+) -> tuple[int, int, float]:
     """Indices ``lo, hi`` (inclusive) keeping all but tails of mass <= tolerance/2 each.
 
-    Returns ``(lo, hi, dropped_mass)``; nothing is dropped when ``tolerance == 0``.
+    ``already`` is the mass known to lie beyond each end of ``pmf`` (left, right); it
+    counts against that side's budget of ``tolerance/2``. Returns ``(lo, hi,
+    dropped_mass)`` where ``dropped_mass`` is the mass dropped here (not ``already``);
+    nothing is dropped when ``tolerance == 0``.
 
     >>> prune_tails(np.array([1e-20, 0.5, 0.5, 1e-20]), 1e-12)
     (1, 2, 2e-20)
     """
-    if tolerance == 0:
+    if tolerance == 0 or pmf.size == 0:
         return 0, pmf.size - 1, 0.0
-    half = tolerance / 2
+    left_budget = max(0.0, tolerance / 2 - already[0])
+    right_budget = max(0.0, tolerance / 2 - already[1])
     left = np.cumsum(pmf)
     right = np.cumsum(pmf[::-1])
-    lo = int(np.searchsorted(left, half, side="right"))
-    hi = pmf.size - 1 - int(np.searchsorted(right, half, side="right"))
+    lo = int(np.searchsorted(left, left_budget, side="right"))
+    hi = pmf.size - 1 - int(np.searchsorted(right, right_budget, side="right"))
     if lo > hi:  # a single point carries almost everything
         lo = hi = int(np.argmax(pmf))
         return lo, hi, float(pmf.sum() - pmf[lo])
     dropped = float((left[lo - 1] if lo > 0 else 0.0) + (right[pmf.size - 2 - hi] if hi < pmf.size - 1 else 0.0))
     return lo, hi, dropped
+
+
+#: Bytes per value of a marginal while it is computed (ratios, their cumulative sum, pmf).
+_MARGINAL_BYTES = 40
+#: The window of a marginal leaves out at most ``tolerance * _OUTSIDE`` on each side, so
+#: the normalisation it assumes is off by at most that (relative); pruning then drops
+#: tails up to ``tolerance / 2`` each, measured exactly inside the window.
+_OUTSIDE = 1e-4
+
+
+@dataclass(frozen=True)
+class Marginal:
+    """The PMF of a count on a window ``lo, lo + 1, …``, with the mass beyond it.
+
+    ``pmf.sum() + dropped == 1`` (to rounding): ``dropped`` bounds the true mass outside
+    the window, which is what the window's normalisation assumes.
+    """
+
+    lo: int
+    pmf: np.ndarray
+    dropped: float
+
+
+def marginal(
+    model: str, successes: int, trials: int, future: int, prior: float, tolerance: float, what: str
+) -> Marginal:
+    """PMF of the count of successes among ``future`` new trials, tails beyond ``tolerance`` dropped.
+
+    ``binomial``: Bin(future, successes/trials). ``beta-binomial``: BetaBin(future,
+    successes + prior, trials − successes + prior).
+
+    The support is never materialised whole: a window of mean ± k·sd (k from the
+    tolerance) is widened until the mass beyond each end is provably below
+    ``tolerance · 1e-4``. Inside it the PMF is built from its ratios P(k+1)/P(k), summed
+    as logarithms in ``log1p`` form (accurate at any size), and normalised together
+    with the bound on the mass outside, so ``pmf.sum() + dropped == 1`` whatever the
+    size (scipy's ``betabinom`` loses that near 1e12 trials). Each tail's bound is
+    geometric: beyond the window the ratios keep decreasing, the PMF being
+    log-concave there (binomial always; beta-binomial when both parameters are
+    ≥ 1; a parameter below 1 puts its end of the support inside the window). Then
+    tails lighter than ``tolerance/2`` each, the window's bound included, are pruned.
+
+    Examples
+    --------
+    >>> m = marginal("beta-binomial", 16, 20, 20, 1.0, 0.0, "positives")
+    >>> m.lo, m.pmf.size, round(float(m.pmf.sum()), 12), m.dropped
+    (0, 21, 1.0, 0.0)
+    """
+    if model == "binomial":
+        if trials == 0:
+            if future == 0:
+                return Marginal(0, np.ones(1), 0.0)
+            raise ValueError(
+                f"the binomial model needs observed {what} to estimate a rate; use the "
+                "beta-binomial model, whose prior covers an empty class"
+            )
+        rate = successes / trials
+        if successes in (0, trials) or future == 0:  # a point mass (the whole support when tolerance is 0)
+            at = future if successes == trials else 0
+            if tolerance > 0:
+                return Marginal(at, np.ones(1), 0.0)
+            check_memory(
+                float(future + 1) * 8, f"the full {what} marginal ({future + 1:,} counts)", "use a tolerance > 0"
+            )
+            pmf = np.zeros(future + 1)
+            pmf[at] = 1.0
+            return Marginal(0, pmf, 0.0)
+        mean, var = future * rate, future * rate * (1 - rate)
+        log_concave, a, b = True, 0.0, 0.0
+    else:
+        a, b = successes + prior, trials - successes + prior
+        if future == 0:
+            return Marginal(0, np.ones(1), 0.0)
+        mean = future * a / (a + b)
+        var = future * a * b * (a + b + future) / ((a + b) ** 2 * (a + b + 1))
+        log_concave, rate = a >= 1 and b >= 1, 0.0
+
+    def log_ratios(k: np.ndarray) -> np.ndarray:
+        """log P(k+1)/P(k)."""
+        k = k.astype(np.float64)
+        if model == "binomial":
+            return np.log1p((future - 2 * k - 1) / (k + 1)) + (math.log(rate) - math.log1p(-rate))
+        return np.log1p((a - 1) / (k + 1)) - np.log1p((b - 1) / (future - k))
+
+    if tolerance == 0:
+        lo, hi = 0, future
+    else:
+        reach = math.sqrt(2 * math.log(2 / (tolerance * _OUTSIDE))) + 1.0
+        sd = math.sqrt(var)
+        lo = max(0, math.floor(mean - reach * sd))
+        hi = min(future, math.ceil(mean + reach * sd))
+        if not log_concave:
+            lo = 0 if a < 1 else lo
+            hi = future if b < 1 else hi
+    advice = (
+        "use a tolerance > 0 (e.g. 1e-12): the dropped tail mass is bounded and reported"
+        if tolerance == 0
+        else "use a smaller future_size"
+    )
+    while True:
+        size = hi - lo + 1
+        check_memory(
+            float(size) * _MARGINAL_BYTES,
+            f"the {what} marginal over {size:,} counts ({lo:,}…{hi:,}, tolerance={tolerance:g})",
+            advice,
+        )
+        logs = np.empty(size)
+        logs[0] = 0.0
+        np.cumsum(log_ratios(np.arange(lo, hi)), out=logs[1:])
+        logs -= logs.max()
+        shape = np.exp(logs)
+        left = right = 0.0
+        if lo > 0:
+            q = math.exp(-float(log_ratios(np.array([lo - 1]))[0]))  # P(lo-1)/P(lo)
+            left = math.inf if q >= 1 else float(shape[0]) * q / (1 - q)
+        if hi < future:
+            r = math.exp(float(log_ratios(np.array([hi]))[0]))  # P(hi+1)/P(hi)
+            right = math.inf if r >= 1 else float(shape[-1]) * r / (1 - r)
+        total = float(shape.sum())
+        limit = total * tolerance * _OUTSIDE
+        grow_left, grow_right = left > limit, right > limit
+        if not (grow_left or grow_right):
+            break
+        width = hi - lo + 1
+        lo = max(0, lo - width) if grow_left else lo
+        hi = min(future, hi + width) if grow_right else hi
+    norm = total + left + right
+    pmf = shape / norm
+    left_mass, right_mass = left / norm, right / norm
+    first, last, dropped = prune_tails(pmf, tolerance, already=(left_mass, right_mass))
+    return Marginal(lo + first, pmf[first : last + 1], dropped + left_mass + right_mass)
 
 
 @dataclass(frozen=True)
@@ -108,27 +255,13 @@ class SliceModel:
         return np.multiply.outer(self.tp_pmf, self.tn_pmf)
 
 
-def _marginal(model: str, successes: int, trials: int, future: int, prior: float, what: str) -> np.ndarray:
-    k = np.arange(future + 1)
-    if model == "binomial":
-        if trials == 0:
-            if future == 0:
-                return np.ones(1)
-            raise ValueError(
-                f"the binomial model needs observed {what} to estimate a rate; use the "
-                "beta-binomial model, whose prior covers an empty class"
-            )
-        return stats.binom.pmf(k, future, successes / trials)
-    return stats.betabinom.pmf(k, future, successes + prior, trials - successes + prior)
-
-
 def slice_model(
     cm: ConfusionMatrix,
     model: str = "beta-binomial",
     *,
     prior: Any = "uniform",
     future_size: tuple[int, int] | None = None,
-    tolerance: float = 1e-12,
+    tolerance: float = DEFAULT_TOLERANCE,
 ) -> SliceModel:
     """Marginal PMFs of TP and TN for a new test set (binomial or beta-binomial).
 
@@ -158,13 +291,13 @@ def slice_model(
             check_count(future_size[1], "future_size[1] (negatives)"),
         )
     )
+    model = check_choice(model, "model", ("binomial", "beta-binomial"))
     alpha = resolve_prior(prior)
-    tp_full = _marginal(model, cm.tp, cm.p, p_new, alpha, "positives")
-    tn_full = _marginal(model, cm.tn, cm.n, n_new, alpha, "negatives")
-    tp_lo, tp_hi, tp_drop = prune_tails(tp_full, tolerance)
-    tn_lo, tn_hi, tn_drop = prune_tails(tn_full, tolerance)
-    pruned = tp_drop + tn_drop - tp_drop * tn_drop
-    return SliceModel(model, p_new, n_new, tp_lo, tp_full[tp_lo : tp_hi + 1], tn_lo, tn_full[tn_lo : tn_hi + 1], pruned)
+    tolerance = check_tolerance(tolerance)
+    tp = marginal(model, cm.tp, cm.p, p_new, alpha, tolerance, "positives (TP)")
+    tn = marginal(model, cm.tn, cm.n, n_new, alpha, tolerance, "negatives (TN)")
+    pruned = tp.dropped + tn.dropped - tp.dropped * tn.dropped
+    return SliceModel(model, p_new, n_new, tp.lo, tp.pmf, tn.lo, tn.pmf, pruned)
 
 
 @dataclass(frozen=True)
@@ -196,7 +329,7 @@ def simplex_model(
     *,
     prior: Any = "uniform",
     future_size: int | None = None,
-    tolerance: float = 1e-12,
+    tolerance: float = DEFAULT_TOLERANCE,
 ) -> SimplexModel:
     """Dirichlet-multinomial posterior predictive over all matrices of size N.
 

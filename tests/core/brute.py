@@ -25,8 +25,18 @@ def _sqrt_key(num: F, den: F):
     return (sign, num * num / den)
 
 
+INF = float("inf")
+
+
+def _over(a: F, b: F):
+    """a / b exactly; x/0 is ±inf (a float key), 0/0 is undefined (None)."""
+    if b == 0:
+        return None if a == 0 else (INF if a > 0 else -INF)
+    return F(a) / F(b)
+
+
 def exact_value(metric: str, tp: int, fn: int, fp: int, tn: int):
-    """Exact hashable value key, or None when the metric is undefined (0/0 or x/0)."""
+    """Exact hashable value key: a Fraction, (sign, square), ±inf for x/0, or None when 0/0."""
     p, n = tp + fn, fp + tn
     N = p + n
     pp, pn = tp + fp, fn + tn
@@ -65,15 +75,11 @@ def exact_value(metric: str, tp: int, fn: int, fp: int, tn: int):
         pe = F(pp * p + pn * n, N * N)
         return None if pe == 1 else (po - pe) / (1 - pe)
     if metric == "lr_plus":
-        if p == 0 or n == 0 or fp == 0:
-            return None
-        return F(tp, p) / F(fp, n)
+        return None if p == 0 or n == 0 else _over(F(tp, p), F(fp, n))
     if metric == "lr_minus":
-        if p == 0 or n == 0 or tn == 0:
-            return None
-        return F(fn, p) / F(tn, n)
+        return None if p == 0 or n == 0 else _over(F(fn, p), F(tn, n))
     if metric == "diagnostic_odds_ratio":
-        return None if fp * fn == 0 else F(tp * tn, fp * fn)
+        return _over(F(tp * tn), F(fp * fn))
     if metric == "mcc":
         return _sqrt_key(F(tp * tn - fp * fn), F(pp * pn * p * n))
     if metric == "g_mean":
@@ -83,8 +89,10 @@ def exact_value(metric: str, tp: int, fn: int, fp: int, tn: int):
             return None
         return (1 if tp else 0, F(tp, pp) * F(tp, p))
     if metric == "prevalence_threshold":
-        if p == 0 or n == 0 or tp * n == fp * p:
+        if p == 0 or n == 0 or tp == fp == 0:
             return None
+        if tp * n == fp * p:  # TPR = FPR > 0: the continuous limit of the formula is 1/2
+            return Decimal(format(Decimal("0.5"), ".50e"))
         tpr, fpr = Decimal(tp) / Decimal(p), Decimal(fp) / Decimal(n)
         value = ((tpr * fpr).sqrt() - fpr) / (tpr - fpr)
         return Decimal(format(value, ".50e"))

@@ -62,9 +62,8 @@ def test_integral_floats_and_numpy_integers_are_accepted() -> None:
         (
             lambda: cl.metric_distribution(CM, "mcc", future_size=(10**5, 10**5), tolerance=0),
             ValueError,
-            "lattice has .* points",
+            "lattice of 100,001 × 100,001 .* would need about .*; raise tolerance \\(now 0; try 1e-12\\)",
         ),
-        (lambda: cl.metric_distribution(CM.scaled(2000), "mcc"), ValueError, "beyond 64 bits"),
         (lambda: cl.metric_distribution(CM, "mcc", "dirichlet-multinomial", future_size=1000), ValueError, "N <= 492"),
         (lambda: cl.metric_value(CM, "nope"), ValueError, "unknown metric"),
         (lambda: CM.scaled(-2), ValueError, "factor must be a non-negative"),
@@ -78,7 +77,7 @@ def test_bad_arguments_raise_clear_errors(call, error, match) -> None:
 
 def test_distribution_methods_validate_their_arguments() -> None:
     d = cl.metric_distribution(CM, "accuracy")
-    with pytest.raises(ValueError, match="confidence must lie in"):
+    with pytest.raises(ValueError, match="confidence must lie strictly between 0 and 1"):
         d.interval(1.5)
     with pytest.raises(ValueError, match="q must lie in"):
         d.ppf(-0.1)
