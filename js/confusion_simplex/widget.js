@@ -2,6 +2,8 @@
 // layers.js (per-point attributes) and gl.js (regl drawing).
 import { DIVERGING, cssRGB } from "../shared/colour.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
+import { el } from "../shared/dom.js";
+import { redrawOnChange } from "../shared/redraw.js";
 import {
   DEFAULT_CAMERA,
   clipMatrix,
@@ -65,13 +67,6 @@ export const NO_WEBGL =
 export const CONTEXT_LOST =
   "The browser took this view's WebGL context away (too many 3-D views open at once?). " +
   "Re-run the cell to draw it again.";
-
-function el(tag, className, parent) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (parent) parent.appendChild(node);
-  return node;
-}
 
 /**
  * Position of a vertex label: the projected vertex pushed `offset` pixels away
@@ -313,16 +308,6 @@ export function render({ model, el: host }) {
     });
   };
 
-  let syncPending = false;
-  const schedule = () => {
-    if (syncPending) return;
-    syncPending = true;
-    queueMicrotask(() => {
-      syncPending = false;
-      if (!disposed) sync();
-    });
-  };
-
   const setCamera = (next) => {
     const zoomed = next.zoom !== camera.zoom;
     camera = next;
@@ -381,17 +366,14 @@ export function render({ model, el: host }) {
   canvas.addEventListener("wheel", onWheel, { passive: false });
   root.addEventListener("keydown", onKey);
 
-  // JupyterLab switches themes by changing attributes of <body>: re-read the colours.
-  let themeObserver = null;
-  if (typeof MutationObserver === "function" && typeof document !== "undefined" && document.body) {
-    themeObserver = new MutationObserver(() => {
+  // Model changes sync the GPU buffers once per burst; a JupyterLab theme switch
+  // re-reads the colours for the next frame.
+  const redraw = redrawOnChange(model, KEYS, sync, {
+    onTheme: () => {
       theme = null;
       requestFrame();
-    });
-    themeObserver.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light", "data-jp-theme-name"] });
-  }
-
-  for (const key of KEYS) model.on(`change:${key}`, schedule);
+    },
+  });
   layout();
   uploaded.size = [state.size];
   sync();
@@ -399,7 +381,7 @@ export function render({ model, el: host }) {
   return () => {
     disposed = true;
     clearTimeout(settleTimer);
-    for (const key of KEYS) model.off(`change:${key}`, schedule);
+    redraw.dispose();
     canvas.removeEventListener("pointerdown", onPointerDown);
     canvas.removeEventListener("pointermove", onPointerMove);
     canvas.removeEventListener("pointerup", onPointerUp);
@@ -407,7 +389,6 @@ export function render({ model, el: host }) {
     canvas.removeEventListener("wheel", onWheel);
     root.removeEventListener("keydown", onKey);
     canvas.removeEventListener("webglcontextlost", onContextLost);
-    if (themeObserver) themeObserver.disconnect();
     if (renderer) renderer.destroy();
   };
 }

@@ -63,21 +63,3 @@ export function nearestIndex(sorted, v) {
   }
   return Math.abs(sorted[lo] - v) <= Math.abs(sorted[hi] - v) ? lo : hi;
 }
-
-/** Largest entry of an array (0 when empty). */
-export function maxOf(values) {
-  let m = 0;
-  for (let i = 0; i < values.length; i++) if (values[i] > m) m = values[i];
-  return m;
-}
-
-/** About `count` round tick values covering [lo, hi]. */
-export function ticks(lo, hi, count = 5) {
-  if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return [];
-  const raw = (hi - lo) / Math.max(1, count);
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
-  const out = [];
-  for (let i = Math.ceil(lo / step); i * step <= hi + 1e-9 * step; i++) out.push(Number((i * step).toPrecision(12)));
-  return out;
-}

@@ -1,16 +1,11 @@
 // MetricPMF front-end: one canvas panel per model (same axes), drawn from the buffers.
 import { decodeFloat32, decodeFloat64, decodeUint32 } from "../shared/buffers.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
-import {
-  PANEL_HEIGHTS,
-  PANEL_MARGINS,
-  histogram,
-  linearScale,
-  maxOf,
-  nearestIndex,
-  stickColumns,
-  ticks,
-} from "./geometry.js";
+import { el } from "../shared/dom.js";
+import { redrawOnChange } from "../shared/redraw.js";
+import { maxOf, niceTicks } from "../shared/scale.js";
+import { readCommonState } from "../shared/state.js";
+import { PANEL_HEIGHTS, PANEL_MARGINS, histogram, linearScale, nearestIndex, stickColumns } from "./geometry.js";
 import { formatNumber } from "../shared/format.js";
 
 export const KEYS = [
@@ -59,16 +54,10 @@ export function readState(model) {
     };
   });
   return {
-    p: get("p"),
-    n: get("n"),
-    tp: get("tp"),
-    tn: get("tn"),
-    metric: get("metric"),
-    label: get("_metric_label") || get("metric"),
+    ...readCommonState(model),
     mode: get("mode") === "histogram" ? "histogram" : "pmf",
     bins: get("bins") || 30,
     width: get("width") || 360,
-    generation: get("generation") ?? 0,
     domain: get("_domain") ?? [0, 1],
     panels,
   };
@@ -112,13 +101,6 @@ export function panelMarks(panel, state, plotWidth) {
     }
   }
   return { marks, merged: true };
-}
-
-function el(tag, className, parent) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (parent) parent.appendChild(node);
-  return node;
 }
 
 /** Draw one panel; returns the number of marks drawn. */
@@ -200,10 +182,10 @@ export function drawPanel(ctx, panel, state, theme, yMax, marksInfo, dpr = 1) {
   ctx.font = `10px ${theme.font}`;
   ctx.textAlign = "center";
   ctx.textBaseline = "top";
-  for (const t of ticks(lo, hi, Math.max(2, Math.floor(plotW / 70)))) ctx.fillText(String(t), x(t), countsBottom + 4);
+  for (const t of niceTicks(lo, hi, Math.max(2, Math.floor(plotW / 70)))) ctx.fillText(String(t), x(t), countsBottom + 4);
   ctx.textAlign = "right";
   ctx.textBaseline = "middle";
-  for (const t of ticks(0, yMax || 1, 4)) ctx.fillText(String(t), M.left - 4, y(t));
+  for (const t of niceTicks(0, yMax || 1, 4)) ctx.fillText(String(t), M.left - 4, y(t));
   ctx.fillText("count", M.left - 4, countsTop + H.counts / 2);
   return marks.length;
 }
@@ -309,22 +291,8 @@ export function render({ model, el: host }) {
       `P = ${formatNumber(panel.probs[i])} · ${panel.mult[i]} matrices`;
   };
 
-  let pending = false;
-  const schedule = () => {
-    if (pending) return;
-    pending = true;
-    queueMicrotask(() => {
-      pending = false;
-      draw();
-    });
-  };
-  for (const key of KEYS) model.on(`change:${key}`, schedule);
-  // Canvas colours come from the theme's CSS variables: redraw when JupyterLab switches theme.
-  const themeWatch = typeof MutationObserver === "function" && document.body ? new MutationObserver(schedule) : null;
-  themeWatch?.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-name", "data-jp-theme-light"] });
+  // Canvas colours come from the theme's CSS variables: a theme switch redraws too.
+  const redraw = redrawOnChange(model, KEYS, draw);
   draw();
-  return () => {
-    for (const key of KEYS) model.off(`change:${key}`, schedule);
-    themeWatch?.disconnect();
-  };
+  return () => redraw.dispose();
 }

@@ -1,6 +1,7 @@
 // View geometry of a ROC slice: data coordinates, projection to the screen,
 // its inverse for hit-testing, ticks and the rasterisation of lattice points.
 // Nothing here computes a metric: values and contours arrive from Python.
+import { maxOf } from "../shared/scale.js";
 
 /** Margins of the plot area inside the canvas, in CSS pixels. */
 export const MARGINS = { left: 52, right: 14, top: 12, bottom: 42 };
@@ -118,22 +119,6 @@ export function hitTest(view, coordinates, p, n, sx, sy) {
 }
 
 /**
- * About `count` round tick values covering [lo, hi].
- * @returns {number[]}
- */
-export function niceTicks(lo, hi, count = 5) {
-  if (!(hi > lo) || !Number.isFinite(lo) || !Number.isFinite(hi)) return [];
-  const raw = (hi - lo) / Math.max(1, count);
-  const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
-  const ticks = [];
-  for (let i = Math.ceil(lo / step); i * step <= hi + 1e-9 * step; i++) {
-    ticks.push(Number((i * step).toPrecision(12)));
-  }
-  return ticks;
-}
-
-/**
  * Side, in device pixels, of the square drawn for each lattice point: about
  * 60 % of the spacing between neighbours, between 1 and `max` pixels.
  */
@@ -214,13 +199,6 @@ export const STRIP_GAP = 6;
 export function marginsFor(withMarginals) {
   if (!withMarginals) return MARGINS;
   return { ...MARGINS, top: MARGINS.top + STRIP + STRIP_GAP, right: MARGINS.right + STRIP + STRIP_GAP };
-}
-
-/** Largest value of an array (0 for an empty one). */
-function maxOf(values) {
-  let m = 0;
-  for (let i = 0; i < values.length; i++) if (values[i] > m) m = values[i];
-  return m;
 }
 
 /**
@@ -366,12 +344,6 @@ export function hitTestClamped(view, coordinates, p, n, sx, sy) {
   const cx = Math.min(view.left + view.width, Math.max(view.left, sx));
   const cy = Math.min(view.top + view.height, Math.max(view.top, sy));
   return hitTest(view, coordinates, p, n, cx, cy);
-}
-
-/** Whether a screen position is within `radius` CSS pixels of the observed point (tp, tn). */
-export function nearObserved(view, coordinates, p, n, tp, tn, sx, sy, radius = 12) {
-  const [ox, oy] = project(view, ...latticeToData(coordinates, p, n, tp, tn));
-  return (sx - ox) ** 2 + (sy - oy) ** 2 <= radius * radius;
 }
 
 /**

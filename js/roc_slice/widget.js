@@ -3,6 +3,10 @@
 import { decodeFloat32, decodeInt32, decodeUint32 } from "../shared/buffers.js";
 import { DIVERGING, colourValues, cssRGB } from "../shared/colour.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
+import { el } from "../shared/dom.js";
+import { redrawOnChange } from "../shared/redraw.js";
+import { niceTicks } from "../shared/scale.js";
+import { readCommonState } from "../shared/state.js";
 import {
   boundingBox,
   bubbleGeometry,
@@ -14,7 +18,6 @@ import {
   latticeToData,
   marginalBars,
   marginsFor,
-  niceTicks,
   pointSize,
   project,
   rasterizePoints,
@@ -81,12 +84,7 @@ export function readState(model) {
   const pmfLo = get("_pmf_lo") ?? [];
   const withModel = pmfTp.length > 0 && pmfTn.length > 0 && pmfLo.length === 2;
   return {
-    p: get("p"),
-    n: get("n"),
-    tp: get("tp"),
-    tn: get("tn"),
-    metric: get("metric"),
-    label: get("_metric_label") || get("metric"),
+    ...readCommonState(model),
     coordinates: get("coordinates") === "counts" ? "counts" : "roc",
     extend: Boolean(get("extend")),
     size: get("size") || 480,
@@ -108,7 +106,6 @@ export function readState(model) {
     contourLabels: get("_contour_labels") ?? [],
     observed: get("_observed_value"),
     model: get("model") || "none",
-    generation: get("generation") ?? 0,
     pmfTp: withModel ? pmfTp : new Float32Array(0),
     pmfTn: withModel ? pmfTn : new Float32Array(0),
     pmfLo: withModel ? pmfLo : [0, 0],
@@ -189,13 +186,6 @@ export function layoutFor(state) {
   const w = Math.ceil(view.width + margins.left + margins.right);
   const h = Math.ceil(view.height + margins.top + margins.bottom);
   return { view: { ...view, left: margins.left, top: margins.top }, width: w, height: h };
-}
-
-function el(tag, className, parent) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (parent) parent.appendChild(node);
-  return node;
 }
 
 function drawAxes(ctx, view, state, theme) {
@@ -431,16 +421,6 @@ export function render({ model, el: host }) {
     if (started) root.dataset.drawMs = (performance.now() - started).toFixed(1);
   };
 
-  let pending = false;
-  const schedule = () => {
-    if (pending) return;
-    pending = true;
-    queueMicrotask(() => {
-      pending = false;
-      draw();
-    });
-  };
-
   const pick = (event) => {
     if (!state || !view) return null;
     const rect = canvas.getBoundingClientRect();
@@ -517,15 +497,12 @@ export function render({ model, el: host }) {
   canvas.addEventListener("pointercancel", onUp);
   canvas.addEventListener("click", onClick);
   root.addEventListener("keydown", onKey);
-  for (const key of KEYS) model.on(`change:${key}`, schedule);
-  // Canvas colours come from the theme's CSS variables: redraw when JupyterLab switches theme.
-  const themeWatch = typeof MutationObserver === "function" && document.body ? new MutationObserver(schedule) : null;
-  themeWatch?.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-name", "data-jp-theme-light"] });
+  // Canvas colours come from the theme's CSS variables: a theme switch redraws too.
+  const redraw = redrawOnChange(model, KEYS, draw);
   draw();
 
   return () => {
-    for (const key of KEYS) model.off(`change:${key}`, schedule);
-    themeWatch?.disconnect();
+    redraw.dispose();
     canvas.removeEventListener("pointermove", onMove);
     canvas.removeEventListener("pointerdown", onDown);
     canvas.removeEventListener("pointermove", onDrag);

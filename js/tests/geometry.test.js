@@ -5,13 +5,13 @@ import {
   fitView,
   hitTest,
   latticeToData,
-  niceTicks,
   pointSize,
   project,
   rasterizePoints,
   rocToData,
   unproject,
 } from "../roc_slice/geometry.js";
+import { niceTicks } from "../shared/scale.js";
 
 const margins = { left: 10, right: 10, top: 10, bottom: 10 };
 

@@ -1,6 +1,7 @@
 // MetricPMF: histogram binning, per-pixel merging, float64 decoding, render with a fake model.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { histogram, linearScale, nearestIndex, stickColumns, ticks } from "../metric_pmf/geometry.js";
+import { histogram, linearScale, nearestIndex, stickColumns } from "../metric_pmf/geometry.js";
+import { niceTicks } from "../shared/scale.js";
 import { decodeFloat64 } from "../shared/buffers.js";
 import { panelMarks, panelSummary, readState, render } from "../metric_pmf/widget.js";
 import { FakeModel, f32, u32, mountWidget } from "./fake_model.js";
@@ -44,7 +45,7 @@ describe("sticks and scales", () => {
     expect(nearestIndex([0.1, 0.2, 0.4], 0.31)).toBe(2);
     expect(nearestIndex([0.1, 0.2, 0.4], -3)).toBe(0);
     expect(nearestIndex([], 1)).toBe(-1);
-    expect(ticks(0, 1, 5)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
+    expect(niceTicks(0, 1, 5)).toEqual([0, 0.2, 0.4, 0.6, 0.8, 1]);
   });
 
   it("decodes float64 buffers, aligned or not", () => {

@@ -10,7 +10,6 @@ import {
   marginalBars,
   marginsFor,
   MARGINS,
-  nearObserved,
   project,
   latticeToData,
   STRIP,
@@ -127,12 +126,6 @@ describe("marginal bars", () => {
 });
 
 describe("drag hit-testing", () => {
-  it("grabs the point only near it", () => {
-    const [x, y] = project(view, ...latticeToData("roc", 20, 40, 16, 32));
-    expect(nearObserved(view, "roc", 20, 40, 16, 32, x + 5, y - 5)).toBe(true);
-    expect(nearObserved(view, "roc", 20, 40, 16, 32, x + 20, y)).toBe(false);
-  });
-
   it("moves to the nearest lattice point and clamps outside the plot", () => {
     const [x, y] = project(view, ...latticeToData("roc", 20, 40, 10, 30));
     expect(dragTarget(view, "roc", 20, 40, { tp: 16, tn: 32 }, x + 1, y - 1)).toEqual({ tp: 10, tn: 30 });

@@ -8,7 +8,8 @@ import pytest
 from confusionlab import bias
 from confusionlab.widgets.bias_view import BiasView, metrics_table_html, roc_points
 
-A, D = (2718, 84, 3678, 13900), (433, 10, 679, 8660)
+# (tp, fn, fp, tn): the library's count order, bias tables included
+A, D = (2718, 3678, 84, 13900), (433, 679, 10, 8660)
 
 
 @pytest.fixture(scope="module")

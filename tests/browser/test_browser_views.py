@@ -21,7 +21,7 @@ def test_bias_view_renders_points_clouds_and_table(lab: LabSession, tmp_path: Pa
         [
             "from confusionlab import bias\n"
             "from confusionlab.widgets.bias_view import BiasView\n"
-            "table = bias.CountTable.from_confusion(a=(2718, 84, 3678, 13900), d=(433, 10, 679, 8660))\n"
+            "table = bias.CountTable.from_confusion(a=(2718, 3678, 84, 13900), d=(433, 679, 10, 8660))\n"
             "view = BiasView(bias.report_from_counts(table, n_samples=2000), n_cloud=200)\n"
             "view",
         ],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -17,9 +19,13 @@ def test_slider_moves_recommended_count():
     fit = st.fit_2pl(N, s)
     assert view.recommended == pytest.approx(fit.learners_for(0.9))
     before = view.recommended
-    view.slider.value = 0.97  # as if the user dragged the slider
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", st.ExtrapolationWarning)  # the view says it in its label instead
+        view.slider.value = 0.97  # as if the user dragged the slider
     assert view.target == 0.97
-    assert view.recommended == pytest.approx(fit.learners_for(0.97))
+    with pytest.warns(st.ExtrapolationWarning):
+        assert view.recommended == pytest.approx(fit.learners_for(0.97))
+    assert "extrapolation of the 2PL fit" in view.label.value
     assert view.recommended > before
     # the vertical line and its label follow
     np.testing.assert_allclose(view._target_line.x, [view.recommended] * 2)

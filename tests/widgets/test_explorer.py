@@ -131,7 +131,7 @@ def test_set_is_all_or_nothing(x: Explorer) -> None:
     with pytest.raises(traitlets.TraitError, match="tp must be between 0 and p"):
         x.set(p=10, tp=11)
     assert x.state["p"] == 20 and x.state["tp"] == 16
-    with pytest.raises(TypeError, match="unknown state names"):
+    with pytest.raises(TypeError, match="unknown traits"):
         x.set(q=1)
 
 

@@ -1,10 +1,11 @@
 """BiasView: per-facet ROC points with uncertainty clouds and the bias-metric table.
 
 Built from ipywidgets and bqplot only (no custom JavaScript). Everything shown
-comes from :mod:`confusionlab.bias`: the per-facet confusion counts of the
-report's count table, posterior predictive draws from
+comes from :mod:`confusionlab.bias` and the core: the per-facet confusion counts of
+the report's count table, posterior predictive draws from
 :func:`confusionlab.bias.uncertainty.dirichlet_multinomial_draws` (the model the
-post-training intervals use), and each metric's ``interval``.
+post-training intervals use), each metric's ``interval``, and the rates of
+:class:`confusionlab.ConfusionMatrix`.
 """
 
 from __future__ import annotations
@@ -18,27 +19,48 @@ import ipywidgets as w
 import numpy as np
 import traitlets
 
+from ..bias.counts import CONFUSION_ORDER
 from ..bias.report import BiasReport
 from ..bias.uncertainty import dirichlet_multinomial_draws
+from ..confusion import ConfusionMatrix
+from ._common import Confidence, StatefulWidget
 
 __all__ = ["BiasView", "metrics_table_html", "roc_points"]
 
 FACET_COLORS = ("#1f77b4", "#d62728")  # a, d
 
 
-def roc_points(cm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(FPR, TPR) of confusion counts ``(..., 4)`` ordered ``(TP, FP, FN, TN)``; NaN if undefined.
+def confusion_columns(cm: Any) -> dict[str, np.ndarray]:
+    """The count arrays ``tp, fn, fp, tn`` of confusion counts ``(..., 4)`` in the column
+    order of :meth:`confusionlab.bias.CountTable.confusion` (``CONFUSION_ORDER``)."""
+    counts = np.asarray(cm)
+    if counts.shape[-1:] != (4,):
+        raise ValueError(f"confusion counts must have 4 columns {CONFUSION_ORDER}, got shape {counts.shape}")
+    return {name: counts[..., k] for k, name in enumerate(CONFUSION_ORDER)}
+
+
+def roc_points(cm: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(FPR, TPR) of confusion counts ``(..., 4)`` in the bias tables' column order
+    (``tp, fn, fp, tn``), from :class:`~confusionlab.ConfusionMatrix`; NaN where a class
+    (or the whole facet) is empty.
 
     Examples
     --------
-    >>> fpr, tpr = roc_points(np.array([[2718, 84, 3678, 13900], [433, 10, 679, 8660]]))
+    >>> fpr, tpr = roc_points(np.array([[2718, 3678, 84, 13900], [433, 679, 10, 8660]]))
     >>> np.round(fpr, 4).tolist(), np.round(tpr, 4).tolist()
     ([0.006, 0.0012], [0.425, 0.3894])
     """
-    c = np.asarray(cm, dtype=np.float64)
-    tp, fp, fn, tn = c[..., 0], c[..., 1], c[..., 2], c[..., 3]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return fp / (fp + tn), tp / (tp + fn)
+    columns = confusion_columns(cm)
+    shape = columns["tp"].shape
+    flat = {name: np.ravel(v) for name, v in columns.items()}
+    fpr = np.full(flat["tp"].size, np.nan)
+    tpr = np.full(flat["tp"].size, np.nan)
+    for i in range(fpr.size):
+        counts = {name: int(v[i]) for name, v in flat.items()}
+        if any(counts.values()):  # an empty facet has no confusion matrix
+            matrix = ConfusionMatrix(**counts)
+            fpr[i], tpr[i] = matrix.fpr, matrix.tpr
+    return fpr.reshape(shape), tpr.reshape(shape)
 
 
 def _fmt(x: float) -> str:
@@ -58,7 +80,7 @@ def metrics_table_html(report: BiasReport, confidence: float = 0.95) -> tuple[st
     Examples
     --------
     >>> from confusionlab import bias
-    >>> t = bias.CountTable.from_confusion(a=(2718, 84, 3678, 13900), d=(433, 10, 679, 8660))
+    >>> t = bias.CountTable.from_confusion(a=(2718, 3678, 84, 13900), d=(433, 679, 10, 8660))
     >>> _, flagged = metrics_table_html(bias.report_from_counts(t, n_samples=2000))
     >>> "DAR" in flagged, "DPPL" in flagged
     (True, False)
@@ -88,7 +110,7 @@ def metrics_table_html(report: BiasReport, confidence: float = 0.95) -> tuple[st
     return f"<table class='cl-bias'>{head}{''.join(rows)}</table>", flagged
 
 
-class BiasView(w.VBox):
+class BiasView(StatefulWidget, w.VBox):
     """Bias report viewer: facets in ROC space with uncertainty clouds, and the metric table.
 
     Parameters
@@ -97,60 +119,72 @@ class BiasView(w.VBox):
         From :func:`confusionlab.bias.report` (with ``predicted=`` for the ROC panel)
         or :func:`confusionlab.bias.report_from_counts`.
     confidence : float
-        Initial interval probability (a slider changes it).
+        Initial interval probability, in (0, 1) (a slider changes it).
     n_cloud : int
         Posterior predictive draws per facet drawn as the cloud (kept small:
         bqplot's SVG marks slow down past a few thousand points).
-    seed : int
-        Seed of the cloud's draws.
+    random_state : None, int, SeedSequence or Generator
+        Randomness of the cloud's draws.
 
     Attributes
     ----------
     confidence : float (traitlet)
+        Validated before anything changes: a refused value (or a failure while
+        building the table) leaves the view as it was.
     flagged : list of str (traitlet)
         Metrics whose interval contains their no-bias value.
 
     Examples
     --------
     >>> from confusionlab import bias
-    >>> t = bias.CountTable.from_confusion(a=(2718, 84, 3678, 13900), d=(433, 10, 679, 8660))
+    >>> t = bias.CountTable.from_confusion(a=(2718, 3678, 84, 13900), d=(433, 679, 10, 8660))
     >>> v = BiasView(bias.report_from_counts(t, n_samples=2000), n_cloud=200)
     >>> "DAR" in v.flagged
     True
     """
 
-    confidence = traitlets.Float(0.95)
+    confidence = Confidence(0.95)
     flagged = traitlets.List(traitlets.Unicode())
 
     def __init__(
-        self, report: BiasReport, confidence: float = 0.95, n_cloud: int = 400, seed: int = 0, **kwargs: Any
+        self,
+        report: BiasReport,
+        confidence: float = 0.95,
+        n_cloud: int = 400,
+        random_state: Any = 0,
+        **kwargs: Any,
     ) -> None:
         if not isinstance(report, BiasReport):
             raise TypeError(f"report must be a BiasReport, got {type(report).__name__}")
-        if not 0.0 < confidence < 1.0:
-            raise ValueError(f"confidence must be in (0, 1), got confidence={confidence!r}")
-        if not isinstance(n_cloud, int) or n_cloud < 1 or n_cloud > 5000:
+        if isinstance(n_cloud, bool) or not isinstance(n_cloud, int) or not 1 <= n_cloud <= 5000:
             raise ValueError(f"n_cloud must be an integer in [1, 5000], got {n_cloud!r}")
         self.report = report
         self.table = w.HTML()
         self.slider = w.FloatSlider(
-            value=confidence, min=0.5, max=0.99, step=0.01, description="interval", readout_format=".0%"
+            value=0.95, min=0.5, max=0.99, step=0.01, description="interval", readout_format=".0%"
         )
         children: list[Any] = []
         self.figure = None
         if report.counts.has_predictions:
-            self.figure = self._roc_figure(report.counts.confusion(), n_cloud, seed)
+            self.figure = self._roc_figure(report.counts.confusion(), n_cloud, random_state)
             children.append(self.figure)
         children += [self.slider, self.table]
-        super().__init__(children=children, **kwargs)
-        traitlets.link((self.slider, "value"), (self, "confidence"))
-        self.confidence = confidence
-        self._redraw()
+        super().__init__(children=children, confidence=confidence, **kwargs)
 
-    def _roc_figure(self, cm: np.ndarray, n_cloud: int, seed: int) -> bq.Figure:
+    def _setup(self) -> None:
+        self._fit_slider()
+        self.slider.value = self.confidence
+        traitlets.link((self.slider, "value"), (self, "confidence"))
+
+    def _fit_slider(self) -> None:
+        """Widen the slider so that it can show the confidence (set from code)."""
+        self.slider.min = min(self.slider.min, self.confidence)
+        self.slider.max = max(self.slider.max, self.confidence)
+
+    def _roc_figure(self, cm: np.ndarray, n_cloud: int, random_state: Any) -> bq.Figure:
         xs, ys = bq.LinearScale(min=0.0, max=1.0), bq.LinearScale(min=0.0, max=1.0)
         marks = [bq.Lines(x=[0, 1], y=[0, 1], scales={"x": xs, "y": ys}, colors=["#999999"], line_style="dashed")]
-        draws = dirichlet_multinomial_draws(cm, n_samples=n_cloud, seed=seed)  # (S, 2, 4)
+        draws = dirichlet_multinomial_draws(cm, n_samples=n_cloud, random_state=random_state)  # (S, 2, 4)
         fpr_c, tpr_c = roc_points(draws)
         fpr, tpr = roc_points(cm)
         self.cloud_points = (fpr_c, tpr_c)
@@ -190,10 +224,11 @@ class BiasView(w.VBox):
         )
 
     @traitlets.observe("confidence")
-    def _on_confidence(self, change: dict) -> None:
-        self._redraw()
+    def _on_confidence(self, change: traitlets.Bunch) -> None:
+        self._request(self._ALL_PARTS)
 
-    def _redraw(self) -> None:
-        text, flagged = metrics_table_html(self.report, self.confidence)
+    def _refresh(self, parts: set[str]) -> None:
+        text, flagged = metrics_table_html(self.report, self.confidence)  # may fail: nothing changed yet
+        self._fit_slider()
         self.table.value = text
         self.flagged = flagged

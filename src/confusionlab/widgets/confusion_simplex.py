@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import operator
 from math import comb
-from pathlib import Path
 from typing import Any
 
-import anywidget
 import numpy as np
 import traitlets
 
@@ -26,17 +24,9 @@ from ..confusion import ConfusionMatrix
 from ..lattice import isometric, simplex_points
 from ..metrics import METRICS
 from ..models import PRIORS, simplex_model, slice_model
-from ._common import Count, MetricName, colour_domain, f32, u16
+from ._common import Buffer, BundledWidget, Count, MetricName, Tolerance, buffer_array, colour_domain
 
 __all__ = ["CLOUDS", "MAX_N", "MAX_POINTS", "ConfusionSimplex", "simplex_stride"]
-
-_STATIC = Path(__file__).resolve().parent.parent / "static"
-if not (_STATIC / "confusion_simplex.js").is_file():
-    raise FileNotFoundError(
-        f"The ConfusionSimplex front-end bundle {_STATIC / 'confusion_simplex.js'} is missing. In a "
-        "checkout, build it with `make install` (or `npm ci && npm run build`); `pip install` of the "
-        "repository builds it too."
-    )
 
 #: Largest N accepted. N = 300 has 4,590,551 matrices; above MAX_POINTS the simplex is
 #: drawn thinned (see :func:`simplex_stride`).
@@ -48,9 +38,6 @@ MAX_POINTS = 1_000_000
 
 #: The probability clouds the widget can draw.
 CLOUDS = ("none", "beta-binomial", "dirichlet-multinomial")
-
-#: Default tail tolerance of the cloud models (pruned mass is reported).
-CLOUD_TOLERANCE = 1e-9
 
 #: The traits :meth:`ConfusionSimplex.update` accepts.
 STATE_TRAITS = ("N", "metric", "slices", "dim_others", "observed", "cloud", "prior", "size", "tolerance")
@@ -73,7 +60,7 @@ def simplex_stride(N: int, max_points: int) -> int:
     return k
 
 
-class ConfusionSimplex(anywidget.AnyWidget):
+class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
     """All confusion matrices with ``N`` examples on a rotatable tetrahedron, coloured by a metric.
 
     Each matrix (TP, FN, FP, TN) is the point x = FN − TN/3, y = FP − TN/3,
@@ -109,8 +96,9 @@ class ConfusionSimplex(anywidget.AnyWidget):
     size : int
         Side of the square canvas in CSS pixels (200 to 2000).
     tolerance : float
-        Tail mass the cloud models may prune (default 1e-9); the pruned mass is
-        reported as :attr:`cloud_pruned_mass`.
+        Tail mass the cloud models may prune (default
+        :data:`~confusionlab._validation.DEFAULT_TOLERANCE`, 1e-12); the pruned mass
+        is reported as :attr:`cloud_pruned_mass`.
     max_points : int
         Largest number of matrices drawn one by one (default 1,000,000).
 
@@ -118,7 +106,9 @@ class ConfusionSimplex(anywidget.AnyWidget):
     -----
     Change several traits at once with :meth:`update`: all are validated
     together and the browser receives one message. One at a time, each value
-    must agree with the others (``sum(observed) == N``, every slice ``<= N``).
+    must agree with the others (``sum(observed) == N``, every slice ``<= N``). A
+    refused change (an invalid value, or a failure of the core while computing)
+    leaves every trait and buffer as it was.
 
     Only what changed is recomputed and sent: a new metric sends the colour
     values (4 bytes per point), never the positions (12 bytes per point).
@@ -153,9 +143,6 @@ class ConfusionSimplex(anywidget.AnyWidget):
     41664
     """
 
-    _esm = _STATIC / "confusion_simplex.js"
-    _css = _STATIC / "confusion_simplex.css"
-
     N = Count(60, help="number of examples").tag(sync=True)
     metric = MetricName("mcc", help="key of confusionlab.METRICS").tag(sync=True)
     slices = traitlets.List(help="highlighted values of p").tag(sync=True)
@@ -164,35 +151,33 @@ class ConfusionSimplex(anywidget.AnyWidget):
     cloud = traitlets.Enum(CLOUDS, "none", help="probability cloud").tag(sync=True)
     prior = traitlets.Enum(("uniform", "jeffreys"), "uniform", help="prior of the cloud").tag(sync=True)
     size = traitlets.Int(520, min=200, max=2000, help="canvas side in CSS pixels").tag(sync=True)
-    tolerance = traitlets.Float(CLOUD_TOLERANCE, help="tail mass the cloud may prune")
+    tolerance = Tolerance(help="tail mass the cloud may prune")
     max_points = Count(MAX_POINTS, min=1, help="largest number of points drawn one by one")
 
     # Computed state shipped to the browser (binary buffers, little-endian).
     # [N, stride, points, ends of the levels of detail: coarse surface, surface, coarse interior]
     _lattice = traitlets.List(traitlets.Int()).tag(sync=True)
-    _positions = traitlets.Bytes(b"").tag(sync=True)  # float32 (points, 3) centred xyz
-    _p = traitlets.Bytes(b"").tag(sync=True)  # uint16 (points,) p = TP + FN of each point
+    _positions = Buffer("<f4").tag(sync=True)  # (points, 3) centred xyz
+    _p = Buffer("<u2").tag(sync=True)  # (points,) p = TP + FN of each point
     _vertices = traitlets.List(traitlets.Float()).tag(sync=True)  # 4 × xyz: TP, FN, FP, TN
-    _values = traitlets.Bytes(b"").tag(sync=True)  # float32 (points,) metric values
+    _values = Buffer("<f4").tag(sync=True)  # (points,) metric values
     _values_key = traitlets.Unicode("").tag(sync=True)  # "metric@N/stride" the values belong to
     _metric_label = traitlets.Unicode("").tag(sync=True)
     _colour_domain = traitlets.List(traitlets.Float()).tag(sync=True)  # lo, mid, hi
     _observed_xyz = traitlets.List(traitlets.Float()).tag(sync=True)  # [] or xyz
     _observed_value = traitlets.Float(None, allow_none=True).tag(sync=True)
-    _cloud_xyz = traitlets.Bytes(b"").tag(sync=True)  # float32 (k, 3)
-    _cloud_mass = traitlets.Bytes(b"").tag(sync=True)  # float32 (k,)
+    _cloud_xyz = Buffer("<f4").tag(sync=True)  # (k, 3)
+    _cloud_mass = Buffer("<f4").tag(sync=True)  # (k,)
     _cloud_info = traitlets.Dict().tag(sync=True)  # model, points, mass, pruned, note
 
-    _batching = False
+    #: The traits :meth:`update` accepts, in the order it sets them.
+    _UPDATE_TRAITS = STATE_TRAITS
+    #: Keys of the inputs each part was computed from (rolled back with the buffers).
+    _EXTRA_STATE = ("_computed",)
 
     def __init__(self, **kwargs: Any) -> None:
         self._computed: dict[str, Any] = {}
-        self._batching = True  # compute once, below, not once per trait set here
-        try:
-            super().__init__(**kwargs)
-        finally:
-            self._batching = False
-        self._refresh()
+        super().__init__(**kwargs)
 
     # ----------------------------------------------------------------- validation
     @traitlets.validate("N")
@@ -241,29 +226,12 @@ class ConfusionSimplex(anywidget.AnyWidget):
             )
         return values
 
-    @traitlets.validate("tolerance")
-    def _check_tolerance(self, proposal: traitlets.Bunch) -> float:
-        if not 0.0 <= proposal.value < 1.0:
-            raise traitlets.TraitError(f"tolerance must be in [0, 1), got tolerance={proposal.value}.")
-        return proposal.value
-
     # ------------------------------------------------------------------ public API
     def update(self, **changes: Any) -> None:
-        """Change several traits together: validated all at once, sent in one message.
-
-        Parameters
-        ----------
-        **changes
-            New values for any of ``N, metric, slices, dim_others, observed, cloud,
-            prior, size, tolerance``.
-
-        Raises
-        ------
-        TypeError
-            For an unknown trait name.
-        traitlets.TraitError
-            When a value is invalid or the values disagree (``sum(observed) != N``);
-            then nothing changes.
+        """Change several of ``N, metric, slices, dim_others, observed, cloud, prior, size,
+        tolerance`` together: validated all at once, sent in one message; a refused
+        change (TypeError for an unknown name, TraitError for a bad or inconsistent
+        value such as ``sum(observed) != N``, or an error of the core) changes nothing.
 
         Examples
         --------
@@ -272,19 +240,7 @@ class ConfusionSimplex(anywidget.AnyWidget):
         >>> w.N, w.slices
         (61, [20])
         """
-        unknown = sorted(set(changes) - set(STATE_TRAITS))
-        if unknown:
-            raise TypeError(f"update() got unknown traits {unknown}; expected some of {list(STATE_TRAITS)}")
-        with self.hold_sync():
-            self._batching = True
-            try:
-                # On a TraitError, hold_trait_notifications restores every trait it changed.
-                with self.hold_trait_notifications():
-                    for key, value in changes.items():
-                        setattr(self, key, value)
-            finally:
-                self._batching = False
-            self._refresh()
+        super().update(**changes)
 
     @property
     def points(self) -> int:
@@ -312,34 +268,25 @@ class ConfusionSimplex(anywidget.AnyWidget):
         The order is the drawing order (surface, coarse interior, rest), not that of
         :func:`~confusionlab.lattice.simplex_points`.
         """
-        return np.frombuffer(self._positions, dtype="<f4").reshape(-1, 3)
+        return buffer_array(self, "_positions").reshape(-1, 3)
 
     def values(self) -> np.ndarray:
         """The metric at each drawn point, decoded from the buffer (float32)."""
-        return np.frombuffer(self._values, dtype="<f4")
+        return buffer_array(self, "_values")
 
     def cloud_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """The cloud as sent: xyz (k, 3) and mass (k,), both float32."""
-        return (
-            np.frombuffer(self._cloud_xyz, dtype="<f4").reshape(-1, 3),
-            np.frombuffer(self._cloud_mass, dtype="<f4"),
-        )
+        return buffer_array(self, "_cloud_xyz").reshape(-1, 3), buffer_array(self, "_cloud_mass")
 
     # ------------------------------------------------------------------ observers
-    def notify_change(self, change: Any) -> None:
-        # The trait and the buffers computed from it travel in one message, so the
-        # browser never sees a new N with the old points.
-        with self.hold_sync():
-            super().notify_change(change)
-
+    # The base sends a trait and the buffers computed from it in one message, so the
+    # browser never sees a new N with the old points.
     @traitlets.observe("N", "metric", "observed", "cloud", "prior", "tolerance", "max_points")
     def _on_change(self, change: traitlets.Bunch) -> None:
-        self._refresh()
+        self._request(self._ALL_PARTS)
 
-    def _refresh(self) -> None:
+    def _refresh(self, parts: set[str]) -> None:
         """Recompute (and so send) only the parts whose inputs changed."""
-        if self._batching:
-            return
         lattice_key = (self.N, simplex_stride(self.N, self.max_points))
         keys = {
             "lattice": lattice_key,
@@ -350,19 +297,18 @@ class ConfusionSimplex(anywidget.AnyWidget):
         changed = [part for part, key in keys.items() if self._computed.get(part) != key]
         if not changed:
             return
-        with self.hold_sync():
-            points = None
-            if "lattice" in changed or "values" in changed:
-                points = self._lattice_points(*lattice_key)
-            if "lattice" in changed:
-                self._update_lattice(points, *lattice_key)
-            if "values" in changed:
-                self._update_values(points, *lattice_key)
-            if "observed" in changed:
-                self._update_observed()
-            if "cloud" in changed:
-                self._update_cloud()
-        self._computed.update(keys)
+        points = None
+        if "lattice" in changed or "values" in changed:
+            points = self._lattice_points(*lattice_key)
+        if "lattice" in changed:
+            self._update_lattice(points, *lattice_key)
+        if "values" in changed:
+            self._update_values(points, *lattice_key)
+        if "observed" in changed:
+            self._update_observed()
+        if "cloud" in changed:
+            self._update_cloud()
+        self._computed = keys
 
     # -------------------------------------------------------------- computations
     @staticmethod
@@ -394,8 +340,8 @@ class ConfusionSimplex(anywidget.AnyWidget):
     def _update_lattice(self, points: tuple[np.ndarray, np.ndarray, list[int]], N: int, stride: int) -> None:
         counts, xyz, ends = points
         corners = np.array([[N, 0, 0, 0], [0, N, 0, 0], [0, 0, N, 0], [0, 0, 0, N]])
-        self._positions = f32(xyz)
-        self._p = u16(counts[:, 0] + counts[:, 1])
+        self._positions = xyz
+        self._p = counts[:, 0] + counts[:, 1]
         self._vertices = [float(v) for v in isometric(*corners.T).ravel()]
         self._lattice = [N, stride, int(counts.shape[0]), *ends[:3]]
 
@@ -405,7 +351,7 @@ class ConfusionSimplex(anywidget.AnyWidget):
         values = np.asarray(metric.values(*counts.T), dtype=np.float64)
         self._metric_label = metric.label
         self._colour_domain = colour_domain(values, metric.range)
-        self._values = f32(values)
+        self._values = values
         self._values_key = f"{metric.name}@{N}/{stride}"
 
     def _update_observed(self) -> None:
@@ -441,8 +387,8 @@ class ConfusionSimplex(anywidget.AnyWidget):
         info["points"] = int(mass.size)
         info["mass"] = float(mass.sum())
         info["max"] = float(mass.max()) if mass.size else 0.0
-        self._cloud_xyz = f32(xyz)
-        self._cloud_mass = f32(mass)
+        self._cloud_xyz = xyz
+        self._cloud_mass = mass
         self._cloud_info = info
 
 

@@ -16,7 +16,9 @@ The state is six plain traitlets (``N, p, tp, tn, model, metric``). Any change
 (from code, a slider, a drag in the slice or the player) only *requests* a
 computation: the request bumps a counter and, if none is pending, schedules one
 flush on the kernel's event loop (``loop.call_soon``), which runs when the kernel
-has finished the message or cell in hand. The flush reads the *latest* state,
+has finished the message or cell in hand (:class:`~confusionlab.widgets._common.StatefulWidget`,
+the one update mechanism of every widget, with the event loop as scheduler). The
+flush reads the *latest* state,
 gives it the next ``generation`` number and sets each view's state atomically
 (one ``update`` per view: validated together, one message per
 view, stamped with the generation). The flush waits until no change has arrived
@@ -28,6 +30,11 @@ and every view shows one whole state, the same generation once all messages
 have arrived (``data-generation`` on the slice and the PMF panel). Outside a
 running event loop (a plain script) each change computes at once; group changes
 with :meth:`set` or ``with explorer.hold():``.
+
+A flush that fails (any exception of the core) changes nothing: the views, their
+buffers and generations, the state, the sliders and :attr:`generation` return to the
+last state shown; the status line says what could not be shown, and the error is
+re-raised.
 """
 
 from __future__ import annotations
@@ -35,14 +42,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as widgets
 import traitlets
 
 from ..metrics import METRICS
-from ._common import MetricName
+from ._common import MetricName, StatefulWidget
+from .confusion_simplex import ConfusionSimplex
 from .metric_pmf import MetricPMF
 from .roc_slice import SLICE_MODELS, RocSlice
 
@@ -64,15 +72,6 @@ PMF_MAX_VALUES = 4_000
 MENU_METRICS = ("mcc", "balanced_accuracy", "accuracy", "f1", "informedness", "cohen_kappa", "g_mean", "jaccard")
 
 
-def _simplex_class() -> Any:
-    """The ConfusionSimplex class, or None while that widget is not available."""
-    try:
-        from .confusion_simplex import ConfusionSimplex
-    except (ImportError, FileNotFoundError):
-        return None
-    return ConfusionSimplex
-
-
 def call_soon(callback: Callable[[], None]) -> None:
     """Run ``callback`` on the next turn of the running event loop (the kernel's),
     or now when no loop runs (a plain script)."""
@@ -84,7 +83,7 @@ def call_soon(callback: Callable[[], None]) -> None:
         loop.call_soon(callback)
 
 
-class Explorer(widgets.VBox):
+class Explorer(StatefulWidget, widgets.VBox):
     """Linked views of one confusion matrix: 3-D simplex, ROC slice and metric PMFs.
 
     Parameters
@@ -115,7 +114,7 @@ class Explorer(widgets.VBox):
     Attributes
     ----------
     slice, pmf, simplex : widgets
-        The three views (``simplex`` is None when that widget is unavailable).
+        The three views.
     sliders, metric_menu, model_menu, player : widgets
         The controls of the state; ``player`` animates the class balance.
     contour_menu, pmf_mode : widgets
@@ -149,6 +148,9 @@ class Explorer(widgets.VBox):
     computations = traitlets.Int(0, help="number of computations run")
 
     STATE = ("N", "p", "tp", "tn", "model", "metric")
+    _UPDATE_TRAITS = STATE
+    #: The state last shown belongs to the consistent state.
+    _EXTRA_STATE = ("_shown",)
 
     def __init__(
         self,
@@ -165,25 +167,19 @@ class Explorer(widgets.VBox):
         quiet: float = 0.004,
         **kwargs: Any,
     ) -> None:
-        super().__init__(**kwargs)
         self._scheduler = scheduler or call_soon
         self._quiet = float(quiet) if scheduler is None else 0.0
         self._last_request = 0.0
         self._scheduled = False
-        self._holding = 0
         self._applying = False
         self._shown: dict[str, Any] | None = None
         self._anim_rates: tuple[float, float] | None = None
         self.last_seconds = 0.0
         self.simplex_max_n = int(simplex_max_n)
-        self._holding = 1  # no request while building: the flush below computes once
-        try:
-            self.set(N=N, p=p, tp=tp, tn=tn, model=model, metric=metric)
-            self._build(max_slider_n)
-        finally:
-            self._holding = 0
-        self.add_class("confusionlab-explorer")
-        self._flush()  # the views start on generation 1, whatever the scheduler
+        self._max_slider_n = max_slider_n
+        # The base sets the state, builds the views (_setup) and computes once: the
+        # views start on generation 1, whatever the scheduler.
+        super().__init__(N=N, p=p, tp=tp, tn=tn, model=model, metric=metric, **kwargs)
 
     # ---------------------------------------------------------------- validation
     @traitlets.validate("N")
@@ -232,24 +228,7 @@ class Explorer(widgets.VBox):
         traitlets.TraitError
             When the values are invalid or inconsistent; nothing changes.
         """
-        unknown = sorted(set(state) - set(self.STATE))
-        if unknown:
-            raise TypeError(f"set() got unknown state names {unknown}; expected some of {list(self.STATE)}")
-        with self.hold(), self.hold_trait_notifications():
-            for key in self.STATE:  # N before p before tp/tn: validators see the new sizes
-                if key in state:
-                    setattr(self, key, state[key])
-
-    @contextlib.contextmanager
-    def hold(self) -> Iterator[None]:
-        """Compute once, when the outermost ``hold`` ends, whatever changed inside."""
-        self._holding += 1
-        try:
-            yield
-        finally:
-            self._holding -= 1
-        if not self._holding:
-            self._request()
+        self.update(**state)
 
     def flush(self) -> None:
         """Compute the pending state now (normally the event loop does it)."""
@@ -263,6 +242,8 @@ class Explorer(widgets.VBox):
     # ---------------------------------------------------------------- scheduling
     @traitlets.observe("N", "p", "tp", "tn", "model", "metric")
     def _on_state(self, change: traitlets.Bunch) -> None:
+        if self._restoring:
+            return
         if change.name == "N":  # keep p, tp, tn inside the new sizes
             with self.hold():
                 self.p = min(self.p, self.N - 1)
@@ -271,11 +252,12 @@ class Explorer(widgets.VBox):
             with self.hold():
                 self.tp = min(self.tp, self.p)
                 self.tn = min(self.tn, self.N - self.p)
-        self._request()
+        self._request(self._ALL_PARTS)
 
-    def _request(self) -> None:
+    def _schedule(self) -> None:
+        """One flush on the event loop, however many changes arrive before it runs."""
         self._last_request = time.monotonic()
-        if self._holding or self._scheduled or not hasattr(self, "slice"):
+        if self._scheduled:
             return
         self._scheduled = True
         self._scheduler(self._flush_when_quiet)
@@ -295,46 +277,73 @@ class Explorer(widgets.VBox):
 
     def _flush(self) -> None:
         self._scheduled = False
+        self._pending = self._pending or self._ALL_PARTS  # an explicit flush() reads the state too
+        super()._flush()
+
+    def _refresh(self, parts: set[str]) -> None:
         state = self.state
         if state == self._shown:
             return
         start = time.perf_counter()
         self._applying = True
         try:
-            self._apply(state, self.generation + 1)
+            # One transaction over the three views: if one fails, all return to the
+            # state shown (buffers and generation), and so does the Explorer (the base).
+            with contextlib.ExitStack() as views:
+                for view in self.views:
+                    views.enter_context(view.transaction())
+                self._apply(state, self.generation + 1)
+                self._shown = state
+                self.generation += 1
         except Exception as error:  # on the event loop nobody would see it: say it in the app
             self._status.value = f"could not show N = {state['N']}, p = {state['p']}: {error}"
             raise
         finally:
             self._applying = False
-        self._shown = state
-        self.generation += 1
         self.computations += 1
         self.last_seconds = time.perf_counter() - start
         self._status.value = self._status_text()
+
+    def _after_rollback(self) -> None:
+        """Put the controls back on the state shown (a slider moved to a failing value)."""
+        if self._shown is None or not hasattr(self, "sliders"):
+            return
+        applying, self._applying = self._applying, True
+        try:
+            self._sync_controls(self._shown)
+            self._show_simplex(self._shown["N"])
+        finally:
+            self._applying = applying
+
+    @property
+    def views(self) -> tuple[Any, ...]:
+        """The three views: simplex, slice, PMF panels."""
+        return (self.simplex, self.slice, self.pmf)
+
+    def _show_simplex(self, N: int) -> bool:
+        show = N <= self.simplex_max_n
+        self.simplex.layout.display = None if show else "none"
+        m = self.simplex_max_n
+        self._simplex_note.value = (
+            ""
+            if show
+            else f"The 3-D simplex is shown up to N = {m} ({(m + 1) * (m + 2) * (m + 3) // 6:,} matrices); "
+            f"N = {N:,} shows the slice and the PMFs."
+        )
+        return show
 
     def _apply(self, s: dict[str, Any], generation: int) -> None:
         N, p, tp, tn = s["N"], s["p"], s["tp"], s["tn"]
         n = N - p
         self.slice.update(p=p, n=n, tp=tp, tn=tn, metric=s["metric"], model=s["model"], generation=generation)
         self.pmf.update(p=p, n=n, tp=tp, tn=tn, metric=s["metric"], generation=generation)
-        if self.simplex is not None:
-            show = N <= self.simplex_max_n
-            self.simplex.layout.display = None if show else "none"
-            if show:
-                self.simplex.update(
-                    N=N,
-                    metric=s["metric"],
-                    slices=[p],
-                    observed=[tp, p - tp, n - tn, tn],
-                    cloud="beta-binomial" if s["model"] == "beta-binomial" else "none",
-                )
-            self._simplex_note.value = (
-                ""
-                if show
-                else f"The 3-D simplex is shown up to N = {self.simplex_max_n} "
-                f"({(self.simplex_max_n + 1) * (self.simplex_max_n + 2) * (self.simplex_max_n + 3) // 6:,} "
-                f"matrices); N = {N:,} shows the slice and the PMFs."
+        if self._show_simplex(N):
+            self.simplex.update(
+                N=N,
+                metric=s["metric"],
+                slices=[p],
+                observed=[tp, p - tp, n - tn, tn],
+                cloud="beta-binomial" if s["model"] == "beta-binomial" else "none",
             )
         self._sync_controls(s)  # after the views, so their messages leave first
 
@@ -348,6 +357,10 @@ class Explorer(widgets.VBox):
         )
 
     # ---------------------------------------------------------------- the layout
+    def _setup(self) -> None:
+        self._build(self._max_slider_n)
+        self.add_class("confusionlab-explorer")
+
     def _build(self, max_slider_n: int) -> None:
         s = self.state
         style = {"description_width": "36px"}
@@ -394,13 +407,10 @@ class Explorer(widgets.VBox):
             max_values=PMF_MAX_VALUES,
         )  # fmt: skip
         widgets.link((self.pmf_mode, "value"), (self.pmf, "mode"))
-        simplex_cls = _simplex_class()
-        self.simplex = None
-        if simplex_cls is not None:
-            self.simplex = simplex_cls(
-                N=min(s["N"], self.simplex_max_n), metric=s["metric"], size=420,
-                slices=[s["p"]] if s["N"] <= self.simplex_max_n else [],
-            )  # fmt: skip
+        self.simplex = ConfusionSimplex(
+            N=min(s["N"], self.simplex_max_n), metric=s["metric"], size=420,
+            slices=[s["p"]] if s["N"] <= self.simplex_max_n else [],
+        )  # fmt: skip
         self._simplex_note = widgets.HTML("")
         self._status = widgets.Label("")
         self._status.add_class("confusionlab-explorer-status")
@@ -414,13 +424,13 @@ class Explorer(widgets.VBox):
                 self.contour_menu,
             ]
         )
-        if self.simplex is not None:
-            self.simplex.layout.width = "470px"  # side by side with the slice on a wide page
-        views = [v for v in (self.simplex, self.slice) if v is not None]
+        self.simplex.layout.width = "470px"  # side by side with the slice on a wide page
         self.children = [
             title,
             controls,
-            widgets.HBox(views, layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")),
+            widgets.HBox(
+                [self.simplex, self.slice], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")
+            ),
             self._simplex_note,
             self.pmf,
             self._status,

@@ -13,26 +13,26 @@ state, unlike bqplot figures, renders in a static HTML export (SPEC D).
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Any
 
-import anywidget
 import numpy as np
 import traitlets
 
 from ..confusion import ConfusionMatrix
 from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import METRICS
-from ._common import BatchedUpdates, MetricName, SliceCounts, f32, f64, is_int, u32
+from ._common import (
+    Buffer,
+    BundledWidget,
+    Confidence,
+    MetricName,
+    SliceCounts,
+    Tolerance,
+    buffer_array,
+    observed_defaults,
+)
 
 __all__ = ["MetricPMF"]
-
-_STATIC = Path(__file__).resolve().parent.parent / "static"
-if not (_STATIC / "metric_pmf.js").is_file():
-    raise FileNotFoundError(
-        f"The MetricPMF front-end bundle {_STATIC / 'metric_pmf.js'} is missing. In a checkout, "
-        "build it with `make install` (or `npm ci && npm run build`)."
-    )
 
 #: Models a panel can show (the slice models of SPEC A3).
 PMF_MODELS = ("binomial", "beta-binomial")
@@ -41,7 +41,7 @@ PMF_MODELS = ("binomial", "beta-binomial")
 DOMAIN_TAIL = 1e-6
 
 
-class MetricPMF(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
+class MetricPMF(BundledWidget, SliceCounts, bundle="metric_pmf"):
     """Exact PMFs of a metric for a new test set, one panel per uncertainty model.
 
     Parameters
@@ -63,7 +63,8 @@ class MetricPMF(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
         Mass of the central interval marked on each panel (default 0.95).
     tolerance : float
         Tail mass each marginal may drop (``metric_distribution``'s
-        ``tolerance``, default 1e-9); reported per panel.
+        ``tolerance``, default :data:`~confusionlab._validation.DEFAULT_TOLERANCE`,
+        1e-12); reported per panel.
     max_values : int
         Largest number of distinct values sent per panel (default 20,000). A
         larger PMF is sent aggregated into ``max_values // 10`` equal-width bins
@@ -76,6 +77,11 @@ class MetricPMF(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
 
     Notes
     -----
+    Change several traits at once with :meth:`update`. A refused change — an invalid
+    value, or a failure of :func:`metric_distribution` (e.g. a lattice above the
+    memory limit) — leaves every trait, every buffer and :meth:`distributions` as
+    they were.
+
     Browser state: root class ``confusionlab-metric-pmf`` with ``data-p``,
     ``data-n``, ``data-tp``, ``data-tn``, ``data-metric``, ``data-mode``,
     ``data-values`` (distinct values per panel, comma-separated),
@@ -89,15 +95,12 @@ class MetricPMF(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
     [81, 81]
     """
 
-    _esm = _STATIC / "metric_pmf.js"
-    _css = _STATIC / "metric_pmf.css"
-
     metric = MetricName("mcc", help="key of confusionlab.METRICS").tag(sync=True)
     models = traitlets.List(traitlets.Unicode(), list(PMF_MODELS), help="one panel per model").tag(sync=True)
     mode = traitlets.Enum(("pmf", "histogram"), "pmf", help="sticks or histogram").tag(sync=True)
     bins = traitlets.Int(30, min=2, max=400, help="histogram bins").tag(sync=True)
-    confidence = traitlets.Float(0.95, help="central interval marked").tag(sync=True)
-    tolerance = traitlets.Float(1e-9, help="tail mass each marginal may drop")
+    confidence = Confidence(0.95, help="central interval marked").tag(sync=True)
+    tolerance = Tolerance(help="tail mass each marginal may drop")
     max_values = traitlets.Int(20_000, min=20, help="distinct values sent per panel before aggregating")
     width = traitlets.Int(360, min=200, max=2000, help="panel width in CSS pixels").tag(sync=True)
     generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
@@ -105,18 +108,19 @@ class MetricPMF(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
     # Computed state (binary buffers, little-endian), panels concatenated.
     _panels = traitlets.List(traitlets.Dict()).tag(sync=True)  # per panel: summary numbers
     _offsets = traitlets.List(traitlets.Int()).tag(sync=True)  # start of each panel's values + end
-    _values = traitlets.Bytes(b"").tag(sync=True)  # float64, ascending per panel
-    _probabilities = traitlets.Bytes(b"").tag(sync=True)  # float32
-    _multiplicities = traitlets.Bytes(b"").tag(sync=True)  # uint32 (lattice points per value)
-    _distinct = traitlets.Bytes(b"").tag(sync=True)  # uint32 distinct values per entry (1 unless binned)
+    _values = Buffer("<f8").tag(sync=True)  # ascending per panel
+    _probabilities = Buffer("<f4").tag(sync=True)
+    _multiplicities = Buffer("<u4").tag(sync=True)  # lattice points per value
+    _distinct = Buffer("<u4").tag(sync=True)  # distinct values per entry (1 unless binned)
     _domain = traitlets.List(traitlets.Float()).tag(sync=True)  # shown value range [lo, hi]
     _metric_label = traitlets.Unicode("").tag(sync=True)
 
+    #: The exact distributions shown roll back with the buffers drawn from them.
+    _EXTRA_STATE = ("_distributions",)
+
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("tp", kwargs.get("p", 20) // 2 if is_int(kwargs.get("p", 20)) else 0)
-        kwargs.setdefault("tn", kwargs.get("n", 40) // 2 if is_int(kwargs.get("n", 40)) else 0)
         self._distributions: dict[str, MetricDistribution] = {}
-        super().__init__(**kwargs)
+        super().__init__(**observed_defaults(kwargs))
 
     # ----------------------------------------------------------------- validation
     @traitlets.validate("models")
@@ -127,18 +131,6 @@ class MetricPMF(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
             raise traitlets.TraitError(f"models must be 1 to 4 of {list(PMF_MODELS)}, got models={models!r}.")
         return models
 
-    @traitlets.validate("confidence")
-    def _check_confidence(self, proposal: traitlets.Bunch) -> float:
-        if not 0 < proposal.value < 1:
-            raise traitlets.TraitError(f"confidence must be strictly between 0 and 1, got {proposal.value}.")
-        return proposal.value
-
-    @traitlets.validate("tolerance")
-    def _check_tolerance(self, proposal: traitlets.Bunch) -> float:
-        if not 0 <= proposal.value < 1:
-            raise traitlets.TraitError(f"tolerance must be in [0, 1), got {proposal.value}.")
-        return proposal.value
-
     # ------------------------------------------------------------------ public API
     def distributions(self) -> dict[str, MetricDistribution]:
         """The exact distributions shown, by model (computed by :func:`metric_distribution`)."""
@@ -147,10 +139,8 @@ class MetricPMF(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
     def panel_data(self, index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Values, probabilities, multiplicities and distinct counts sent for panel ``index``."""
         start, stop = self._offsets[index], self._offsets[index + 1]
-        values = np.frombuffer(self._values, dtype="<f8")[start:stop]
-        probs = np.frombuffer(self._probabilities, dtype="<f4")[start:stop]
-        mult = np.frombuffer(self._multiplicities, dtype="<u4")[start:stop]
-        distinct = np.frombuffer(self._distinct, dtype="<u4")[start:stop]
+        names = ("_values", "_probabilities", "_multiplicities", "_distinct")
+        values, probs, mult, distinct = (buffer_array(self, name)[start:stop] for name in names)
         return values, probs, mult, distinct
 
     # ------------------------------------------------------------------ observers
@@ -161,7 +151,6 @@ class MetricPMF(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
     def _refresh(self, parts: set[str]) -> None:
         cm = ConfusionMatrix(tp=self.tp, fn=self.p - self.tp, fp=self.n - self.tn, tn=self.tn)
         dists = {m: metric_distribution(cm, self.metric, m, tolerance=self.tolerance) for m in self.models}
-        self._distributions = dists
         lo, hi = _domain(dists.values())
         if not hi > lo:
             pad = max(abs(lo), 1.0) * 0.05
@@ -190,15 +179,16 @@ class MetricPMF(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
                 }
             )
         values, probs, mult, distinct = (np.concatenate([c[k] for c in chunks]) for k in range(4))
-        with self.hold_sync():
-            self._metric_label = METRICS[self.metric].label
-            self._domain = [float(lo), float(hi)]
-            self._values = f64(values)
-            self._probabilities = f32(probs)
-            self._multiplicities = u32(np.minimum(mult, 2**32 - 1))
-            self._distinct = u32(distinct)
-            self._offsets = offsets
-            self._panels = [_json_safe(p) for p in panels]
+        # Everything computed: now the state changes (in one message, see the base).
+        self._distributions = dists
+        self._metric_label = METRICS[self.metric].label
+        self._domain = [float(lo), float(hi)]
+        self._values = values
+        self._probabilities = probs
+        self._multiplicities = np.minimum(mult, 2**32 - 1)
+        self._distinct = distinct
+        self._offsets = offsets
+        self._panels = [_json_safe(p) for p in panels]
 
 
 def _domain(dists: Any) -> tuple[float, float]:

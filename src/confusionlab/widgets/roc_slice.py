@@ -12,10 +12,8 @@ draws them.
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Any
 
-import anywidget
 import numpy as np
 import traitlets
 
@@ -24,17 +22,19 @@ from ..contours import contour
 from ..lattice import slice_lattice
 from ..metrics import METRICS
 from ..models import slice_model
-from ._common import BatchedUpdates, Count, MetricName, SliceCounts, colour_domain, f32, i32, is_int, u32
+from ._common import (
+    Buffer,
+    BundledWidget,
+    Count,
+    MetricName,
+    SliceCounts,
+    Tolerance,
+    buffer_array,
+    colour_domain,
+    observed_defaults,
+)
 
 __all__ = ["RocSlice"]
-
-_STATIC = Path(__file__).resolve().parent.parent / "static"
-if not (_STATIC / "roc_slice.js").is_file():
-    raise FileNotFoundError(
-        f"The RocSlice front-end bundle {_STATIC / 'roc_slice.js'} is missing. In a checkout, "
-        "build it with `make install` (or `npm ci && npm run build`); `pip install` of the "
-        "repository builds it too."
-    )
 
 #: Default largest number of lattice points drawn individually; above it the
 #: lattice is thinned (see :attr:`RocSlice.max_points`).
@@ -53,7 +53,7 @@ SLICE_MODELS = ("none", "binomial", "beta-binomial")
 MAX_CONTOUR_METRICS = 8
 
 
-class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
+class RocSlice(BundledWidget, SliceCounts, bundle="roc_slice"):
     """The (p, n) slice of the confusion simplex as a lattice coloured by a metric.
 
     Every confusion matrix with ``p`` positives and ``n`` negatives is one point
@@ -93,7 +93,8 @@ class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
         right axes; the numbers come from :func:`confusionlab.models.slice_model`.
     tolerance : float
         Tail mass each marginal may drop (``slice_model``'s ``tolerance``,
-        default 1e-9); the dropped mass is reported under the plot.
+        default :data:`~confusionlab._validation.DEFAULT_TOLERANCE`, 1e-12); the
+        dropped mass is reported under the plot.
     contour_metrics : list of str
         Further metrics whose contours are drawn on top, each in its own colour.
         Each is drawn at its value at the observed point, or at the levels given
@@ -112,7 +113,9 @@ class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
     be consistent with the others (``tp <= p``, ``tn <= n``).
 
     Use :meth:`update` to change any set of traits atomically (one computation,
-    one message to the browser).
+    one message to the browser). A refused change — an invalid value, or a failure
+    of the core while computing the new state — leaves every trait and every buffer
+    as it was.
 
     Browser state: the root element has class ``confusionlab-roc-slice`` and data
     attributes ``data-p``, ``data-n``, ``data-tp``, ``data-tn``, ``data-metric``,
@@ -131,9 +134,6 @@ class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
     861
     """
 
-    _esm = _STATIC / "roc_slice.js"
-    _css = _STATIC / "roc_slice.css"
-
     metric = MetricName("mcc", help="key of confusionlab.METRICS").tag(sync=True)
     levels = traitlets.List(traitlets.Float(), help="contour levels").tag(sync=True)
     extend = traitlets.Bool(False, help="contours beyond the unit square").tag(sync=True)
@@ -141,7 +141,7 @@ class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
     size = traitlets.Int(480, min=200, max=2000, help="canvas side in CSS pixels").tag(sync=True)
     max_points = Count(MAX_POINTS, min=1, help="largest number of points drawn one by one")
     model = traitlets.Enum(SLICE_MODELS, "none", help="uncertainty model drawn as bubbles").tag(sync=True)
-    tolerance = traitlets.Float(1e-9, help="tail mass each marginal may drop")
+    tolerance = Tolerance(help="tail mass each marginal may drop")
     contour_metrics = traitlets.List(traitlets.Unicode(), help="further metrics' contours").tag(sync=True)
     contour_levels = traitlets.Dict(help="levels per extra contour metric")
     generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
@@ -149,28 +149,26 @@ class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
     # Computed state shipped to the browser (binary buffers, little-endian).
     _metric_label = traitlets.Unicode("").tag(sync=True)
     _slice = traitlets.List(traitlets.Int()).tag(sync=True)  # [p, n, stride] of the buffers
-    _tp_axis = traitlets.Bytes(b"").tag(sync=True)  # int32, TP value of each row
-    _tn_axis = traitlets.Bytes(b"").tag(sync=True)  # int32, TN value of each column
-    _values = traitlets.Bytes(b"").tag(sync=True)  # float32, rows × columns, row-major
+    _tp_axis = Buffer("<i4").tag(sync=True)  # TP value of each row
+    _tn_axis = Buffer("<i4").tag(sync=True)  # TN value of each column
+    _values = Buffer("<f4").tag(sync=True)  # rows × columns, row-major
     _colour_domain = traitlets.List(traitlets.Float()).tag(sync=True)  # lo, mid, hi
-    _contour_xy = traitlets.Bytes(b"").tag(sync=True)  # float32 (fpr, tpr) pairs
-    _contour_offsets = traitlets.Bytes(b"").tag(sync=True)  # uint32, polyline starts + end
-    _contour_levels = traitlets.Bytes(b"").tag(sync=True)  # float32, level of each polyline
+    _contour_xy = Buffer("<f4").tag(sync=True)  # (fpr, tpr) pairs
+    _contour_offsets = Buffer("<u4").tag(sync=True)  # polyline starts + end
+    _contour_levels = Buffer("<f4").tag(sync=True)  # level of each polyline
     _observed_value = traitlets.Float(None, allow_none=True).tag(sync=True)
-    _contour_metric = traitlets.Bytes(b"").tag(sync=True)  # uint32, metric index of each polyline
+    _contour_metric = Buffer("<u4").tag(sync=True)  # metric index of each polyline
     _contour_labels = traitlets.List(traitlets.Unicode()).tag(sync=True)  # index 0: `metric`
     # Model marginals: TP = lo[0] + i has mass _pmf_tp[i]; TN = lo[1] + j has _pmf_tn[j].
     _pmf_lo = traitlets.List(traitlets.Int()).tag(sync=True)
-    _pmf_tp = traitlets.Bytes(b"").tag(sync=True)  # float32
-    _pmf_tn = traitlets.Bytes(b"").tag(sync=True)  # float32
+    _pmf_tp = Buffer("<f4").tag(sync=True)
+    _pmf_tn = Buffer("<f4").tag(sync=True)
     _pmf_pruned = traitlets.Float(0.0).tag(sync=True)
 
     _ALL_PARTS = _ALL_PARTS
 
     def __init__(self, **kwargs: Any) -> None:
-        kwargs.setdefault("tp", kwargs.get("p", 20) // 2 if is_int(kwargs.get("p", 20)) else 0)
-        kwargs.setdefault("tn", kwargs.get("n", 40) // 2 if is_int(kwargs.get("n", 40)) else 0)
-        super().__init__(**kwargs)
+        super().__init__(**observed_defaults(kwargs))
 
     # ----------------------------------------------------------------- validation
     @traitlets.validate("levels")
@@ -220,12 +218,6 @@ class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
             out[name] = values
         return out
 
-    @traitlets.validate("tolerance")
-    def _check_tolerance(self, proposal: traitlets.Bunch) -> float:
-        if not 0 <= proposal.value < 1:
-            raise traitlets.TraitError(f"tolerance must be in [0, 1), got {proposal.value}.")
-        return proposal.value
-
     # ------------------------------------------------------------------ public API
     def set_slice(
         self,
@@ -268,16 +260,15 @@ class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
         values : ndarray of float32, shape (rows, columns)
             The metric at (tp[i], tn[j]).
         """
-        tp = np.frombuffer(self._tp_axis, dtype="<i4")
-        tn = np.frombuffer(self._tn_axis, dtype="<i4")
-        values = np.frombuffer(self._values, dtype="<f4").reshape(tp.size, tn.size)
+        tp, tn = buffer_array(self, "_tp_axis"), buffer_array(self, "_tn_axis")
+        values = buffer_array(self, "_values").reshape(tp.size, tn.size)
         return tp, tn, values
 
     def contours(self) -> list[tuple[float, np.ndarray]]:
         """The drawn contours, decoded from the buffers: ``(level, (m, 2) array)`` pairs."""
-        xy = np.frombuffer(self._contour_xy, dtype="<f4").reshape(-1, 2)
-        offsets = np.frombuffer(self._contour_offsets, dtype="<u4")
-        levels = np.frombuffer(self._contour_levels, dtype="<f4")
+        xy = buffer_array(self, "_contour_xy").reshape(-1, 2)
+        offsets = buffer_array(self, "_contour_offsets")
+        levels = buffer_array(self, "_contour_levels")
         return [(float(levels[k]), xy[offsets[k] : offsets[k + 1]]) for k in range(levels.size)]
 
     # ------------------------------------------------------------------ observers
@@ -299,18 +290,15 @@ class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
         self._request({"model"})
 
     def _refresh(self, parts: set[str]) -> None:
-        if not parts:
-            return
-        # One message with every buffer, so the browser never mixes two slices.
-        with self.hold_sync():
-            if "observed" in parts:
-                self._update_observed()
-            if "lattice" in parts:
-                self._update_lattice()
-            if "contours" in parts:
-                self._update_contours()
-            if "model" in parts:
-                self._update_model()
+        # The base runs this in one transaction and one message with every buffer.
+        if "observed" in parts:
+            self._update_observed()
+        if "lattice" in parts:
+            self._update_lattice()
+        if "contours" in parts:
+            self._update_contours()
+        if "model" in parts:
+            self._update_model()
 
     def _update_lattice(self) -> None:
         p, n, metric = self.p, self.n, METRICS[self.metric]
@@ -325,9 +313,9 @@ class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
         values = np.broadcast_to(values, (tp.size, tn.size))
         self._metric_label = metric.label
         self._colour_domain = colour_domain(values, metric.range)
-        self._tp_axis = i32(tp.ravel())
-        self._tn_axis = i32(tn.ravel())
-        self._values = f32(values)
+        self._tp_axis = tp.ravel()
+        self._tn_axis = tn.ravel()
+        self._values = values
         self._slice = [p, n, stride]
 
     def _observed_of(self, metric: str) -> float | None:
@@ -361,10 +349,10 @@ class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
         counts = np.array([len(line) for line in lines], dtype=np.int64)
         offsets = np.concatenate([[0], np.cumsum(counts)])
         xy = np.concatenate(lines) if lines else np.zeros((0, 2))
-        self._contour_xy = f32(xy)
-        self._contour_offsets = u32(offsets)
-        self._contour_levels = f32(np.asarray(line_levels, dtype=np.float64))
-        self._contour_metric = u32(np.asarray(line_metric, dtype=np.int64))
+        self._contour_xy = xy
+        self._contour_offsets = offsets
+        self._contour_levels = np.asarray(line_levels, dtype=np.float64)
+        self._contour_metric = np.asarray(line_metric, dtype=np.int64)
         self._contour_labels = [METRICS[name].label for name in metrics]
 
     def _update_model(self) -> None:
@@ -373,8 +361,8 @@ class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
             return
         sm = self.slice_model()
         self._pmf_lo = [sm.tp_lo, sm.tn_lo]
-        self._pmf_tp = f32(sm.tp_pmf)
-        self._pmf_tn = f32(sm.tn_pmf)
+        self._pmf_tp = sm.tp_pmf
+        self._pmf_tn = sm.tn_pmf
         self._pmf_pruned = float(sm.pruned_mass)
 
     def slice_model(self) -> Any:
@@ -399,17 +387,13 @@ class RocSlice(BatchedUpdates, anywidget.AnyWidget, SliceCounts):
             TP values and their masses, TN values and their masses (empty when
             ``model == "none"``).
         """
-        tp_mass = np.frombuffer(self._pmf_tp, dtype="<f4")
-        tn_mass = np.frombuffer(self._pmf_tn, dtype="<f4")
+        tp_mass, tn_mass = buffer_array(self, "_pmf_tp"), buffer_array(self, "_pmf_tn")
         tp_lo, tn_lo = self._pmf_lo or [0, 0]
         return np.arange(tp_lo, tp_lo + tp_mass.size), tp_mass, np.arange(tn_lo, tn_lo + tn_mass.size), tn_mass
 
     def _update_observed(self) -> None:
-        p, n, tp, tn = self.p, self.n, self.tp, self.tn
-        metric = METRICS[self.metric]
-        value = float(np.asarray(metric.values(tp, p - tp, n - tn, tn), dtype=np.float64))
-        self._metric_label = metric.label
-        self._observed_value = value if math.isfinite(value) else None
+        self._metric_label = METRICS[self.metric].label
+        self._observed_value = self._observed_of(self.metric)
 
 
 def thinning_stride(p: int, n: int, max_points: int) -> int:

@@ -2,12 +2,15 @@
 
 Built from ipywidgets and bqplot only (no custom JavaScript). The widget is thin: the
 2PL fit, n(S*) and per-object stability all come from :mod:`confusionlab.stability`; the
-widget keeps its state in traitlets and redraws on change.
+widget keeps its state in traitlets and redraws on change. A degenerate 2PL fit
+(plateau, decreasing data) is drawn with its reason, and the view says why it cannot
+recommend a number of learners; a refused target leaves the view as it was.
 """
 
 from __future__ import annotations
 
 import html
+import warnings
 from typing import Any
 
 import bqplot as bq
@@ -15,7 +18,9 @@ import ipywidgets as w
 import numpy as np
 import traitlets
 
-from ..stability import StabilityCurve, TwoPLFit, fit_2pl
+from .._validation import check_probability
+from ..stability import ExtrapolationWarning, StabilityCurve, TwoPLFit, fit_2pl
+from ._common import StatefulWidget
 
 __all__ = ["StabilityView"]
 
@@ -28,7 +33,17 @@ def _least_stable_html(per_object: np.ndarray, labels: list[str], k: int) -> str
     return f"<b>Least stable objects</b><ol>{items}</ol>"
 
 
-class StabilityView(w.VBox):
+class Target(traitlets.Float):
+    """A target stability S*, strictly between 0 and 1."""
+
+    def validate(self, obj: Any, value: Any) -> float:
+        try:
+            return check_probability(value, self.name, open_interval=True)
+        except (TypeError, ValueError) as error:
+            raise traitlets.TraitError(str(error)) from None
+
+
+class StabilityView(StatefulWidget, w.VBox):
     """Stability S against the number of learners, the fitted 2PL curve and a target.
 
     Parameters
@@ -53,10 +68,12 @@ class StabilityView(w.VBox):
     ----------
     target : float (traitlet)
         Target stability; the slider is linked to it.
-    recommended : float (traitlet)
-        n(S*) from the 2PL fit, updated whenever ``target`` changes.
+    recommended : float or None (traitlet)
+        n(S*) from the 2PL fit, updated whenever ``target`` changes; None when the fit
+        cannot answer (a degenerate fit, or a target it never reaches), and the view's
+        label says why.
     fit : TwoPLFit
-        The 2PL fit drawn.
+        The 2PL fit drawn (its ``reason`` says when it is degenerate).
 
     Examples
     --------
@@ -68,8 +85,8 @@ class StabilityView(w.VBox):
     900
     """
 
-    target = traitlets.Float(0.95).tag(sync=False)
-    recommended = traitlets.Float(allow_none=True).tag(sync=False)
+    target = Target(0.95).tag(sync=False)
+    recommended = traitlets.Float(None, allow_none=True).tag(sync=False)
 
     def __init__(
         self,
@@ -119,11 +136,11 @@ class StabilityView(w.VBox):
                 bq.Axis(scale=self._x, label="number of learners"),
                 bq.Axis(scale=self._y, side="left", label=m),
             ],
-            title=f"2PL fit: p1 = {fit.p1:.3g}, p2 = {fit.p2:.3g}",
+            title=f"2PL fit: p1 = {fit.p1:.3g}, p2 = {fit.p2:.3g}" + ("" if fit.reason is None else " (degenerate)"),
             layout=w.Layout(width="520px", height="340px"),
         )
         self.slider = w.FloatSlider(
-            value=target,
+            value=0.95,
             min=0.5,
             max=0.999,
             step=0.001,
@@ -132,6 +149,7 @@ class StabilityView(w.VBox):
             continuous_update=True,
         )
         self.label = w.Label()
+        self.label.add_class("confusionlab-stability-message")
         children: list[w.Widget] = [self.figure, self.slider, self.label]
 
         self.per_object = None if per_object is None else np.asarray(per_object, dtype=float)
@@ -162,29 +180,54 @@ class StabilityView(w.VBox):
             self.least_stable = w.HTML(_least_stable_html(self.per_object, labels, n_least))
             children.append(w.HBox([hist_fig, self.least_stable]))
 
-        super().__init__(children=children, **kwargs)
-        w.link((self.slider, "value"), (self, "target"))
-        self.observe(self._on_target, names="target")
-        self.target = float(target)
-        self._on_target(None)
+        super().__init__(children=children, target=target, **kwargs)
+        self.add_class("confusionlab-stability-view")
 
-    def _on_target(self, _change: Any) -> None:
-        try:
-            n_star = self.fit.learners_for(self.target)
-        except ValueError as exc:
-            self.recommended = None
-            self.label.value = str(exc)
-            self._target_line.x, self._target_line.y = [], []
-            return
-        self.recommended = n_star
-        lo = float(min(self.n_learners.min(), n_star)) / 1.5
-        hi = float(max(self.n_learners.max(), n_star)) * 1.5
-        self._x.min, self._x.max = lo, hi
+    def _setup(self) -> None:
+        self._fit_slider()
+        self.slider.value = self.target
+        w.link((self.slider, "value"), (self, "target"))
+
+    def _fit_slider(self) -> None:
+        """Widen the slider so that it can show the target (set from code)."""
+        self.slider.min = min(self.slider.min, self.target)
+        self.slider.max = max(self.slider.max, self.target)
+
+    @traitlets.observe("target")
+    def _on_target(self, change: traitlets.Bunch) -> None:
+        self._request(self._ALL_PARTS)
+
+    def _refresh(self, parts: set[str]) -> None:
+        # Everything is computed first; the marks change only once nothing can fail.
+        target = self.target
+        with warnings.catch_warnings(record=True) as caught:  # shown in the label, not as a warning
+            warnings.simplefilter("always", ExtrapolationWarning)
+            try:
+                n_star: float | None = self.fit.learners_for(target)
+                message = ""
+            except (ValueError, ZeroDivisionError, OverflowError) as exc:  # a degenerate fit says so
+                n_star, message = None, f"No recommendation for S* = {target:.3f}: {exc}"
+        extrapolated = any(issubclass(item.category, ExtrapolationWarning) for item in caught)
+        lo = float(min(self.n_learners.min(), n_star or np.inf)) / 1.5
+        hi = float(max(self.n_learners.max(), n_star or 0.0)) * 1.5
         grid = np.geomspace(lo, hi, 200)
-        self._model_line.x, self._model_line.y = grid, self.fit.predict(grid)
+        curve = self.fit.predict(grid)
+        self._fit_slider()
+        self.recommended = n_star
+        self._x.min, self._x.max = lo, hi
+        self._model_line.x, self._model_line.y = grid, curve
+        if n_star is None:
+            self._target_line.x, self._target_line.y = [], []
+            self._target_text.x, self._target_text.y, self._target_text.text = [], [], []
+            self.label.value = message
+            return
         self._target_line.x = np.array([n_star, n_star])
         self._target_line.y = np.array([self._y.min, 1.0])
-        self._target_text.x, self._target_text.y = [n_star], [self.target]
-        text = f"{n_star:,.0f} learners for S* = {self.target:.3f}"
+        self._target_text.x, self._target_text.y = [n_star], [target]
+        text = f"{n_star:,.0f} learners for S* = {target:.3f}"
         self._target_text.text = [text]
-        self.label.value = f"Recommended for the target: {text}"
+        self.label.value = f"Recommended for the target: {text}" + (
+            " (an extrapolation of the 2PL fit, far beyond the measured grid: measure there to confirm it)"
+            if extrapolated
+            else ""
+        )
