@@ -58,14 +58,14 @@ def test_table_axes_and_views():
     assert t.counts.shape == (2, 2, 3, 2) and t.n == 6
     assert t.facet_sizes.tolist() == [3, 3]
     assert t.label_distribution(binary=False).tolist() == [[1, 1, 1], [1, 1, 1]]
-    # (TP, FP, FN, TN): a = M rows (hi,lo) (lo,lo) (mid,hi); d = F rows (lo,hi) (mid,lo) (hi,hi)
-    assert t.confusion().tolist() == [[0, 1, 1, 1], [1, 1, 0, 1]]
+    # (tp, fn, fp, tn): a = M rows (hi,lo) (lo,lo) (mid,hi); d = F rows (lo,hi) (mid,lo) (hi,hi)
+    assert t.confusion().tolist() == [[0, 1, 1, 1], [1, 0, 1, 1]]
 
 
 def test_from_confusion_checks_counts():
-    with pytest.raises(ValueError, match=r"FN=-1 must be a non-negative integer"):
+    with pytest.raises(ValueError, match=r"a\[fp\] must be a non-negative count, got -1"):
         CountTable.from_confusion(a=(1, 2, -1, 3), d=(1, 1, 1, 1))
-    with pytest.raises(ValueError, match=r"TP=1.5 must be a non-negative integer"):
+    with pytest.raises(ValueError, match=r"a\[tp\] must be an integer count, got the non-integer 1.5"):
         CountTable.from_confusion(a=(1.5, 2, 1, 3), d=(1, 1, 1, 1))
     with pytest.raises(TypeError, match=r"counts must be a CountTable, got dict"):
         bias.report_from_counts({"a": 1})

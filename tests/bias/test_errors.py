@@ -40,8 +40,8 @@ KW = dict(label="y", positive_values=["+"], facet="s", facet_values=["F"])
         (dict(facet_values=None, facet_threshold="old"), TypeError, r"facet_threshold.*'old'"),
         (dict(facet=["s", "g"], facet_values=["F"]), ValueError, r"tuple of 2 values, got 'F'"),
         (dict(facet=3), TypeError, r"facet must be a column name"),
-        (dict(kl_labels="all"), ValueError, r"kl_labels must be .*'all'"),
-        (dict(n_samples=5), ValueError, r"n_samples must be an integer >= 100, got 5"),
+        (dict(kl_labels="all"), ValueError, r"unknown kl_labels 'all'"),
+        (dict(n_samples=5), ValueError, r"n_samples must be at least 100, got 5"),
         (dict(prior="flat"), ValueError, r"unknown prior 'flat'"),
     ],
 )
@@ -60,13 +60,13 @@ def test_data_of_unknown_type():
 def test_missing_values_are_refused_naming_the_column(df, column):
     df = df.astype(object)
     df.loc[2, column] = None
-    with pytest.raises(ValueError, match=rf"column '{column}' has 1 missing values"):
+    with pytest.raises(ValueError, match=rf"column '{column}' has 1 missing value \("):
         bias.report(df, **KW, predicted="p", group="g")
 
 
 def test_nan_in_numeric_label_is_refused():
     df = pd.DataFrame({"y": [0.1, np.nan, 0.9, 0.7], "s": list("FFMM")})
-    with pytest.raises(ValueError, match=r"label: column 'y' has 1 missing values"):
+    with pytest.raises(ValueError, match=r"label: column 'y' has 1 missing value \("):
         bias.report(df, label="y", label_threshold=0.5, facet="s", facet_values=["F"])
 
 
@@ -74,7 +74,7 @@ def test_nan_in_polars_float_is_refused():
     import polars as pl  # a dev dependency: its absence must fail, not skip
 
     df = pl.DataFrame({"y": [0.1, float("nan"), 0.9, 0.7], "s": list("FFMM")})
-    with pytest.raises(ValueError, match=r"label: column 'y' has 1 missing values"):
+    with pytest.raises(ValueError, match=r"label: column 'y' has 1 missing value \("):
         bias.report(df, label="y", label_threshold=0.5, facet="s", facet_values=["F"])
 
 

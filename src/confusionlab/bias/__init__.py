@@ -7,15 +7,24 @@ the posterior predictive uncertainty of every count-based metric at the facet
 sizes observed.
 
 >>> from confusionlab import bias
->>> t = bias.CountTable.from_confusion(a=(2718, 84, 3678, 13900), d=(433, 10, 679, 8660))
+>>> t = bias.CountTable.from_confusion(a=(2718, 3678, 84, 13900),   # (tp, fn, fp, tn)
+...                                    d=(433, 679, 10, 8660))
 >>> r = bias.report_from_counts(t)
 >>> round(r["DI"].value, 4)
 0.3294
 
-Modules: :mod:`.counts` (the group-by), :mod:`.label_metrics` (pre-training),
+Confusion counts are ordered ``(tp, fn, fp, tn)``, as everywhere in ConfusionLab.
+Missing values in the label, facet, predicted or group column are never a
+category: they are refused unless ``dropna=True``.
+
+Modules: :mod:`.selection` (facet and label arguments), :mod:`.engines` (one
+small module per dataframe engine behind one ``count_cells`` interface),
+:mod:`.counts` (the count table), :mod:`.label_metrics` (pre-training),
 :mod:`.prediction_metrics` (post-training), :mod:`.uncertainty`,
-:mod:`.report`, :mod:`.datasets` (UCI Adult). Heavy engines (polars, DuckDB,
-Dask, scikit-learn) are never imported here.
+:mod:`.evaluator` (metrics and posteriors from a count table),
+:mod:`.results` (:class:`BiasMetric`, :class:`BiasReport`), :mod:`.report`
+(the entry points), :mod:`.datasets` (UCI Adult). Heavy engines (polars,
+DuckDB, Dask, scikit-learn) are never imported here.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """Post-training bias metrics: DPPL, DI, DCA, DCR, RD, DAR, DRR, SD, AD, TE, CDDPL, FT, GE.
 
 All but FT are pure vectorised functions of per-facet confusion counts
-``cm`` of shape (..., 2, 4): facet (a, d) × ``(TP, FP, FN, TN)``. Leading axes
+``cm`` of shape (..., 2, 4): facet (a, d) × ``(tp, fn, fp, tn)``, the
+library's count order (that of :meth:`CountTable.confusion
+<confusionlab.bias.counts.CountTable.confusion>`). Leading axes
 are kept (posterior draws). NaN marks a value smclarify refuses to compute
 (an empty facet; GE when every row is a false negative).
 
@@ -13,6 +15,8 @@ difference of two +inf rates is 0.
 
 from __future__ import annotations
 
+import math
+import numbers
 import warnings
 
 import numpy as np
@@ -42,11 +46,14 @@ FT_WARN_ROWS = 2_000_000
 
 
 def _parts(cm: np.ndarray) -> tuple[np.ndarray, ...]:
+    """``tp, fn, fp, tn`` (in the library's order) and the mask of non-empty facet pairs."""
     c = np.asarray(cm, dtype=np.float64)
-    tp, fp, fn, tn = c[..., 0], c[..., 1], c[..., 2], c[..., 3]
+    if c.ndim < 2 or c.shape[-2:] != (2, 4):
+        raise ValueError(f"cm must have shape (..., 2, 4): facets (a, d) x (tp, fn, fp, tn), got {c.shape}")
+    tp, fn, fp, tn = c[..., 0], c[..., 1], c[..., 2], c[..., 3]
     n = c.sum(axis=-1)
     ok = (n[..., 0] > 0) & (n[..., 1] > 0)
-    return tp, fp, fn, tn, ok
+    return tp, fn, fp, tn, ok
 
 
 def _a_minus_d(rate: np.ndarray, ok: np.ndarray) -> np.ndarray:
@@ -62,11 +69,11 @@ def difference_in_positive_predictions(cm: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> cm = [[2718, 84, 3678, 13900], [433, 10, 679, 8660]]
+    >>> cm = [[2718, 3678, 84, 13900], [433, 679, 10, 8660]]  # (tp, fn, fp, tn) of a, d
     >>> round(float(difference_in_positive_predictions(cm)), 4)
     0.0922
     """
-    tp, fp, fn, tn, _ = _parts(cm)
+    tp, fn, fp, tn, _ = _parts(cm)
     return difference_in_proportions(np.stack([fn + tn, tp + fp], axis=-1))
 
 
@@ -75,11 +82,11 @@ def disparate_impact(cm: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> cm = [[2718, 84, 3678, 13900], [433, 10, 679, 8660]]
+    >>> cm = [[2718, 3678, 84, 13900], [433, 679, 10, 8660]]  # (tp, fn, fp, tn) of a, d
     >>> round(float(disparate_impact(cm)), 4)
     0.3294
     """
-    tp, fp, fn, tn, ok = _parts(cm)
+    tp, fn, fp, tn, ok = _parts(cm)
     n = tp + fp + fn + tn
     with np.errstate(invalid="ignore", divide="ignore"):
         q = (tp + fp) / n
@@ -91,11 +98,11 @@ def difference_in_conditional_acceptance(cm: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> cm = [[2718, 84, 3678, 13900], [433, 10, 679, 8660]]
+    >>> cm = [[2718, 3678, 84, 13900], [433, 679, 10, 8660]]  # (tp, fn, fp, tn) of a, d
     >>> round(float(difference_in_conditional_acceptance(cm)), 3)
     -0.228
     """
-    tp, fp, fn, _tn, ok = _parts(cm)
+    tp, fn, fp, _tn, ok = _parts(cm)
     return _a_minus_d(divide(tp + fn, tp + fp), ok)
 
 
@@ -104,11 +111,11 @@ def difference_in_conditional_rejection(cm: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> cm = [[2718, 84, 3678, 13900], [433, 10, 679, 8660]]
+    >>> cm = [[2718, 3678, 84, 13900], [433, 679, 10, 8660]]  # (tp, fn, fp, tn) of a, d
     >>> round(float(difference_in_conditional_rejection(cm)), 3)
     0.133
     """
-    _tp, fp, fn, tn, ok = _parts(cm)
+    _tp, fn, fp, tn, ok = _parts(cm)
     return _d_minus_a(divide(tn + fp, tn + fn), ok)
 
 
@@ -117,11 +124,11 @@ def recall_difference(cm: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> cm = [[2718, 84, 3678, 13900], [433, 10, 679, 8660]]
+    >>> cm = [[2718, 3678, 84, 13900], [433, 679, 10, 8660]]  # (tp, fn, fp, tn) of a, d
     >>> round(float(recall_difference(cm)), 3)
     0.036
     """
-    tp, _fp, fn, _tn, ok = _parts(cm)
+    tp, fn, _fp, _tn, ok = _parts(cm)
     return _a_minus_d(divide(tp, tp + fn), ok)
 
 
@@ -130,11 +137,11 @@ def difference_in_acceptance_rates(cm: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> cm = [[2718, 84, 3678, 13900], [433, 10, 679, 8660]]
+    >>> cm = [[2718, 3678, 84, 13900], [433, 679, 10, 8660]]  # (tp, fn, fp, tn) of a, d
     >>> round(float(difference_in_acceptance_rates(cm)), 3)
     -0.007
     """
-    tp, fp, _fn, _tn, ok = _parts(cm)
+    tp, _fn, fp, _tn, ok = _parts(cm)
     return _a_minus_d(divide(tp, tp + fp), ok)
 
 
@@ -143,11 +150,11 @@ def difference_in_rejection_rates(cm: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> cm = [[2718, 84, 3678, 13900], [433, 10, 679, 8660]]
+    >>> cm = [[2718, 3678, 84, 13900], [433, 679, 10, 8660]]  # (tp, fn, fp, tn) of a, d
     >>> round(float(difference_in_rejection_rates(cm)), 4)
     0.1365
     """
-    _tp, _fp, fn, tn, ok = _parts(cm)
+    _tp, fn, _fp, tn, ok = _parts(cm)
     return _d_minus_a(divide(tn, tn + fn), ok)
 
 
@@ -156,11 +163,11 @@ def specificity_difference(cm: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> cm = [[2718, 84, 3678, 13900], [433, 10, 679, 8660]]
+    >>> cm = [[2718, 3678, 84, 13900], [433, 679, 10, 8660]]  # (tp, fn, fp, tn) of a, d
     >>> round(float(specificity_difference(cm)), 4)
     0.0049
     """
-    _tp, fp, _fn, tn, ok = _parts(cm)
+    _tp, _fn, fp, tn, ok = _parts(cm)
     return _d_minus_a(divide(tn, tn + fp), ok)
 
 
@@ -169,11 +176,11 @@ def accuracy_difference(cm: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> cm = [[2718, 84, 3678, 13900], [433, 10, 679, 8660]]
+    >>> cm = [[2718, 3678, 84, 13900], [433, 679, 10, 8660]]  # (tp, fn, fp, tn) of a, d
     >>> round(float(accuracy_difference(cm)), 3)
     -0.114
     """
-    tp, fp, fn, tn, ok = _parts(cm)
+    tp, fn, fp, tn, ok = _parts(cm)
     return _a_minus_d(divide(tp + tn, tp + fp + fn + tn), ok)
 
 
@@ -182,11 +189,11 @@ def treatment_equality(cm: np.ndarray) -> np.ndarray:
 
     Examples
     --------
-    >>> cm = [[2718, 84, 3678, 13900], [433, 10, 679, 8660]]
+    >>> cm = [[2718, 3678, 84, 13900], [433, 679, 10, 8660]]  # (tp, fn, fp, tn) of a, d
     >>> round(float(treatment_equality(cm)), 4)
     24.1143
     """
-    _tp, fp, fn, _tn, ok = _parts(cm)
+    _tp, fn, fp, _tn, ok = _parts(cm)
     return _d_minus_a(divide(fn, fp), ok)
 
 
@@ -200,7 +207,9 @@ def generalized_entropy(cm_all: np.ndarray, alpha: float = 2.0) -> np.ndarray:
     Parameters
     ----------
     cm_all : array_like, shape (..., 4)
-        ``(TP, FP, FN, TN)`` over all rows (both facets).
+        ``(tp, fn, fp, tn)`` over all rows (both facets).
+    alpha : float, default 2
+        Any finite real number other than 0 and 1.
 
     Returns
     -------
@@ -209,13 +218,17 @@ def generalized_entropy(cm_all: np.ndarray, alpha: float = 2.0) -> np.ndarray:
 
     Examples
     --------
-    >>> round(float(generalized_entropy([3151, 94, 4357, 22560])), 6)
+    >>> round(float(generalized_entropy([3151, 4357, 94, 22560])), 6)
     0.086527
     """
-    if alpha in (0, 1):
-        raise ValueError(f"alpha must not be 0 or 1, got alpha={alpha!r}")
+    if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, numbers.Real):
+        raise TypeError(f"alpha must be a real number, got {alpha!r}")
+    if not math.isfinite(alpha) or alpha in (0, 1):
+        raise ValueError(f"alpha must be finite and not 0 or 1, got alpha={alpha!r}")
     c = np.asarray(cm_all, dtype=np.float64)
-    tp, fp, fn, tn = c[..., 0], c[..., 1], c[..., 2], c[..., 3]
+    if c.ndim < 1 or c.shape[-1] != 4:
+        raise ValueError(f"cm_all must have shape (..., 4): (tp, fn, fp, tn), got {c.shape}")
+    tp, fn, fp, tn = c[..., 0], c[..., 1], c[..., 2], c[..., 3]
     n = c.sum(axis=-1)
     ok = (n > 0) & (tp + tn + fp > 0)
     safe_n = np.where(ok, n, 1.0)

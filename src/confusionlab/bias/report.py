@@ -1,47 +1,32 @@
 """Bias reports: all 21 of Clarify's metrics, each with its uncertainty.
 
-:func:`report` computes the one group-by count table (:mod:`.counts`) where the
-data lives, evaluates every count-based metric on it, FT on the rows of the
-numeric features, and returns a :class:`BiasReport`, a read-only mapping from
-abbreviation to :class:`BiasMetric`. A metric that cannot be computed (an empty
-facet, no shared label value, …) has ``value=None`` and its ``error`` text,
-exactly where smclarify's report has a null; the rest of the report is intact.
+:func:`report` computes the one group-by count table (:mod:`.counts`, through
+the engine modules of :mod:`.engines`) where the data lives, evaluates every
+count-based metric on it (:mod:`.evaluator`), FT on the rows of the numeric
+features, and returns a :class:`~.results.BiasReport`, a read-only mapping
+from abbreviation to :class:`~.results.BiasMetric`. A metric that cannot be
+computed (an empty facet, no shared label value, …) has ``value=None`` and its
+``error`` text, exactly where smclarify's report has a null; the rest of the
+report is intact.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
 
-from .._validation import check_probability
-from ..distribution import MetricDistribution
+from .._validation import DEFAULT_TOLERANCE, check_choice, check_tolerance
 from ..models import resolve_prior
-from . import label_metrics as lm
 from . import prediction_metrics as pm
-from ._arith import divide
-from .counts import (
-    CountTable,
-    FacetSelection,
-    check_columns,
-    count_table,
-    facet_expr,
-    facet_selection,
-    label_selection,
-    to_narwhals,
-)
-from .uncertainty import (
-    DEFAULT_SAMPLES,
-    dirichlet_multinomial_draws,
-    exact_binary_facets,
-    exact_facet_sizes,
-    prob_sign_real,
-    sampled_distribution,
-)
+from .counts import CountTable, count_table
+from .engines import CountRequest, check_columns, distinct_values, facet_max, feature_rows, to_narwhals
+from .evaluator import Evaluator, facet_error, root_seed
+from .results import DESCRIPTIONS, POSTTRAINING, PRETRAINING, BiasMetric, BiasReport
+from .selection import facet_selection, label_selection
+from .uncertainty import DEFAULT_SAMPLES, check_samples
 
 __all__ = [
     "DESCRIPTIONS",
@@ -56,412 +41,38 @@ __all__ = [
     "report_from_counts",
 ]
 
-PRETRAINING = ("CDDL", "CI", "DPL", "JS", "KL", "KS", "LP", "TVD")
-POSTTRAINING = ("AD", "CDDPL", "DAR", "DCA", "DCR", "DI", "DPPL", "DRR", "FT", "GE", "RD", "SD", "TE")
 
-#: smclarify 0.5's descriptions (the first line of its docstrings, spelling included).
-DESCRIPTIONS = {
-    "CI": "Class Imbalance (CI)",
-    "DPL": "Difference in Positive Proportions in Labels (DPL)",
-    "KL": "Kullback-Liebler Divergence (KL)",
-    "JS": "Jensen-Shannon Divergence (JS)",
-    "LP": "L-p Norm (LP)",
-    "TVD": "Total Variation Distance (TVD)",
-    "KS": "Kolmogorov-Smirnov Distance (KS)",
-    "CDDL": "Conditional Demographic Disparity in Labels (CDDL)",
-    "DPPL": "Difference in Positive Proportions in Predicted Labels (DPPL)",
-    "DI": "Disparate Impact (DI)",
-    "DCA": "Difference in Conditional Acceptance (DCA)",
-    "DCR": "Difference in Conditional Rejection (DCR)",
-    "RD": "Recall Difference (RD)",
-    "DAR": "Difference in Acceptance Rates (DAR)",
-    "DRR": "Difference in Rejection Rates (DRR)",
-    "SD": "Specificity Difference (SD)",
-    "AD": "Accuracy Difference (AD)",
-    "TE": "Treatment Equality (TE)",
-    "CDDPL": "Conditional Demographic Disparity in Predicted Labels (CDDPL)",
-    "FT": "Flip Test (FT)",
-    "GE": "Generalized Entropy (GE)",
-}
-
-_KL_FAMILY = {
-    "KL": lm.kullback_leibler,
-    "JS": lm.jensen_shannon,
-    "LP": lm.lp_norm,
-    "TVD": lm.total_variation_distance,
-    "KS": lm.kolmogorov_smirnov,
-}
-_CONFUSION = {
-    "DCA": pm.difference_in_conditional_acceptance,
-    "DCR": pm.difference_in_conditional_rejection,
-    "RD": pm.recall_difference,
-    "DAR": pm.difference_in_acceptance_rates,
-    "DRR": pm.difference_in_rejection_rates,
-    "SD": pm.specificity_difference,
-    "AD": pm.accuracy_difference,
-    "TE": pm.treatment_equality,
-    "DPPL": pm.difference_in_positive_predictions,
-    "DI": pm.disparate_impact,
-}
+def _options(
+    stage: Any, kl_labels: Any, prior: Any, n_samples: Any, random_state: Any, tolerance: Any
+) -> dict[str, Any]:
+    """Validate the options shared by :func:`report` and :func:`report_from_counts`."""
+    stage = check_choice(stage, "stage", ("all", "pre", "post"))
+    kl_labels = check_choice(kl_labels, "kl_labels", ("binary", "values"))
+    resolve_prior(prior)
+    return dict(
+        stage=stage,
+        kl_labels=kl_labels,
+        prior=prior,
+        n_samples=check_samples(n_samples, minimum=100),
+        random_state=root_seed(random_state),
+        tolerance=check_tolerance(tolerance),
+    )
 
 
-@dataclass
-class BiasMetric:
-    """One bias metric: its value, description and posterior predictive uncertainty.
-
-    Attributes
-    ----------
-    name : str
-        Clarify's abbreviation (``"DPPL"``).
-    description : str
-    value : float or None
-        None when the metric could not be computed; then ``error`` says why.
-    error : str or None
-    no_bias : float
-        The value meaning "no bias" (1 for DI, 0 otherwise).
-
-    Examples
-    --------
-    >>> t = CountTable.from_confusion(a=(2718, 84, 3678, 13900), d=(433, 10, 679, 8660))
-    >>> m = report_from_counts(t, n_samples=2000)["DPPL"]
-    >>> m.description, round(m.value, 4)
-    ('Difference in Positive Proportions in Predicted Labels (DPPL)', 0.0922)
-    >>> lo, hi = m.interval(0.95); bool(0.08 < lo < m.value < hi < 0.11)
-    True
-    >>> m.prob_sign_real, m.contains_no_bias()
-    (1.0, False)
-    """
-
-    name: str
-    description: str
-    value: float | None
-    error: str | None = None
-    no_bias: float = 0.0
-    _posterior: Callable[[], MetricDistribution | None] | None = field(default=None, repr=False)
-
-    @cached_property
-    def distribution(self) -> MetricDistribution | None:
-        """Posterior predictive distribution (None for FT and failed metrics).
-
-        A :class:`confusionlab.distribution.MetricDistribution` (``pmf``, ``cdf``,
-        ``ppf``, ``interval``, ``to_scipy``…); its ``strategy`` says whether it is
-        exact or Monte Carlo (see :mod:`confusionlab.bias.uncertainty`).
-        """
-        if self._posterior is None or self.value is None:
-            return None
-        return self._posterior()
-
-    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """Central posterior predictive interval; (nan, nan) when there is none."""
-        d = self.distribution
-        if d is None:
-            check_probability(confidence, "confidence")
-            return (math.nan, math.nan)
-        return d.interval(confidence)
-
-    @property
-    def prob_sign_real(self) -> float:
-        """Probability that the metric lies on the observed side of the no-bias value."""
-        d = self.distribution
-        return math.nan if d is None else prob_sign_real(d, self.value, self.no_bias)
-
-    def contains_no_bias(self, confidence: float = 0.95) -> bool:
-        """True when the interval includes the no-bias value (the sign is not established)."""
-        lo, hi = self.interval(confidence)
-        return bool(lo <= self.no_bias <= hi)
-
-
-class BiasReport(Mapping[str, BiasMetric]):
-    """Read-only mapping abbreviation → :class:`BiasMetric`, sorted by name.
-
-    Attributes
-    ----------
-    counts : CountTable
-        The group-by count table every count-based metric came from.
-    value_or_threshold : str
-        The facet description Clarify writes (``"Female"``, ``"(40.0, 90.0]"``).
-
-    Examples
-    --------
-    >>> t = CountTable.from_confusion(a=(30, 5, 10, 55), d=(0, 0, 0, 0))
-    >>> r = report_from_counts(t, stage="post", value_or_threshold="Female")
-    >>> r["DPPL"].value is None, r["DPPL"].error
-    (True, 'facet d is empty: no row matches the sensitive facet values or threshold')
-    >>> first = r.to_clarify_json()[0]["metrics"][0]
-    >>> first["name"], first["value"], first["error"].startswith("facet d is empty")
-    ('AD', None, True)
-    """
-
-    def __init__(self, metrics: dict[str, BiasMetric], counts: CountTable, value_or_threshold: str) -> None:
-        self._metrics = dict(sorted(metrics.items()))
-        self.counts = counts
-        self.value_or_threshold = value_or_threshold
-
-    def __getitem__(self, key: str) -> BiasMetric:
-        try:
-            return self._metrics[key]
-        except KeyError:
-            raise KeyError(f"{key!r} is not in this report; it has {list(self._metrics)}") from None
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._metrics)
-
-    def __len__(self) -> int:
-        return len(self._metrics)
-
-    def __repr__(self) -> str:
-        body = ", ".join(f"{k}={m.value if m.value is not None else 'error'}" for k, m in self._metrics.items())
-        return f"BiasReport({self.value_or_threshold!r}: {body})"
-
-    def to_frame(self, confidence: float = 0.95) -> Any:
-        """A pandas DataFrame: one row per metric with value, interval and sign probability."""
-        import pandas as pd
-
-        rows = []
-        for m in self._metrics.values():
-            lo, hi = m.interval(confidence) if m.value is not None else (math.nan, math.nan)
-            rows.append(
-                {
-                    "metric": m.name,
-                    "description": m.description,
-                    "value": math.nan if m.value is None else m.value,
-                    "lower": lo,
-                    "upper": hi,
-                    "no_bias": m.no_bias,
-                    "prob_sign_real": m.prob_sign_real,
-                    "error": m.error,
-                }
-            )
-        return pd.DataFrame(rows).set_index("metric")
-
-    def to_clarify_json(self) -> list[dict[str, Any]]:
-        """The report in smclarify's ``bias_report`` shape.
-
-        One facet entry ``{"value_or_threshold": ..., "metrics": [...]}``;
-        metrics sorted by name, each ``{"name", "description", "value"}`` plus
-        ``"error"`` when it failed (value None); ±inf written ``"Infinity"`` /
-        ``"-Infinity"``.
-        """
-        out = []
-        for m in self._metrics.values():
-            entry: dict[str, Any] = {"name": m.name, "description": m.description}
-            if m.value is None:
-                entry["value"] = None
-                entry["error"] = m.error
-            elif math.isinf(m.value):
-                entry["value"] = "Infinity" if m.value > 0 else "-Infinity"
-            else:
-                entry["value"] = m.value
-            out.append(entry)
-        return [{"value_or_threshold": self.value_or_threshold, "metrics": out}]
-
-
-# ----------------------------------------------------------------------------- evaluation
-def _scalar(x: np.ndarray) -> float:
-    return float(np.asarray(x).reshape(()))
-
-
-def _facet_error(sizes: np.ndarray, what: str = "") -> str | None:
-    what = what or "the sensitive facet values or threshold"
-    if sizes[1] == 0:
-        return f"facet d is empty: no row matches {what}"
-    if sizes[0] == 0:
-        return f"facet a is empty: every row matches {what}"
-    return None
-
-
-def _di_from_outcomes(o: np.ndarray) -> np.ndarray:
-    o = np.asarray(o, dtype=np.float64)
-    n = o.sum(axis=-1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        q = o[..., 1] / n
-    ok = (n[..., 0] > 0) & (n[..., 1] > 0)
-    return np.where(ok, divide(q[..., 1], q[..., 0]), np.nan)
-
-
-class _Evaluator:
-    """Computes metrics and lazily their posteriors from one CountTable."""
-
-    def __init__(
-        self, t: CountTable, *, kl_labels: str, prior: str | float, n_samples: int, seed: int, facet_text: str = ""
-    ) -> None:
-        self.t, self.kl_labels, self.prior = t, kl_labels, prior
-        self.facet_text = facet_text
-        self.n_samples, self.seed = n_samples, seed
-        self.sizes = t.facet_sizes
-        self._cm_draws: np.ndarray | None = None
-
-    def _mc(self, cells: np.ndarray) -> np.ndarray:
-        return dirichlet_multinomial_draws(cells, n_samples=self.n_samples, seed=self.seed, prior=self.prior)
-
-    def _exact2(self, name: str, fn: Callable, outcomes: np.ndarray) -> Callable[[], MetricDistribution | None]:
-        return lambda: exact_binary_facets(
-            fn, outcomes, prior=self.prior, metric=name, n_samples=self.n_samples, seed=self.seed
-        )
-
-    def _sampled(
-        self, name: str, fn: Callable, draws: Callable[[], np.ndarray]
-    ) -> Callable[[], MetricDistribution | None]:
-        return lambda: sampled_distribution(fn(draws()), metric=name, seed=self.seed)
-
-    def metric(
-        self,
-        name: str,
-        value_fn: Callable[[], float],
-        error: str | None,
-        posterior: Callable[[], MetricDistribution | None] | None,
-        why_nan: str = "",
-    ) -> BiasMetric:
-        no_bias = 1.0 if name == "DI" else 0.0
-        if error is None:
-            try:
-                v = value_fn()
-            except ValueError as exc:
-                v, error = None, str(exc)
-            else:
-                if math.isnan(v):
-                    v, error = None, why_nan or f"{name} is undefined for these counts"
-        else:
-            v = None
-        return BiasMetric(name, DESCRIPTIONS[name], v, error, no_bias, posterior)
-
-    def pre(self, group_given: bool) -> dict[str, BiasMetric]:
-        t, out = self.t, {}
-        ferr = _facet_error(self.sizes, self.facet_text)
-        out["CI"] = self.metric(
-            "CI",
-            lambda: _scalar(lm.class_imbalance(self.sizes)),
-            ferr,
-            lambda: exact_facet_sizes(lm.class_imbalance, self.sizes, prior=self.prior),
-        )
-        lab2 = t.label_distribution(binary=True)
-        out["DPL"] = self.metric(
-            "DPL",
-            lambda: _scalar(lm.difference_in_proportions(lab2)),
-            ferr,
-            self._exact2("DPL", lm.difference_in_proportions, lab2),
-        )
-        dist = lab2 if self.kl_labels == "binary" else t.label_distribution(binary=False)
-        for name, fn in _KL_FAMILY.items():
-            if dist.shape[-1] == 2:
-                post = self._exact2(name, fn, dist)
-            else:
-                post = self._sampled(name, fn, lambda dist=dist: self._mc(dist))
-            out[name] = self.metric(
-                name, lambda fn=fn: _scalar(fn(dist)), ferr, post, "no label value occurs in both facets"
-            )
-        out["CDDL"] = self._cdd("CDDL", t.group_outcomes(predicted=False) if group_given else None)
-        return out
-
-    def _cdd(self, name: str, g: np.ndarray | None) -> BiasMetric:
-        what = "labels" if name == "CDDL" else "predicted labels"
-        if g is None:
-            return self.metric(
-                name, lambda: math.nan, f"group was not given: {name} needs a subgroup column (group=...)", None
-            )
-        tot = g.sum(axis=(0, 1))
-        err = None
-        if tot[1] == 0:
-            err = f"no positive {what} in the data: {name} is undefined"
-        elif tot[0] == 0:
-            err = f"no negative {what} in the data: {name} is undefined"
-        cells = g.reshape(g.shape[0], 4)
-
-        def draws() -> np.ndarray:
-            return self._mc(cells).reshape(self.n_samples, *g.shape)
-
-        return self.metric(
-            name,
-            lambda: _scalar(lm.conditional_demographic_disparity(g)),
-            err,
-            self._sampled(name, lm.conditional_demographic_disparity, draws),
-        )
-
-    def cm_draws(self) -> np.ndarray:
-        if self._cm_draws is None:
-            self._cm_draws = self._mc(self.t.confusion())
-        return self._cm_draws
-
-    def post(self, group_given: bool) -> dict[str, BiasMetric]:
-        t, out = self.t, {}
-        cm = t.confusion()
-        ferr = _facet_error(self.sizes, self.facet_text)
-        pred2 = np.stack([cm[:, 2] + cm[:, 3], cm[:, 0] + cm[:, 1]], axis=-1)
-        for name, fn in _CONFUSION.items():
-            if name == "DPPL":
-                post = self._exact2(name, lm.difference_in_proportions, pred2)
-            elif name == "DI":
-                post = self._exact2(name, _di_from_outcomes, pred2)
-            else:
-                post = self._sampled(name, fn, self.cm_draws)
-            out[name] = self.metric(name, lambda fn=fn: _scalar(fn(cm)), ferr, post)
-        total = cm.sum(axis=0)
-        out["GE"] = self.metric(
-            "GE",
-            lambda: _scalar(pm.generalized_entropy(total)),
-            None,
-            self._sampled("GE", pm.generalized_entropy, lambda: self._mc(total)),
-            "GE is undefined: every row is a false negative (mean benefit 0) or there are no rows",
-        )
-        out["CDDPL"] = self._cdd("CDDPL", t.group_outcomes(predicted=True) if group_given else None)
-        return out
-
-
-def _threshold_label(frame: Any, sel: FacetSelection) -> str:
-    import narwhals as nw
-
-    res = frame.select(nw.col(sel.columns[0]).max().alias("m"))
-    if isinstance(res, nw.LazyFrame):
-        res = res.collect()
-    mx = res["m"].to_list()[0]
-    if isinstance(sel.threshold, int) and isinstance(mx, int):  # pandas' integer interval
-        return f"({sel.threshold}, {mx}]"
+def _threshold_label(frame: Any, request: CountRequest) -> str:
+    sel = request.facet
+    mx = facet_max(frame, request)
+    if isinstance(sel.threshold, int) and isinstance(mx, (int, np.integer)):  # pandas' integer interval
+        return f"({sel.threshold}, {int(mx)}]"
     return f"({float(sel.threshold)}, {float(mx)}]"
 
 
-def _flip_test(frame: Any, sel: FacetSelection, features: Sequence[str], predicted: str, labels: Any) -> float:
-    import narwhals as nw
-
-    schema = frame.collect_schema()
-    bad = [c for c in features if not schema[c].is_numeric()]
-    if bad:
-        raise ValueError(f"FT needs numeric features; non-numeric: {bad}")
-    if labels.threshold is not None:
-        pred = nw.col(predicted) > labels.threshold
-    else:
-        pred = nw.col(predicted).is_in(list(labels.positive_values))
-    rows = frame.select(
-        *[nw.col(c).cast(nw.Float64) for c in features], facet_expr(nw, sel).alias("_f"), pred.alias("_p")
-    )
-    if isinstance(rows, nw.LazyFrame):
-        rows = rows.collect()
-    x = np.column_stack([rows[c].to_numpy() for c in features]) if features else np.empty((len(rows), 0))
-    f = rows["_f"].to_numpy().astype(bool)
-    p = rows["_p"].to_numpy().astype(bool)
-    err = _facet_error(np.array([int((~f).sum()), int(f.sum())]), _facet_text(sel))
+def _flip_test(frame: Any, request: CountRequest, features: Sequence[str]) -> float:
+    x, f, p = feature_rows(frame, request, features)
+    err = facet_error(np.array([int((~f).sum()), int(f.sum())]), request.facet.text())
     if err:
         raise ValueError(err)
     return pm.flip_test(x[~f], p[~f], x[f], p[f])
-
-
-def _facet_text(sel: FacetSelection) -> str:
-    cols = sel.columns[0] if len(sel.columns) == 1 else list(sel.columns)
-    if sel.threshold is not None:
-        return f"{cols!r} > {sel.threshold!r}"
-    return f"{cols!r} in {list(sel.values)!r} (values are compared with their types)"
-
-
-def _check_kl_labels(kl_labels: str) -> None:
-    if kl_labels not in ("binary", "values"):
-        raise ValueError(f"kl_labels must be 'binary' or 'values', got {kl_labels!r}")
-
-
-def _check_samples(n_samples: int, seed: int, prior: str | float = "uniform") -> None:
-    resolve_prior(prior)
-    if not isinstance(n_samples, (int, np.integer)) or n_samples < 100:
-        raise ValueError(f"n_samples must be an integer >= 100, got {n_samples!r}")
-    if not isinstance(seed, (int, np.integer)):
-        raise TypeError(f"seed must be an integer, got {seed!r}")
 
 
 def report(
@@ -480,7 +91,9 @@ def report(
     kl_labels: Literal["binary", "values"] = "binary",
     prior: str | float = "uniform",
     n_samples: int = DEFAULT_SAMPLES,
-    seed: int = 0,
+    random_state: Any = 0,
+    tolerance: float = DEFAULT_TOLERANCE,
+    dropna: bool = False,
 ) -> BiasReport:
     r"""Clarify's bias metrics, with posterior predictive uncertainty.
 
@@ -509,7 +122,7 @@ def report(
     group : str, optional
         Subgroup column for CDDL and CDDPL (they fail without it, as in Clarify).
     features : list of str, optional
-        Numeric feature columns for FT (FT fails without them).
+        Numeric or boolean feature columns for FT (FT fails without them).
     stage : {"all", "pre", "post"}
         Which metrics to compute.
     kl_labels : {"binary", "values"}
@@ -517,8 +130,19 @@ def report(
         ``bias_report``) or on every label value (its metric functions).
     prior : "uniform", "jeffreys" or float
         Beta/Dirichlet prior α for the uncertainty.
-    n_samples, seed : int
-        Monte Carlo draws and seed where the uncertainty is not exact.
+    n_samples : int, default 20,000
+        Monte Carlo draws where the uncertainty is not exact (at least 100;
+        refused before allocating when the draws would exceed the memory limit).
+    random_state : None, int, SeedSequence or Generator, default 0
+        Where the Monte Carlo draws come from (every metric's draws start from it).
+    tolerance : float, default 1e-12
+        Probability mass each exact beta-binomial marginal may drop from its
+        tails (at most half of it per tail), as everywhere in ConfusionLab.
+    dropna : bool, default False
+        Missing values (None, NaN, pandas ``<NA>``) in the label, facet,
+        predicted or group column are never a category: they are refused,
+        naming the argument, the column and the count, unless ``dropna=True``,
+        which leaves those rows out (in the engine) for every metric.
 
     Returns
     -------
@@ -528,7 +152,8 @@ def report(
     ------
     ValueError
         Missing columns, missing values in the label/facet/predicted/group
-        columns, predictions that are not label values, contradictory arguments.
+        columns (without ``dropna=True``), data without rows, predictions that
+        are not label values, contradictory or out-of-range arguments.
     TypeError
         Arguments of the wrong type, or a data object narwhals cannot wrap.
 
@@ -550,17 +175,23 @@ def report(
     (0.0, 0.5, 0.25)
     >>> lo, hi = r["DPPL"].interval(0.95); bool(lo < 0 < hi)
     True
+
+    A missing label is refused, or its row left out with ``dropna=True``:
+
+    >>> df.loc[7, "y"] = None
+    >>> report(df, label="y", positive_values=[1], facet="sex", facet_values=["F"])
+    Traceback (most recent call last):
+    ...
+    ValueError: label: column 'y' has 1 missing value (None/NaN/<NA>); ...
+    >>> r = report(df, label="y", positive_values=[1], facet="sex", facet_values=["F"], dropna=True)
+    >>> round(r["CI"].value, 4)    # (4 - 3) / 7
+    0.1429
     """
-    if stage not in ("all", "pre", "post"):
-        raise ValueError(f"stage must be 'all', 'pre' or 'post', got {stage!r}")
-    _check_kl_labels(kl_labels)
-    _check_samples(n_samples, seed, prior)
-    if not isinstance(label, str):
-        raise TypeError(f"label must be a column name, got {label!r}")
-    for arg, v in (("predicted", predicted), ("group", group)):
-        if v is not None and not isinstance(v, str):
-            raise TypeError(f"{arg} must be a column name, got {v!r}")
-    if features is not None and (isinstance(features, str) or not all(isinstance(c, str) for c in features)):
+    opts = _options(stage, kl_labels, prior, n_samples, random_state, tolerance)
+    stage = opts.pop("stage")
+    if features is not None and (
+        isinstance(features, str) or not isinstance(features, Sequence) or not all(isinstance(c, str) for c in features)
+    ):
         raise TypeError(f"features must be a list of column names, got {features!r}")
     if stage == "post" and predicted is None:
         raise ValueError("stage='post' needs predicted=<column of predicted labels>")
@@ -568,11 +199,10 @@ def report(
     lsel = label_selection(positive_values, label_threshold)
     frame = to_narwhals(data)
     check_columns(frame, features=features)
-    table = count_table(frame, label=label, labels=lsel, facet=fsel, predicted=predicted, group=group)
-    vot = _threshold_label(frame, fsel) if fsel.threshold is not None else fsel.describe()
-    ev = _Evaluator(
-        table, kl_labels=kl_labels, prior=prior, n_samples=n_samples, seed=seed, facet_text=_facet_text(fsel)
-    )
+    table = count_table(frame, label=label, labels=lsel, facet=fsel, predicted=predicted, group=group, dropna=dropna)
+    request = CountRequest(label, lsel, fsel, predicted, group, bool(dropna))
+    vot = _threshold_label(frame, request) if fsel.threshold is not None else fsel.describe()
+    ev = Evaluator(table, **opts, facet_text=fsel.text())
     metrics: dict[str, BiasMetric] = {}
     if stage in ("all", "pre"):
         metrics.update(ev.pre(group is not None))
@@ -586,9 +216,7 @@ def report(
                 None,
             )
         else:
-            metrics["FT"] = ev.metric(
-                "FT", lambda: _flip_test(frame, fsel, list(features), predicted, lsel), None, None
-            )
+            metrics["FT"] = ev.metric("FT", lambda: _flip_test(frame, request, list(features)), None, None)
     return BiasReport(metrics, table, vot)
 
 
@@ -622,12 +250,14 @@ def posttraining(data: Any, **kwargs: Any) -> BiasReport:
     return report(data, stage="post", **kwargs)
 
 
-def report_each_value(data: Any, *, facet: str, **kwargs: Any) -> dict[Any, BiasReport]:
+def report_each_value(data: Any, *, facet: str, dropna: bool = False, **kwargs: Any) -> dict[Any, BiasReport]:
     """One report per value of a categorical facet, that value against the rest.
 
     What smclarify's ``bias_report`` does when no facet values are given.
     Keyword arguments are those of :func:`report` (without ``facet_values``
-    and ``facet_threshold``). Each report is one group-by on the engine.
+    and ``facet_threshold``). Each report is one group-by on the engine. A
+    missing facet value is never a category: it is refused unless
+    ``dropna=True`` (then its rows are left out of every report).
 
     Returns
     -------
@@ -642,23 +272,26 @@ def report_each_value(data: Any, *, facet: str, **kwargs: Any) -> dict[Any, Bias
     >>> {k: round(r["DPL"].value, 3) for k, r in rs.items()}
     {'a': 0.25, 'b': 0.25, 'c': -0.5}
     """
-    import narwhals as nw
-
     for arg in ("facet_values", "facet_threshold"):
         if kwargs.get(arg) is not None:
             raise ValueError(f"report_each_value takes no {arg}, got {kwargs[arg]!r}")
     if not isinstance(facet, str):
         raise TypeError(f"facet must be one column name, got {facet!r}")
+    if not isinstance(dropna, (bool, np.bool_)):
+        raise TypeError(f"dropna must be True or False, got {dropna!r}")
     frame = to_narwhals(data)
     check_columns(frame, facet=facet)
-    values = frame.select(nw.col(facet).unique())
-    if isinstance(values, nw.LazyFrame):
-        values = values.collect()
-    found = values[facet].to_list()
-    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in found):
-        raise ValueError(f"facet: column {facet!r} has missing values (null/NaN)")
+    found, missing = distinct_values(frame, facet)
+    if missing and not dropna:
+        raise ValueError(
+            f"facet: column {facet!r} has {missing} missing value{'s' if missing != 1 else ''} (None/NaN/<NA>); "
+            "missing values are never a category: drop or fill them first, or pass dropna=True to leave those "
+            "rows out"
+        )
+    if not found:
+        raise ValueError("data has no rows" + (" left after dropna=True" if missing else ""))
     return {
-        v: report(data, facet=facet, facet_values=[v], **kwargs)
+        v: report(data, facet=facet, facet_values=[v], dropna=dropna, **kwargs)
         for v in sorted(found, key=lambda v: (type(v).__name__, v))
     }
 
@@ -670,25 +303,35 @@ def report_from_counts(
     kl_labels: Literal["binary", "values"] = "binary",
     prior: str | float = "uniform",
     n_samples: int = DEFAULT_SAMPLES,
-    seed: int = 0,
+    random_state: Any = 0,
+    tolerance: float = DEFAULT_TOLERANCE,
     value_or_threshold: str = "d",
 ) -> BiasReport:
     """A report from a ready count table (e.g. published confusion matrices); no FT.
 
+    Parameters
+    ----------
+    counts : CountTable
+        E.g. :meth:`CountTable.from_confusion` with per-facet ``(tp, fn, fp, tn)``.
+    stage, kl_labels, prior, n_samples, random_state, tolerance
+        As in :func:`report`.
+    value_or_threshold : str
+        The facet's description in :meth:`BiasReport.to_clarify_json`.
+
     Examples
     --------
-    >>> t = CountTable.from_confusion(a=(2718, 84, 3678, 13900), d=(433, 10, 679, 8660))
+    >>> t = CountTable.from_confusion(a=(2718, 3678, 84, 13900), d=(433, 679, 10, 8660))
     >>> r = report_from_counts(t)
     >>> round(r["DPPL"].value, 4), round(r["TE"].value, 4)
     (0.0922, 24.1143)
     """
     if not isinstance(counts, CountTable):
         raise TypeError(f"counts must be a CountTable, got {type(counts).__name__}")
-    if stage not in ("all", "pre", "post"):
-        raise ValueError(f"stage must be 'all', 'pre' or 'post', got {stage!r}")
-    _check_kl_labels(kl_labels)
-    _check_samples(n_samples, seed, prior)
-    ev = _Evaluator(counts, kl_labels=kl_labels, prior=prior, n_samples=n_samples, seed=seed)
+    if not isinstance(value_or_threshold, str):
+        raise TypeError(f"value_or_threshold must be a string, got {value_or_threshold!r}")
+    opts = _options(stage, kl_labels, prior, n_samples, random_state, tolerance)
+    stage = opts.pop("stage")
+    ev = Evaluator(counts, **opts)
     group_given = counts.groups is not None
     metrics: dict[str, BiasMetric] = {}
     if stage in ("all", "pre"):

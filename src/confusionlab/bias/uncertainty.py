@@ -7,18 +7,24 @@ posterior predictive distribution of a *new* sample with the same facet sizes:
 * binary outcome per facet (labels for DPL and the KL family on a binary label;
   predictions for DPPL and DI): ``k' ~ BetaBin(n, k + α, n − k + α)``,
   independently for facets a and d. **Exact**: the metric is evaluated on the
-  (k'_a, k'_d) lattice weighted by the outer product of the two PMFs; tails of
-  each marginal below ``tail`` (default 1e-10) are dropped and the dropped mass
-  is reported. When the pruned lattice still has more than ``max_points``
+  (k'_a, k'_d) lattice weighted by the outer product of the two PMFs; each
+  marginal drops at most ``tolerance`` of its mass from its tails (at most
+  ``tolerance/2`` per tail, the core's convention, default
+  :data:`~confusionlab._validation.DEFAULT_TOLERANCE`) and the dropped mass is
+  reported. When the pruned lattice still has more than ``max_points``
   points, the same model is sampled (Monte Carlo) instead.
 * facet sizes (CI): ``n'_d ~ BetaBin(N, n_d + α, n_a + α)``, exact.
 * several cells per facet (confusion matrices for DCA…TE; multi-valued labels
   for the KL family), per subgroup (CDDL, CDDPL) or overall (GE):
   ``cells' ~ DirMult(n, cells + α)`` per facet / subgroup at its observed size,
   by **Monte Carlo** with ``n_samples`` draws (default 20,000) from
-  ``numpy.random.default_rng(seed)`` (default seed 0), so results are
+  ``random_state`` (an integer seed, default 0, a SeedSequence or a Generator;
+  see :func:`~confusionlab._validation.check_random_state`), so results are
   reproducible. With 20,000 draws a 95 % interval end is within about ±0.002
-  of its quantile level.
+  of its quantile level. Draws are made in chunks of at most
+  :data:`CHUNK_BYTES` and reduced to the metric chunk by chunk, so memory stays
+  bounded whatever the number of subgroups; a request that would still exceed
+  :func:`~confusionlab._validation.memory_limit` is refused before allocating.
 
 ``α`` is the prior (:func:`confusionlab.models.resolve_prior`): 1 (uniform,
 default) or 0.5 (Jeffreys). The result is the core's
@@ -31,27 +37,79 @@ involve ratios and logarithms, so no exact integer key is used).
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 from scipy import stats
 
+from .._validation import (
+    DEFAULT_TOLERANCE,
+    check_count,
+    check_int,
+    check_memory,
+    check_random_state,
+    check_tolerance,
+)
 from ..distribution import MetricDistribution
 from ..models import prune_tails, resolve_prior
 
 __all__ = [
+    "CHUNK_BYTES",
     "DEFAULT_SAMPLES",
+    "check_samples",
     "dirichlet_multinomial_draws",
     "exact_binary_facets",
     "exact_facet_sizes",
     "posterior_distribution",
     "prob_sign_real",
     "sampled_distribution",
+    "sampled_metric",
 ]
 
 DEFAULT_SAMPLES = 20_000
 DEFAULT_MAX_POINTS = 1_000_000
-DEFAULT_TAIL = 1e-10
+#: Working memory of one chunk of Monte Carlo draws (gamma variates, probabilities, counts).
+CHUNK_BYTES = 64 * 1024**2
+#: Bytes kept per Monte Carlo draw once reduced to a metric value (value, sort, atoms, weights).
+_BYTES_PER_SAMPLE = 64
+#: Bytes per drawn cell while a chunk is drawn (gamma float64, normalised copy, int64 counts, temporaries).
+_BYTES_PER_CELL = 40
+_SAMPLES_ADVICE = "lower n_samples (20,000 draws give interval ends within about ±0.002 of their level)"
+
+
+def check_samples(n_samples: Any, name: str = "n_samples", *, minimum: int = 1, cells: int = 1) -> int:
+    """Validate a number of Monte Carlo draws and refuse it before allocating too much.
+
+    Parameters
+    ----------
+    n_samples : int
+    name : str
+        The argument's name, for messages.
+    minimum : int
+        Fewest draws accepted.
+    cells : int
+        Count cells per draw (the stored draws of :func:`dirichlet_multinomial_draws`).
+
+    Examples
+    --------
+    >>> check_samples(20_000)
+    20000
+    >>> check_samples(10**9)
+    Traceback (most recent call last):
+    ...
+    confusionlab._validation.TooLargeError: n_samples=1,000,000,000 Monte Carlo draws would need about ...
+    """
+    n = check_int(n_samples, name, minimum=minimum)
+    check_memory(float(n) * (_BYTES_PER_SAMPLE + 8.0 * cells), f"{name}={n:,} Monte Carlo draws", _SAMPLES_ADVICE)
+    return n
+
+
+def _describe(random_state: Any) -> str:
+    if isinstance(random_state, numbers.Integral):
+        return f"random_state {int(random_state)}"
+    return f"random_state {type(random_state).__name__}"
 
 
 def posterior_distribution(
@@ -97,11 +155,19 @@ def posterior_distribution(
     )
 
 
-def sampled_distribution(samples: np.ndarray, *, metric: str, seed: int) -> MetricDistribution | None:
-    """Equal-weight Monte Carlo draws as a distribution (``strategy`` records how)."""
+def sampled_distribution(samples: np.ndarray, *, metric: str, random_state: Any = 0) -> MetricDistribution | None:
+    """Equal-weight Monte Carlo draws as a distribution (``strategy`` records how).
+
+    ``random_state`` is only recorded in ``strategy`` (the draws are given).
+
+    Examples
+    --------
+    >>> sampled_distribution(np.array([0.1, 0.2]), metric="AD").strategy
+    'monte carlo: 2 draws, random_state 0'
+    """
     s = np.asarray(samples, dtype=np.float64)
     return posterior_distribution(
-        s, np.ones(s.shape), metric=metric, strategy=f"monte carlo: {s.size} draws, seed {seed}"
+        s, np.ones(s.shape), metric=metric, strategy=f"monte carlo: {s.size} draws, {_describe(random_state)}"
     )
 
 
@@ -126,12 +192,14 @@ def prob_sign_real(dist: MetricDistribution, observed: float, no_bias: float = 0
     return min(1.0, max(0.0, p))
 
 
-def _support(n: int, a: float, b: float, tail: float) -> tuple[np.ndarray, np.ndarray, float]:
-    """Support and PMF of BetaBin(n, a, b) with tails of mass <= ``tail`` each dropped.
+def _support(n: int, a: float, b: float, tolerance: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """Support and PMF of BetaBin(n, a, b), dropping at most ``tolerance`` of its mass from the tails.
 
     Returns (k, pmf, dropped mass). Up to 20,000 trials the whole support is
-    evaluated; above, a window of ±12 standard deviations around the mean (the
-    mass outside it is counted too: the dropped mass is exactly 1 − Σ pmf).
+    evaluated; above, a window of ±12 standard deviations around the mean,
+    located analytically (the mass outside it is counted as dropped too). The
+    window is refused before it is allocated when it would exceed the memory
+    limit.
     """
     dist = stats.betabinom(n, a, b)
     if n <= 20_000:
@@ -139,21 +207,29 @@ def _support(n: int, a: float, b: float, tail: float) -> tuple[np.ndarray, np.nd
     else:
         m, sd = dist.mean(), dist.std()
         lo, hi = max(0, int(m - 12 * sd)), min(n, int(m + 12 * sd) + 1)
+    check_memory(
+        (hi - lo + 1) * 32.0,
+        f"the beta-binomial support of a facet of {n:,} rows ({hi - lo + 1:,} points)",
+        "compute the metric on a subsample, or raise the memory limit",
+    )
     k = np.arange(lo, hi + 1)
     pmf = dist.pmf(k)
-    first, last, _ = prune_tails(pmf, 2 * tail)
+    outside = 0.0 if (lo, hi) == (0, n) else float(dist.cdf(lo - 1) + dist.sf(hi))
+    first, last, dropped = prune_tails(pmf, tolerance)
     k, pmf = k[first : last + 1], pmf[first : last + 1]
-    return k, pmf, float(max(0.0, 1.0 - pmf.sum()))
+    return k, pmf, dropped + outside
 
 
 def exact_facet_sizes(
     fn: Callable[[np.ndarray], np.ndarray],
     sizes: np.ndarray,
     prior: str | float = "uniform",
-    tail: float = DEFAULT_TAIL,
+    tolerance: float = DEFAULT_TOLERANCE,
     metric: str = "CI",
 ) -> MetricDistribution | None:
     """Exact distribution of a function of ``[n_a, n_d]`` with n_d' ~ BetaBin(N, n_d+α, n_a+α).
+
+    ``tolerance`` is the mass dropped from the tails of n_d' (at most half on each side).
 
     Examples
     --------
@@ -163,8 +239,9 @@ def exact_facet_sizes(
     True
     """
     al = resolve_prior(prior)
-    na, nd = int(sizes[0]), int(sizes[1])
-    k, pmf, pruned = _support(na + nd, nd + al, na + al, tail)
+    tolerance = check_tolerance(tolerance)
+    na, nd = (check_count(v, f"sizes[{i}]") for i, v in enumerate(np.asarray(sizes).ravel().tolist()))
+    k, pmf, pruned = _support(na + nd, nd + al, na + al, tolerance)
     vals = fn(np.stack([na + nd - k, k], axis=-1))
     return posterior_distribution(vals, pmf, metric=metric, strategy="exact (beta-binomial)", pruned_mass=pruned)
 
@@ -173,17 +250,18 @@ def exact_binary_facets(
     fn: Callable[[np.ndarray], np.ndarray],
     outcomes: np.ndarray,
     prior: str | float = "uniform",
-    tail: float = DEFAULT_TAIL,
+    tolerance: float = DEFAULT_TOLERANCE,
     max_points: int = DEFAULT_MAX_POINTS,
     n_samples: int = DEFAULT_SAMPLES,
-    seed: int = 0,
+    random_state: Any = 0,
     metric: str = "",
 ) -> MetricDistribution | None:
     """Distribution of ``fn`` of per-facet ``[negative, positive]`` counts, shape (2, 2).
 
     Each facet's positives k' ~ BetaBin(n, k + α, n − k + α) at its observed
-    size n, independently. Exact on the pruned lattice when it has at most
-    ``max_points`` points, otherwise Monte Carlo from the same model.
+    size n, independently. Exact on the pruned lattice (each marginal drops at
+    most ``tolerance`` of its mass) when it has at most ``max_points`` points,
+    otherwise ``n_samples`` Monte Carlo draws from the same model.
 
     Examples
     --------
@@ -193,24 +271,74 @@ def exact_binary_facets(
     ('exact (beta-binomial lattice)', 0.147)
     """
     al = resolve_prior(prior)
-    o = np.asarray(outcomes, dtype=np.int64)
+    tolerance = check_tolerance(tolerance)
+    max_points = check_int(max_points, "max_points", minimum=1)
+    check_memory(float(max_points) * 96.0, f"max_points={max_points:,} lattice points", "lower max_points")
+    o = _cells(outcomes, "outcomes")
+    if o.shape != (2, 2):
+        raise ValueError(f"outcomes must have shape (2, 2) ([negative, positive] of facets a, d), got {o.shape}")
     na, nd = int(o[0].sum()), int(o[1].sum())
-    ka, pa, pra = _support(na, o[0, 1] + al, o[0, 0] + al, tail)
-    kd, pd, prd = _support(nd, o[1, 1] + al, o[1, 0] + al, tail)
+    ka, pa, pra = _support(na, o[0, 1] + al, o[0, 0] + al, tolerance)
+    kd, pd, prd = _support(nd, o[1, 1] + al, o[1, 0] + al, tolerance)
     if ka.size * kd.size <= max_points:
         ga, gd = np.meshgrid(ka, kd, indexing="ij")
         grid = np.stack([np.stack([na - ga, ga], -1), np.stack([nd - gd, gd], -1)], axis=-2)
         return posterior_distribution(
             fn(grid), np.outer(pa, pd), metric=metric, strategy="exact (beta-binomial lattice)", pruned_mass=pra + prd
         )
-    draws = dirichlet_multinomial_draws(o, n_samples=n_samples, seed=seed, prior=prior)
-    return sampled_distribution(fn(draws), metric=metric, seed=seed)
+    values = sampled_metric(fn, o, n_samples=n_samples, random_state=random_state, prior=prior)
+    return sampled_distribution(values, metric=metric, random_state=random_state)
+
+
+def _cells(cells: Any, name: str) -> np.ndarray:
+    c = np.asarray(cells)
+    if c.dtype.kind not in "iu":
+        if c.dtype.kind == "f" and np.isfinite(c).all() and (c == np.round(c)).all():
+            c = c.astype(np.int64)
+        else:
+            raise TypeError(f"{name} must be an array of integer counts, got dtype {c.dtype}")
+    if c.ndim == 0 or c.shape[-1] == 0:
+        raise ValueError(f"{name} must have at least one cell along its last axis, got shape {c.shape}")
+    if c.size and c.min() < 0:
+        raise ValueError(f"{name} must be non-negative counts, got a minimum of {int(c.min())}")
+    return c.astype(np.int64, copy=False)
+
+
+def _draw(rng: np.random.Generator, flat: np.ndarray, n: np.ndarray, size: int, al: float) -> np.ndarray:
+    """``size`` DirMult draws of every row of ``flat`` (shape (rows, K)) at its total ``n``.
+
+    The Dirichlet probabilities are normalised gamma variates; the multinomial is
+    drawn as K − 1 conditional binomials, vectorised over draws and rows (exact,
+    and an order of magnitude faster than numpy's per-row multinomial).
+    """
+    g = rng.gamma(flat[None, :, :] + al, size=(size, *flat.shape))
+    out = np.empty(g.shape, dtype=np.int64)
+    left_n = np.broadcast_to(n, g.shape[:-1]).astype(np.int64)
+    left_mass = g.sum(axis=-1)
+    for k in range(g.shape[-1] - 1):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            q = np.where(left_mass > 0, g[..., k] / left_mass, 0.0)
+        out[..., k] = rng.binomial(left_n, np.clip(q, 0.0, 1.0))
+        left_n = left_n - out[..., k]
+        left_mass = left_mass - g[..., k]
+    out[..., -1] = left_n
+    return out
+
+
+def _chunk_size(n_cells: int) -> int:
+    per_draw = float(n_cells) * _BYTES_PER_CELL
+    check_memory(
+        per_draw,
+        f"one Monte Carlo draw of {n_cells:,} count cells",
+        "use fewer subgroups or label values (e.g. group them), or raise the memory limit",
+    )
+    return max(1, int(CHUNK_BYTES // per_draw))
 
 
 def dirichlet_multinomial_draws(
     cells: np.ndarray,
     n_samples: int = DEFAULT_SAMPLES,
-    seed: int = 0,
+    random_state: Any = 0,
     prior: str | float = "uniform",
 ) -> np.ndarray:
     """Posterior predictive draws of count vectors at the observed sizes.
@@ -220,6 +348,13 @@ def dirichlet_multinomial_draws(
     cells : array_like of int, shape (..., K)
         Observed counts; each vector along the last axis (a facet, a subgroup ×
         facet, …) gets its own ``DirMult(n, cells + α)`` with its observed total n.
+    n_samples : int
+        Number of draws; all of them are returned, so the request is refused
+        (:class:`~confusionlab._validation.TooLargeError`) when they would not
+        fit in :func:`~confusionlab._validation.memory_limit`. To reduce draws to
+        a metric in bounded memory, use :func:`sampled_metric`.
+    random_state : None, int, SeedSequence or Generator
+    prior : "uniform", "jeffreys" or float
 
     Returns
     -------
@@ -227,17 +362,71 @@ def dirichlet_multinomial_draws(
 
     Examples
     --------
-    >>> x = dirichlet_multinomial_draws(np.array([[3, 1], [0, 4]]), n_samples=5, seed=1)
+    >>> x = dirichlet_multinomial_draws(np.array([[3, 1], [0, 4]]), n_samples=5, random_state=1)
     >>> x.shape, x.sum(axis=-1).tolist()[0]
     ((5, 2, 2), [4, 4])
     """
     al = resolve_prior(prior)
-    c = np.asarray(cells, dtype=np.int64)
-    rng = np.random.default_rng(seed)
+    c = _cells(cells, "cells")
+    n_samples = check_samples(n_samples, cells=c.size)
+    rng = check_random_state(random_state)
     k = c.shape[-1]
     flat = c.reshape(-1, k)
     n = flat.sum(axis=-1)
-    p = rng.gamma(flat[None, :, :] + al, size=(n_samples, *flat.shape))
-    p /= p.sum(axis=-1, keepdims=True)
-    out = rng.multinomial(np.broadcast_to(n, (n_samples, n.size)), p)
+    chunk = _chunk_size(flat.size)
+    out = np.empty((n_samples, *flat.shape), dtype=np.int64)
+    for start in range(0, n_samples, chunk):
+        stop = min(n_samples, start + chunk)
+        out[start:stop] = _draw(rng, flat, n, stop - start, al)
     return out.reshape(n_samples, *c.shape)
+
+
+def sampled_metric(
+    fn: Callable[[np.ndarray], np.ndarray],
+    cells: np.ndarray,
+    *,
+    n_samples: int = DEFAULT_SAMPLES,
+    random_state: Any = 0,
+    prior: str | float = "uniform",
+) -> np.ndarray:
+    """``fn`` of Dirichlet-multinomial posterior predictive draws, in bounded memory.
+
+    The draws of :func:`dirichlet_multinomial_draws` are made in chunks of at
+    most :data:`CHUNK_BYTES` and each chunk is reduced to ``fn``'s values
+    before the next is drawn, so the working memory does not grow with
+    ``n_samples × cells`` (a CDDL over 5,000 subgroups needs tens of MB, not
+    10 GB). The draws are those of :func:`dirichlet_multinomial_draws` with the
+    same ``random_state``.
+
+    Parameters
+    ----------
+    fn : callable
+        Maps counts of shape (S, ...cells.shape) to values of shape (S,).
+    cells : array_like of int, shape (..., K)
+
+    Returns
+    -------
+    ndarray of float64, shape (n_samples,)
+
+    Examples
+    --------
+    >>> cells = np.array([[30, 10], [20, 20]])
+    >>> share = lambda x: x[..., 1, 1] / x[..., 1].sum(axis=-1)
+    >>> v = sampled_metric(share, cells, n_samples=1000, random_state=0)
+    >>> bool(np.all(v == share(dirichlet_multinomial_draws(cells, 1000, random_state=0))))
+    True
+    """
+    al = resolve_prior(prior)
+    c = _cells(cells, "cells")
+    n_samples = check_samples(n_samples)
+    rng = check_random_state(random_state)
+    k = c.shape[-1]
+    flat = c.reshape(-1, k)
+    n = flat.sum(axis=-1)
+    chunk = _chunk_size(flat.size)
+    out = np.empty(n_samples, dtype=np.float64)
+    for start in range(0, n_samples, chunk):
+        stop = min(n_samples, start + chunk)
+        draws = _draw(rng, flat, n, stop - start, al).reshape(stop - start, *c.shape)
+        out[start:stop] = np.asarray(fn(draws), dtype=np.float64).reshape(stop - start)
+    return out

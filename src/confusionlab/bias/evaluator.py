@@ -1,0 +1,239 @@
+"""Every count-based metric, and lazily its posterior, from one :class:`CountTable`.
+
+The evaluator knows which metric function reads which view of the table
+(facet sizes, binary or per-value label counts, per-facet confusion counts,
+per-subgroup outcomes) and which uncertainty model applies to it (see
+:mod:`.uncertainty`). It never touches the data: :mod:`.report` builds the
+table through :mod:`.engines` and hands it here.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..distribution import MetricDistribution
+from . import label_metrics as lm
+from . import prediction_metrics as pm
+from ._arith import divide
+from .counts import CountTable
+from .results import DESCRIPTIONS, BiasMetric
+from .uncertainty import (
+    exact_binary_facets,
+    exact_facet_sizes,
+    sampled_distribution,
+    sampled_metric,
+)
+
+__all__ = ["Evaluator", "root_seed"]
+
+_KL_FAMILY = {
+    "KL": lm.kullback_leibler,
+    "JS": lm.jensen_shannon,
+    "LP": lm.lp_norm,
+    "TVD": lm.total_variation_distance,
+    "KS": lm.kolmogorov_smirnov,
+}
+_CONFUSION = {
+    "DCA": pm.difference_in_conditional_acceptance,
+    "DCR": pm.difference_in_conditional_rejection,
+    "RD": pm.recall_difference,
+    "DAR": pm.difference_in_acceptance_rates,
+    "DRR": pm.difference_in_rejection_rates,
+    "SD": pm.specificity_difference,
+    "AD": pm.accuracy_difference,
+    "TE": pm.treatment_equality,
+    "DPPL": pm.difference_in_positive_predictions,
+    "DI": pm.disparate_impact,
+}
+
+
+def root_seed(random_state: Any) -> int | np.random.SeedSequence:
+    """A seed every metric's Monte Carlo draws start from, validated.
+
+    An integer or a SeedSequence is kept (each metric's draws then start from
+    it, so a metric's interval does not depend on which metrics were looked at
+    before); a Generator (or None) gives one integer drawn from it.
+
+    Examples
+    --------
+    >>> root_seed(7)
+    7
+    >>> root_seed("7")
+    Traceback (most recent call last):
+    ...
+    TypeError: random_state must be None, a non-negative integer seed, a numpy SeedSequence or Generator, got '7'
+    """
+    from .._validation import check_random_state
+
+    rng = check_random_state(random_state)
+    if isinstance(random_state, numbers.Integral):
+        return int(random_state)
+    if isinstance(random_state, np.random.SeedSequence):
+        return random_state
+    return int(rng.integers(2**63))
+
+
+def _scalar(x: np.ndarray) -> float:
+    return float(np.asarray(x).reshape(()))
+
+
+def facet_error(sizes: np.ndarray, what: str = "") -> str | None:
+    """The error text of an empty facet, or None."""
+    what = what or "the sensitive facet values or threshold"
+    if sizes[1] == 0:
+        return f"facet d is empty: no row matches {what}"
+    if sizes[0] == 0:
+        return f"facet a is empty: every row matches {what}"
+    return None
+
+
+def _di_from_outcomes(o: np.ndarray) -> np.ndarray:
+    o = np.asarray(o, dtype=np.float64)
+    n = o.sum(axis=-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        q = o[..., 1] / n
+    ok = (n[..., 0] > 0) & (n[..., 1] > 0)
+    return np.where(ok, divide(q[..., 1], q[..., 0]), np.nan)
+
+
+class Evaluator:
+    """Computes metrics and lazily their posteriors from one CountTable.
+
+    Arguments are validated by the caller (:func:`confusionlab.bias.report`).
+    """
+
+    def __init__(
+        self,
+        t: CountTable,
+        *,
+        kl_labels: str,
+        prior: str | float,
+        n_samples: int,
+        random_state: int | np.random.SeedSequence,
+        tolerance: float,
+        facet_text: str = "",
+    ) -> None:
+        self.t, self.kl_labels, self.prior = t, kl_labels, prior
+        self.facet_text = facet_text
+        self.n_samples, self.random_state, self.tolerance = n_samples, random_state, tolerance
+        self.sizes = t.facet_sizes
+
+    def _exact2(self, name: str, fn: Callable, outcomes: np.ndarray) -> Callable[[], MetricDistribution | None]:
+        return lambda: exact_binary_facets(
+            fn,
+            outcomes,
+            prior=self.prior,
+            tolerance=self.tolerance,
+            metric=name,
+            n_samples=self.n_samples,
+            random_state=self.random_state,
+        )
+
+    def _sampled(self, name: str, fn: Callable, cells: np.ndarray) -> Callable[[], MetricDistribution | None]:
+        def posterior() -> MetricDistribution | None:
+            values = sampled_metric(
+                fn, cells, n_samples=self.n_samples, random_state=self.random_state, prior=self.prior
+            )
+            return sampled_distribution(values, metric=name, random_state=self.random_state)
+
+        return posterior
+
+    def metric(
+        self,
+        name: str,
+        value_fn: Callable[[], float],
+        error: str | None,
+        posterior: Callable[[], MetricDistribution | None] | None,
+        why_nan: str = "",
+    ) -> BiasMetric:
+        no_bias = 1.0 if name == "DI" else 0.0
+        if error is None:
+            try:
+                v = value_fn()
+            except ValueError as exc:
+                v, error = None, str(exc)
+            else:
+                if math.isnan(v):
+                    v, error = None, why_nan or f"{name} is undefined for these counts"
+        else:
+            v = None
+        return BiasMetric(name, DESCRIPTIONS[name], v, error, no_bias, posterior)
+
+    def pre(self, group_given: bool) -> dict[str, BiasMetric]:
+        t, out = self.t, {}
+        ferr = facet_error(self.sizes, self.facet_text)
+        out["CI"] = self.metric(
+            "CI",
+            lambda: _scalar(lm.class_imbalance(self.sizes)),
+            ferr,
+            lambda: exact_facet_sizes(lm.class_imbalance, self.sizes, prior=self.prior, tolerance=self.tolerance),
+        )
+        lab2 = t.label_distribution(binary=True)
+        out["DPL"] = self.metric(
+            "DPL",
+            lambda: _scalar(lm.difference_in_proportions(lab2)),
+            ferr,
+            self._exact2("DPL", lm.difference_in_proportions, lab2),
+        )
+        dist = lab2 if self.kl_labels == "binary" else t.label_distribution(binary=False)
+        for name, fn in _KL_FAMILY.items():
+            post = self._exact2(name, fn, dist) if dist.shape[-1] == 2 else self._sampled(name, fn, dist)
+            out[name] = self.metric(
+                name, lambda fn=fn: _scalar(fn(dist)), ferr, post, "no label value occurs in both facets"
+            )
+        out["CDDL"] = self._cdd("CDDL", t.group_outcomes(predicted=False) if group_given else None)
+        return out
+
+    def _cdd(self, name: str, g: np.ndarray | None) -> BiasMetric:
+        what = "labels" if name == "CDDL" else "predicted labels"
+        if g is None:
+            return self.metric(
+                name, lambda: math.nan, f"group was not given: {name} needs a subgroup column (group=...)", None
+            )
+        tot = g.sum(axis=(0, 1))
+        err = None
+        if tot[1] == 0:
+            err = f"no positive {what} in the data: {name} is undefined"
+        elif tot[0] == 0:
+            err = f"no negative {what} in the data: {name} is undefined"
+        # each subgroup is one DirMult vector over its 4 (facet × outcome) cells, at its observed size
+        cells = g.reshape(g.shape[0], 4)
+
+        def cdd(draws: np.ndarray) -> np.ndarray:
+            return lm.conditional_demographic_disparity(draws.reshape(*draws.shape[:-1], 2, 2))
+
+        return self.metric(
+            name,
+            lambda: _scalar(lm.conditional_demographic_disparity(g)),
+            err,
+            self._sampled(name, cdd, cells),
+        )
+
+    def post(self, group_given: bool) -> dict[str, BiasMetric]:
+        t, out = self.t, {}
+        cm = t.confusion()  # (facet, (tp, fn, fp, tn))
+        ferr = facet_error(self.sizes, self.facet_text)
+        pred2 = np.stack([cm[:, 1] + cm[:, 3], cm[:, 0] + cm[:, 2]], axis=-1)  # [predicted neg, predicted pos]
+        for name, fn in _CONFUSION.items():
+            if name == "DPPL":
+                post = self._exact2(name, lm.difference_in_proportions, pred2)
+            elif name == "DI":
+                post = self._exact2(name, _di_from_outcomes, pred2)
+            else:
+                post = self._sampled(name, fn, cm)
+            out[name] = self.metric(name, lambda fn=fn: _scalar(fn(cm)), ferr, post)
+        total = cm.sum(axis=0)
+        out["GE"] = self.metric(
+            "GE",
+            lambda: _scalar(pm.generalized_entropy(total)),
+            None,
+            self._sampled("GE", pm.generalized_entropy, total),
+            "GE is undefined: every row is a false negative (mean benefit 0) or there are no rows",
+        )
+        out["CDDPL"] = self._cdd("CDDPL", t.group_outcomes(predicted=True) if group_given else None)
+        return out
