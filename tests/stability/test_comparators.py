@@ -85,10 +85,10 @@ def test_all_in_one_class_kappa_undefined_phi_one():
     assert np.isnan(k) and not k.defined and "P_e = 1" in k.reason
     assert "undefined" in repr(k)
     with pytest.raises(st.UndefinedError, match="fleiss_kappa is undefined"):
-        st.fleiss_kappa(pred, undefined="raise")
+        st.fleiss_kappa(pred, on_undefined="raise")
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert np.isnan(st.fleiss_kappa(pred, undefined="nan"))
+        assert np.isnan(st.fleiss_kappa(pred, on_undefined="nan"))
     assert st.phi(pred, [0, 1, 0, 0], "nominal").value == 1.0
 
 
@@ -198,7 +198,7 @@ def test_alpha_undefined_cases():
     with pytest.warns(st.UndefinedCoefficientWarning, match="two or more"):
         v = st.krippendorff_alpha(np.array([[1.0, np.nan], [np.nan, 2.0]]), "metric")
     assert np.isnan(v)
-    v = st.krippendorff_alpha([[1, 1], [1, 1]], "nominal", undefined="nan")
+    v = st.krippendorff_alpha([[1, 1], [1, 1]], "nominal", on_undefined="nan")
     assert np.isnan(v) and "D_e = 0" in v.reason
 
 
@@ -211,8 +211,8 @@ def test_comparators_need_complete_data():
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="undefined must be"):
-        st.fleiss_kappa([[0, 1], [1, 1]], undefined="ignore")
+    with pytest.raises(ValueError, match="on_undefined must be"):
+        st.fleiss_kappa([[0, 1], [1, 1]], on_undefined="ignore")
     with pytest.raises(ValueError, match="form must be one of"):
         st.icc([[0.0, 1.0], [1.0, 1.0]], form="4,1")
     with pytest.raises(ValueError, match="scale must be one of"):

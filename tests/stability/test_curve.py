@@ -85,6 +85,7 @@ def test_reproducible_and_seed_dependent(clf_curve, clf_data):
     assert not np.array_equal(other.predictions, clf_curve.predictions)
 
 
+@pytest.mark.filterwarnings("ignore::confusionlab.stability.ExtrapolationWarning")
 def test_fit_and_recommendation_from_curve(clf_curve):
     c = clf_curve
     s = c.stability()
@@ -94,8 +95,10 @@ def test_fit_and_recommendation_from_curve(clf_curve):
     plain = st.fit_2pl(c.n_learners, s)
     assert fit.p1 == pytest.approx(plain.p1) and fit.p2 == pytest.approx(plain.p2)
     assert c.learners_for(0.99) == pytest.approx(plain.learners_for(0.99))
-    rec = c.recommendation()
-    assert rec.n_learners == plain.recommendation().n_learners
+    with pytest.warns(st.ExtrapolationWarning):  # the toy grid ends at 16 learners
+        rec = c.recommendation()
+    with pytest.warns(st.ExtrapolationWarning):
+        assert rec.n_learners == plain.recommendation().n_learners
     assert rec.expected_seconds is not None and rec.expected_seconds >= 0
     ax = c.plot(target=0.99)
     assert ax.get_xscale() == "log"
@@ -181,7 +184,16 @@ def test_progress_bar_reports(clf_data, capsys):
 @pytest.mark.parametrize(
     ("kwargs", "exc", "match"),
     [
-        ({"repeats": 1}, ValueError, "repeats must be an integer >= 2"),
+        ({"repeats": 1}, ValueError, "repeats must be at least 2"),
+        ({"repeats": 2.0}, TypeError, "repeats must be an integer"),
+        ({"repeats": 10**9}, ValueError, "repeats must be at most"),
+        ({"n_learners": [1, 2, 2**60]}, ValueError, "n_learners must be at most"),
+        ({"n_learners": "10"}, TypeError, "n_learners must be"),
+        ({"n_folds": 1}, ValueError, "n_folds must be at least 2"),
+        ({"n_folds": 10**6}, ValueError, "n_folds must be at most"),
+        ({"random_state": "seed"}, TypeError, "random_state must be"),
+        ({"random_state": -1}, TypeError, "random_state must be"),
+        ({"n_jobs": "all"}, TypeError, "n_jobs must be"),
         ({"n_learners": []}, ValueError, "n_learners must be"),
         ({"n_learners": [0, 2]}, ValueError, "positive integers"),
         ({"measure": "kappa"}, ValueError, "measure must be one of"),
@@ -192,9 +204,9 @@ def test_progress_bar_reports(clf_data, capsys):
 )
 def test_bad_arguments(clf_data, kwargs, exc, match):
     X, y, X_test = clf_data
-    args = {"make_model": make_forest, "n_learners": GRID, "repeats": 2} | kwargs
+    args = {"make_model": make_forest, "n_learners": GRID, "repeats": 2, "n_jobs": 1} | kwargs
     with pytest.raises(exc, match=match):
-        st.stability_curve(X=X, y=y, X_test=X_test, progress=False, n_jobs=1, **args)
+        st.stability_curve(X=X, y=y, X_test=X_test, progress=False, **args)
 
 
 def test_pandas_training_data_give_the_same_kfold_reference():
@@ -213,3 +225,31 @@ def test_pandas_training_data_give_the_same_kfold_reference():
     for ra, rb in zip(a.reference, b.reference, strict=True):
         np.testing.assert_array_equal(ra, rb)
     np.testing.assert_array_equal(a.predictions, b.predictions)
+
+
+def test_light_defaults():
+    """Not all cores by default, and a default grid far lighter than optRF's 4,500 trees."""
+    import inspect
+
+    params = inspect.signature(st.stability_curve).parameters
+    assert params["n_jobs"].default == 1
+    assert params["n_learners"].default == st.DEFAULT_N_LEARNERS
+    assert len(st.DEFAULT_N_LEARNERS) >= 4 and sum(st.DEFAULT_N_LEARNERS) < 4500 / 4
+
+
+def test_random_state_generator_and_seedsequence(clf_data):
+    X, y, X_test = clf_data
+    kwargs = {"n_learners": GRID, "repeats": 2, "n_jobs": 1, "progress": False}
+    a = st.stability_curve(make_forest, X, y, X_test, random_state=np.random.default_rng(5), **kwargs)
+    b = st.stability_curve(make_forest, X, y, X_test, random_state=np.random.default_rng(5), **kwargs)
+    np.testing.assert_array_equal(a.predictions, b.predictions)
+    c = st.stability_curve(make_forest, X, y, X_test, random_state=np.random.SeedSequence(7), **kwargs)
+    d = st.stability_curve(make_forest, X, y, X_test, random_state=7, **kwargs)
+    np.testing.assert_array_equal(c.predictions, d.predictions)
+
+
+def test_curve_stability_on_undefined_policy(clf_curve):
+    with pytest.raises(ValueError, match="on_undefined must be one of"):
+        clf_curve.stability("fleiss_kappa", on_undefined="ignore")
+    quiet = clf_curve.stability("fleiss_kappa", on_undefined="nan")
+    np.testing.assert_array_equal(quiet, clf_curve.stability("fleiss_kappa"))

@@ -16,22 +16,41 @@ imported only when :func:`stability_curve` runs.
 
 from __future__ import annotations
 
+from ._input import MAX_CATEGORIES
 from ._undefined import Coefficient, UndefinedCoefficientWarning, UndefinedError
 from .comparators import ICC_FORMS, fleiss_kappa, gwet_ac1, icc, krippendorff_alpha
-from .curve import StabilityCurve, stability_curve
+from .curve import DEFAULT_N_LEARNERS, StabilityCurve, stability_curve
 from .distances import (
     mean_pair_distance,
     mean_pair_squared_difference,
     metric_distance,
     nominal_distances,
     ordinal_distances,
+    ordinal_positions,
+    pair_distance_sums,
 )
-from .measures import StabilityResult, phi, psi, stability
-from .twopl import Recommendation, TwoPLFit, fit_2pl, twopl
+from .measures import MAX_BOOT, StabilityResult, phi, psi, stability
+from .twopl import (
+    EXTRAPOLATION_FACTOR,
+    MIN_LOGIT_RISE,
+    DegenerateFitWarning,
+    ExtrapolationWarning,
+    Recommendation,
+    TwoPLFit,
+    fit_2pl,
+    twopl,
+)
 
 __all__ = [
+    "DEFAULT_N_LEARNERS",
+    "EXTRAPOLATION_FACTOR",
     "ICC_FORMS",
+    "MAX_BOOT",
+    "MAX_CATEGORIES",
+    "MIN_LOGIT_RISE",
     "Coefficient",
+    "DegenerateFitWarning",
+    "ExtrapolationWarning",
     "Recommendation",
     "StabilityCurve",
     "StabilityResult",
@@ -48,6 +67,8 @@ __all__ = [
     "metric_distance",
     "nominal_distances",
     "ordinal_distances",
+    "ordinal_positions",
+    "pair_distance_sums",
     "phi",
     "psi",
     "stability",

@@ -2,22 +2,29 @@
 
 Everything in :mod:`confusionlab.stability` accepts predictions as a *refits × objects*
 matrix (numpy array, nested lists, pandas DataFrame, xarray DataArray or anything else
-``numpy.asarray`` understands). Missing predictions are ``NaN`` (or ``None`` in object
-arrays). The helpers here turn such input into either a float matrix (metric scale) or a
-matrix of integer category codes with ``-1`` for missing values (nominal and ordinal
-scales). Internals trust what comes out of here.
+``numpy.asarray`` understands). Missing predictions are ``NaN``, ``None``, pandas
+``<NA>``/``NaT`` and the string ``'nan'`` that numpy makes of ``np.nan`` inside a string
+array: the library's one :func:`~confusionlab._validation.missing_mask` decides, and a
+missing value is never a category. A nominal or ordinal scale takes at most
+:data:`MAX_CATEGORIES` distinct values. The helpers here turn such input into either a
+float matrix (metric scale) or category counts (nominal and ordinal scales). Internals
+trust what comes out of here.
 """
 
 from __future__ import annotations
 
+import numbers
 from typing import Any, Literal
 
 import numpy as np
+
+from .._validation import check_memory, missing_mask
 
 Scale = Literal["nominal", "ordinal", "metric"]
 SCALES: tuple[str, ...] = ("nominal", "ordinal", "metric")
 
 __all__ = [
+    "MAX_CATEGORIES",
     "SCALES",
     "Scale",
     "as_float",
@@ -30,6 +37,11 @@ __all__ = [
 ]
 
 _MAX_SHOWN = 5
+
+#: Most distinct values a nominal or ordinal scale accepts. Categorical predictions
+#: (classes, levels) have a handful; thousands of distinct values are almost certainly a
+#: continuous measure, for which ``scale="metric"`` is the right (and linear-time) choice.
+MAX_CATEGORIES = 5_000
 
 
 def check_scale(scale: Any) -> str:
@@ -48,7 +60,7 @@ def _to_array(obj: Any, name: str) -> np.ndarray:
     except ValueError as exc:  # ragged nested sequences
         raise ValueError(f"{name} must be a rectangular array (refits × objects); it looks ragged: {exc}") from None
     arr = np.asarray(arr)
-    if arr.dtype.kind in "SV":
+    if arr.dtype.kind in "SVc":
         raise TypeError(f"{name} has unsupported dtype {arr.dtype}")
     if arr.dtype == object and arr.ndim and any(isinstance(v, list | tuple) for v in arr.flat):
         raise ValueError(f"{name} must be a rectangular array (refits × objects); it is ragged")
@@ -83,27 +95,24 @@ def as_sample(values: Any, name: str) -> np.ndarray:
     return arr
 
 
-def _missing(arr: np.ndarray) -> np.ndarray:
-    if arr.dtype.kind == "f":
-        return np.isnan(arr)
-    if arr.dtype.kind == "c":
-        return np.isnan(arr)
-    if arr.dtype == object:
-        flat = [v is None or (isinstance(v, float) and v != v) for v in arr.flat]
-        return np.asarray(flat, dtype=bool).reshape(arr.shape)
-    return np.zeros(arr.shape, dtype=bool)
-
-
 def as_float(arr: np.ndarray, name: str) -> np.ndarray:
-    """Convert to float64 with NaN for missing values, or raise a TypeError naming ``name``."""
+    """Convert to float64 with NaN for missing values, or raise a TypeError naming ``name``.
+
+    Only numbers are accepted (strings such as ``"1.5"`` are refused, not parsed); missing
+    values (None, NaN, pandas ``<NA>``) become NaN.
+    """
     if arr.dtype.kind in "biuf":
         out = arr.astype(np.float64, copy=False)
+    elif arr.dtype == object:
+        missing = missing_mask(arr)
+        valid = arr[~missing]
+        if not all(isinstance(v, numbers.Real) for v in valid):
+            kinds = sorted({type(v).__name__ for v in valid if not isinstance(v, numbers.Real)})
+            raise TypeError(f"{name} must be numeric for scale='metric'; got values of type {kinds}")
+        out = np.full(arr.shape, np.nan)
+        out[~missing] = valid.astype(np.float64)
     else:
-        missing = _missing(arr)
-        try:
-            out = np.where(missing, np.nan, arr).astype(np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"{name} must be numeric for scale='metric'; got values of dtype {arr.dtype}") from None
+        raise TypeError(f"{name} must be numeric for scale='metric'; got values of dtype {arr.dtype}")
     if np.isinf(out).any():
         raise ValueError(f"{name} contains infinite values")
     return out
@@ -173,6 +182,27 @@ def _categories_from_dtype(obj: Any) -> np.ndarray | None:
     return cats[0]
 
 
+def _check_categories(categories: Any) -> np.ndarray | None:
+    """``categories`` as a 1-D array with no missing entry (None stays None)."""
+    if categories is None:
+        return None
+    if isinstance(categories, (str, bytes)) or not hasattr(categories, "__iter__"):
+        raise TypeError(f"categories must be a 1-D sequence; got {categories!r}"[:300])
+    try:
+        cats = np.asarray(list(categories))
+    except (TypeError, ValueError):
+        raise TypeError(f"categories must be a 1-D sequence of values; got {categories!r}"[:300]) from None
+    if cats.ndim != 1:
+        raise TypeError(f"categories must be a 1-D sequence; got shape {cats.shape}")
+    if cats.size < 1:
+        raise ValueError("categories must not be empty")
+    if cats.dtype.kind in "SVc":
+        raise TypeError(f"categories has unsupported dtype {cats.dtype}")
+    if missing_mask(cats).any():
+        raise ValueError(f"categories must not contain missing values (None/NaN/<NA>); got {cats.tolist()!r}"[:300])
+    return cats
+
+
 def encode(
     arrays: list[tuple[Any, np.ndarray, str]],
     categories: Any,
@@ -199,7 +229,7 @@ def encode(
     """
     valids, masks = [], []
     for _, arr, name in arrays:
-        missing = _missing(arr)
+        missing = missing_mask(arr)
         masks.append(missing)
         valids.append(_homogeneous(arr[~missing], name))
     if categories is None:
@@ -219,16 +249,29 @@ def encode(
             )
         if ordinal and not kinds <= set("biuf"):
             raise ValueError(
-                "scale='ordinal' with non-numeric values needs categories= listing the "
-                "categories in their order (lowest first)"
+                f"scale='ordinal' with non-numeric values in {' and '.join(n for _, _, n in arrays)} needs "
+                "categories= listing the categories in their order (lowest first)"
             )
         cats = _unique_values(np.concatenate(nonempty))
+        if cats.size > MAX_CATEGORIES:
+            names = " and ".join(n for _, _, n in arrays)
+            raise ValueError(
+                f"{names} take {cats.size:,} distinct values, more than MAX_CATEGORIES = "
+                f"{MAX_CATEGORIES:,} for {'an ordinal' if ordinal else 'a nominal'} scale: this is almost "
+                "certainly a continuous measure (e.g. regression outputs or probabilities); use "
+                "scale='metric'"
+            )
     else:
         if isinstance(categories, str) or np.ndim(categories) != 1:
             raise TypeError(f"categories must be a 1-D sequence; got {categories!r}")
         cats = np.asarray(list(categories))
         if cats.size < 1:
             raise ValueError("categories must not be empty")
+        if cats.size > MAX_CATEGORIES:
+            raise ValueError(
+                f"categories has {cats.size:,} entries, more than MAX_CATEGORIES = {MAX_CATEGORIES:,}: "
+                "that many categories are almost certainly a continuous measure; use scale='metric'"
+            )
         if cats.dtype == object:
             cats = _homogeneous(cats, "categories")
         if np.unique(cats).size != cats.size:
@@ -308,12 +351,15 @@ def _fast_numeric_counts(
         if not (np.isfinite(lo) and np.isfinite(hi)) or hi - lo >= _FAST_MAX_CATEGORIES:
             return None
         candidates = np.arange(np.ceil(lo), np.floor(hi) + 1)
+        if candidates.size == 0:  # e.g. only 0.25 and 0.75: no integer in range
+            return None
     else:
         if isinstance(categories, str) or np.ndim(categories) != 1:
             return None
         candidates = np.asarray(list(categories))
         if (
             candidates.dtype.kind not in "biuf"
+            or candidates.size == 0
             or candidates.size > _FAST_MAX_CATEGORIES
             or np.unique(candidates).size != candidates.size
         ):
@@ -373,10 +419,18 @@ def category_counts(
     -------
     counts, categories
     """
+    categories = _check_categories(categories)
     fast = _fast_numeric_counts(arrays, categories)
     if fast is not None:
         return fast
     codes, cats = encode([(o, a, n) for o, a, n, _ in arrays], categories, ordinal=ordinal)
+    for c, (_, _, name, per_object) in zip(codes, arrays, strict=True):
+        if per_object:
+            check_memory(
+                2.0 * 8.0 * c.shape[1] * cats.size,
+                f"category counts of {name} ({c.shape[1]:,} objects × {cats.size:,} categories)",
+                "pass fewer objects at a time (stability is a mean over objects) or fewer categories",
+            )
     out = []
     for c, (_, _, _, per_object) in zip(codes, arrays, strict=True):
         if per_object:

@@ -2,9 +2,11 @@
 
 A coefficient can be mathematically undefined (Fleiss' κ when every prediction is in one
 category, ICC with one object, any chance-corrected measure whose expected disagreement is
-0). ConfusionLab never returns a bare NaN for that. Comparators take
-``undefined="warn" | "nan" | "raise"`` (like scikit-learn's ``zero_division``) and return a
-:class:`Coefficient`: a ``float`` that also carries ``reason`` (None when defined).
+0). ConfusionLab never returns a bare NaN for that. Comparators take the policy
+``on_undefined="warn" | "nan" | "raise"`` (like scikit-learn's ``zero_division``; validated
+by :func:`confusionlab._validation.check_on_undefined`, the library's one check) and return a
+:class:`Coefficient`: a ``float`` that also carries ``reason`` (None when defined). The name
+``undefined`` is kept, library-wide, for the *value* a metric takes where it is 0/0.
 """
 
 from __future__ import annotations
@@ -12,9 +14,9 @@ from __future__ import annotations
 import warnings
 from typing import Literal
 
-Undefined = Literal["warn", "nan", "raise"]
+OnUndefined = Literal["warn", "nan", "raise"]
 
-__all__ = ["Coefficient", "Undefined", "UndefinedCoefficientWarning", "UndefinedError"]
+__all__ = ["Coefficient", "OnUndefined", "UndefinedCoefficientWarning", "UndefinedError"]
 
 
 class UndefinedCoefficientWarning(RuntimeWarning):
@@ -40,7 +42,7 @@ class Coefficient(float):
     Examples
     --------
     >>> from confusionlab.stability import fleiss_kappa
-    >>> k = fleiss_kappa([["a"], ["a"], ["a"]], undefined="nan")
+    >>> k = fleiss_kappa([["a"], ["a"], ["a"]], on_undefined="nan")
     >>> k.defined, k.reason
     (False, 'all predictions fall in one category (expected agreement P_e = 1)')
     """
@@ -73,21 +75,14 @@ class Coefficient(float):
         return (Coefficient, (float(self), self.name, self.reason))
 
 
-def undefined_result(name: str, reason: str, undefined: str) -> Coefficient:
-    """Apply the ``undefined=`` policy: warn and return NaN, return NaN, or raise."""
-    if undefined == "raise":
+def undefined_result(name: str, reason: str, on_undefined: str) -> Coefficient:
+    """Apply the ``on_undefined=`` policy: warn and return NaN, return NaN, or raise."""
+    if on_undefined == "raise":
         raise UndefinedError(f"{name} is undefined: {reason}")
-    if undefined == "warn":
+    if on_undefined == "warn":
         warnings.warn(
             f"{name} is undefined: {reason}; returning nan",
             UndefinedCoefficientWarning,
             stacklevel=3,
         )
     return Coefficient(float("nan"), name, reason)
-
-
-def check_undefined(undefined: object) -> str:
-    """Validate the ``undefined=`` argument."""
-    if undefined not in ("warn", "nan", "raise"):
-        raise ValueError(f"undefined must be 'warn', 'nan' or 'raise'; got {undefined!r}")
-    return str(undefined)

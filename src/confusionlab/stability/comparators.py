@@ -3,7 +3,7 @@ r"""Classical agreement coefficients used as comparators (SPEC C2), closed-form 
 Predictions are refits × objects: the refits play the role of raters, the objects of
 subjects/units/targets. Each function returns a :class:`~confusionlab.stability.Coefficient`
 (a ``float`` with ``name`` and ``reason``). Where a coefficient is mathematically undefined
-the ``undefined=`` argument decides: ``"warn"`` (default) emits an
+the ``on_undefined=`` policy decides: ``"warn"`` (default) emits an
 :class:`~confusionlab.stability.UndefinedCoefficientWarning` and returns NaN with the
 reason, ``"nan"`` returns it silently, ``"raise"`` raises
 :class:`~confusionlab.stability.UndefinedError`.
@@ -23,9 +23,10 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import check_on_undefined
 from ._input import as_float, as_matrix, category_counts, check_scale
-from ._undefined import Coefficient, Undefined, check_undefined, undefined_result
-from .distances import nominal_distances, ordinal_distances
+from ._undefined import Coefficient, OnUndefined, undefined_result
+from .distances import ordinal_positions, pair_distance_sums
 
 __all__ = ["ICC_FORMS", "fleiss_kappa", "gwet_ac1", "icc", "krippendorff_alpha"]
 
@@ -69,7 +70,7 @@ def _observed_agreement(counts: np.ndarray, n_refits: int) -> float:
     return float(p_i.mean())
 
 
-def fleiss_kappa(predictions: Any, categories: Any = None, *, undefined: Undefined = "warn") -> Coefficient:
+def fleiss_kappa(predictions: Any, categories: Any = None, *, on_undefined: OnUndefined = "warn") -> Coefficient:
     r"""Fleiss' κ for categorical predictions of R refits on N objects.
 
     Parameters
@@ -78,7 +79,7 @@ def fleiss_kappa(predictions: Any, categories: Any = None, *, undefined: Undefin
         Categorical predictions, no missing values.
     categories : sequence, optional
         Category list; must contain every observed value. Unused categories do not change κ.
-    undefined : {"warn", "nan", "raise"}
+    on_undefined : {"warn", "nan", "raise"}
         What to do when κ is undefined (all predictions in one category).
 
     Returns
@@ -99,7 +100,7 @@ def fleiss_kappa(predictions: Any, categories: Any = None, *, undefined: Undefin
     >>> float(fleiss_kappa([[0], [0], [1], [1], [1]]))  # one object, R = 5
     -0.25
     """
-    check_undefined(undefined)
+    on_undefined = check_on_undefined(on_undefined)
     counts, r = _complete_counts(predictions, categories, "fleiss_kappa")
     p_bar = _observed_agreement(counts, r)
     p_c = counts.sum(axis=0) / counts.sum()
@@ -107,13 +108,13 @@ def fleiss_kappa(predictions: Any, categories: Any = None, *, undefined: Undefin
         return undefined_result(
             "fleiss_kappa",
             "all predictions fall in one category (expected agreement P_e = 1)",
-            undefined,
+            on_undefined,
         )
     p_e = float(np.sum(p_c**2))
     return Coefficient((p_bar - p_e) / (1.0 - p_e), "fleiss_kappa")
 
 
-def gwet_ac1(predictions: Any, categories: Any = None, *, undefined: Undefined = "warn") -> Coefficient:
+def gwet_ac1(predictions: Any, categories: Any = None, *, on_undefined: OnUndefined = "warn") -> Coefficient:
     r"""Gwet's AC1 for categorical predictions of R refits on N objects.
 
     Parameters
@@ -122,7 +123,7 @@ def gwet_ac1(predictions: Any, categories: Any = None, *, undefined: Undefined =
         Categorical predictions, no missing values.
     categories : sequence, optional
         Category list; K = its length (default: the observed categories).
-    undefined : {"warn", "nan", "raise"}
+    on_undefined : {"warn", "nan", "raise"}
         What to do when AC1 is undefined (K < 2).
 
     Returns
@@ -140,11 +141,11 @@ def gwet_ac1(predictions: Any, categories: Any = None, *, undefined: Undefined =
     >>> round(float(gwet_ac1([[0, 0, 1], [0, 0, 1], [0, 1, 1]])), 4)
     0.561
     """
-    check_undefined(undefined)
+    on_undefined = check_on_undefined(on_undefined)
     counts, r = _complete_counts(predictions, categories, "gwet_ac1")
     k = counts.shape[1]
     if k < 2:
-        return undefined_result("gwet_ac1", "fewer than two categories (pass categories= to fix K)", undefined)
+        return undefined_result("gwet_ac1", "fewer than two categories (pass categories= to fix K)", on_undefined)
     p_bar = _observed_agreement(counts, r)
     p_c = counts.sum(axis=0) / counts.sum()
     p_e = float(np.sum(p_c * (1.0 - p_c)) / (k - 1))
@@ -156,7 +157,7 @@ def krippendorff_alpha(
     scale: str = "nominal",
     categories: Any = None,
     *,
-    undefined: Undefined = "warn",
+    on_undefined: OnUndefined = "warn",
 ) -> Coefficient:
     r"""Krippendorff's α with refits as coders and objects as units; NaN = missing.
 
@@ -169,7 +170,7 @@ def krippendorff_alpha(
         Level of measurement (``"metric"`` is Krippendorff's interval metric).
     categories : sequence, optional
         Category list (ordered for ``"ordinal"``); unused categories do not change α.
-    undefined : {"warn", "nan", "raise"}
+    on_undefined : {"warn", "nan", "raise"}
         What to do when α is undefined (no pairable values, or D_e = 0).
 
     Returns
@@ -193,7 +194,7 @@ def krippendorff_alpha(
     >>> round(float(krippendorff_alpha(pred, "metric")), 4)
     0.9153
     """
-    check_undefined(undefined)
+    on_undefined = check_on_undefined(on_undefined)
     scale = check_scale(scale)
     pred = as_matrix(predictions)
     if scale == "metric":
@@ -205,7 +206,7 @@ def krippendorff_alpha(
         m_u = m_u[m_u >= 2]
         n = float(m_u.sum())
         if n == 0:
-            return undefined_result("krippendorff_alpha", "no object has two or more predictions", undefined)
+            return undefined_result("krippendorff_alpha", "no object has two or more predictions", on_undefined)
         filled = np.where(present, x, 0.0)
         means = filled.sum(axis=0) / m_u
         ss_u = np.sum(np.where(present, (filled - means) ** 2, 0.0), axis=0)
@@ -214,7 +215,7 @@ def krippendorff_alpha(
         observed = float(np.sum(2.0 * m_u * ss_u / (m_u - 1.0)))
         expected = 2.0 * n * ss_tot
     else:
-        (counts,), cats = category_counts(
+        (counts,), _ = category_counts(
             [(predictions, pred, "predictions", True)], categories, ordinal=scale == "ordinal"
         )
         counts = counts.astype(np.float64)
@@ -222,18 +223,18 @@ def krippendorff_alpha(
         counts = counts[m_u >= 2]
         m_u = m_u[m_u >= 2]
         if m_u.size == 0:
-            return undefined_result("krippendorff_alpha", "no object has two or more predictions", undefined)
+            return undefined_result("krippendorff_alpha", "no object has two or more predictions", on_undefined)
         n = float(m_u.sum())
         n_c = counts.sum(axis=0)
-        delta = nominal_distances(cats.size) if scale == "nominal" else ordinal_distances(n_c)
-        per_unit = np.einsum("uc,ck,uk->u", counts, delta, counts)
-        observed = float(np.sum(per_unit / (m_u - 1.0)))
-        expected = float(n_c @ delta @ n_c)
+        # ordinal δ(c, k) = (t_c − t_k)², t the mid-ranks of the pairable totals n_c
+        positions = None if scale == "nominal" else ordinal_positions(n_c)
+        observed = float(np.sum(pair_distance_sums(counts, positions) / (m_u - 1.0)))
+        expected = float(pair_distance_sums(n_c, positions))
     if not expected > 0.0:
         return undefined_result(
             "krippendorff_alpha",
             "all pairable predictions are equal (expected disagreement D_e = 0)",
-            undefined,
+            on_undefined,
         )
     return Coefficient(1.0 - (n - 1.0) * observed / expected, "krippendorff_alpha")
 
@@ -247,7 +248,7 @@ def _normalise_form(form: Any) -> str:
     raise ValueError(f"form must be one of {ICC_FORMS} (or pingouin's names {tuple(_PINGOUIN_NAMES)}); got {form!r}")
 
 
-def icc(predictions: Any, form: str = "1,1", *, undefined: Undefined = "warn") -> Coefficient:
+def icc(predictions: Any, form: str = "1,1", *, on_undefined: OnUndefined = "warn") -> Coefficient:
     r"""Shrout–Fleiss intraclass correlation with objects as targets and refits as raters.
 
     Parameters
@@ -259,7 +260,7 @@ def icc(predictions: Any, form: str = "1,1", *, undefined: Undefined = "warn") -
         …) are accepted (A = absolute agreement = 2, C = consistency = 3).
         ``"1,1"`` (one-way random effects, single rater) is the measure used for predictive
         stability in the literature.
-    undefined : {"warn", "nan", "raise"}
+    on_undefined : {"warn", "nan", "raise"}
         What to do when the ICC is undefined (one object, or a zero denominator).
 
     Returns
@@ -291,14 +292,14 @@ def icc(predictions: Any, form: str = "1,1", *, undefined: Undefined = "warn") -
     >>> round(float(icc([[1.0, 2.0, 3.0], [1.5, 2.5, 3.5]])), 4)
     0.8824
     """
-    check_undefined(undefined)
+    on_undefined = check_on_undefined(on_undefined)
     f = _normalise_form(form)
     x = as_float(as_matrix(predictions), "predictions")
     if np.isnan(x).any():
         raise ValueError("icc needs every refit to predict every object; predictions has missing values")
     k, n = x.shape
     if n < 2:
-        return undefined_result("icc", "one object: the between-object variance cannot be estimated", undefined)
+        return undefined_result("icc", "one object: the between-object variance cannot be estimated", on_undefined)
     grand = x.mean()
     obj_means = x.mean(axis=0)
     refit_means = x.mean(axis=1)
@@ -319,5 +320,5 @@ def icc(predictions: Any, form: str = "1,1", *, undefined: Undefined = "warn") -
         "3,k": (msr - mse, msr),
     }[f]
     if den == 0.0:
-        return undefined_result("icc", f"the ICC({f}) denominator is 0 (no variation in the predictions)", undefined)
+        return undefined_result("icc", f"the ICC({f}) denominator is 0 (no variation in the predictions)", on_undefined)
     return Coefficient(num / den, "icc")

@@ -21,6 +21,8 @@ scikit-learn, joblib and tqdm are imported only when a curve is computed.
 
 from __future__ import annotations
 
+import dataclasses
+import numbers
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,12 +30,22 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import check_int, check_memory, check_on_undefined, check_random_state
 from ._input import check_scale
+from ._undefined import OnUndefined
 from .comparators import fleiss_kappa, gwet_ac1, icc, krippendorff_alpha
 from .measures import StabilityResult, phi, psi
-from .twopl import Recommendation, TwoPLFit, fit_2pl
+from .twopl import MAX_LEARNERS, Recommendation, TwoPLFit, _time_model, fit_2pl
 
-__all__ = ["MEASURES", "StabilityCurve", "stability_curve"]
+__all__ = ["DEFAULT_N_LEARNERS", "MAX_REFITS", "MEASURES", "StabilityCurve", "stability_curve"]
+
+#: Default grid of learner counts: six log-spaced sizes, 935 learners per repeat in all
+#: (optRF's 250, 500, 750, 1000, 2000 fits 4,500 and starts where many forests have
+#: already saturated). Pass optRF's grid explicitly to reproduce it; a recommendation far
+#: beyond the grid comes with an ExtrapolationWarning.
+DEFAULT_N_LEARNERS: tuple[int, ...] = (10, 25, 50, 100, 250, 500)
+#: Most refits (grid points × repeats) one :func:`stability_curve` call accepts.
+MAX_REFITS = 100_000
 
 MEASURES: tuple[str, ...] = (
     "phi",
@@ -176,27 +188,33 @@ class StabilityCurve:
             return psi(pred, ref, self.scale, self.categories)
         raise ValueError(f"result() is for 'phi' or 'psi'; got {measure!r}")
 
-    def stability(self, measure: str | None = None) -> np.ndarray:
+    def stability(self, measure: str | None = None, *, on_undefined: OnUndefined = "warn") -> np.ndarray:
         """Stability at every grid point, shape (G,), for ``measure`` (see MEASURES).
 
-        Comparators that are undefined at a grid point give NaN there (with an
-        :class:`~confusionlab.stability.UndefinedCoefficientWarning`).
+        Comparators that are undefined at a grid point give NaN there; ``on_undefined``
+        (``"warn"``, ``"nan"`` or ``"raise"``) decides whether that also warns
+        (:class:`~confusionlab.stability.UndefinedCoefficientWarning`) or raises.
         """
         measure = measure or self.measure
         if measure not in MEASURES:
             raise ValueError(f"measure must be one of {MEASURES}; got {measure!r}")
-        if measure not in self._cache:
+        on_undefined = check_on_undefined(on_undefined)
+        key = (measure, on_undefined)
+        if key not in self._cache:
             if measure in ("phi", "psi"):
                 vals = [self.result(i, measure).value for i in range(self.n_learners.size)]
             elif measure == "icc":
-                vals = [float(icc(p)) for p in self.predictions]
+                vals = [float(icc(p, on_undefined=on_undefined)) for p in self.predictions]
             elif measure == "krippendorff_alpha":
-                vals = [float(krippendorff_alpha(p, self.scale, self.categories)) for p in self.predictions]
+                vals = [
+                    float(krippendorff_alpha(p, self.scale, self.categories, on_undefined=on_undefined))
+                    for p in self.predictions
+                ]
             else:
                 func = fleiss_kappa if measure == "fleiss_kappa" else gwet_ac1
-                vals = [float(func(p, self.categories)) for p in self.predictions]
-            self._cache[measure] = np.asarray(vals, dtype=np.float64)
-        return self._cache[measure]
+                vals = [float(func(p, self.categories, on_undefined=on_undefined)) for p in self.predictions]
+            self._cache[key] = np.asarray(vals, dtype=np.float64)
+        return self._cache[key]
 
     def per_object(self, measure: str | None = None) -> np.ndarray:
         """Per-object phi or psi, shape (G, objects)."""
@@ -206,17 +224,8 @@ class StabilityCurve:
         """2PL fit of stability against the number of learners (with a run-time model)."""
         s = self.stability(measure)
         fit = fit_2pl(self.n_learners, s)
-        n_all = np.repeat(self.n_learners, self.repeats)
-        timed = fit_2pl(n_all, np.repeat(s, self.repeats), self.fit_seconds.reshape(-1))
-        return TwoPLFit(
-            p1=fit.p1,
-            p2=fit.p2,
-            n_learners=fit.n_learners,
-            stability=fit.stability,
-            rmse=fit.rmse,
-            converged=fit.converged,
-            time_model=timed.time_model,
-        )
+        time_model = _time_model(np.repeat(self.n_learners, self.repeats), self.fit_seconds.reshape(-1))
+        return dataclasses.replace(fit, time_model=time_model)
 
     def learners_for(self, target: float, measure: str | None = None) -> float:
         """Number of learners reaching ``target`` stability according to the 2PL fit."""
@@ -245,7 +254,9 @@ class StabilityCurve:
         else:
             grid = np.geomspace(self.n_learners.min() / 2, self.n_learners.max() * 4, 200)
             ax.plot(grid, fit.predict(grid), "-", label=f"2PL p1={fit.p1:.3g}, p2={fit.p2:.3g}")
-            if target is not None:
+            if fit.reason is not None:
+                ax.set_title(f"degenerate 2PL fit: {fit.reason}"[:80], fontsize=8)
+            elif target is not None:
                 n_t = fit.learners_for(target)
                 ax.axvline(n_t, ls="--", c="gray")
                 ax.annotate(f"{n_t:.0f} for S={target}", (n_t, target), fontsize=8)
@@ -263,9 +274,33 @@ class StabilityCurve:
         )
 
 
-def _seeds(random_state: int | np.random.SeedSequence | None, count: int) -> list[int]:
-    ss = random_state if isinstance(random_state, np.random.SeedSequence) else np.random.SeedSequence(random_state)
+def _seeds(random_state: Any, count: int) -> list[int]:
+    """``count`` independent integer seeds from ``SeedSequence(random_state).spawn``.
+
+    A Generator contributes fresh entropy drawn from it (and advances); None, an integer
+    seed or a SeedSequence are used as the root directly.
+    """
+    check_random_state(random_state)  # the library's one check of the type
+    if isinstance(random_state, np.random.SeedSequence):
+        ss = random_state
+    elif isinstance(random_state, np.random.Generator):
+        ss = np.random.SeedSequence(random_state.integers(0, 2**63, size=4).tolist())
+    else:
+        ss = np.random.SeedSequence(None if random_state is None else int(random_state))
     return [int(c.generate_state(1, dtype=np.uint32)[0]) for c in ss.spawn(count)]
+
+
+def _check_grid(n_learners: Any) -> np.ndarray:
+    if isinstance(n_learners, (str, bytes)) or n_learners is None:
+        raise TypeError(f"n_learners must be a 1-D sequence of counts; got {n_learners!r}")
+    grid = np.asarray(n_learners)
+    if grid.ndim != 1 or grid.size < 1 or grid.dtype.kind not in "iuf":
+        raise ValueError(f"n_learners must be a non-empty 1-D sequence of counts; got {n_learners!r}"[:300])
+    if not np.all(np.isfinite(grid)) or np.any(grid < 1) or np.any(grid != np.round(grid)):
+        raise ValueError(f"n_learners must hold positive integers; got {grid.tolist()}"[:300])
+    if np.any(grid > MAX_LEARNERS):
+        raise ValueError(f"n_learners must be at most {MAX_LEARNERS:.3g}; got {float(grid.max()):.3g}")
+    return grid.astype(np.int64)
 
 
 def stability_curve(
@@ -273,7 +308,7 @@ def stability_curve(
     X: Any,
     y: Any,
     X_test: Any,
-    n_learners: Sequence[int] = (250, 500, 750, 1000, 2000),
+    n_learners: Sequence[int] = DEFAULT_N_LEARNERS,
     repeats: int = 10,
     measure: str = "phi",
     *,
@@ -281,8 +316,8 @@ def stability_curve(
     categories: Any = None,
     reference: str = "auto",
     n_folds: int = 5,
-    n_jobs: int | None = -1,
-    random_state: int | np.random.SeedSequence | None = 0,
+    n_jobs: int | None = 1,
+    random_state: int | np.random.SeedSequence | np.random.Generator | None = 0,
     progress: bool = True,
 ) -> StabilityCurve:
     """Refit a model over a grid of learner counts and measure predictive stability.
@@ -299,10 +334,12 @@ def stability_curve(
     X_test : array_like
         Test objects whose predictions are compared across refits.
     n_learners : sequence of int
-        Grid of learner counts (optRF's default 250, 500, 750, 1000, 2000). At least 4
-        values are needed to fit the 2PL curve afterwards.
+        Grid of learner counts, default :data:`DEFAULT_N_LEARNERS` (10, 25, 50, 100, 250,
+        500; optRF's is 250, 500, 750, 1000, 2000). At least 4 values are needed to fit
+        the 2PL curve afterwards.
     repeats : int
-        Refits per grid point (R ≥ 2; optRF uses 10).
+        Refits per grid point (R ≥ 2; optRF uses 10); grid points × repeats at most
+        :data:`MAX_REFITS`.
     measure : {"phi", "psi", "fleiss_kappa", "gwet_ac1", "krippendorff_alpha", "icc"}
         Default measure of the returned curve.
     scale : {"nominal", "ordinal", "metric"}, optional
@@ -316,11 +353,13 @@ def stability_curve(
         (only when ``measure="psi"``); the reference is pooled over the repeats of each
         grid point.
     n_folds : int
-        Folds for K-fold references.
+        Folds for K-fold references (2 to the number of training objects).
     n_jobs : int or None
-        joblib ``n_jobs`` (-1: all cores of the active backend).
-    random_state : int, SeedSequence or None
-        Root seed; every refit gets its own child of ``SeedSequence(random_state)``.
+        joblib ``n_jobs``; default 1 (no worker start-up, and a forest that is itself
+        parallel keeps the cores); -1 uses all cores of the active backend.
+    random_state : None, int, SeedSequence or Generator
+        Root seed; every refit gets its own child of ``SeedSequence(random_state)`` (a
+        Generator supplies that root's entropy).
     progress : bool
         Show a tqdm progress bar (``tqdm.auto``: a widget in notebooks, text in terminals).
 
@@ -343,20 +382,37 @@ def stability_curve(
     """
     if not callable(make_model):
         raise TypeError(f"make_model must be callable; got {type(make_model).__name__}")
-    grid = np.asarray(n_learners)
-    if grid.ndim != 1 or grid.size < 1 or grid.dtype.kind not in "iuf":
-        raise ValueError(f"n_learners must be a 1-D sequence of counts; got {n_learners!r}")
-    if np.any(grid < 1) or np.any(grid != np.round(grid)):
-        raise ValueError(f"n_learners must hold positive integers; got {grid.tolist()}")
-    grid = grid.astype(int)
-    if isinstance(repeats, bool) or not isinstance(repeats, int | np.integer) or repeats < 2:
-        raise ValueError(f"repeats must be an integer >= 2; got {repeats!r}")
+    grid = _check_grid(n_learners)
+    repeats = check_int(repeats, "repeats", minimum=2, maximum=MAX_REFITS)
+    if grid.size * repeats > MAX_REFITS:
+        raise ValueError(
+            f"{grid.size} grid points × repeats={repeats} = {grid.size * repeats:,} refits, more than "
+            f"MAX_REFITS = {MAX_REFITS:,}; use fewer grid points or repeats"
+        )
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {MEASURES}; got {measure!r}")
     if reference not in ("auto", "oob", "kfold", "none"):
         raise ValueError(f"reference must be 'auto', 'oob', 'kfold' or 'none'; got {reference!r}")
     if scale is not None:
         check_scale(scale)
+    try:
+        n_train = len(y)
+        n_test = len(X_test)
+    except TypeError:
+        raise TypeError("y and X_test must be sized array-likes (numpy arrays, lists, pandas objects)") from None
+    n_folds = check_int(n_folds, "n_folds", minimum=2, maximum=max(2, n_train))
+    if n_jobs is not None and not isinstance(n_jobs, numbers.Integral):
+        raise TypeError(f"n_jobs must be an integer or None; got {n_jobs!r}")
+    if not isinstance(progress, (bool, np.bool_)):
+        raise TypeError(f"progress must be True or False; got {progress!r}")
+    # predictions (G × repeats × test objects) and pooled references (≤ training objects
+    # per refit), float64 or object pointers
+    check_memory(
+        8.0 * grid.size * repeats * (n_test + n_train),
+        f"the predictions and references of {grid.size * repeats:,} refits of {n_test:,} test and "
+        f"{n_train:,} training objects",
+        "use fewer grid points, repeats or test objects",
+    )
     if reference == "auto":
         mode = "oob-else-kfold" if measure == "psi" else "oob-if-available"
     else:

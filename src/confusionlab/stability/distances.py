@@ -29,13 +29,26 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._validation import check_int, check_memory
+
 __all__ = [
     "mean_pair_distance",
     "mean_pair_squared_difference",
     "metric_distance",
     "nominal_distances",
     "ordinal_distances",
+    "ordinal_positions",
+    "pair_distance_sums",
 ]
+
+
+def _check_matrix_memory(k: int, name: str) -> None:
+    check_memory(
+        4.0 * 8.0 * k * k,
+        f"a {k:,} × {k:,} distance matrix ({name})",
+        "the stability measures never need it: phi, psi and krippendorff_alpha work from "
+        "category counts (pair_distance_sums)",
+    )
 
 
 def nominal_distances(n_categories: int) -> np.ndarray:
@@ -59,9 +72,8 @@ def nominal_distances(n_categories: int) -> np.ndarray:
            [1., 0., 1.],
            [1., 1., 0.]])
     """
-    if int(n_categories) < 1:
-        raise ValueError(f"n_categories must be >= 1; got {n_categories!r}")
-    k = int(n_categories)
+    k = check_int(n_categories, "n_categories", minimum=1)
+    _check_matrix_memory(k, "n_categories")
     return 1.0 - np.eye(k)
 
 
@@ -90,9 +102,8 @@ def ordinal_distances(reference_counts: ArrayLike) -> np.ndarray:
            [ 6.25,  0.  , 16.  ],
            [42.25, 16.  ,  0.  ]])
     """
-    m = np.asarray(reference_counts, dtype=np.float64)
-    if m.ndim != 1 or m.size < 1 or np.any(m < 0):
-        raise ValueError("reference_counts must be a 1-D array of non-negative counts")
+    m = _as_counts(reference_counts)
+    _check_matrix_memory(m.size, "reference_counts")
     cum = np.concatenate(([0.0], np.cumsum(m)))
     lo = np.minimum.outer(np.arange(m.size), np.arange(m.size))
     hi = np.maximum.outer(np.arange(m.size), np.arange(m.size))
@@ -100,6 +111,71 @@ def ordinal_distances(reference_counts: ArrayLike) -> np.ndarray:
     delta = (between - (m[:, None] + m[None, :]) / 2.0) ** 2
     np.fill_diagonal(delta, 0.0)
     return delta
+
+
+def _as_counts(reference_counts: ArrayLike) -> np.ndarray:
+    try:
+        m = np.asarray(reference_counts, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"reference_counts must be a 1-D array of counts; got {reference_counts!r}") from None
+    if m.ndim != 1 or m.size < 1 or not np.all(np.isfinite(m)) or np.any(m < 0):
+        raise ValueError("reference_counts must be a 1-D array of non-negative counts")
+    return m
+
+
+def ordinal_positions(reference_counts: ArrayLike) -> np.ndarray:
+    r"""Mid-rank position of each category: :math:`t_c = \sum_{g<c} m_g + m_c/2`.
+
+    Krippendorff's ordinal distance is the squared difference of these positions: for
+    c < k, :math:`\sum_{g=c}^{k} m_g - (m_c + m_k)/2 = (\sum_{g<k} m_g + m_k/2) -
+    (\sum_{g<c} m_g + m_c/2) = t_k - t_c`, hence δ(c, k) = (t_k − t_c)². The ordinal
+    scale is therefore the metric scale applied to mid-ranks, and mean distances need no
+    K × K matrix.
+
+    Examples
+    --------
+    >>> from confusionlab.stability.distances import ordinal_positions
+    >>> ordinal_positions([2, 3, 5])
+    array([1. , 3.5, 7.5])
+    >>> float((ordinal_positions([2, 3, 5])[2] - 1.0) ** 2)  # δ(0, 2) = 42.25, as above
+    42.25
+    """
+    m = _as_counts(reference_counts)
+    return np.cumsum(m) - m / 2.0
+
+
+def pair_distance_sums(counts: ArrayLike, positions: ArrayLike | None = None) -> np.ndarray:
+    r"""Σ_{c,k} n_c n_k δ(c, k) per row of category counts, in O(K) per row.
+
+    Parameters
+    ----------
+    counts : array_like of shape (..., K)
+        Category counts.
+    positions : array_like of shape (K,), optional
+        :func:`ordinal_positions` for the ordinal distance; None for the nominal one.
+
+    Returns
+    -------
+    numpy.ndarray of shape (...)
+        Nominal: :math:`n^2 - \sum_c n_c^2`. Ordinal: :math:`2 n \sum_c n_c (t_c - \bar t)^2`
+        with :math:`\bar t` the count-weighted mean position (the ordered-pair sum of squared
+        differences of the positions). Divide by n(n − 1) for :func:`mean_pair_distance`.
+
+    Examples
+    --------
+    >>> from confusionlab.stability.distances import pair_distance_sums
+    >>> float(pair_distance_sums([2, 1]))  # (a, a, b): 4 disagreeing ordered pairs
+    4.0
+    """
+    c = np.asarray(counts, dtype=np.float64)
+    n = c.sum(axis=-1)
+    if positions is None:
+        return n * n - np.sum(c * c, axis=-1)
+    t = np.asarray(positions, dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(n > 0, (c @ t) / np.where(n > 0, n, 1.0), 0.0)
+    spread = np.sum(c * (t - mean[..., None]) ** 2, axis=-1)
+    return 2.0 * n * spread
 
 
 def metric_distance(x: ArrayLike, y: ArrayLike) -> np.ndarray:
