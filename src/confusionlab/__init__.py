@@ -10,6 +10,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
+from ._validation import TooLargeError, memory_limit, set_memory_limit
 from .confusion import ConfusionMatrix
 from .contours import contour
 from .distribution import MetricDistribution, compare, metric_distribution
@@ -38,10 +39,13 @@ __all__ = [
     "MetricPMF",
     "RocSlice",
     "StabilityView",
+    "TooLargeError",
     "compare",
     "contour",
+    "memory_limit",
     "metric_distribution",
     "metric_value",
+    "set_memory_limit",
     "simplex_points",
     "slice_lattice",
 ]

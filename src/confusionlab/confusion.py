@@ -124,13 +124,15 @@ class ConfusionMatrix:
             Missing values (None, NaN, pandas ``<NA>``) are refused, never counted.
         positive : label, optional
             The positive class. Default: ``1`` (or ``True``) when the labels are
-            0/1, ``True``/``False`` or −1/1; otherwise it must be given.
+            0/1, ``True``/``False`` or −1/1; otherwise it must be given. With more
+            than two labels it is required, and every other label counts as negative
+            (one class against the rest).
 
         Raises
         ------
         ValueError
-            Different lengths, no examples, missing values, more than two labels,
-            or a ``positive`` label that occurs in neither array.
+            Different lengths, no examples, missing values, more than two labels
+            without ``positive``, or a ``positive`` label that occurs in neither array.
 
         Examples
         --------
@@ -138,6 +140,8 @@ class ConfusionMatrix:
         ConfusionMatrix(tp=1, fn=1, fp=1, tn=2)
         >>> ConfusionMatrix.from_predictions(["cat", "dog", "dog"], ["cat", "cat", "dog"], positive="dog")
         ConfusionMatrix(tp=1, fn=1, fp=0, tn=1)
+        >>> ConfusionMatrix.from_predictions(["a", "b", "c"], ["a", "c", "c"], positive="c")
+        ConfusionMatrix(tp=1, fn=0, fp=1, tn=1)
         """
         t = as_labels(y_true, "y_true")
         p = as_labels(y_pred, "y_pred")
@@ -146,11 +150,11 @@ class ConfusionMatrix:
         if t.shape[0] == 0:
             raise ValueError("y_true and y_pred are empty: a confusion matrix needs at least one example")
         labels = _distinct(t, p)
-        if len(labels) > 2:
+        if len(labels) > 2 and positive is None:
             shown = ", ".join(map(repr, labels[:6])) + (" …" if len(labels) > 6 else "")
             raise ValueError(
                 f"y_true and y_pred hold {len(labels)} distinct labels ({shown}); a binary confusion matrix needs "
-                "at most two (use confusionlab.evaluate for more classes)"
+                "two, or positive=<label> to count that class against all the others (one-vs-rest)"
             )
         positive = _positive_label(labels, positive)
         t_pos, p_pos = _equals(t, positive), _equals(p, positive)

@@ -448,6 +448,10 @@ class Comparison:
     prob_less: float
     difference: MetricDistribution
 
+    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """Central interval of the difference A − B."""
+        return self.difference.interval(confidence)
+
 
 #: Largest ``bins`` of :func:`compare` (the histograms are convolved directly, in O(bins²)).
 MAX_BINS = 20_001

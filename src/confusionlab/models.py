@@ -110,7 +110,15 @@ class Marginal:
 
 
 def marginal(
-    model: str, successes: int, trials: int, future: int, prior: float, tolerance: float, what: str
+    model: str,
+    successes: int,
+    trials: int,
+    future: int,
+    prior: float,
+    tolerance: float,
+    what: str,
+    *,
+    advice: str = "use a smaller future_size",
 ) -> Marginal:
     """PMF of the count of successes among ``future`` new trials, tails beyond ``tolerance`` dropped.
 
@@ -119,14 +127,16 @@ def marginal(
 
     The support is never materialised whole: a window of mean ± k·sd (k from the
     tolerance) is widened until the mass beyond each end is provably below
-    ``tolerance · 1e-4``. Inside it the PMF is built from its ratios P(k+1)/P(k), summed
-    as logarithms in ``log1p`` form (accurate at any size), and normalised together
-    with the bound on the mass outside, so ``pmf.sum() + dropped == 1`` whatever the
-    size (scipy's ``betabinom`` loses that near 1e12 trials). Each tail's bound is
-    geometric: beyond the window the ratios keep decreasing, the PMF being
-    log-concave there (binomial always; beta-binomial when both parameters are
-    ≥ 1; a parameter below 1 puts its end of the support inside the window). Then
-    tails lighter than ``tolerance/2`` each, the window's bound included, are pruned.
+    ``tolerance · 1e-4``; above the memory limit it is refused before allocating,
+    with ``advice`` (at ``tolerance=0``: the advice to prune). Inside the window the
+    PMF is built from its ratios P(k+1)/P(k), summed as logarithms in ``log1p`` form
+    (accurate at any size), and normalised together with the bound on the mass
+    outside, so ``pmf.sum() + dropped == 1`` whatever the size (scipy's
+    ``betabinom`` loses that near 1e12 trials). Each tail's bound is geometric:
+    beyond the window the ratios keep decreasing, the PMF being log-concave there
+    (binomial always; beta-binomial when both parameters are ≥ 1; a parameter below
+    1 puts its end of the support inside the window). Then tails lighter than
+    ``tolerance/2`` each, the window's bound included, are pruned.
 
     Examples
     --------
@@ -180,11 +190,8 @@ def marginal(
         if not log_concave:
             lo = 0 if a < 1 else lo
             hi = future if b < 1 else hi
-    advice = (
-        "use a tolerance > 0 (e.g. 1e-12): the dropped tail mass is bounded and reported"
-        if tolerance == 0
-        else "use a smaller future_size"
-    )
+    if tolerance == 0:
+        advice = "use a tolerance > 0 (e.g. 1e-12): the dropped tail mass is bounded and reported"
     while True:
         size = hi - lo + 1
         check_memory(

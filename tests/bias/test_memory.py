@@ -91,5 +91,8 @@ def test_n_samples_is_an_integer(value, exc):
 def test_huge_facet_support_is_refused_before_allocating(small_memory_limit):
     small_memory_limit("1M")
     big = 10**12
-    with pytest.raises(TooLargeError, match=r"beta-binomial support of a facet of 2,000,000,000,000 rows"):
+    with pytest.raises(
+        TooLargeError,
+        match=r"the size of facet d marginal over .* counts .* would need about .*; compute the metric on a subsample",
+    ):
         un.exact_facet_sizes(bias.label_metrics.class_imbalance, np.array([big, big]))

@@ -42,7 +42,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from .._validation import (
     DEFAULT_TOLERANCE,
@@ -53,7 +52,7 @@ from .._validation import (
     check_tolerance,
 )
 from ..distribution import MetricDistribution
-from ..models import prune_tails, resolve_prior
+from ..models import marginal, resolve_prior
 
 __all__ = [
     "CHUNK_BYTES",
@@ -136,15 +135,18 @@ def posterior_distribution(
     v = np.asarray(values, dtype=np.float64).ravel()
     w = np.broadcast_to(np.asarray(weights, dtype=np.float64), np.shape(values)).ravel()
     total = w.sum()
+    if total <= 0:
+        return None
+    w = w * ((1.0 - pruned_mass) / total)  # the atoms carry all but the pruned mass
     bad = np.isnan(v)
-    undefined = float(w[bad].sum() / total) if total > 0 else 0.0
+    undefined = float(w[bad].sum())
     v, w = v[~bad], w[~bad]
-    if v.size == 0 or total <= 0:
+    if v.size == 0:
         return None
     uniq, inv = np.unique(v, return_inverse=True)
     return MetricDistribution(
         uniq,
-        np.bincount(inv, weights=w) / total,
+        np.bincount(inv, weights=w),
         np.bincount(inv),
         metric=metric,
         model="posterior predictive",
@@ -152,6 +154,8 @@ def posterior_distribution(
         pruned_mass=pruned_mass,
         lattice_points=int(v.size),
         strategy=strategy,
+        undefined_excluded=True,
+        check_total=True,
     )
 
 
@@ -192,32 +196,18 @@ def prob_sign_real(dist: MetricDistribution, observed: float, no_bias: float = 0
     return min(1.0, max(0.0, p))
 
 
-def _support(n: int, a: float, b: float, tolerance: float) -> tuple[np.ndarray, np.ndarray, float]:
-    """Support and PMF of BetaBin(n, a, b), dropping at most ``tolerance`` of its mass from the tails.
+def _support(
+    successes: int, trials: int, prior: float, tolerance: float, what: str
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """Support and PMF of BetaBin(trials, successes + α, trials − successes + α), tails pruned.
 
-    Returns (k, pmf, dropped mass). Up to 20,000 trials the whole support is
-    evaluated; above, a window of ±12 standard deviations around the mean,
-    located analytically (the mass outside it is counted as dropped too). The
-    window is refused before it is allocated when it would exceed the memory
-    limit.
+    The core's :func:`confusionlab.models.marginal`: the window is located analytically
+    (never the whole support at large sizes), refused before allocating above the memory
+    limit, and at most ``tolerance`` of the mass is dropped (returned as the third item).
     """
-    dist = stats.betabinom(n, a, b)
-    if n <= 20_000:
-        lo, hi = 0, n
-    else:
-        m, sd = dist.mean(), dist.std()
-        lo, hi = max(0, int(m - 12 * sd)), min(n, int(m + 12 * sd) + 1)
-    check_memory(
-        (hi - lo + 1) * 32.0,
-        f"the beta-binomial support of a facet of {n:,} rows ({hi - lo + 1:,} points)",
-        "compute the metric on a subsample, or raise the memory limit",
-    )
-    k = np.arange(lo, hi + 1)
-    pmf = dist.pmf(k)
-    outside = 0.0 if (lo, hi) == (0, n) else float(dist.cdf(lo - 1) + dist.sf(hi))
-    first, last, dropped = prune_tails(pmf, tolerance)
-    k, pmf = k[first : last + 1], pmf[first : last + 1]
-    return k, pmf, dropped + outside
+    advice = "compute the metric on a subsample, or raise the memory limit"
+    m = marginal("beta-binomial", successes, trials, trials, prior, tolerance, what, advice=advice)
+    return np.arange(m.lo, m.lo + m.pmf.size), m.pmf, m.dropped
 
 
 def exact_facet_sizes(
@@ -241,7 +231,7 @@ def exact_facet_sizes(
     al = resolve_prior(prior)
     tolerance = check_tolerance(tolerance)
     na, nd = (check_count(v, f"sizes[{i}]") for i, v in enumerate(np.asarray(sizes).ravel().tolist()))
-    k, pmf, pruned = _support(na + nd, nd + al, na + al, tolerance)
+    k, pmf, pruned = _support(nd, na + nd, al, tolerance, "size of facet d")
     vals = fn(np.stack([na + nd - k, k], axis=-1))
     return posterior_distribution(vals, pmf, metric=metric, strategy="exact (beta-binomial)", pruned_mass=pruned)
 
@@ -278,13 +268,17 @@ def exact_binary_facets(
     if o.shape != (2, 2):
         raise ValueError(f"outcomes must have shape (2, 2) ([negative, positive] of facets a, d), got {o.shape}")
     na, nd = int(o[0].sum()), int(o[1].sum())
-    ka, pa, pra = _support(na, o[0, 1] + al, o[0, 0] + al, tolerance)
-    kd, pd, prd = _support(nd, o[1, 1] + al, o[1, 0] + al, tolerance)
+    ka, pa, pra = _support(int(o[0, 1]), na, al, tolerance, "positives of facet a")
+    kd, pd, prd = _support(int(o[1, 1]), nd, al, tolerance, "positives of facet d")
     if ka.size * kd.size <= max_points:
         ga, gd = np.meshgrid(ka, kd, indexing="ij")
         grid = np.stack([np.stack([na - ga, ga], -1), np.stack([nd - gd, gd], -1)], axis=-2)
         return posterior_distribution(
-            fn(grid), np.outer(pa, pd), metric=metric, strategy="exact (beta-binomial lattice)", pruned_mass=pra + prd
+            fn(grid),
+            np.outer(pa, pd),
+            metric=metric,
+            strategy="exact (beta-binomial lattice)",
+            pruned_mass=pra + prd - pra * prd,
         )
     values = sampled_metric(fn, o, n_samples=n_samples, random_state=random_state, prior=prior)
     return sampled_distribution(values, metric=metric, random_state=random_state)
