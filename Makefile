@@ -36,7 +36,7 @@ $(PIP_STAMP): $(BIN)/python pyproject.toml | $(BUNDLE)
 ## lab: install, then open JupyterLab on the tour notebook.
 # (--allow-root only when run as root, e.g. in a container.)
 lab: install
-	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/01_tour.ipynb
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) --LabApp.default_url=/lab/tree/notebooks/01_tour.ipynb
 
 ## test: install, then every test (ruff, pytest incl. notebooks and browser, vitest).
 test: install
