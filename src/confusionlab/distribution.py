@@ -489,10 +489,11 @@ def compare(
     >>> 0.5 < c.prob_greater < 1
     True
     """
-    if not isinstance(a, MetricDistribution) or not isinstance(b, MetricDistribution):
-        raise TypeError("compare needs two MetricDistribution objects")
+    for name, d in (("a", a), ("b", b)):
+        if not isinstance(d, MetricDistribution):
+            raise TypeError(f"{name} must be a MetricDistribution (from metric_distribution), got {type(d).__name__}")
     if a.metric != b.metric:
-        raise ValueError(f"cannot compare different metrics: {a.metric!r} and {b.metric!r}")
+        raise ValueError(f"a and b must be distributions of the same metric, got {a.metric!r} and {b.metric!r}")
     max_pairs = check_int(max_pairs, "max_pairs", minimum=0)
     bins = check_int(bins, "bins", minimum=1, maximum=MAX_BINS)
     a._require_values("comparison")

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ._validation import check_undefined
 from .confusion import ConfusionMatrix
 
 __all__ = [
@@ -715,4 +716,6 @@ def metric_value(cm: ConfusionMatrix, metric: str | Metric, *, undefined: float 
     """
     if not isinstance(cm, ConfusionMatrix):
         raise TypeError(f"cm must be a ConfusionMatrix, got {type(cm).__name__}")
+    if not (isinstance(undefined, float) and undefined != undefined):  # NaN shows undefined values as NaN
+        undefined = check_undefined(undefined, allow_exclude=False)
     return get_metric(metric)(cm, undefined=undefined)

@@ -82,7 +82,7 @@ def test_distribution_methods_validate_their_arguments() -> None:
     with pytest.raises(ValueError, match="q must lie in"):
         d.ppf(-0.1)
     other = cl.metric_distribution(CM, "mcc")
-    with pytest.raises(ValueError, match="cannot compare different metrics"):
+    with pytest.raises(ValueError, match="a and b must be distributions of the same metric"):
         cl.compare(d, other)
 
 

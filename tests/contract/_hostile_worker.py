@@ -1,0 +1,364 @@
+"""A capped child process for the contract tests: one call at a time under hard limits.
+
+Run as a script it is the child; :class:`Worker` (imported by ``test_core_hostile`` and
+``test_core_regressions``) starts it, sends calls and restarts it if it dies.
+
+The parent sends pickled requests ``{"call": name, "kwargs": {...}}`` on stdin, each
+framed by an 8-byte little-endian length; the worker answers in the same framing on
+stdout with a small dict:
+
+* ``{"kind": "ok", "violations": [...]}`` — the call returned and the result was
+  checked here (probabilities, cdf/sf range, shapes); ``violations`` lists what is wrong;
+* ``{"kind": "error", "mro": [...], "message": ...}`` — the call raised;
+* ``{"kind": "memory", "message": ...}`` — the call tried to allocate beyond the cap.
+
+Caps (set once the imports are done, so they measure the call, not the interpreter):
+
+* ``RLIMIT_AS`` = the worker's virtual size after a warm-up + :data:`HEADROOM` bytes. An
+  allocation beyond it fails at once with :class:`MemoryError` instead of swapping or
+  bringing down the machine;
+* ``RLIMIT_CPU`` = CPU seconds used so far + :data:`CPU_SECONDS` before each call; a call
+  that computes longer than that is killed by the kernel (SIGXCPU) and the parent reports
+  it. CPU time, unlike wall-clock time, does not grow when the CI machine is busy.
+
+The library's own memory limit is lowered to :data:`LIBRARY_LIMIT` (through the documented
+``CONFUSIONLAB_MEMORY_LIMIT`` variable, set by the parent), so a function that estimates
+its working set and refuses above the limit stays far below the cap.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import pickle
+import resource
+import struct
+import subprocess
+import sys
+from typing import Any
+
+HEADROOM = 3 * 1024**3
+CPU_SECONDS = 60
+LIBRARY_LIMIT = "512M"
+
+
+def _vmsize() -> int:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmSize:"):
+                return int(line.split()[1]) * 1024
+    raise RuntimeError("no VmSize in /proc/self/status")
+
+
+# ----------------------------------------------------------------------------- checks
+def check_distribution(d: Any, *, excluded: bool) -> list[str]:
+    """Every invariant SPEC E1 asks of a MetricDistribution; returns the violations."""
+    import numpy as np
+
+    out: list[str] = []
+    values = np.asarray(d.values, dtype=np.float64)
+    probs = np.asarray(d.probabilities, dtype=np.float64)
+    if values.shape != probs.shape:
+        out.append(f"values {values.shape} and probabilities {probs.shape} differ in shape")
+        return out
+    if not np.all(np.isfinite(probs)) or np.any(probs < 0):
+        out.append(f"probabilities not finite and non-negative: {probs[~(np.isfinite(probs) & (probs >= 0))][:5]}")
+    if np.any(np.isnan(values)):
+        out.append("NaN among the values")
+    if np.any(np.diff(values) <= 0):
+        out.append("values not strictly ascending")
+    pruned, undef = float(d.pruned_mass), float(d.undefined_mass)
+    if not (0.0 <= pruned <= 1.0 and 0.0 <= undef <= 1.0):
+        out.append(f"pruned_mass={pruned!r} or undefined_mass={undef!r} outside [0, 1]")
+    total = float(probs.sum()) + pruned + (undef if excluded else 0.0)
+    if not abs(total - 1.0) <= 1e-9:
+        what = "sum(probabilities) + pruned_mass" + (" + undefined_mass" if excluded else "")
+        out.append(f"{what} = {total!r}, not 1 within 1e-9")
+    if values.size == 0:
+        for name, call in (("mean()", d.mean), ("interval(0.95)", lambda: d.interval(0.95))):
+            try:
+                call()
+            except ValueError:
+                continue
+            out.append(f"a distribution with no defined value answered {name} instead of raising ValueError")
+        return out
+    at = {"cdf(inf)": d.cdf(math.inf), "cdf(-inf)": d.cdf(-math.inf), "cdf(nan)": d.cdf(math.nan)}
+    if at["cdf(inf)"] != 1.0:
+        out.append(f"cdf(inf) = {at['cdf(inf)']!r}, not exactly 1.0")
+    if at["cdf(-inf)"] != 0.0:
+        out.append(f"cdf(-inf) = {at['cdf(-inf)']!r}, not exactly 0.0")
+    if not math.isnan(at["cdf(nan)"]):
+        out.append(f"cdf(nan) = {at['cdf(nan)']!r}, not nan")
+    finite = values[np.isfinite(values)]
+    grid = np.concatenate([values, finite - 1e-9, finite + 1e-9])
+    cdf, sf = np.asarray(d.cdf(grid)), np.asarray(d.sf(grid))
+    if np.any(~((cdf >= 0) & (cdf <= 1))) or np.any(~((sf >= 0) & (sf <= 1))):
+        out.append(
+            f"cdf or sf outside [0, 1]: cdf in [{cdf.min()!r}, {cdf.max()!r}], sf in [{sf.min()!r}, {sf.max()!r}]"
+        )
+    inf_mass = float(probs[np.isinf(values)].sum())
+    mean, std = d.mean(), d.std()
+    if inf_mass > 0:
+        if not (math.isinf(mean) and math.isinf(std)):
+            out.append(f"mass {inf_mass:.3g} on ±inf but mean={mean!r}, std={std!r} (must be inf)")
+    elif not (math.isfinite(mean) and math.isfinite(std) and std >= 0):
+        out.append(f"mean={mean!r}, std={std!r} not finite with all values finite")
+    lo, hi = d.interval(0.95)
+    if not (values[0] <= lo <= hi <= values[-1]):
+        out.append(f"interval(0.95) = ({lo!r}, {hi!r}) not ordered inside the support")
+    return out
+
+
+def _cm(counts: tuple[Any, Any, Any, Any]) -> Any:
+    import confusionlab as cl
+
+    tp, fn, fp, tn = counts
+    return cl.ConfusionMatrix(tp=tp, fn=fn, fp=fp, tn=tn)
+
+
+_DISTRIBUTIONS: dict[tuple[Any, ...], Any] = {}
+
+
+def _distribution(counts: tuple[int, int, int, int], metric: str) -> Any:
+    import confusionlab as cl
+
+    key = (counts, metric)
+    if key not in _DISTRIBUTIONS:
+        _DISTRIBUTIONS[key] = cl.metric_distribution(_cm(counts), metric)
+    return _DISTRIBUTIONS[key]
+
+
+# ----------------------------------------------------------------------------- calls
+def call_confusion_matrix(*, counts: tuple[Any, ...]) -> list[str]:
+    import confusionlab as cl
+
+    tp, fn, fp, tn = counts
+    cm = cl.ConfusionMatrix(tp=tp, fn=fn, fp=fp, tn=tn)
+    got = cm.as_tuple()
+    if not all(type(c) is int for c in got) or [float(c) for c in got] != [float(c) for c in counts]:
+        return [f"ConfusionMatrix kept {got!r} for {counts!r}"]
+    return []
+
+
+def call_from_sklearn(*, matrix: Any, positive_index: Any) -> list[str]:
+    import confusionlab as cl
+
+    cm = cl.ConfusionMatrix.from_sklearn(matrix, positive_index=positive_index)
+    return [] if all(type(c) is int and c >= 0 for c in cm.as_tuple()) else [f"bad counts {cm!r}"]
+
+
+def call_from_predictions(*, y_true: Any, y_pred: Any, positive: Any) -> list[str]:
+    import confusionlab as cl
+
+    cm = cl.ConfusionMatrix.from_predictions(y_true, y_pred, positive=positive)
+    if cm.N != len(y_true):
+        return [f"{cm!r} counts {cm.N} examples, got {len(y_true)}"]
+    return []
+
+
+def call_from_rates(*, p: Any, n: Any, tpr: Any, tnr: Any) -> list[str]:
+    import confusionlab as cl
+
+    cm = cl.ConfusionMatrix.from_rates(p, n, tpr, tnr)
+    if (cm.p, cm.n) != (int(p), int(n)):
+        return [f"{cm!r} does not have p={p}, n={n}"]
+    return []
+
+
+def call_metric_value(*, counts: tuple[Any, ...], metric: Any, undefined: Any) -> list[str]:
+    import confusionlab as cl
+
+    cm = _cm(counts)
+    value = cl.metric_value(cm, metric, undefined=undefined)
+    if not isinstance(value, float):
+        return [f"metric_value returned {type(value).__name__}"]
+    lo, hi = cl.METRICS[metric].range
+    if math.isnan(value) or not (lo <= value <= hi or value == undefined):
+        return [f"{metric} of {cm!r} = {value!r}, outside its range {(lo, hi)}"]
+    return []
+
+
+def call_fbeta_metric(*, beta: Any) -> list[str]:
+    import confusionlab as cl
+    from confusionlab.metrics import fbeta_metric
+
+    m = fbeta_metric(beta)
+    value = cl.metric_value(cl.ConfusionMatrix(tp=16, fn=4, fp=8, tn=32), m)
+    return [] if 0.0 <= value <= 1.0 else [f"F-beta({beta!r}) = {value!r}"]
+
+
+def call_metric_distribution(*, counts: tuple[Any, ...], metric: Any, **kwargs: Any) -> list[str]:
+    import confusionlab as cl
+
+    d = cl.metric_distribution(_cm(counts), metric, **kwargs)
+    return check_distribution(d, excluded=isinstance(kwargs.get("undefined"), str))
+
+
+def call_distribution_method(*, counts: tuple[int, int, int, int], metric: str, method: str, args: tuple) -> list[str]:
+    import numpy as np
+
+    d = _distribution(counts, metric)
+    result = getattr(d, method)(*args)
+    arr = np.asarray(result, dtype=np.float64)
+    if method in ("cdf", "sf") and np.any((arr < 0) | (arr > 1)):
+        return [f"{method}{args!r} = {result!r} outside [0, 1]"]
+    if method == "rvs" and not np.all(np.isin(arr, d.values)):
+        return ["rvs drew values off the support"]
+    if method in ("interval", "ppf") and np.any(np.isnan(arr)):
+        return [f"{method}{args!r} = {result!r}"]
+    return []
+
+
+def call_compare(*, a: Any, b: Any, **kwargs: Any) -> list[str]:
+    import confusionlab as cl
+
+    da = _distribution(*a) if isinstance(a, tuple) else a
+    db = _distribution(*b) if isinstance(b, tuple) else b
+    c = cl.compare(da, db, **kwargs)
+    out = []
+    probs = (c.prob_greater, c.prob_equal, c.prob_less)
+    if not all(0.0 <= x <= 1.0 for x in probs) or abs(sum(probs) - 1.0) > 1e-9:
+        out.append(f"P(>), P(=), P(<) = {probs!r}")
+    out += [f"difference: {v}" for v in check_distribution(c.difference, excluded=False)]
+    return out
+
+
+def call_contour(*, metric: Any, level: Any, p: Any, n: Any, **kwargs: Any) -> list[str]:
+    import numpy as np
+
+    import confusionlab as cl
+
+    lines = cl.contour(metric, level, p, n, **kwargs)
+    for line in lines:
+        arr = np.asarray(line)
+        if arr.ndim != 2 or arr.shape[1] != 2 or not np.all(np.isfinite(arr)):
+            return [f"a contour polyline of shape {arr.shape} with non-finite points"]
+    return []
+
+
+def call_slice_lattice(*, p: Any, n: Any) -> list[str]:
+    import numpy as np
+
+    import confusionlab as cl
+
+    tp, tn = cl.slice_lattice(p, n)
+    if np.shape(tp) != (int(p) + 1, 1) or np.shape(tn) != (1, int(n) + 1):
+        return [f"slice_lattice({p}, {n}) shapes {np.shape(tp)}, {np.shape(tn)}"]
+    return []
+
+
+def call_simplex_points(*, N: Any) -> list[str]:
+    import confusionlab as cl
+
+    pts = cl.simplex_points(N)
+    return [] if len(pts) == math.comb(int(N) + 3, 3) else [f"simplex_points({N}) has {len(pts)} points"]
+
+
+def call_slice_model(*, counts: tuple[Any, ...], **kwargs: Any) -> list[str]:
+    from confusionlab.models import slice_model
+
+    m = slice_model(_cm(counts), **kwargs)
+    total = float(m.tp_pmf.sum()) * float(m.tn_pmf.sum()) + m.pruned_mass
+    return [] if abs(total - 1) <= 1e-9 else [f"slice_model keeps mass {total!r} with the pruned mass"]
+
+
+CALLS = {name.removeprefix("call_"): f for name, f in globals().items() if name.startswith("call_")}
+
+
+def _run(request: dict[str, Any]) -> dict[str, Any]:
+    import tracemalloc
+
+    trace = request.get("trace", False)
+    if trace:  # numpy reports its buffers to tracemalloc: the peak is what the call allocated
+        tracemalloc.start()
+    try:
+        reply = {"kind": "ok", "violations": CALLS[request["call"]](**request["kwargs"])}
+    except MemoryError as exc:
+        reply = {"kind": "memory", "message": f"MemoryError: {exc}"}
+    except Exception as exc:
+        reply = {"kind": "error", "mro": [c.__name__ for c in type(exc).__mro__], "message": str(exc)}
+    if trace:
+        reply["peak_bytes"] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return reply
+
+
+def _send(stream: Any, obj: Any) -> None:
+    data = pickle.dumps(obj)
+    stream.write(struct.pack("<Q", len(data)) + data)
+    stream.flush()
+
+
+def main() -> None:
+    out, inp = sys.stdout.buffer, sys.stdin.buffer
+    sys.stdout = sys.stderr  # nothing the library prints may corrupt the protocol
+    import warnings
+
+    warnings.simplefilter("ignore")
+    # warm-up: import and run every code path once, so lazy imports count in the baseline
+    _run({"call": "metric_distribution", "kwargs": {"counts": (3, 1, 1, 3), "metric": "mcc"}})
+    _run({"call": "compare", "kwargs": {"a": ((3, 1, 1, 3), "mcc"), "b": ((2, 2, 1, 3), "mcc")}})
+    _run({"call": "contour", "kwargs": {"metric": "mcc", "level": 0.5, "p": 4, "n": 4}})
+    _DISTRIBUTIONS.clear()
+    baseline = _vmsize()
+    limit = baseline + HEADROOM
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    _, cpu_hard = resource.getrlimit(resource.RLIMIT_CPU)
+    _send(out, {"baseline": baseline, "limit": limit})
+    while True:
+        header = inp.read(8)
+        if len(header) < 8:
+            return
+        (size,) = struct.unpack("<Q", header)
+        request = pickle.loads(inp.read(size))
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        resource.setrlimit(resource.RLIMIT_CPU, (int(usage.ru_utime + usage.ru_stime) + CPU_SECONDS, cpu_hard))
+        _send(out, _run(request))
+
+
+# ----------------------------------------------------------------------------- the parent's side
+class Worker:
+    """One child process, restarted after it dies (CPU cap, crash)."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.info: dict[str, int] = {}
+
+    def _start(self) -> None:
+        env = dict(os.environ, CONFUSIONLAB_MEMORY_LIMIT="512M", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+        self.proc = subprocess.Popen([sys.executable, __file__], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        self.info = self._recv()
+
+    def _recv(self) -> Any:
+        assert self.proc is not None and self.proc.stdout is not None
+        header = self.proc.stdout.read(8)
+        if len(header) < 8:
+            raise EOFError
+        (size,) = struct.unpack("<Q", header)
+        return pickle.loads(self.proc.stdout.read(size))
+
+    def call(self, name: str, *, trace: bool = False, **kwargs: Any) -> dict[str, Any]:
+        if self.proc is None or self.proc.poll() is not None:
+            self._start()
+        assert self.proc is not None and self.proc.stdin is not None
+        data = pickle.dumps({"call": name, "kwargs": kwargs, "trace": trace})
+        try:
+            self.proc.stdin.write(struct.pack("<Q", len(data)) + data)
+            self.proc.stdin.flush()
+            return self._recv()
+        except (EOFError, BrokenPipeError):
+            code = self.proc.wait()
+            self.proc = None
+            why = "CPU-time cap (SIGXCPU): a runaway computation" if code == -24 else f"exit code {code}"
+            return {"kind": "crash", "message": f"the child process died: {why}"}
+
+    def close(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            assert self.proc.stdin is not None
+            self.proc.stdin.close()
+            self.proc.wait()
+
+
+if __name__ == "__main__":
+    main()
