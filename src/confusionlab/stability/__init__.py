@@ -23,7 +23,6 @@ from .curve import DEFAULT_N_LEARNERS, StabilityCurve, stability_curve
 from .distances import (
     mean_pair_distance,
     mean_pair_squared_difference,
-    metric_distance,
     nominal_distances,
     ordinal_distances,
     ordinal_positions,
@@ -64,7 +63,6 @@ __all__ = [
     "krippendorff_alpha",
     "mean_pair_distance",
     "mean_pair_squared_difference",
-    "metric_distance",
     "nominal_distances",
     "ordinal_distances",
     "ordinal_positions",

@@ -34,7 +34,6 @@ from .._validation import check_int, check_memory
 __all__ = [
     "mean_pair_distance",
     "mean_pair_squared_difference",
-    "metric_distance",
     "nominal_distances",
     "ordinal_distances",
     "ordinal_positions",
@@ -176,18 +175,6 @@ def pair_distance_sums(counts: ArrayLike, positions: ArrayLike | None = None) ->
         mean = np.where(n > 0, (c @ t) / np.where(n > 0, n, 1.0), 0.0)
     spread = np.sum(c * (t - mean[..., None]) ** 2, axis=-1)
     return 2.0 * n * spread
-
-
-def metric_distance(x: ArrayLike, y: ArrayLike) -> np.ndarray:
-    """Metric distance δ(x, y) = (x − y)², elementwise.
-
-    Examples
-    --------
-    >>> from confusionlab.stability.distances import metric_distance
-    >>> metric_distance([1.0, 2.0], [4.0, 2.5])
-    array([9.  , 0.25])
-    """
-    return (np.asarray(x, dtype=np.float64) - np.asarray(y, dtype=np.float64)) ** 2
 
 
 def mean_pair_distance(counts: ArrayLike, delta: ArrayLike) -> np.ndarray:
