@@ -362,24 +362,26 @@ def metric_distribution(
     arithmetic = _arithmetic(m, largest, cols)
     form: ExactForm = m.exact(*cols, as_float=arithmetic != "int64")
     shape = np.shape(weights)
-    undef = np.broadcast_to(form.undefined_mask(), shape)
-    infinite = np.broadcast_to(form.infinite_mask(), shape)
-    special = undef | infinite
-    n_undef = int(np.count_nonzero(undef))
+    where, undefined_at, sign_at = form.special_points(shape)
+    defined = None
+    if where.size:
+        defined = np.ones(shape, dtype=bool)
+        defined.reshape(-1)[where] = False
     if arithmetic == "clustered":
-        grouped = _group_beyond_64_bits(m, form, cols, weights, ~special)
+        grouped = _group_beyond_64_bits(
+            m, form, cols, weights, np.ones(shape, dtype=bool) if defined is None else defined
+        )
     else:
-        grouped = group_exact(form, weights, defined=~special if special.any() else None)
+        grouped = group_exact(form, weights, defined=defined)
     values, masses, counts = grouped.values, grouped.masses, grouped.counts
-    w = np.asarray(weights)
-    if infinite.any():
-        positive = np.broadcast_to(np.asarray(form.num) > 0, shape)
-        for sign, where in ((np.inf, infinite & positive), (-np.inf, infinite & ~positive)):
-            if where.any():
-                values, masses, counts = _merge_value(
-                    values, masses, counts, sign, float(w[where].sum()), int(np.count_nonzero(where))
-                )
-    undef_mass = float(w[undef].sum()) if n_undef else 0.0
+    w_at = np.broadcast_to(np.asarray(weights), shape)[np.unravel_index(where, shape)]
+    for value, at in ((np.inf, ~undefined_at & (sign_at > 0)), (-np.inf, ~undefined_at & (sign_at < 0))):
+        if at.any():
+            values, masses, counts = _merge_value(
+                values, masses, counts, value, float(w_at[at].sum()), int(np.count_nonzero(at))
+            )
+    n_undef = int(np.count_nonzero(undefined_at))
+    undef_mass = float(w_at[undefined_at].sum())
     if n_undef and undefined_value is not None:
         values, masses, counts = _merge_value(values, masses, counts, undefined_value, undef_mass, n_undef)
     return MetricDistribution(

@@ -66,21 +66,28 @@ class ExactForm:
     undefined: np.ndarray | None = None
     transform: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
 
-    def undefined_mask(self) -> np.ndarray:
-        """Points where the value is 0/0 (or listed in ``undefined``)."""
-        mask = (np.asarray(self.den) == 0) & (np.asarray(self.num) == 0)
-        mask = np.broadcast_to(mask, np.broadcast_shapes(np.shape(self.num), np.shape(self.den)))
-        if self.undefined is not None:
-            mask = mask | self.undefined
-        return mask
+    def special_points(self, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The points where the value is not ``num/den``: ``(where, undefined, sign)``.
 
-    def infinite_mask(self) -> np.ndarray:
-        """Points where the value is x/0 with x ≠ 0: +inf or −inf by the sign of ``num``."""
-        mask = (np.asarray(self.den) == 0) & (np.asarray(self.num) != 0)
-        mask = np.broadcast_to(mask, np.broadcast_shapes(np.shape(self.num), np.shape(self.den)))
+        ``where`` are flat indices into ``shape`` of every point with ``den == 0`` or in
+        ``undefined`` (one pass over the lattice; such points are few). For each,
+        ``undefined`` says 0/0 (or listed in ``undefined``), and ``sign`` is +1/−1 for the
+        rest, which are x/0 = ±inf.
+        """
+        special = np.broadcast_to(np.asarray(self.den) == 0, shape)
         if self.undefined is not None:
-            mask = mask & ~self.undefined
-        return mask
+            special = special | np.broadcast_to(self.undefined, shape)
+        if not special.any():
+            empty = np.empty(0, dtype=np.intp)
+            return empty, np.empty(0, dtype=bool), np.empty(0)
+        where = np.flatnonzero(special)
+        at = np.unravel_index(where, shape)
+        num = np.broadcast_to(np.asarray(self.num), shape)[at]
+        den = np.broadcast_to(np.asarray(self.den), shape)[at]
+        undefined = (den == 0) & (num == 0)
+        if self.undefined is not None:
+            undefined |= np.broadcast_to(self.undefined, shape)[at]
+        return where, undefined, np.sign(num).astype(np.float64)
 
     def value(self, num: np.ndarray, den: np.ndarray) -> np.ndarray:
         """The metric value of integer ratios ``num/den`` (``den > 0``)."""
