@@ -150,20 +150,21 @@ def _group_sorted(
     check: str | None,
     strategy: str,
 ) -> Grouped:
-    # A stable sort is a timsort here: it exploits the sorted runs that monotone
-    # metrics leave along each lattice row, and it makes the grouping deterministic.
-    order = np.argsort(f, kind="stable")
+    # numpy's default argsort (introsort, vectorised where the CPU allows) is
+    # deterministic and about twice as fast here as the stable timsort; ties are
+    # decided below, never by the order within a run of equal doubles.
+    order = np.argsort(f)
     fs = f[order]
     same = fs[1:] == fs[:-1]
     if check is not None and num is not None and den is not None and same.any():
+        pairs = np.flatnonzero(same)  # only neighbours with identical doubles need a check
+        first, second = order[pairs], order[pairs + 1]
         if check == "reduced":  # reduced pairs are canonical
-            ns, ds = num[order], den[order]
-            equal = (ns[1:] == ns[:-1]) & (ds[1:] == ds[:-1])
+            equal = (num[first] == num[second]) & (den[first] == den[second])
         else:
-            equal = _wrapped_equal_neighbours(num, den, order)
-        bad = same & ~equal  # identical doubles, distinct exact values
-        if bad.any():
-            order, same = _resolve_collisions(order, same, np.flatnonzero(bad), num, den)
+            equal = _wrapped_equal(num, den, first, second)
+        if not equal.all():  # identical doubles, distinct exact values
+            order, same = _resolve_collisions(order, same, pairs[~equal], num, den)
             fs = f[order]
     starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
     counts = np.diff(starts, append=order.size)
@@ -174,15 +175,21 @@ def _group_sorted(
     return Grouped(values, masses, counts, strategy)
 
 
-def _wrapped_equal_neighbours(num: np.ndarray, den: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """``num_a * den_b - num_b * den_a == 0`` for sorted neighbours, computed modulo 2**64.
+def _wrapped_equal(num: np.ndarray, den: np.ndarray, first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """``num_a * den_b - num_b * den_a == 0`` for the pairs ``(first, second)``, modulo 2**64.
 
     int64 products wrap around, which is exact arithmetic modulo 2**64; the caller
     guarantees the true difference is below 2**63 in size, so zero modulo 2**64
     means zero.
     """
-    ns, ds = num[order].astype(np.int64, copy=False), den[order].astype(np.int64, copy=False)
-    return ns[1:] * ds[:-1] == ns[:-1] * ds[1:]
+    n1, d1 = num[first].astype(np.int64, copy=False), den[first].astype(np.int64, copy=False)
+    n2, d2 = num[second].astype(np.int64, copy=False), den[second].astype(np.int64, copy=False)
+    return n2 * d1 == n1 * d2
+
+
+def _wrapped_equal_neighbours(num: np.ndarray, den: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """:func:`_wrapped_equal` for every pair of neighbours in ``order``."""
+    return _wrapped_equal(num, den, order[:-1], order[1:])
 
 
 def _resolve_collisions(
