@@ -1,0 +1,196 @@
+// EvaluationView front-end: the question in words, then per group a PMF canvas with the
+// refits' means overlaid, the decomposition bar and the verdict; the least stable objects below.
+import { decodeFloat32, decodeFloat64 } from "../shared/buffers.js";
+import { cssVariableReader, resolveTheme } from "../shared/theme.js";
+import { el } from "../shared/dom.js";
+import { redrawOnChange } from "../shared/redraw.js";
+import { niceTicks } from "../shared/scale.js";
+import { formatNumber } from "../shared/format.js";
+import { MARGINS, PLOT_HEIGHT, linearScale, maxMassInside, splitByOffsets, spread, varianceShares } from "./geometry.js";
+
+export const KEYS = [
+  "metric",
+  "confidence",
+  "width",
+  "generation",
+  "_panels",
+  "_offsets",
+  "_values",
+  "_probabilities",
+  "_refit_means",
+  "_refit_offsets",
+  "_domain",
+  "_question",
+  "_target",
+  "_metric_label",
+  "_n_refits",
+  "_unstable",
+];
+
+/** Read the model into panels of typed arrays (inconsistent buffers give empty panels). */
+export function readState(model) {
+  const get = (k) => model.get(k);
+  const summaries = get("_panels") ?? [];
+  const values = splitByOffsets(decodeFloat64(get("_values")), get("_offsets"), summaries.length);
+  const probs = splitByOffsets(decodeFloat32(get("_probabilities")), get("_offsets"), summaries.length);
+  const means = splitByOffsets(decodeFloat64(get("_refit_means")), get("_refit_offsets"), summaries.length);
+  return {
+    metric: get("metric"),
+    label: get("_metric_label") || get("metric"),
+    question: get("_question") || "",
+    target: get("_target") || "",
+    refits: get("_n_refits") ?? 0,
+    width: get("width") || 520,
+    generation: get("generation") ?? 0,
+    domain: get("_domain") ?? [0, 1],
+    unstable: get("_unstable") ?? [],
+    panels: summaries.map((s, k) => ({ ...s, values: values[k], probs: probs[k], means: means[k] })),
+  };
+}
+
+/** Draw one group's PMF with the refit spread; returns the number of sticks drawn. */
+export function drawGroup(ctx, panel, state, theme, yMax, dpr = 1) {
+  const W = state.width;
+  const H = MARGINS.top + PLOT_HEIGHT + MARGINS.bottom;
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, W, H);
+  const [lo, hi] = state.domain;
+  const x = linearScale(lo, hi, MARGINS.left, W - MARGINS.right);
+  const base = MARGINS.top + PLOT_HEIGHT;
+  const y = linearScale(0, yMax || 1, base, MARGINS.top);
+  const [a, b] = panel.interval ?? [null, null];
+  if (a !== null && b !== null) {
+    ctx.fillStyle = theme.accent;
+    ctx.globalAlpha = 0.12;
+    const xa = x(Math.max(lo, a));
+    ctx.fillRect(xa, MARGINS.top, Math.max(1, x(Math.min(hi, b)) - xa), PLOT_HEIGHT);
+    ctx.globalAlpha = 1;
+  }
+  ctx.fillStyle = theme.accent;
+  let sticks = 0;
+  for (let i = 0; i < panel.values.length; i++) {
+    const v = panel.values[i];
+    if (!(v >= lo && v <= hi)) continue;
+    const top = y(panel.probs[i]);
+    ctx.fillRect(Math.round(x(v)) - 0.5, top, 1.5, base - top);
+    sticks += 1;
+  }
+  const s = spread(panel.means);
+  if (s) {
+    ctx.strokeStyle = "#d84315";
+    ctx.fillStyle = "#d84315";
+    ctx.globalAlpha = 0.25;
+    ctx.fillRect(x(s.min), MARGINS.top - 6, Math.max(2, x(s.max) - x(s.min)), 5);
+    ctx.globalAlpha = 1;
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    for (const m of panel.means) {
+      ctx.moveTo(Math.round(x(m)) + 0.5, MARGINS.top - 7);
+      ctx.lineTo(Math.round(x(m)) + 0.5, MARGINS.top + 4);
+    }
+    ctx.stroke();
+  }
+  if (panel.value !== null && panel.value >= lo && panel.value <= hi) {
+    ctx.strokeStyle = theme.foreground;
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.moveTo(x(panel.value), MARGINS.top);
+    ctx.lineTo(x(panel.value), base);
+    ctx.stroke();
+  }
+  ctx.strokeStyle = theme.muted;
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  ctx.moveTo(MARGINS.left, base + 0.5);
+  ctx.lineTo(W - MARGINS.right, base + 0.5);
+  ctx.stroke();
+  ctx.fillStyle = theme.foreground;
+  ctx.font = `10px ${theme.font}`;
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  for (const t of niceTicks(lo, hi, Math.max(2, Math.floor(W / 80)))) ctx.fillText(String(t), x(t), base + 4);
+  return sticks;
+}
+
+/** One line about a group: value, interval, spread parts and the verdict. */
+export function groupSummary(panel) {
+  const pct = Math.round((panel.confidence ?? 0.95) * 100);
+  const [a, b] = panel.interval ?? [null, null];
+  let text =
+    `${panel.group}: ${formatNumber(panel.value)} · ${pct}% [${formatNumber(a)}, ${formatNumber(b)}] · ` +
+    `sd ${formatNumber(panel.total_sd)}`;
+  if (panel.positives !== undefined) text += ` · ${panel.positives} pos / ${panel.negatives} neg`;
+  if (panel.mc_error > 0) text += ` · Monte Carlo error ${formatNumber(panel.mc_error)}`;
+  return text;
+}
+
+/** anywidget entry point. */
+export function render({ model, el: host }) {
+  const root = el("div", "confusionlab-evaluation", host);
+  const question = el("div", "cl-question", root);
+  const note = el("div", "cl-note", root);
+  const list = el("div", "cl-groups", root);
+  const unstable = el("div", "cl-unstable", root);
+  let rows = [];
+
+  const draw = () => {
+    const state = readState(model);
+    const theme = resolveTheme(cssVariableReader(root));
+    const dpr = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
+    question.textContent = state.question;
+    note.textContent =
+      `Sticks: the distribution of ${state.label} (shaded: the central interval; black line: the observed value)` +
+      (state.refits ? `; orange ticks: the means of ${state.refits} refits. Bar: share of variance from the test set (blue) and the refit (orange).` : ".");
+    while (rows.length > state.panels.length) rows.pop().box.remove();
+    while (rows.length < state.panels.length) {
+      const box = el("div", "cl-group", list);
+      const title = el("div", "cl-group-title", box);
+      const canvas = el("canvas", "cl-canvas", box);
+      canvas.setAttribute("role", "img");
+      const bar = el("div", "cl-decomposition", box);
+      const test = el("div", "cl-share-test", bar);
+      const refit = el("div", "cl-share-refit", bar);
+      const verdict = el("div", "cl-verdict", box);
+      rows.push({ box, title, canvas, test, refit, verdict });
+    }
+    const [lo, hi] = state.domain;
+    const yMax = Math.max(0, ...state.panels.map((p) => maxMassInside(p.values, p.probs, lo, hi)));
+    let marks = 0;
+    state.panels.forEach((panel, k) => {
+      const row = rows[k];
+      const H = MARGINS.top + PLOT_HEIGHT + MARGINS.bottom;
+      row.canvas.width = Math.round(state.width * dpr);
+      row.canvas.height = Math.round(H * dpr);
+      row.canvas.style.width = `${state.width}px`;
+      row.canvas.style.height = `${H}px`;
+      row.canvas.setAttribute("aria-label", `distribution of ${state.label} for ${panel.group}`);
+      const ctx = row.canvas.getContext("2d");
+      if (ctx) marks += drawGroup(ctx, panel, state, theme, yMax * 1.05, dpr);
+      row.title.textContent = groupSummary(panel);
+      const shares = varianceShares(panel.test_set_sd, panel.refit_sd);
+      row.test.style.width = `${(100 * shares.test).toFixed(1)}%`;
+      row.refit.style.width = `${(100 * shares.refit).toFixed(1)}%`;
+      row.test.title = `test set: sd ${formatNumber(panel.test_set_sd)}`;
+      row.refit.title = `refit: sd ${formatNumber(panel.refit_sd)}`;
+      row.verdict.textContent = panel.too_small
+        ? "too small to say anything"
+        : `${Math.round(100 * shares.test)}% test set · ${Math.round(100 * shares.refit)}% refit`;
+      row.verdict.className = panel.too_small ? "cl-verdict cl-small" : "cl-verdict";
+    });
+    unstable.textContent = state.unstable.length
+      ? "Least stable objects across refits (psi): " +
+        state.unstable.map((u) => `#${u.index} (${u.group}) ${formatNumber(u.stability)}`).join(", ")
+      : "";
+    const d = root.dataset;
+    d.metric = String(state.metric);
+    d.target = state.target;
+    d.groups = String(state.panels.length);
+    d.refits = String(state.refits);
+    d.marks = String(marks);
+    d.generation = String(state.generation);
+  };
+
+  const redraw = redrawOnChange(model, KEYS, draw);
+  draw();
+  return () => redraw.dispose();
+}
