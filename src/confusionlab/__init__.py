@@ -14,8 +14,10 @@ from ._validation import TooLargeError, memory_limit, set_memory_limit
 from .confusion import ConfusionMatrix
 from .contours import contour
 from .distribution import MetricDistribution, compare, metric_distribution
+from .evaluation import Evaluation, evaluate
 from .lattice import simplex_points, slice_lattice
 from .metrics import METRICS, Metric, metric_value
+from .paired import PairedComparison, compare_paired, compare_paired_cells, rank_models
 
 __version__ = "0.1.0"
 
@@ -26,6 +28,7 @@ _WIDGETS = {
     "ConfusionSimplex": "confusionlab.widgets.confusion_simplex",
     "MetricPMF": "confusionlab.widgets.metric_pmf",
     "Explorer": "confusionlab.widgets.explorer",
+    "EvaluationView": "confusionlab.widgets.evaluation_view",
 }
 
 __all__ = [
@@ -33,18 +36,25 @@ __all__ = [
     "BiasView",
     "ConfusionMatrix",
     "ConfusionSimplex",
+    "Evaluation",
+    "EvaluationView",
     "Explorer",
     "Metric",
     "MetricDistribution",
     "MetricPMF",
+    "PairedComparison",
     "RocSlice",
     "StabilityView",
     "TooLargeError",
     "compare",
+    "compare_paired",
+    "compare_paired_cells",
     "contour",
+    "evaluate",
     "memory_limit",
     "metric_distribution",
     "metric_value",
+    "rank_models",
     "set_memory_limit",
     "simplex_points",
     "slice_lattice",

@@ -43,7 +43,7 @@ import numpy as np
 
 from .metrics import ExactForm
 
-__all__ = ["APPROXIMATE_RELATIVE_ERROR", "Grouped", "group_clustered", "group_exact"]
+__all__ = ["APPROXIMATE_RELATIVE_ERROR", "Grouped", "group_clustered", "group_exact", "sort_exactly"]
 
 _EXACT_FLOAT = 2.0**53
 _WRAP_LIMIT = 2.0**113  # then |num_a*den_b - num_b*den_a| < D**2 * V * 2**-51 < 2**62
@@ -140,16 +140,32 @@ def _group_integer_keys(form: ExactForm, key: np.ndarray, den: int, w: np.ndarra
     return Grouped(form.value(keys, np.full(keys.shape, den)), masses, counts, "integer-sort")
 
 
-def _group_sorted(
-    form: ExactForm,
-    f: np.ndarray,
-    num: np.ndarray | None,
-    den: np.ndarray | None,
-    w: np.ndarray,
-    *,
-    check: str | None,
-    strategy: str,
-) -> Grouped:
+def sort_exactly(
+    f: np.ndarray, num: np.ndarray | None = None, den: np.ndarray | None = None, *, check: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Sort points by exact value: the permutation, and which neighbours are exactly equal.
+
+    ``f`` holds each point's ratio ``num/den`` as a correctly rounded double (see the
+    module docstring for why that never splits a value). ``check`` says how neighbours
+    with identical doubles are decided: ``None`` (doubles are injective here),
+    ``"wrapped"`` (int64 cross-products modulo 2**64, exact below the module's bound)
+    or ``"reduced"`` (``num``, ``den`` are gcd-reduced: compare them). Runs of one double
+    holding distinct exact values are re-sorted with :class:`~fractions.Fraction`.
+
+    Returns
+    -------
+    order : ndarray
+        Indices sorting the points by value.
+    same : ndarray of bool, length ``f.size - 1``
+        ``same[i]``: the points ``order[i]`` and ``order[i + 1]`` have the same exact value.
+
+    Examples
+    --------
+    >>> num, den = np.array([2, 1, 3]), np.array([4, 2, 4])
+    >>> order, same = sort_exactly(num / den, num, den, check="wrapped")
+    >>> order.tolist(), same.tolist()
+    ([0, 1, 2], [True, False])
+    """
     # numpy's default argsort (introsort, vectorised where the CPU allows) is
     # deterministic and about twice as fast here as the stable timsort; ties are
     # decided below, never by the order within a run of equal doubles.
@@ -165,7 +181,21 @@ def _group_sorted(
             equal = _wrapped_equal(num, den, first, second)
         if not equal.all():  # identical doubles, distinct exact values
             order, same = _resolve_collisions(order, same, pairs[~equal], num, den)
-            fs = f[order]
+    return order, same
+
+
+def _group_sorted(
+    form: ExactForm,
+    f: np.ndarray,
+    num: np.ndarray | None,
+    den: np.ndarray | None,
+    w: np.ndarray,
+    *,
+    check: str | None,
+    strategy: str,
+) -> Grouped:
+    order, same = sort_exactly(f, num, den, check=check)
+    fs = f[order]
     starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
     counts = np.diff(starts, append=order.size)
     masses = np.add.reduceat(w[order], starts)
@@ -185,11 +215,6 @@ def _wrapped_equal(num: np.ndarray, den: np.ndarray, first: np.ndarray, second: 
     n1, d1 = num[first].astype(np.int64, copy=False), den[first].astype(np.int64, copy=False)
     n2, d2 = num[second].astype(np.int64, copy=False), den[second].astype(np.int64, copy=False)
     return n2 * d1 == n1 * d2
-
-
-def _wrapped_equal_neighbours(num: np.ndarray, den: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """:func:`_wrapped_equal` for every pair of neighbours in ``order``."""
-    return _wrapped_equal(num, den, order[:-1], order[1:])
 
 
 def _resolve_collisions(

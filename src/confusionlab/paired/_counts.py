@@ -1,0 +1,143 @@
+"""The 2 × 4 table of a paired test: per true class, how two classifiers' predictions agree."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._validation import as_labels, check_count
+from ..confusion import ConfusionMatrix, _distinct, _equals, _positive_label
+
+__all__ = ["CELLS", "PairedCounts"]
+
+#: The four cells of each class, in this order.
+CELLS = ("both", "only_a", "only_b", "neither")
+
+
+@dataclass(frozen=True)
+class PairedCounts:
+    """Counts of the four agreement cells among the positives and among the negatives.
+
+    ``positives`` = (both predict positive, only A does, only B does, neither) among the
+    true positives; ``negatives`` the same among the true negatives. So
+    TP_A = both + only A (of the positives), FP_A = both + only A (of the negatives),
+    and likewise for B.
+
+    Examples
+    --------
+    >>> c = PairedCounts.from_predictions([1, 1, 1, 0, 0], [1, 1, 0, 1, 0], [1, 0, 0, 0, 0])
+    >>> c.positives, c.negatives
+    ((1, 1, 0, 1), (0, 1, 0, 1))
+    >>> c.matrix_a, c.matrix_b
+    (ConfusionMatrix(tp=2, fn=1, fp=1, tn=1), ConfusionMatrix(tp=1, fn=2, fp=0, tn=2))
+    >>> c.discordant  # (A right and B wrong, B right and A wrong): McNemar's b and c
+    (1, 1)
+    """
+
+    positives: tuple[int, int, int, int]
+    negatives: tuple[int, int, int, int]
+
+    def __post_init__(self) -> None:
+        for name in ("positives", "negatives"):
+            row = getattr(self, name)
+            if isinstance(row, (str, bytes)) or not hasattr(row, "__len__") or len(row) != 4:
+                raise ValueError(f"{name} must be four counts (both, only_a, only_b, neither), got {row!r}")
+            object.__setattr__(
+                self, name, tuple(check_count(v, f"{name}[{i}] ({CELLS[i]})") for i, v in enumerate(row))
+            )
+        if self.p + self.n == 0:
+            raise ValueError("the paired counts hold no example; a comparison needs at least one")
+
+    @classmethod
+    def from_cells(cls, cells: Any) -> PairedCounts:
+        """From a 2 × 4 array: row 0 the positives, row 1 the negatives, columns :data:`CELLS`.
+
+        >>> PairedCounts.from_cells([[50, 3, 1, 6], [2, 4, 1, 33]]).matrix_a
+        ConfusionMatrix(tp=53, fn=7, fp=6, tn=34)
+        """
+        if isinstance(cells, PairedCounts):
+            return cells
+        arr = np.asarray(cells, dtype=object)
+        if arr.shape != (2, 4):
+            raise ValueError(
+                "cells must be a 2 × 4 table: row 0 the true positives, row 1 the true negatives; columns "
+                f"(both predict positive, only A, only B, neither); got shape {arr.shape}"
+            )
+        return cls(tuple(arr[0]), tuple(arr[1]))
+
+    @classmethod
+    def from_predictions(cls, y_true: Any, pred_a: Any, pred_b: Any, *, positive: Any = None) -> PairedCounts:
+        """Count the cells from true labels and the two classifiers' predicted labels.
+
+        Raises
+        ------
+        ValueError
+            Different lengths, no examples, missing values, or more than two labels
+            without ``positive`` (scores instead of labels, for instance).
+        """
+        t = as_labels(y_true, "y_true")
+        a = as_labels(pred_a, "pred_a")
+        b = as_labels(pred_b, "pred_b")
+        if not t.shape[0] == a.shape[0] == b.shape[0]:
+            raise ValueError(
+                f"y_true, pred_a and pred_b must have the same length, got {t.shape[0]}, {a.shape[0]} and {b.shape[0]}"
+            )
+        if t.shape[0] == 0:
+            raise ValueError("y_true, pred_a and pred_b are empty: a comparison needs at least one example")
+        labels = _distinct(t, a, b)
+        if len(labels) > 2 and positive is None:
+            shown = ", ".join(map(repr, labels[:6])) + (" …" if len(labels) > 6 else "")
+            raise ValueError(
+                f"y_true, pred_a and pred_b hold {len(labels)} distinct labels ({shown}); a paired comparison "
+                "needs binary predicted labels (threshold scores first), or positive=<label> to count that "
+                "class against all the others"
+            )
+        positive = _positive_label(labels, positive)
+        tpos, apos, bpos = (_equals(x, positive) for x in (t, a, b))
+
+        def row(mask: np.ndarray) -> tuple[int, int, int, int]:
+            aa, bb = apos[mask], bpos[mask]
+            both = int(np.count_nonzero(aa & bb))
+            only_a = int(np.count_nonzero(aa & ~bb))
+            only_b = int(np.count_nonzero(~aa & bb))
+            return (both, only_a, only_b, int(aa.size) - both - only_a - only_b)
+
+        return cls(row(tpos), row(~tpos))
+
+    @property
+    def p(self) -> int:
+        return sum(self.positives)
+
+    @property
+    def n(self) -> int:
+        return sum(self.negatives)
+
+    @property
+    def matrix_a(self) -> ConfusionMatrix:
+        both, only_a, _, _ = self.positives
+        nboth, nonly_a, _, _ = self.negatives
+        tp, fp = both + only_a, nboth + nonly_a
+        return ConfusionMatrix(tp=tp, fn=self.p - tp, fp=fp, tn=self.n - fp)
+
+    @property
+    def matrix_b(self) -> ConfusionMatrix:
+        both, _, only_b, _ = self.positives
+        nboth, _, nonly_b, _ = self.negatives
+        tp, fp = both + only_b, nboth + nonly_b
+        return ConfusionMatrix(tp=tp, fn=self.p - tp, fp=fp, tn=self.n - fp)
+
+    @property
+    def discordant(self) -> tuple[int, int]:
+        """(A right and B wrong, B right and A wrong): McNemar's off-diagonal counts."""
+        return (self.positives[1] + self.negatives[2], self.positives[2] + self.negatives[1])
+
+    @property
+    def discordant_cells(self) -> int:
+        """Examples on which the two classifiers' predictions differ."""
+        return self.positives[1] + self.positives[2] + self.negatives[1] + self.negatives[2]
+
+    def as_array(self) -> np.ndarray:
+        """The 2 × 4 table as int64."""
+        return np.array([self.positives, self.negatives], dtype=np.int64)
