@@ -128,6 +128,7 @@ class MetricDistribution:
         self.pruned_mass = float(pruned_mass)
         self.lattice_points = int(self.multiplicities.sum()) if lattice_points is None else lattice_points
         self.strategy = strategy
+        self.undefined_excluded = bool(undefined_excluded)
         if check_total:
             total = float(self.probabilities.sum()) + self.pruned_mass
             total += self.undefined_mass if undefined_excluded else 0.0
@@ -201,18 +202,28 @@ class MetricDistribution:
     def mean(self) -> float:
         """Expected value; ±inf when ±inf carries mass (NaN when both do)."""
         self._require_values("mean")
-        infinite = np.isinf(self.values)
-        if infinite.any():
-            signs = np.sign(self.values[infinite & (self._p > 0)])
-            return float(signs[0] * np.inf) if signs.size and np.all(signs == signs[0]) else float("nan")
-        return float(np.sum(self._p * self.values))
+        p, values = self._finite_support()
+        if p is None:  # ±inf carries mass
+            signs = np.sign(self.values[np.isinf(self.values) & (self._p > 0)])
+            return float(signs[0] * np.inf) if np.all(signs == signs[0]) else float("nan")
+        return float(np.sum(p * values))
 
     def var(self) -> float:
         """Variance; inf when ±inf carries mass."""
         mu = self.mean()
         if not np.isfinite(mu):
             return float("inf") if np.isinf(mu) else float("nan")
-        return float(np.sum(self._p * (self.values - mu) ** 2))
+        p, values = self._finite_support()
+        return float(np.sum(p * (values - mu) ** 2))
+
+    def _finite_support(self) -> tuple[np.ndarray | None, np.ndarray]:
+        """(probabilities, values) without the ±inf atoms of zero mass; (None, …) when ±inf has mass."""
+        infinite = np.isinf(self.values)
+        if not infinite.any():
+            return self._p, self.values
+        if (self._p[infinite] > 0).any():
+            return None, self.values
+        return self._p[~infinite], self.values[~infinite]
 
     def std(self) -> float:
         return float(np.sqrt(self.var()))
@@ -423,14 +434,40 @@ def metric_distribution(
         cols = (tp, sl.p - tp, sl.n - tn, tn)
         largest, weights, pruned = sl.p + sl.n, sl.joint(), sl.pruned_mass
 
+    return lattice_distribution(
+        m, cols, weights, largest=largest, pruned=pruned, model=model, undefined=undefined_value
+    )
+
+
+def lattice_distribution(
+    m: Metric,
+    cols: tuple[np.ndarray, ...],
+    weights: np.ndarray,
+    *,
+    largest: int,
+    pruned: float,
+    model: str,
+    undefined: float | None,
+    keep: np.ndarray | None = None,
+) -> MetricDistribution:
+    """Push a lattice PMF through a metric, grouping on exact values (the core of
+    :func:`metric_distribution`).
+
+    ``cols`` are the (TP, FN, FP, TN) count arrays broadcasting to ``weights``' shape;
+    ``largest`` bounds their total; ``pruned`` is the mass the lattice lacks; ``undefined``
+    the value of 0/0 points (None: excluded); ``keep`` (optional boolean array) leaves
+    points out entirely (e.g. points of zero mass in a mixture's bounding box).
+    """
     arithmetic = _arithmetic(m, largest, cols)
     form: ExactForm = m.exact(*cols, as_float=arithmetic != "int64")
     shape = np.shape(weights)
     where, undefined_at, sign_at = form.special_points(shape)
-    defined = None
+    defined = None if keep is None else np.array(np.broadcast_to(keep, shape))
     if where.size:
-        defined = np.ones(shape, dtype=bool)
+        defined = np.ones(shape, dtype=bool) if defined is None else defined
+        kept_special = defined.reshape(-1)[where]
         defined.reshape(-1)[where] = False
+        where, undefined_at, sign_at = where[kept_special], undefined_at[kept_special], sign_at[kept_special]
     if arithmetic == "clustered":
         grouped = _group_beyond_64_bits(
             m, form, cols, weights, np.ones(shape, dtype=bool) if defined is None else defined
@@ -446,8 +483,8 @@ def metric_distribution(
             )
     n_undef = int(np.count_nonzero(undefined_at))
     undef_mass = float(w_at[undefined_at].sum())
-    if n_undef and undefined_value is not None:
-        values, masses, counts = _merge_value(values, masses, counts, undefined_value, undef_mass, n_undef)
+    if n_undef and undefined is not None:
+        values, masses, counts = _merge_value(values, masses, counts, undefined, undef_mass, n_undef)
     return MetricDistribution(
         values,
         masses,
@@ -457,9 +494,9 @@ def metric_distribution(
         undefined_mass=undef_mass,
         undefined_points=n_undef,
         pruned_mass=pruned,
-        lattice_points=int(np.prod(shape)),
+        lattice_points=int(np.prod(shape)) if keep is None else int(np.count_nonzero(keep)),
         strategy=grouped.strategy,
-        undefined_excluded=undefined_value is None,
+        undefined_excluded=undefined is None,
         check_total=True,
     )
 

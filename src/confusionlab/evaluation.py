@@ -46,6 +46,7 @@ from ._validation import (
 from .confusion import ConfusionMatrix, _distinct, _positive_label
 from .distribution import TARGETS, MetricDistribution, metric_distribution
 from .metrics import Metric, get_metric
+from .mixture import slice_mixture
 from .models import MODELS
 
 __all__ = ["DEFAULT_METRICS", "MACRO_PREFIX", "QUESTIONS", "Evaluation", "evaluate", "mixture"]
@@ -179,6 +180,7 @@ def mixture(distributions: Sequence[MetricDistribution], *, model: str | None = 
         pruned_mass=sum(d.pruned_mass for d in distributions) / r,
         lattice_points=sum(d.lattice_points for d in distributions),
         strategy="mixture",
+        undefined_excluded=first.undefined_excluded,
         check_total=True,
     )
     out.target = first.target
@@ -474,6 +476,42 @@ class Evaluation:
             self._cache[key] = metric_distribution(cm, metric, self.model, tolerance=self.tolerance, target=self.target)
         return self._cache[key]
 
+    def _mixed(
+        self, metric: str, g: int, c: int | None = None
+    ) -> tuple[MetricDistribution, dict[str, float], np.ndarray]:
+        """The refits' mixture, its decomposition and the refits' means for group ``g``
+        (class ``c`` against the rest).
+
+        Binary metrics of a new test set under a slice model share one slice across the
+        refits (the true labels are fixed), so :func:`~confusionlab.mixture.slice_mixture`
+        gives all three from one exact grouping; otherwise the refits' distributions are
+        pooled.
+        """
+        key = ("mixed", metric, g, c)
+        if key not in self._cache:
+            if (
+                metric.startswith(MACRO_PREFIX)
+                or self.target != "next_test_set"
+                or self.model == "dirichlet-multinomial"
+            ):
+                dists = self._run_dists(metric, g, c)
+                means = np.array([d.mean() for d in dists])
+                self._cache[key] = (mixture(dists), _decomposition(dists), means)
+            else:
+                if c is None:
+                    self._binary(metric)
+                    c = self.positive_index
+                cms = [self._one_vs_rest(tables[g], c) for tables in self.counts]  # type: ignore[arg-type]
+                mix = slice_mixture(cms, metric, self.model, tolerance=self.tolerance)
+                self._cache[key] = (mix.distribution, mix.decompose(), mix.means)
+        return self._cache[key]
+
+    def refit_means(self, metric: str, group: Any = None) -> np.ndarray:
+        """The metric's mean under each refit's distribution (one value per refit)."""
+        metric = _metric_name(metric, "metric")
+        self._require_refits("refit_means")
+        return self._mixed(metric, self._group_index(group))[2]
+
     def _run_dists(self, metric: str, g: int, c: int | None = None) -> list[MetricDistribution]:
         """One distribution per run (refit) of group ``g``: exact, or Monte Carlo for macro."""
         if metric.startswith(MACRO_PREFIX):
@@ -519,7 +557,7 @@ class Evaluation:
         distributions. Macro averages: Monte Carlo (``mc_error`` attribute).
         """
         metric = _metric_name(metric, "metric")
-        return mixture(self._run_dists(metric, self._group_index(group)))
+        return self._mixed(metric, self._group_index(group))[0]
 
     def by_group(self, metric: str) -> dict[Any, MetricDistribution]:
         """{group: distribution} for every group (``"all"`` excluded)."""
@@ -546,8 +584,8 @@ class Evaluation:
         """
         metric = _metric_name(metric, "metric")
         if by_group:
-            return {name: _decomposition(self._run_dists(metric, i)) for i, name in enumerate(self.groups[:-1])}
-        return _decomposition(self._run_dists(metric, self._group_index(group)))
+            return {name: self._mixed(metric, i)[1] for i, name in enumerate(self.groups[:-1])}
+        return self._mixed(metric, self._group_index(group))[1]
 
     def per_class(self, metric: str, group: Any = None) -> dict[Any, MetricDistribution]:
         """{class: exact one-vs-rest distribution of ``metric``} (mixture over refits)."""
@@ -555,7 +593,7 @@ class Evaluation:
         if name.startswith(MACRO_PREFIX):
             raise ValueError(f"metric {metric!r} is a macro average; per_class takes a binary metric such as 'f1'")
         g = self._group_index(group)
-        return {c: mixture(self._run_dists(name, g, i)) for i, c in enumerate(self.classes)}
+        return {c: self._mixed(name, g, i)[0] for i, c in enumerate(self.classes)}
 
     def mc_error(self, metric: str, group: Any = None) -> float:
         """Monte Carlo standard error of the mean of a macro average (0 for exact distributions)."""
@@ -708,7 +746,7 @@ class Evaluation:
             ax.axvspan(lo, hi, color="#1976d2", alpha=0.08)
             g = self._group_index(name)
             if self.n_refits:
-                means = [x.mean() for x in self._run_dists(metric, g)]
+                means = self._mixed(metric, g)[2]
                 ax.plot(means, np.full(len(means), d._p.max() * 1.05), "|", color="#d84315", markersize=10)
             flag = "  (too small to say)" if self.too_small(metric, name) else ""
             ax.set_title(f"{name}: {self.value(metric, name):.3f} [{lo:.3f}, {hi:.3f}]{flag}", fontsize=9, loc="left")

@@ -109,8 +109,7 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
             values, probs, _, _ = _aggregate(d, self.max_values)
             chunks.append((values, probs))
             offsets.append(offsets[-1] + values.size)
-            g = ev._group_index(name)
-            run_means = [x.mean() for x in ev._run_dists(metric, g)] if ev.n_refits else []
+            run_means = ev.refit_means(metric, name) if ev.n_refits else []
             means.append(np.asarray(run_means, dtype=np.float64))
             refit_offsets.append(refit_offsets[-1] + len(run_means))
             lo, hi = d.interval(self.confidence)
