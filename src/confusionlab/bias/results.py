@@ -9,17 +9,29 @@ predictive distribution, computed on first use.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+
+import numpy as np
 
 from .._validation import check_confidence
 from ..distribution import MetricDistribution
 from .counts import CountTable
 from .uncertainty import prob_sign_real
 
-__all__ = ["DESCRIPTIONS", "POSTTRAINING", "PRETRAINING", "BiasMetric", "BiasReport"]
+__all__ = [
+    "DESCRIPTIONS",
+    "POSTTRAINING",
+    "PRETRAINING",
+    "VERDICTS",
+    "BiasMetric",
+    "BiasReport",
+    "check_margin",
+    "verdict_of",
+]
 
 PRETRAINING = ("CDDL", "CI", "DPL", "JS", "KL", "KS", "LP", "TVD")
 POSTTRAINING = ("AD", "CDDPL", "DAR", "DCA", "DCR", "DI", "DPPL", "DRR", "FT", "GE", "RD", "SD", "TE")
@@ -48,6 +60,53 @@ DESCRIPTIONS = {
     "FT": "Flip Test (FT)",
     "GE": "Generalized Entropy (GE)",
 }
+
+#: The three verdicts of :meth:`BiasMetric.verdict`, from "an effect beyond the margin" to "cannot say".
+VERDICTS = ("bias", "no material bias", "insufficient evidence")
+
+
+def check_margin(margin: Any, name: str = "margin") -> float:
+    """The half-width of the no-bias band: a finite number > 0.
+
+    Examples
+    --------
+    >>> check_margin(0.1)
+    0.1
+    >>> check_margin(float("nan"))
+    Traceback (most recent call last):
+    ...
+    ValueError: margin must be a finite number > 0 (the half-width of the band around the no-bias value), got nan
+    """
+    if isinstance(margin, (bool, np.bool_)) or not isinstance(margin, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {type(margin).__name__} {margin!r}")
+    value = float(margin)
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(
+            f"{name} must be a finite number > 0 (the half-width of the band around the no-bias value), got {margin!r}"
+        )
+    return value
+
+
+def verdict_of(lower: float, upper: float, no_bias: float, margin: float) -> str:
+    """The verdict of an interval ``[lower, upper]`` against the band ``no_bias ± margin``.
+
+    Entirely outside the (closed) band → ``"bias"``; entirely inside →
+    ``"no material bias"``; overlapping its edge, or NaN (no interval) →
+    ``"insufficient evidence"``. Arguments are trusted (see :meth:`BiasMetric.verdict`).
+
+    Examples
+    --------
+    >>> verdict_of(0.12, 0.30, 0.0, 0.1), verdict_of(-0.05, 0.08, 0.0, 0.1), verdict_of(0.05, 0.2, 0.0, 0.1)
+    ('bias', 'no material bias', 'insufficient evidence')
+    >>> verdict_of(0.5, float("inf"), 1.0, 0.2)      # DI: the band is [0.8, 1.2]
+    'insufficient evidence'
+    """
+    lo_band, hi_band = no_bias - margin, no_bias + margin
+    if upper < lo_band or lower > hi_band:
+        return "bias"
+    if lo_band <= lower and upper <= hi_band:
+        return "no material bias"
+    return "insufficient evidence"
 
 
 @dataclass
@@ -115,6 +174,68 @@ class BiasMetric:
         """True when the interval includes the no-bias value (the sign is not established)."""
         lo, hi = self.interval(confidence)
         return bool(lo <= self.no_bias <= hi)
+
+    def verdict(self, margin: float, confidence: float = 0.95) -> str:
+        """Is there bias beyond ``margin``? A decision an auditor can defend.
+
+        Parameters
+        ----------
+        margin : float
+            Half-width of the band of immaterial values around the no-bias
+            value v₀ (1 for DI, 0 for the others): a difference within
+            ``v₀ ± margin`` is not material. Finite and > 0.
+        confidence : float, default 0.95
+            Level of the central posterior predictive interval *I*.
+
+        Returns
+        -------
+        {"bias", "no material bias", "insufficient evidence"}
+            *I* entirely outside ``[v₀ − margin, v₀ + margin]`` → ``"bias"``;
+            entirely inside → ``"no material bias"``; otherwise (it overlaps an
+            edge of the band) → ``"insufficient evidence"``.
+
+        Raises
+        ------
+        ValueError
+            ``margin`` not finite and > 0; the metric could not be computed (an
+            empty facet, …: its ``error`` is the message) or has no posterior
+            (FT).
+
+        Notes
+        -----
+        A verdict of no bias needs the whole interval inside the band, so a
+        small facet, whose interval is wide, is never reported as fair: with
+        three rows in facet d the interval of a rate difference spans about a
+        third of the scale and the verdict is "insufficient evidence" for any
+        margin below that. The interval is the one :meth:`interval` gives (the
+        uncertainty of the metric on a new sample with the facet sizes
+        observed); for many verdicts at once use simultaneous intervals
+        (:func:`confusionlab.bias.auditing.audit` does, by Bonferroni).
+
+        Examples
+        --------
+        >>> from confusionlab.bias import report_from_counts
+        >>> big = CountTable.from_confusion(a=(2718, 3678, 84, 13900), d=(433, 679, 10, 8660))
+        >>> report_from_counts(big)["DPPL"].verdict(margin=0.05)
+        'bias'
+        >>> report_from_counts(big)["DI"].verdict(margin=0.2)  # DI ≈ 0.33, far below 0.8
+        'bias'
+        >>> tiny = CountTable.from_confusion(a=(300, 100, 50, 550), d=(1, 0, 0, 2))
+        >>> m = report_from_counts(tiny)["DPPL"]
+        >>> round(m.value, 3), m.verdict(margin=0.1)
+        (0.017, 'insufficient evidence')
+        >>> even = CountTable.from_confusion(a=(4000, 1000, 1000, 4000), d=(4000, 1000, 1000, 4000))
+        >>> report_from_counts(even)["DPPL"].verdict(margin=0.05)
+        'no material bias'
+        """
+        margin = check_margin(margin)
+        confidence = check_confidence(confidence)
+        if self.value is None:
+            raise ValueError(f"{self.name} has no value, so no verdict: {self.error}")
+        if self._posterior is None:
+            raise ValueError(f"{self.name} has no posterior interval, so no verdict")
+        lo, hi = self.interval(confidence)
+        return verdict_of(lo, hi, self.no_bias, margin)
 
 
 class BiasReport(Mapping[str, BiasMetric]):

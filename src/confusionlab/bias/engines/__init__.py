@@ -8,6 +8,8 @@ one signature, ``count_cells(frame, request) -> Cells``:
   slower than this for a handful of small keys);
 * :mod:`.dask` — the pandas counter on every partition, the small per-partition
   tables summed here (no shuffle);
+* :mod:`.spark` — one ``groupBy(...).count()`` in Spark for a PySpark
+  DataFrame (only the small table is collected);
 * :mod:`.narwhals` — one lazy group-by for polars, pyarrow, DuckDB and
   anything else narwhals wraps.
 
@@ -130,8 +132,8 @@ def to_narwhals(data: Any) -> Any:
             return nw.from_native(data)
     except TypeError as exc:
         raise TypeError(
-            "data must be a pandas or polars DataFrame, a pyarrow Table, a DuckDB relation or a "
-            f"Dask DataFrame, got {type(data).__name__}"
+            "data must be a pandas or polars DataFrame, a pyarrow Table, a DuckDB relation, a "
+            f"Dask or a PySpark DataFrame, got {type(data).__name__}"
         ) from exc
 
 
@@ -168,6 +170,8 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
         from . import pandas as engine
     elif frame.implementation.is_dask():
         from . import dask as engine
+    elif frame.implementation.is_pyspark() or frame.implementation.is_pyspark_connect():
+        from . import spark as engine
     else:
         from . import narwhals as engine
     return engine.count_cells(frame, request)

@@ -1,0 +1,180 @@
+"""Count cells on a PySpark DataFrame: one ``groupBy(...).count()`` in Spark.
+
+The key expressions (facet d?, label, prediction, group) and one missing-value
+flag per key column are computed by Spark column expressions and grouped in a
+single aggregation; only the small count table (a few dozen rows) is collected
+to the driver, never a row of the data. Rows with a missing key value (null,
+or NaN in a floating-point column) form their own cells, which give the
+per-column missing counts and are never part of the table, exactly as in the
+other engines.
+
+:func:`count_cells` is the engine interface of :mod:`confusionlab.bias.engines`
+(what :func:`confusionlab.bias.report` uses); :func:`count_keys` is the raw
+group-by over several columns that :func:`confusionlab.bias.auditing.audit` needs
+(every facet column at once, so an audit of many groups is one Spark job).
+pyspark is imported only when a Spark frame arrives (the ``spark`` extra).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from . import Cells, CountRequest
+
+__all__ = ["count_cells", "count_keys", "is_spark", "key_name"]
+
+
+def is_spark(data: Any) -> bool:
+    """Whether ``data`` is a PySpark DataFrame (classic or Spark Connect), without importing pyspark.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> is_spark(pd.DataFrame({"a": [1]}))
+    False
+    """
+    return any(c.__module__.startswith("pyspark.sql") and c.__name__ == "DataFrame" for c in type(data).__mro__)
+
+
+def key_name(i: int) -> str:
+    """Name of the ``i``-th raw key column in :func:`count_keys`'s cells.
+
+    >>> key_name(2)
+    '_k2'
+    """
+    return f"_k{i}"
+
+
+def _native(frame: Any) -> Any:
+    import narwhals as nw
+
+    return nw.to_native(frame) if isinstance(frame, (nw.DataFrame, nw.LazyFrame)) else frame
+
+
+def _missing(df: Any, col: str) -> Any:
+    """Spark boolean column: the value in ``col`` is missing (null, or NaN in a float column)."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import DoubleType, FloatType
+
+    expr = F.col(col).isNull()
+    if isinstance(df.schema[col].dataType, (DoubleType, FloatType)):
+        expr = expr | F.isnan(F.col(col))
+    return expr
+
+
+def _facet(request: CountRequest) -> Any:
+    from pyspark.sql import functions as F
+
+    sel = request.facet
+    if sel.threshold is not None:
+        return F.col(sel.columns[0]) > F.lit(sel.threshold)
+    if len(sel.columns) == 1:
+        return F.col(sel.columns[0]).isin(list(sel.values or ()))
+    expr = F.lit(False)
+    for combo in sel.values or ():
+        term = F.lit(True)
+        for c, v in zip(sel.columns, combo, strict=True):
+            term = term & (F.col(c) == F.lit(v))
+        expr = expr | term
+    return expr
+
+
+def _aggregate(df: Any, keys: dict[str, Any], checked: Sequence[tuple[str, str]]) -> Cells:
+    """One ``groupBy(keys + missing flags).count()``; the cells collected and split by missingness."""
+    from pyspark.sql import functions as F
+
+    flags = {f"_m{i}": _missing(df, col) for i, (_, col) in enumerate(checked)}
+    names = [*keys, *flags]
+    # Keys of rows with a missing value are nulled so that they collapse into one cell per pattern.
+    any_missing = F.lit(False)
+    for f in flags.values():
+        any_missing = any_missing | f
+    cols = [F.when(any_missing, F.lit(None)).otherwise(e).alias(k) for k, e in keys.items()]
+    cols += [f.alias(k) for k, f in flags.items()]
+    rows = df.select(*cols).groupBy(*names).count().collect()
+    out = Cells({k: [] for k in keys}, [])
+    missing = [0] * len(checked)
+    for row in rows:
+        n = int(row["count"])
+        hit = [bool(row[f"_m{i}"]) for i in range(len(checked))]
+        if any(hit):
+            out.dropped += n
+            for i, h in enumerate(hit):
+                missing[i] += n * h
+            continue
+        for k in keys:
+            out.keys[k].append(row[k])
+        out.n.append(n)
+    out.missing = {col: m for (_, col), m in zip(checked, missing, strict=True) if m}
+    return out
+
+
+def count_cells(frame: Any, request: CountRequest) -> Cells:
+    """The count table of ``request`` on a (narwhals-wrapped) PySpark DataFrame, in one aggregation.
+
+    Parameters
+    ----------
+    frame : narwhals LazyFrame or pyspark.sql.DataFrame
+    request : CountRequest
+
+    Returns
+    -------
+    Cells
+        The same cells as the pandas engine (:mod:`.pandas`) on the same rows.
+
+    Examples
+    --------
+    Spark needs a running session; see ``tests/bias/test_spark.py``. The
+    dispatch needs none:
+
+    >>> from confusionlab.bias.engines import spark
+    >>> spark.count_cells.__module__
+    'confusionlab.bias.engines.spark'
+    """
+    from pyspark.sql import functions as F
+
+    df = _native(frame)
+    labels = request.labels
+    keys: dict[str, Any] = {"_f": _facet(request)}
+
+    def binarised_or_raw(col: str) -> Any:
+        return F.col(col) > F.lit(labels.threshold) if labels.threshold is not None else F.col(col)
+
+    keys["_l"] = binarised_or_raw(request.label)
+    if request.predicted is not None:
+        keys["_p"] = binarised_or_raw(request.predicted)
+    if request.group is not None:
+        keys["_g"] = F.col(request.group)
+    return _aggregate(df, keys, request.checked)
+
+
+def count_keys(
+    frame: Any,
+    columns: Sequence[str],
+    checked: Sequence[tuple[str, str]],
+    *,
+    label: str,
+    predicted: str | None,
+    threshold: float | None,
+) -> Cells:
+    """Rows per combination of the raw values of ``columns``, label and prediction: one Spark job.
+
+    Keys are :func:`key_name` ``(i)`` for ``columns[i]``, ``"_l"`` and ``"_p"``
+    (binarised as ``> threshold`` when a threshold is given). ``checked`` lists
+    the ``(argument, column)`` pairs whose missing values are counted; rows
+    with one are never in a cell (the caller refuses them unless ``dropna``).
+
+    Examples
+    --------
+    >>> count_keys.__name__      # needs a SparkSession; see tests/bias/test_spark.py
+    'count_keys'
+    """
+    from pyspark.sql import functions as F
+
+    df = _native(frame)
+    keys: dict[str, Any] = {key_name(i): F.col(c) for i, c in enumerate(columns)}
+    for k, col in (("_l", label), ("_p", predicted)):
+        if col is not None:
+            keys[k] = F.col(col) > F.lit(threshold) if threshold is not None else F.col(col)
+    return _aggregate(df, keys, checked)

@@ -1,0 +1,251 @@
+"""bias.audit: rows, Bonferroni-simultaneous intervals equal to the report's, verdicts, one group-by."""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import polars as pl
+import pytest
+
+from confusionlab import bias
+from confusionlab.bias.auditing import AUDIT_METRICS, COLUMNS, Audit, audit
+
+# the module (bias/__init__ may export the function under the same name)
+audit_module = importlib.import_module("confusionlab.bias.auditing")
+
+METRICS = ["CI", "DPL", "DPPL", "DI", "RD", "AD"]
+
+
+def _data(seed: int = 3) -> pd.DataFrame:
+    """600 rows: sex F/M, race a/b/c (c rare, and never M & c), a label and a prediction."""
+    rng = np.random.default_rng(seed)
+    n = 600
+    sex = rng.choice(["F", "M"], n, p=[0.4, 0.6])
+    race = rng.choice(["a", "b", "c"], n, p=[0.6, 0.35, 0.05])
+    race[(sex == "M") & (race == "c")] = "a"
+    y = (rng.random(n) < np.where(sex == "F", 0.3, 0.45)).astype(int)
+    p = np.where(rng.random(n) < 0.8, y, 1 - y)
+    return pd.DataFrame({"y": y, "p": p, "sex": sex, "race": race})
+
+
+KW = dict(label="y", positive_values=[1], predicted="p", metrics=METRICS, margin=0.1, n_samples=2000)
+
+
+@pytest.fixture(scope="module")
+def df() -> pd.DataFrame:
+    return _data()
+
+
+@pytest.fixture(scope="module")
+def full(df) -> Audit:
+    return audit(df, facets=["sex", "race"], intersections=True, **KW)
+
+
+def test_rows_and_columns(df, full):
+    assert list(full.columns) == list(COLUMNS)
+    present = sorted(set(zip(df.sex, df.race, strict=True)))
+    groups = [("sex", "F"), ("sex", "M"), ("race", "a"), ("race", "b"), ("race", "c")]
+    groups += [("sex & race", f"{s} & {r}") for s, r in present]
+    expected = [(f, g, m) for f, g in groups for m in METRICS]
+    assert list(zip(full.facet, full.group, full.metric, strict=True)) == expected
+    assert ("M", "c") not in present
+    assert full.notes == ["sex & race: no rows for M & c (skipped)"]
+    # group sizes, by pandas
+    sizes = full.sizes.set_index(["facet", "group"])
+    assert sizes.loc[("race", "c"), "n"] == (df.race == "c").sum()
+    assert sizes.loc[("sex & race", "F & b"), "n"] == ((df.sex == "F") & (df.race == "b")).sum()
+    assert (sizes["n"] + sizes["n_compared"] == len(df)).all()
+
+
+def test_intervals_are_the_reports_at_the_bonferroni_level(df, full):
+    m = len(full)
+    assert full.level == pytest.approx(1 - 0.05 / m, abs=1e-15)
+    assert full.confidence == 0.95
+    for (facet, group), rows in full.groupby(["facet", "group"], sort=False):
+        if facet == "sex & race":
+            s, r = group.split(" & ")
+            rep = bias.report(df, label="y", positive_values=[1], predicted="p", facet=["sex", "race"],
+                              facet_values=[(s, r)], n_samples=2000)  # fmt: skip
+        else:
+            rep = bias.report(df, label="y", positive_values=[1], predicted="p", facet=facet, facet_values=[group],
+                              n_samples=2000)  # fmt: skip
+        for row in rows.itertuples():
+            metric = rep[row.metric]
+            assert row.value == metric.value
+            assert (row.lower, row.upper) == metric.interval(full.level)
+            assert row.verdict == metric.verdict(0.1, full.level)
+
+
+def _rule(lo: float, hi: float, v0: float, margin: float) -> str:
+    if math.isnan(lo):
+        return "insufficient evidence"
+    if hi < v0 - margin or lo > v0 + margin:
+        return "bias"
+    return "no material bias" if v0 - margin <= lo and hi <= v0 + margin else "insufficient evidence"
+
+
+def test_verdicts_follow_the_rule(full):
+    for row in full.itertuples():
+        v0 = 1.0 if row.metric == "DI" else 0.0
+        assert row.verdict == _rule(row.lower, row.upper, v0, 0.1)
+    assert set(full.verdict) <= {"bias", "no material bias", "insufficient evidence"}
+    # the rare group (about 30 rows) is never called fair on a rate difference
+    rare = full[(full.group == "c") & full.metric.isin(["DPL", "DPPL", "RD", "AD"])]
+    assert (rare.verdict != "no material bias").all()
+
+
+def test_bonferroni_widens_every_interval(df):
+    one = audit(df, facets="sex", **KW)
+    many = audit(df, facets=["sex", "race"], intersections=True, **KW)
+    assert one.level < many.level  # 12 rows, then 60: each interval at a higher level
+    a = pd.DataFrame(one)
+    b = pd.DataFrame(many[many.facet == "sex"])
+    both = a.merge(b, on=["facet", "group", "metric"], suffixes=("", "_many")).dropna()
+    assert len(both) > 0
+    assert (both.lower_many <= both.lower).all() and (both.upper_many >= both.upper).all()
+
+
+def test_unadjusted_rows_for_comparison(df, full):
+    plain = audit(df, facets=["sex", "race"], intersections=True, simultaneous=False, **KW)
+    assert plain.level == 0.95
+    wider = (full.upper - full.lower) >= (plain.upper - plain.lower)
+    assert wider[full.lower.notna()].all()
+    assert (plain.verdict == "bias").sum() >= (full.verdict == "bias").sum()
+
+
+def test_one_group_by(df, monkeypatch):
+    calls = []
+    original = audit_module._count_pandas
+    monkeypatch.setattr(audit_module, "_count_pandas", lambda *a, **k: calls.append(1) or original(*a, **k))
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("the audit must not count per row")
+
+    monkeypatch.setattr("confusionlab.bias.engines.count_cells", refuse)
+    monkeypatch.setattr("confusionlab.bias.counts.count_cells", refuse)
+    audit(df, facets=["sex", "race"], intersections=True, **KW)
+    assert calls == [1]
+
+
+def test_reference_group(df):
+    a = audit(df, facets=["sex", "race"], reference={"race": "a"}, **KW)
+    race = a[a.facet == "race"]
+    assert sorted(set(race.group)) == ["b", "c"]  # the reference group gets no row
+    sub = df[df.race.isin(["a", "b"])]
+    rep = bias.report(sub, label="y", positive_values=[1], predicted="p", facet="race", facet_values=["b"],
+                      n_samples=2000)  # fmt: skip
+    for row in race[race.group == "b"].itertuples():
+        assert row.value == rep[row.metric].value
+        assert (row.lower, row.upper) == rep[row.metric].interval(a.level)
+    sizes = a.sizes.set_index(["facet", "group"])
+    assert sizes.loc[("race", "b"), "n_compared"] == (df.race == "a").sum()
+    assert sizes.loc[("sex", "F"), "n_compared"] == (df.sex == "M").sum()  # no reference: one-vs-rest
+
+
+def test_reference_for_an_intersection(df):
+    a = audit(df, facets=["sex", "race"], intersections=True, reference={"sex": "M", "race": "a"}, **KW)
+    pairs = a.sizes[a.sizes.facet == "sex & race"].set_index("group")
+    assert "M & a" not in pairs.index
+    assert (pairs.n_compared == ((df.sex == "M") & (df.race == "a")).sum()).all()
+
+
+def test_empty_rest_is_insufficient_evidence_not_a_crash():
+    d = _data().assign(sex="F")  # a single sex: "F" against nobody
+    a = audit(d, facets=["sex", "race"], intersections=True, **KW)
+    f = a[a.facet == "sex"]
+    assert (f.verdict == "insufficient evidence").all() and f.value.isna().all()
+    assert any("facet a is empty" in n for n in a.notes)
+
+
+def test_empty_intersections_are_skipped_with_a_note():
+    d = pd.DataFrame({"y": [1, 0] * 40, "p": [1, 0] * 40, "s": ["F"] * 40 + ["M"] * 40,
+                      "r": ["x"] * 40 + ["y"] * 40})  # fmt: skip
+    a = audit(d, facets=["s", "r"], intersections=True, **KW)
+    assert sorted(set(a.group[a.facet == "s & r"])) == ["F & x", "M & y"]
+    assert "s & r: no rows for F & y, M & x (skipped)" in a.notes
+
+
+def test_polars_and_pandas_agree(df):
+    a = audit(df, facets=["sex", "race"], intersections=True, **KW)
+    b = audit(pl.from_pandas(df), facets=["sex", "race"], intersections=True, **KW)
+    pd.testing.assert_frame_equal(pd.DataFrame(a), pd.DataFrame(b))
+
+
+def test_missing_values_refused_or_dropped(df):
+    d = df.copy()
+    d["race"] = d["race"].astype(object)
+    d.loc[[3, 7], "race"] = None
+    with pytest.raises(ValueError, match=r"facets: column 'race' has 2 missing values"):
+        audit(d, facets=["sex", "race"], **KW)
+    a = audit(d, facets=["sex", "race"], dropna=True, **KW)
+    b = audit(d.dropna().reset_index(drop=True), facets=["sex", "race"], **KW)
+    pd.testing.assert_frame_equal(pd.DataFrame(a), pd.DataFrame(b))
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        (dict(facets=["sex", "nope"]), "facets: column 'nope'"),
+        (dict(facets="sex", margin=0), "margin"),
+        (dict(facets="sex", margin=-0.1), "margin"),
+        (dict(facets="sex", margin=math.nan), "margin"),
+        (dict(facets="sex", margin={"DPPL": 0.1}), "margin"),
+        (dict(facets="sex", metrics=["GE"]), "metrics"),
+        (dict(facets="sex", predicted=None, metrics=["DPPL"]), "predicted"),
+        (dict(facets="sex", reference={"sex": "X"}), "reference"),
+        (dict(facets="sex", reference={"race": "a"}), "reference"),
+        (dict(facets=["sex", "sex"]), "facets"),
+        (dict(facets="sex", confidence=1.0), "confidence"),
+    ],
+)
+def test_bad_input(df, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        audit(df, **{**KW, **kwargs})
+
+
+def test_margin_per_metric(df):
+    margins = {"CI": 0.5, "DPL": 0.05, "DPPL": 0.05, "DI": 0.2, "RD": 0.1, "AD": 0.1}
+    a = audit(df, facets="sex", **{**KW, "margin": margins})
+    assert a.margin == margins
+    for row in a.itertuples():
+        assert row.verdict == _rule(row.lower, row.upper, 1.0 if row.metric == "DI" else 0.0, margins[row.metric])
+
+
+def test_default_metrics(df):
+    pre = audit(df, label="y", positive_values=[1], facets="sex", margin=0.1, n_samples=500)
+    assert list(dict.fromkeys(pre.metric)) == [m for m in AUDIT_METRICS if m in bias.PRETRAINING]
+    post = audit(df, label="y", positive_values=[1], predicted="p", facets="sex", margin=0.1, n_samples=500)
+    assert list(dict.fromkeys(post.metric)) == list(AUDIT_METRICS)
+
+
+def test_verdict_table_and_html(full, tmp_path):
+    grid = full.verdict_table()
+    assert list(grid.columns) == METRICS
+    assert grid.loc[("race", "c"), "DPPL"] == full.query("group == 'c' and metric == 'DPPL'").verdict.item()
+    path = tmp_path / "audit.html"
+    text = full.to_html(path)
+    assert path.read_text(encoding="utf-8") == text
+    assert text.startswith("<!DOCTYPE html>") and "<script" not in text
+    assert f"{full.level:.6g}" in text and "M &amp; c" in text  # the skipped combination is in the notes
+    for v in set(full.verdict):
+        assert v in text
+
+
+def test_slices_keep_the_audit_attributes(full):
+    part = full[full.metric == "DPPL"]
+    assert isinstance(part, Audit)
+    assert part.level == full.level and part.notes == full.notes
+
+
+def test_every_pair_of_three_facets():
+    d = _data().assign(age=lambda x: np.where(np.arange(len(x)) % 3 == 0, "old", "young"))
+    a = audit(d, facets=["sex", "race", "age"], intersections=True, **{**KW, "metrics": ["DPPL"]})
+    assert list(dict.fromkeys(a.facet)) == ["sex", "race", "age", "sex & race", "sex & age", "race & age"]
+    n_groups = 2 + 3 + 2 + len(set(zip(d.sex, d.race, strict=True)))
+    n_groups += len(set(zip(d.sex, d.age, strict=True))) + len(set(zip(d.race, d.age, strict=True)))
+    assert len(a) == n_groups and a.level == pytest.approx(1 - 0.05 / n_groups)
+    assert list(itertools.islice(a.group[a.facet == "sex & age"], 1)) == ["F & old"]
