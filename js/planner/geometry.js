@@ -1,0 +1,72 @@
+// Planner view geometry: pure functions (scales, the curve's path, the plan's mark), tested by vitest.
+import { niceTicks } from "../shared/scale.js";
+
+export const MARGINS = { left: 56, right: 16, top: 14, bottom: 38 };
+export const HEIGHT = 300;
+
+/** A linear map [d0, d1] → [r0, r1] (constant r0 when the domain is empty). */
+export function linear(d0, d1, r0, r1) {
+  const span = d1 - d0;
+  return (v) => (span === 0 ? r0 : r0 + ((v - d0) / span) * (r1 - r0));
+}
+
+/**
+ * The drawing frame: x over the N range, y from 0 to the largest finite half-width shown
+ * (the target included), with round ticks.
+ */
+export function frame(state, width) {
+  const [lo, hi] = state.range;
+  let yMax = state.target || 0;
+  for (const arr of [state.approxH, state.exactH]) {
+    for (let i = 0; i < arr.length; i++) if (Number.isFinite(arr[i]) && arr[i] > yMax) yMax = arr[i];
+  }
+  yMax = yMax > 0 ? yMax * 1.08 : 1;
+  const x = linear(lo, hi, MARGINS.left, width - MARGINS.right);
+  const y = linear(0, yMax, HEIGHT - MARGINS.bottom, MARGINS.top);
+  return { x, y, yMax, xTicks: niceTicks(lo, hi, 6), yTicks: niceTicks(0, yMax, 5) };
+}
+
+/**
+ * The approximation as a step line: each N holds its value until the next N, so the
+ * jumps of the rounded counts show as vertical segments. NaN breaks the line.
+ * @returns {Array<Array<[number, number]>>} polylines in pixels
+ */
+export function stepPaths(ns, hs, x, y) {
+  const paths = [];
+  let current = null;
+  for (let i = 0; i < ns.length; i++) {
+    if (!Number.isFinite(hs[i])) {
+      current = null;
+      continue;
+    }
+    if (!current) {
+      current = [];
+      paths.push(current);
+    } else {
+      current.push([x(ns[i]), current[current.length - 1][1]]);
+    }
+    current.push([x(ns[i]), y(hs[i])]);
+  }
+  return paths;
+}
+
+/** Count the upward jumps of a sequence (where the half-width grows with N). */
+export function upwardJumps(hs) {
+  let count = 0;
+  for (let i = 1; i < hs.length; i++) if (hs[i] > hs[i - 1]) count += 1;
+  return count;
+}
+
+/** The one-line summary of a plan. */
+export function planSummary(plan, label) {
+  if (!plan || plan.N === undefined) return "";
+  const h = plan.half_width == null ? "∞" : plan.half_width.toFixed(4);
+  const pct = Math.round((plan.confidence ?? 0.95) * 100);
+  if (!plan.reached) {
+    return `Not reached: no N up to the maximum gives ± ${plan.target}; best N = ${plan.N.toLocaleString("en-US")} (± ${h}).`;
+  }
+  return (
+    `${label}: N = ${plan.N.toLocaleString("en-US")} (${plan.p} positives, ${plan.n} negatives) ` +
+    `gives a ${pct} % interval of ± ${h} ≤ ${plan.target} for a new test set.`
+  );
+}

@@ -1,0 +1,219 @@
+"""How large must a facet be? The smallest facet size for a bias metric's half-width.
+
+:func:`plan_group_size` is the bias counterpart of :func:`confusionlab.planner.plan_test_size`
+(SPEC E2): the smallest size of facet d whose posterior interval for DPL, DPPL or DI
+(:mod:`.uncertainty`, the same exact beta-binomial lattice a :class:`BiasReport` uses) is
+at most ± ``half_width``, facet a's size and rate being given. The search is the
+planner's :func:`~confusionlab.planner.smallest_size` (bracket with the normal
+approximation, then scan every candidate), so the answer is the smallest size although
+the half-width is not monotone in it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from .._validation import DEFAULT_TOLERANCE, check_choice, check_confidence, check_count, check_int, check_tolerance
+from ..distribution import MetricDistribution
+from ..models import resolve_prior
+from ..planner import DRIFT_ALLOWANCE, _check_half_width, _interval_half_width, check_rate, smallest_size
+from . import label_metrics as lm
+from .evaluator import _di_from_outcomes
+from .uncertainty import exact_binary_facets
+
+__all__ = ["GROUP_METRICS", "MAX_GROUP_SIZE", "GroupSizePlan", "plan_group_size"]
+
+#: Metrics a facet size can be planned for: functions of each facet's binary outcome,
+#: whose posteriors are exact lattices (DPL on labels, DPPL and DI on predictions).
+GROUP_METRICS = {"DPL": lm.difference_in_proportions, "DPPL": lm.difference_in_proportions, "DI": _di_from_outcomes}
+#: Largest facet size searched by default.
+MAX_GROUP_SIZE = 100_000
+#: Lattice points allowed per exact posterior (above it the report would sample; the plan refuses).
+_MAX_POINTS = 10_000_000
+
+
+@dataclass(frozen=True)
+class GroupSizePlan:
+    """The smallest facet-d size meeting a target half-width (:func:`plan_group_size`).
+
+    Attributes
+    ----------
+    metric : str
+    size_d, size_a : int
+        Planned size of facet d; the given size of facet a.
+    positives_d, positives_a : int
+        ⌊rate·size + ½⌋ of each facet (labels for DPL, predicted positives for DPPL, DI).
+    half_width : float
+        Achieved half-width at ``size_d``.
+    target, confidence : float
+    curve : dict
+        size_d → half-width for every size evaluated.
+    """
+
+    metric: str
+    size_d: int
+    size_a: int
+    positives_d: int
+    positives_a: int
+    half_width: float
+    target: float
+    confidence: float
+    curve: dict[int, float]
+    prior: float = 1.0
+    tolerance: float = DEFAULT_TOLERANCE
+
+    @property
+    def value(self) -> float:
+        """The metric at the planned counts."""
+        return float(
+            GROUP_METRICS[self.metric](_outcomes(self.size_a, self.positives_a, self.size_d, self.positives_d))
+        )
+
+    def distribution(self) -> MetricDistribution:
+        """The posterior the criterion reads."""
+        return _posterior(
+            self.metric, self.size_a, self.positives_a, self.size_d, self.positives_d, self.prior, self.tolerance
+        )
+
+    def interval(self, confidence: float | None = None) -> tuple[float, float]:
+        """The planned central interval (default: the planning confidence)."""
+        return self.distribution().interval(self.confidence if confidence is None else confidence)
+
+
+def _outcomes(size_a: int, k_a: int, size_d: int, k_d: int) -> np.ndarray:
+    return np.array([[size_a - k_a, k_a], [size_d - k_d, k_d]])
+
+
+def _posterior(metric: str, size_a: int, k_a: int, size_d: int, k_d: int, prior: float, tolerance: float):
+    d = exact_binary_facets(
+        GROUP_METRICS[metric],
+        _outcomes(size_a, k_a, size_d, k_d),
+        prior=prior,
+        tolerance=tolerance,
+        max_points=_MAX_POINTS,
+        metric=metric,
+    )
+    if d is None or not d.strategy.startswith("exact"):
+        raise ValueError(
+            f"the exact {metric} posterior at facet sizes {size_a:,} and {size_d:,} has more than "
+            f"{_MAX_POINTS:,} lattice points; ask for a wider target or a smaller max_size"
+        )
+    return d
+
+
+def plan_group_size(
+    metric: str,
+    *,
+    size_a: int,
+    rate_a: float,
+    rate_d: float,
+    half_width: float,
+    confidence: float = 0.95,
+    prior: Any = "uniform",
+    tolerance: float = DEFAULT_TOLERANCE,
+    max_size: int = MAX_GROUP_SIZE,
+) -> GroupSizePlan:
+    """The smallest size of facet d whose ``metric`` interval is at most ± ``half_width``.
+
+    Parameters
+    ----------
+    metric : {"DPL", "DPPL", "DI"}
+        Bias metric (SPEC B2, B3): difference in positive proportions of labels (DPL)
+        or of predicted labels (DPPL), disparate impact (DI).
+    size_a : int
+        Size of the other facet (a), at least 1.
+    rate_a, rate_d : float
+        Expected positive rates in facets a and d (labels for DPL, predictions for
+        DPPL and DI), in (0, 1).
+    half_width : float
+        Target half-width of the central interval.
+    confidence : float, default 0.95
+    prior : {"uniform", "jeffreys"} or float
+    tolerance : float, default 1e-12
+        Tail mass each facet's marginal may drop.
+    max_size : int, default 100,000
+        Largest facet-d size searched.
+
+    Returns
+    -------
+    GroupSizePlan
+
+    Raises
+    ------
+    ValueError
+        Bad rates, confidence, target or size;
+        :class:`~confusionlab.planner.TargetUnreachableError` (with ``best_N``, the best
+        facet-d size found) when no size up to ``max_size`` reaches the target — facet
+        a's own uncertainty sets a floor that no size of facet d can go below.
+
+    Notes
+    -----
+    Criterion at a size ``n_d``: positives ``k = ⌊rate·size + ½⌋`` in each facet; the
+    posterior predictive distribution of the metric for new facets of the same sizes
+    (``k' ~ BetaBin(size, k + α, size − k + α)`` per facet, independently, exact on the
+    lattice: :func:`~confusionlab.bias.uncertainty.exact_binary_facets`); its central
+    interval; half-width = (upper − lower)/2.
+
+    Examples
+    --------
+    >>> plan = plan_group_size("DPPL", size_a=2000, rate_a=0.3, rate_d=0.2, half_width=0.05)
+    >>> plan.size_d, round(plan.half_width, 4) <= 0.05
+    (726, True)
+    """
+    name = check_choice(metric, "metric", tuple(GROUP_METRICS))
+    size_a = check_count(size_a, "size_a")
+    if size_a < 1:
+        raise ValueError("size_a must be at least 1 (facet a cannot be empty)")
+    rate_a = check_rate(rate_a, "rate_a")
+    rate_d = check_rate(rate_d, "rate_d")
+    target = _check_half_width(half_width)
+    confidence = check_confidence(confidence)
+    alpha = resolve_prior(prior)
+    tolerance = check_tolerance(tolerance)
+    max_size = check_int(max_size, "max_size", minimum=1, maximum=10**7)
+    k_a = math.floor(rate_a * size_a + 0.5)
+    z = float(stats.norm.ppf(0.5 + confidence / 2))
+
+    def rate_moments(k: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        a, b = k + alpha, size - k + alpha
+        mean = a / (a + b)
+        var = a * b * (a + b + size) / ((a + b) ** 2 * (a + b + 1)) / size
+        return mean, var
+
+    qa, va = rate_moments(np.float64(k_a), np.float64(size_a))
+
+    def approximate(sizes: np.ndarray) -> np.ndarray:
+        s = sizes.astype(np.float64)
+        qd, vd = rate_moments(np.floor(rate_d * s + 0.5), s)
+        var = va + vd if name != "DI" else vd / qa**2 + qd**2 * va / qa**4
+        return z * np.sqrt(var)
+
+    cache: dict[tuple[int, int], tuple[float, float]] = {}
+
+    def evaluate(size_d: int) -> tuple[float, float]:
+        k_d = math.floor(rate_d * size_d + 0.5)
+        if (size_d, k_d) not in cache:
+            d = _posterior(name, size_a, k_a, size_d, k_d, alpha, tolerance)
+            cache[size_d, k_d] = _interval_half_width(d, confidence)
+        h, grain = cache[size_d, k_d]
+        return h, grain + max(DRIFT_ALLOWANCE, 1.0 / min(size_a, size_d))
+
+    size_d, h, curve = smallest_size(evaluate, approximate, target, min_size=1, max_size=max_size, what="facet-d size")
+    return GroupSizePlan(
+        metric=name,
+        size_d=size_d,
+        size_a=size_a,
+        positives_d=math.floor(rate_d * size_d + 0.5),
+        positives_a=k_a,
+        half_width=h,
+        target=target,
+        confidence=confidence,
+        curve=curve,
+        prior=alpha,
+        tolerance=tolerance,
+    )

@@ -1,0 +1,179 @@
+"""`PlannerView`: how big must the test set be? The planner with sliders.
+
+Sliders for the prevalence, the rates (or the expected metric value), the target
+half-width and the confidence; a canvas with the half-width against N: the exact
+half-widths the search evaluated (dots), the normal approximation computed with the
+same rounded counts for every N of the shown range (a line whose steps are the jumps
+rounding p, TP and TN causes), the target (dashed) and the plan (marked). Every number
+comes from :func:`confusionlab.planner.plan_test_size`; the browser only draws.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import traitlets
+
+from ..metrics import get_metric
+from ..planner import (
+    TargetUnreachableError,
+    check_rate,
+    normal_half_width,
+    plan_counts,
+    plan_test_size,
+    rates_for_value,
+)
+from ._common import Buffer, BundledWidget, Confidence, MetricName
+
+__all__ = ["PlannerView"]
+
+#: Most N drawn on the approximation line (a wider range is sampled evenly).
+CURVE_POINTS = 1500
+#: Largest N the view plans for (the search beyond is for the API).
+VIEW_MAX_SIZE = 200_000
+
+
+class _Rate(traitlets.Float):
+    """A rate or prevalence strictly between 0 and 1."""
+
+    def validate(self, obj: Any, value: Any) -> float:
+        try:
+            return check_rate(value, self.name)
+        except (TypeError, ValueError) as error:
+            raise traitlets.TraitError(str(error)) from None
+
+
+class PlannerView(BundledWidget, bundle="planner"):
+    """Interactive test-size planner (SPEC E2).
+
+    Parameters
+    ----------
+    metric : str
+        A key of :data:`confusionlab.METRICS`.
+    prevalence, tpr, tnr : float
+        Planning assumptions, in (0, 1).
+    mode : {"rates", "value"}
+        Plan from the rates, or from the expected metric ``value`` (rates then chosen by
+        :func:`~confusionlab.planner.rates_for_value`: equal TPR and TNR).
+    value : float
+        Expected metric value (used when ``mode == "value"``).
+    half_width : float
+        Target half-width.
+    confidence : float
+        Level of the central interval.
+    max_size : int
+        Largest N searched (at most 200,000 in the view).
+    width : int
+        Canvas width in CSS pixels.
+
+    Notes
+    -----
+    A target that no N up to ``max_size`` reaches is not an error here: the view shows
+    "not reached" with the best N found (``plan()["reached"]`` is False). Bad values
+    are refused before anything changes.
+
+    Browser state: root class ``confusionlab-planner`` with ``data-metric``,
+    ``data-n`` (the planned N, or the best N when not reached), ``data-reached``,
+    ``data-half-width`` (achieved), ``data-target``, ``data-points`` (exact points drawn)
+    and ``data-generation``.
+
+    Examples
+    --------
+    >>> from confusionlab.widgets.planner_view import PlannerView
+    >>> w = PlannerView(metric="recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1)
+    >>> w.plan()["N"]
+    229
+    """
+
+    metric = MetricName("mcc", help="key of confusionlab.METRICS").tag(sync=True)
+    prevalence = _Rate(0.1).tag(sync=True)
+    tpr = _Rate(0.8).tag(sync=True)
+    tnr = _Rate(0.9).tag(sync=True)
+    mode = traitlets.Enum(("rates", "value"), "rates").tag(sync=True)
+    value = traitlets.Float(0.6).tag(sync=True)
+    half_width = traitlets.Float(0.05).tag(sync=True)
+    confidence = Confidence(0.95).tag(sync=True)
+    max_size = traitlets.Int(VIEW_MAX_SIZE, min=2, max=VIEW_MAX_SIZE).tag(sync=True)
+    width = traitlets.Int(560, min=240, max=2000).tag(sync=True)
+    generation = traitlets.Int(0).tag(sync=True)
+
+    _plan = traitlets.Dict().tag(sync=True)
+    _exact_n = Buffer("<f8").tag(sync=True)  # sizes evaluated exactly
+    _exact_h = Buffer("<f8").tag(sync=True)
+    _approx_n = Buffer("<f8").tag(sync=True)  # every (or evenly sampled) N of the range
+    _approx_h = Buffer("<f8").tag(sync=True)
+    _metric_label = traitlets.Unicode("").tag(sync=True)
+
+    @traitlets.validate("half_width")
+    def _check_target(self, proposal: traitlets.Bunch) -> float:
+        v = proposal.value
+        if not (math.isfinite(v) and v > 0):
+            raise traitlets.TraitError(f"half_width must be a finite positive number, got {v!r}")
+        return v
+
+    @traitlets.validate("value")
+    def _check_value(self, proposal: traitlets.Bunch) -> float:
+        if not math.isfinite(proposal.value):
+            raise traitlets.TraitError(f"value must be a finite number, got {proposal.value!r}")
+        return proposal.value
+
+    def plan(self) -> dict[str, Any]:
+        """The plan shown (N, p, n, half_width, reached, tpr, tnr, …)."""
+        return dict(self._plan)
+
+    @traitlets.observe("metric", "prevalence", "tpr", "tnr", "mode", "value", "half_width", "confidence", "max_size")
+    def _on_change(self, change: traitlets.Bunch) -> None:
+        self._request(self._ALL_PARTS)
+
+    def _refresh(self, parts: set[str]) -> None:
+        m = get_metric(self.metric)
+        tpr, tnr = self.tpr, self.tnr
+        if self.mode == "value":
+            try:
+                tpr, tnr = rates_for_value(m, self.value, self.prevalence)
+            except ValueError as error:
+                raise traitlets.TraitError(str(error)) from None
+        try:
+            plan = plan_test_size(
+                m,
+                prevalence=self.prevalence,
+                tpr=tpr,
+                tnr=tnr,
+                half_width=self.half_width,
+                confidence=self.confidence,
+                max_size=self.max_size,
+            )
+            N, h, curve, reached, message = plan.N, plan.half_width, plan.curve, True, ""
+        except TargetUnreachableError as error:
+            N, h, curve, reached = error.best_N, error.best_half_width, error.curve, False
+            message = str(error)
+        lo = max(2, int(N * 0.4))
+        hi = min(self.max_size, max(int(N * 1.6), lo + 10))
+        step = max(1, math.ceil((hi - lo + 1) / CURVE_POINTS))
+        sizes = np.arange(lo, hi + 1, step, dtype=np.int64)
+        approx = normal_half_width(m, sizes, self.prevalence, tpr, tnr, confidence=self.confidence)
+        p, n, tp, tn = plan_counts(N, self.prevalence, tpr, tnr)
+        shown = {s: v for s, v in curve.items() if lo <= s <= hi and math.isfinite(v)}
+        self._metric_label = m.label
+        self._exact_n = np.array(list(shown), dtype=np.float64)
+        self._exact_h = np.array(list(shown.values()), dtype=np.float64)
+        self._approx_n = sizes.astype(np.float64)
+        self._approx_h = np.where(np.isfinite(approx), approx, np.nan)
+        self._plan = {
+            "N": int(N),
+            "p": int(p),
+            "n": int(n),
+            "tp": int(tp),
+            "tn": int(tn),
+            "half_width": float(h) if math.isfinite(h) else None,
+            "target": self.half_width,
+            "confidence": self.confidence,
+            "reached": reached,
+            "message": message,
+            "tpr": tpr,
+            "tnr": tnr,
+            "evaluated": len(curve),
+            "range": [int(lo), int(hi)],
+        }

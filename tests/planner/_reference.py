@@ -1,0 +1,106 @@
+"""Independent reference for the planner: plain numpy/scipy, nothing from confusionlab.
+
+The planned counts are SPEC E2's; the beta-binomial (or binomial) marginals are
+``scipy.stats`` PMFs over the *whole* support (no pruning); metric values are the
+textbook formulas; equal values are merged after rounding to 12 decimals (ties that
+differ only by floating-point error); the interval is the discrete central interval
+(smallest value whose cdf reaches (1 − c)/2, resp. (1 + c)/2).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+
+SLACK = 1e-12  # cdf levels are compared with this slack, as scipy's own ppf does
+
+
+def counts(N: int, prevalence: float, tpr: float, tnr: float) -> tuple[int, int, int, int]:
+    p = min(max(math.floor(prevalence * N + 0.5), 1), N - 1)
+    n = N - p
+    return p, n, math.floor(tpr * p + 0.5), math.floor(tnr * n + 0.5)
+
+
+def marginal(model: str, successes: int, trials: int, prior: float = 1.0) -> np.ndarray:
+    """The whole PMF over 0..trials; masses below 1e-17 (far below every level compared) are
+    set to 0 so that the lattice can be restricted to the rest."""
+    k = np.arange(trials + 1)
+    if model == "binomial":
+        pmf = stats.binom.pmf(k, trials, successes / trials)
+    else:
+        pmf = stats.betabinom.pmf(k, trials, successes + prior, trials - successes + prior)
+    return np.where(pmf < 1e-17, 0.0, pmf)
+
+
+def metric_values(metric: str, tp, fn, fp, tn) -> np.ndarray:
+    tp, fn, fp, tn = (np.asarray(x, dtype=np.float64) for x in (tp, fn, fp, tn))
+    with np.errstate(all="ignore"):
+        if metric == "recall":
+            v = tp / (tp + fn)
+        elif metric == "tnr":
+            v = tn / (tn + fp)
+        elif metric == "balanced_accuracy":
+            v = (tp / (tp + fn) + tn / (tn + fp)) / 2
+        elif metric == "accuracy":
+            v = (tp + tn) / (tp + fn + fp + tn)
+        elif metric == "f1":
+            v = 2 * tp / (2 * tp + fp + fn)
+        elif metric == "mcc":
+            v = (tp * tn - fp * fn) / np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+        else:
+            raise KeyError(metric)
+    return np.where(np.isnan(v), 0.0, v)  # 0/0 -> 0, the paper's convention
+
+
+def central_interval(values: np.ndarray, weights: np.ndarray, confidence: float) -> tuple[float, float]:
+    values = np.broadcast_to(values, np.broadcast_shapes(np.shape(values), np.shape(weights)))
+    keys = np.round(values.ravel(), 12)
+    _, first, inv = np.unique(keys, return_index=True, return_inverse=True)
+    uniq = values.ravel()[first]  # each group's value as computed (the key only merges ulp-level ties)
+    mass = np.bincount(inv.ravel(), weights=np.broadcast_to(weights, values.shape).ravel())
+    cdf = np.cumsum(mass) / mass.sum()
+    lo = uniq[min(np.searchsorted(cdf, (1 - confidence) / 2 - SLACK), uniq.size - 1)]
+    hi = uniq[min(np.searchsorted(cdf, (1 + confidence) / 2 - SLACK), uniq.size - 1)]
+    return float(lo), float(hi)
+
+
+def half_width_of(metric: str, tp: int, fn: int, fp: int, tn: int, confidence=0.95, model="beta-binomial") -> float:
+    p, n = tp + fn, fp + tn
+    wt = marginal(model, tp, p)
+    wn = marginal(model, tn, n)
+    TP = np.flatnonzero(wt)[:, None]
+    TN = np.flatnonzero(wn)[None, :]
+    values = metric_values(metric, TP, p - TP, n - TN, TN)
+    lo, hi = central_interval(values, np.outer(wt[wt > 0], wn[wn > 0]), confidence)
+    return (hi - lo) / 2
+
+
+def half_width(metric: str, N: int, prevalence: float, tpr: float, tnr: float, confidence=0.95, model="beta-binomial"):
+    p, n, tp, tn = counts(N, prevalence, tpr, tnr)
+    return half_width_of(metric, tp, p - tp, n - tn, tn, confidence, model)
+
+
+def smallest_by_scan(metric, prevalence, tpr, tnr, target, confidence=0.95, model="beta-binomial", start=2, stop=10**6):
+    """Scan every N from ``start``: the first whose half-width is at most ``target``."""
+    for N in range(start, stop):
+        h = half_width(metric, N, prevalence, tpr, tnr, confidence, model)
+        if h <= target:
+            return N, h
+    return None, None
+
+
+def assurance(metric, N, prevalence, tpr, tnr, target, confidence=0.95, model="beta-binomial") -> float:
+    """P(reported half-width <= target) over every outcome (TP', TN') of the test."""
+    p, n, tp, tn = counts(N, prevalence, tpr, tnr)
+    wt = marginal(model, tp, p)
+    wn = marginal(model, tn, n)
+    total = 0.0
+    for a in range(p + 1):
+        for b in range(n + 1):
+            if wt[a] * wn[b] == 0:
+                continue
+            if half_width_of(metric, a, p - a, n - b, b, confidence, model) <= target:
+                total += wt[a] * wn[b]
+    return total

@@ -1,0 +1,57 @@
+"""PlannerView (kernel side): the plan shown is plan_test_size's; refusals change nothing."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import traitlets
+
+from confusionlab.metrics import get_metric
+from confusionlab.planner import normal_half_width, plan_test_size
+from confusionlab.widgets._common import buffer_array
+from confusionlab.widgets.planner_view import PlannerView
+
+from . import _reference as ref
+
+
+def test_plan_and_curve_come_from_the_planner():
+    w = PlannerView(metric="mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.15)
+    plan = plan_test_size("mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.15, max_size=w.max_size)
+    shown = w.plan()
+    assert (shown["N"], shown["p"], shown["n"], shown["reached"]) == (plan.N, plan.p, plan.n, True)
+    assert shown["half_width"] == pytest.approx(ref.half_width("mcc", plan.N, 0.2, 0.8, 0.8), abs=1e-12)
+    ns, hs = buffer_array(w, "_exact_n"), buffer_array(w, "_exact_h")
+    assert ns.size == hs.size > 0
+    for N, h in zip(ns[:5].astype(int), hs[:5], strict=True):
+        assert h == pytest.approx(ref.half_width("mcc", int(N), 0.2, 0.8, 0.8), abs=1e-12)
+    an = buffer_array(w, "_approx_n").astype(np.int64)
+    ah = buffer_array(w, "_approx_h")
+    expected = normal_half_width(get_metric("mcc"), an, 0.2, 0.8, 0.8)
+    np.testing.assert_allclose(ah, expected)
+    assert an[0] <= plan.N <= an[-1]
+
+
+def test_value_mode_plans_from_the_expected_metric():
+    w = PlannerView(metric="mcc", prevalence=0.1, mode="value", value=0.6, half_width=0.1)
+    assert w.plan()["N"] == plan_test_size("mcc", prevalence=0.1, value=0.6, half_width=0.1).N
+    assert w.plan()["tpr"] == pytest.approx(w.plan()["tnr"])
+
+
+def test_refused_changes_leave_the_view_as_it_was():
+    w = PlannerView(metric="f1", prevalence=0.3, tpr=0.8, tnr=0.8, half_width=0.1)
+    before = (w.plan(), w._exact_n, w.prevalence)
+    for bad in ({"prevalence": 0.0}, {"tpr": float("nan")}, {"confidence": 1.0}, {"half_width": -1.0}):
+        with pytest.raises(traitlets.TraitError):
+            w.update(**bad)
+        assert (w.plan(), w._exact_n, w.prevalence) == before
+    with pytest.raises(traitlets.TraitError, match="not reached"):
+        w.update(mode="value", value=5.0)
+    assert w.mode == "rates" and w.plan() == before[0]
+
+
+def test_unreachable_target_is_shown_with_the_best_n():
+    w = PlannerView(metric="mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.2, max_size=300)
+    w.half_width = 0.01
+    shown = w.plan()
+    assert shown["reached"] is False and "max_size" in shown["message"]
+    assert 2 <= shown["N"] <= 300 and shown["half_width"] > 0.01
