@@ -57,10 +57,34 @@ export function controlText(state) {
   return value === undefined || value === null ? label.trim() : `${label}${value}`;
 }
 
+/** CSS of an ipywidgets Layout model that the static page honours (sizes, flex, display). */
+export const LAYOUT_PROPERTIES = {
+  width: "width",
+  height: "height",
+  max_width: "maxWidth",
+  min_width: "minWidth",
+  flex: "flex",
+  flex_flow: "flexFlow",
+  align_items: "alignItems",
+  margin: "margin",
+  display: "display",
+};
+
+/** Apply a widget's Layout (by its IPY_MODEL_ reference) to the element that holds it. */
+export function applyLayout(models, state, el) {
+  const ref = typeof state.layout === "string" ? state.layout.replace(/^IPY_MODEL_/, "") : null;
+  const layout = ref && models[ref] ? models[ref].state ?? {} : {};
+  for (const [key, css] of Object.entries(LAYOUT_PROPERTIES)) {
+    if (layout[key] !== null && layout[key] !== undefined && layout[key] !== "") el.style[css] = layout[key];
+  }
+  for (const name of state._dom_classes ?? []) el.classList.add(name);
+}
+
 async function renderModel(models, id, el) {
   const entry = models[id];
   if (!entry) return;
   const state = modelState(entry);
+  applyLayout(models, state, el);
   if (entry.model_module === "anywidget") {
     if (state._css) {
       const style = document.createElement("style");
@@ -81,6 +105,7 @@ async function renderModel(models, id, el) {
     box.style.flexDirection = entry.model_name === "HBoxModel" ? "row" : "column";
     box.style.flexWrap = "wrap";
     box.style.gap = "6px";
+    box.style.alignItems = "flex-start";
     el.appendChild(box);
     for (const child of state.children ?? []) {
       const slot = document.createElement("div");
@@ -93,6 +118,13 @@ async function renderModel(models, id, el) {
     const div = document.createElement("div");
     div.innerHTML = state.value ?? ""; // the notebook's own HTML output, as Jupyter shows it
     el.appendChild(div);
+    return;
+  }
+  if (entry.model_module !== "@jupyter-widgets/controls" && entry.model_module !== "@jupyter-widgets/output") {
+    const note = document.createElement("div");
+    note.className = "confusionlab-static-error";
+    note.textContent = `A ${entry.model_name} (${entry.model_module}) cannot be drawn in this static page; open the notebook in Jupyter to see it.`;
+    el.appendChild(note);
     return;
   }
   if (entry.model_name.endsWith("Model") && entry.model_module === "@jupyter-widgets/controls") {
@@ -118,7 +150,9 @@ export async function renderPage(doc = document) {
       await renderModel(models, id, el);
       drawn += 1;
     } catch (error) {
+      // Said in the page, never a silently missing plot.
       el.textContent = `This widget could not be drawn offline: ${error}`;
+      el.classList.add("confusionlab-static-error");
     }
   }
   doc.body.dataset.confusionlabViews = String(drawn);

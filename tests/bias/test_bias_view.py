@@ -1,4 +1,4 @@
-"""BiasView (ipywidgets + bqplot): shows what the report computes."""
+"""BiasView (ipywidgets + a canvas chart): shows what the report computes."""
 
 from __future__ import annotations
 
@@ -31,8 +31,10 @@ def test_view_draws_observed_points_and_clouds(rep):
     assert cf.shape == (300, 2)
     # the cloud is centred on the observed point (posterior predictive at the same sizes)
     assert ct.mean(axis=0) == pytest.approx(tpr, abs=0.01)
-    marks = v.figure.marks
-    assert len(marks) == 5 and list(marks[4].x) == pytest.approx([fpr[1]])
+    # the canvas chart got the diagonal, then per facet its cloud and observed point
+    assert len(v.figure._series) == 5
+    assert v.figure.series_xy(4)[0].tolist() == pytest.approx([fpr[1], tpr[1]])
+    np.testing.assert_array_equal(v.figure.series_xy(3), np.column_stack([cf[:, 1], ct[:, 1]]))
 
 
 def test_flags_are_the_metrics_whose_interval_contains_no_bias(rep):

@@ -1,4 +1,4 @@
-"""The bqplot-based views (BiasView, StabilityView) render in a real JupyterLab."""
+"""BiasView and StabilityView (canvas charts in ipywidgets boxes) render in a real JupyterLab."""
 
 from __future__ import annotations
 
@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from conftest import LabSession
 
-#: Number of drawn SVG marks (paths, circles, rects) inside bqplot figures.
+#: Marks drawn by the views' canvas charts (their data-marks), summed.
 COUNT_MARKS_JS = """
-() => document.querySelectorAll('.bqplot svg path, .bqplot svg circle, .bqplot svg rect').length
+(root) => [...document.querySelectorAll(root + ' .confusionlab-chart')]
+  .reduce((n, e) => n + Number(e.dataset.marks || 0), 0)
 """
 
 
@@ -25,12 +26,12 @@ def test_bias_view_renders_points_clouds_and_table(lab: LabSession, tmp_path: Pa
             "view = BiasView(bias.report_from_counts(table, n_samples=2000), n_cloud=200)\n"
             "view",
         ],
-        wait_for=".bqplot svg",
+        wait_for=".confusionlab-bias-view .confusionlab-bias-plot[data-marks]",
     )
     page = lab.page
     page.get_by_text("DPPL", exact=False).first.wait_for()
-    marks = page.evaluate(COUNT_MARKS_JS)
-    assert marks > 10, f"only {marks} SVG marks drawn"
+    marks = page.evaluate(COUNT_MARKS_JS, ".confusionlab-bias-view")
+    assert marks == 2 + 2 * 200 + 2, f"{marks} marks drawn: diagonal, two clouds of 200, two facets expected"
     page.screenshot(path=str(tmp_path / "bias_view.png"))
 
 
@@ -45,7 +46,7 @@ def test_stability_view_follows_the_target_from_the_kernel(lab: LabSession, tmp_
             "view = StabilityView(n_learners=N, stability=N / (N + 40.0), target=0.9)\n"
             "view",
         ],
-        wait_for=".bqplot svg",
+        wait_for=".confusionlab-stability-view .confusionlab-stability-plot[data-marks]",
     )
     page = lab.page
     kernel = lab.kernel(name)

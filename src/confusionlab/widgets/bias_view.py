@@ -1,7 +1,8 @@
 """BiasView: per-facet ROC points with uncertainty clouds and the bias-metric table.
 
-Built from ipywidgets and bqplot only (no custom JavaScript). Everything shown
-comes from :mod:`confusionlab.bias` and the core: the per-facet confusion counts of
+The ROC panel is a canvas chart (:class:`~confusionlab.widgets.canvas_chart.BiasChart`,
+drawn offline in the static HTML export too), the table and slider are ipywidgets.
+Everything shown comes from :mod:`confusionlab.bias` and the core: the per-facet confusion counts of
 the report's count table, posterior predictive draws from
 :func:`confusionlab.bias.uncertainty.dirichlet_multinomial_draws` (the model the
 post-training intervals use), each metric's ``interval``, and the rates of
@@ -14,7 +15,6 @@ import html
 import math
 from typing import Any
 
-import bqplot as bq
 import ipywidgets as w
 import numpy as np
 import traitlets
@@ -24,6 +24,7 @@ from ..bias.report import BiasReport
 from ..bias.uncertainty import dirichlet_multinomial_draws
 from ..confusion import ConfusionMatrix
 from ._common import Confidence, StatefulWidget
+from .canvas_chart import BiasChart, series
 
 __all__ = ["BiasView", "metrics_table_html", "roc_points"]
 
@@ -121,8 +122,7 @@ class BiasView(StatefulWidget, w.VBox):
     confidence : float
         Initial interval probability, in (0, 1) (a slider changes it).
     n_cloud : int
-        Posterior predictive draws per facet drawn as the cloud (kept small:
-        bqplot's SVG marks slow down past a few thousand points).
+        Posterior predictive draws per facet drawn as the cloud (at most 5,000).
     random_state : None, int, SeedSequence or Generator
         Randomness of the cloud's draws.
 
@@ -164,12 +164,20 @@ class BiasView(StatefulWidget, w.VBox):
             value=0.95, min=0.5, max=0.99, step=0.01, description="interval", readout_format=".0%"
         )
         children: list[Any] = []
-        self.figure = None
+        self.figure: BiasChart | None = None
         if report.counts.has_predictions:
             self.figure = self._roc_figure(report.counts.confusion(), n_cloud, random_state)
             children.append(self.figure)
+        else:  # said in the page, not a silently missing plot
+            children.append(
+                w.HTML(
+                    "<i>No ROC panel: this report has no predictions (pass <code>predicted=</code> to "
+                    "<code>bias.report</code>); the table below has the label metrics.</i>"
+                )
+            )
         children += [self.slider, self.table]
         super().__init__(children=children, confidence=confidence, **kwargs)
+        self.add_class("confusionlab-bias-view")
 
     def _setup(self) -> None:
         self._fit_slider()
@@ -181,47 +189,31 @@ class BiasView(StatefulWidget, w.VBox):
         self.slider.min = min(self.slider.min, self.confidence)
         self.slider.max = max(self.slider.max, self.confidence)
 
-    def _roc_figure(self, cm: np.ndarray, n_cloud: int, random_state: Any) -> bq.Figure:
-        xs, ys = bq.LinearScale(min=0.0, max=1.0), bq.LinearScale(min=0.0, max=1.0)
-        marks = [bq.Lines(x=[0, 1], y=[0, 1], scales={"x": xs, "y": ys}, colors=["#999999"], line_style="dashed")]
+    def _roc_figure(self, cm: np.ndarray, n_cloud: int, random_state: Any) -> BiasChart:
         draws = dirichlet_multinomial_draws(cm, n_samples=n_cloud, random_state=random_state)  # (S, 2, 4)
         fpr_c, tpr_c = roc_points(draws)
         fpr, tpr = roc_points(cm)
         self.cloud_points = (fpr_c, tpr_c)
         self.observed_points = (fpr, tpr)
+        # Series: the chance diagonal, then per facet its cloud and its observed point.
+        marks = [series("line", [0, 1], [0, 1], colour="#999999", dash=True, width=1)]
         for f, name in enumerate(("a (rest)", "d (sensitive)")):
+            marks.append(series("points", fpr_c[:, f], tpr_c[:, f], colour=FACET_COLORS[f], alpha=0.15, size=2.5))
             marks.append(
-                bq.Scatter(
-                    x=fpr_c[:, f],
-                    y=tpr_c[:, f],
-                    scales={"x": xs, "y": ys},
-                    colors=[FACET_COLORS[f]],
-                    opacities=[0.15],
-                    default_size=12,
-                    stroke=None,
-                )
-            )
-            marks.append(
-                bq.Scatter(
-                    x=[fpr[f]],
-                    y=[tpr[f]],
-                    scales={"x": xs, "y": ys},
-                    colors=[FACET_COLORS[f]],
-                    default_size=90,
-                    marker="diamond",
-                    labels=[name],
-                    display_legend=True,
-                    stroke="black",
-                )
-            )
-        axes = [bq.Axis(scale=xs, label="FPR"), bq.Axis(scale=ys, side="left", label="TPR")]
-        return bq.Figure(
-            marks=marks,
-            axes=axes,
+                series("points", [fpr[f]], [tpr[f]], colour=FACET_COLORS[f], size=7, marker="diamond", stroke=True,
+                       label=name)
+            )  # fmt: skip
+        chart = BiasChart(width=420, height=400)
+        chart.show(
+            marks,
             title="Facets in ROC space",
-            layout=w.Layout(width="420px", height="400px"),
-            legend_location="bottom-right",
+            x_label="FPR",
+            y_label="TPR",
+            x_domain=[0.0, 1.0],
+            y_domain=[0.0, 1.0],
+            message=f"diamonds: observed facets; clouds: {n_cloud} posterior predictive draws per facet",
         )
+        return chart
 
     @traitlets.observe("confidence")
     def _on_confidence(self, change: traitlets.Bunch) -> None:

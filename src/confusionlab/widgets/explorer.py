@@ -60,11 +60,30 @@ __all__ = ["Explorer"]
 MAX_N = 1_000_000
 
 #: Lattice points the Explorer's slice draws one by one: about one per pixel of its
-#: 356 × 356 plot; a larger slice is thinned (the slice says so), which keeps a new
+#: about 300 × 300 plot; a larger slice is thinned (the slice says so), which keeps a new
 #: slice at N = 1,000 to ~0.2 MB instead of ~0.9 MB.
 SLICE_MAX_POINTS = 130_000
 
-#: Distinct values sent per PMF panel before aggregating into bins (a 282-pixel panel
+#: Sizes (CSS pixels) of the views, chosen for a 1,400 × 900 screen: with JupyterLab's
+#: file browser open the notebook is about 970 px wide, and the slice with its two PMF
+#: panels fit side by side on the first screen (a 906-px row); from about 1,210 px
+#: (JupyterLab without the side bar, Voila) the simplex is beside them, else below.
+SLICE_SIZE = 330
+PMF_PANEL_WIDTH = 240
+SIMPLEX_SIZE = 280
+SLIDER_WIDTH = 300
+#: Width the slice's marginal PMF strip adds to its canvas (js/roc_slice: STRIP + STRIP_GAP).
+SLICE_STRIP = 52
+
+#: Explorer-scoped CSS: each PMF panel's text wraps at the panel's width (two panels
+#: side by side), the player's label sits beside its buttons.
+EXPLORER_CSS = f"""<style>
+.confusionlab-explorer .confusionlab-metric-pmf .cl-summary,
+.confusionlab-explorer .confusionlab-metric-pmf .cl-hover {{ max-width: {PMF_PANEL_WIDTH}px; }}
+.confusionlab-explorer .confusionlab-player-label {{ line-height: 1.25; }}
+</style>"""
+
+#: Distinct values sent per PMF panel before aggregating into bins (a 192-pixel plot
 #: merges sticks per pixel anyway); mean, sd and interval stay exact.
 PMF_MAX_VALUES = 4_000
 
@@ -364,30 +383,47 @@ class Explorer(StatefulWidget, widgets.VBox):
     def _build(self, max_slider_n: int) -> None:
         s = self.state
         style = {"description_width": "36px"}
-        wide = widgets.Layout(width="330px")
+        # Every control keeps its natural width (flex: none): a shrunk column would hide
+        # the slider read-outs and clip the player's label behind its neighbour.
+        fixed = {"flex": "0 0 auto"}
+        slider_layout = widgets.Layout(width=f"{SLIDER_WIDTH}px", **fixed)
         top = max(max_slider_n, s["N"])
         self.sliders = {
-            "N": widgets.IntSlider(s["N"], min=2, max=top, description="N", style=style, layout=wide),
-            "p": widgets.IntSlider(s["p"], min=1, max=s["N"] - 1, description="p", style=style, layout=wide),
-            "tp": widgets.IntSlider(s["tp"], min=0, max=s["p"], description="TP", style=style, layout=wide),
-            "tn": widgets.IntSlider(s["tn"], min=0, max=s["N"] - s["p"], description="TN", style=style, layout=wide),
+            "N": widgets.IntSlider(s["N"], min=2, max=top, description="N", style=style, layout=slider_layout),
+            "p": widgets.IntSlider(s["p"], min=1, max=s["N"] - 1, description="p", style=style, layout=slider_layout),
+            "tp": widgets.IntSlider(s["tp"], min=0, max=s["p"], description="TP", style=style, layout=slider_layout),
+            "tn": widgets.IntSlider(
+                s["tn"], min=0, max=s["N"] - s["p"], description="TN", style=style, layout=slider_layout
+            ),
         }
         names = list(dict.fromkeys([s["metric"], *MENU_METRICS]))
+        menu_style = {"description_width": "64px"}
+        menu_layout = widgets.Layout(width="300px", **fixed)
         self.metric_menu = widgets.Dropdown(
-            options=[(METRICS[m].label, m) for m in names], value=s["metric"], description="metric"
+            options=[(METRICS[m].label, m) for m in names], value=s["metric"], description="metric",
+            style=menu_style, layout=menu_layout,
+        )  # fmt: skip
+        self.model_menu = widgets.Dropdown(
+            options=list(SLICE_MODELS), value=s["model"], description="model", style=menu_style, layout=menu_layout
         )
-        self.model_menu = widgets.Dropdown(options=list(SLICE_MODELS), value=s["model"], description="model")
         self.player = widgets.Play(
             value=s["p"], min=1, max=s["N"] - 1, step=max(1, (s["N"] - 2) // 40), interval=300,
-            show_repeat=True,
+            show_repeat=True, layout=widgets.Layout(**fixed),
         )  # fmt: skip
-        player_label = widgets.Label("animate class balance (p sweeps, TPR and TNR kept)")
+        # An HTML label wraps instead of being cut off (a Label is one ellipsised line).
+        player_label = widgets.HTML(
+            "animate class balance<br><small>p sweeps, TPR and TNR kept</small>",
+            layout=widgets.Layout(**fixed),
+        )
+        player_label.add_class("confusionlab-player-label")
         # View options (not part of the state): extra contour metrics, PMF histogram mode.
         self.contour_menu = widgets.SelectMultiple(
-            options=[(METRICS[m].label, m) for m in MENU_METRICS], value=(), rows=4, description="contours",
-            layout=widgets.Layout(width="330px"),
+            options=[(METRICS[m].label, m) for m in MENU_METRICS], value=(), rows=3, description="contours",
+            style=menu_style, layout=widgets.Layout(width="300px", **fixed),
         )  # fmt: skip
-        self.pmf_mode = widgets.ToggleButtons(options=[("PMF", "pmf"), ("histogram", "histogram")], value="pmf")
+        self.pmf_mode = widgets.ToggleButtons(
+            options=[("PMF", "pmf"), ("histogram", "histogram")], value="pmf", layout=widgets.Layout(**fixed)
+        )
         self.pmf_mode.style.button_width = "90px"
         for key, slider in self.sliders.items():
             slider.observe(self._from_control(key), "value")
@@ -398,43 +434,65 @@ class Explorer(StatefulWidget, widgets.VBox):
 
         self.slice = RocSlice(
             p=s["p"], n=s["N"] - s["p"], tp=s["tp"], tn=s["tn"], metric=s["metric"], model=s["model"],
-            size=420, max_points=SLICE_MAX_POINTS,
+            size=SLICE_SIZE, max_points=SLICE_MAX_POINTS,
         )  # fmt: skip
         self.slice.observe(self._from_slice, ["tp", "tn"])
         self.contour_menu.observe(self._on_contours, "value")
         self.pmf = MetricPMF(
-            p=s["p"], n=s["N"] - s["p"], tp=s["tp"], tn=s["tn"], metric=s["metric"], width=340,
+            p=s["p"], n=s["N"] - s["p"], tp=s["tp"], tn=s["tn"], metric=s["metric"], width=PMF_PANEL_WIDTH,
             max_values=PMF_MAX_VALUES,
         )  # fmt: skip
         widgets.link((self.pmf_mode, "value"), (self.pmf, "mode"))
         self.simplex = ConfusionSimplex(
-            N=min(s["N"], self.simplex_max_n), metric=s["metric"], size=420,
+            N=min(s["N"], self.simplex_max_n), metric=s["metric"], size=SIMPLEX_SIZE,
             slices=[s["p"]] if s["N"] <= self.simplex_max_n else [],
         )  # fmt: skip
-        self._simplex_note = widgets.HTML("")
-        self._status = widgets.Label("")
+        # Each view's box is as wide as its canvases (+ the 6-px padding on each side): its
+        # title and status lines wrap inside instead of stretching it across the row.
+        self.slice.layout.width = f"{SLICE_SIZE + SLICE_STRIP + 12}px"
+        self.pmf.layout.width = f"{2 * PMF_PANEL_WIDTH + 12 + 12}px"  # two panels, a 12-px gap
+        self.simplex.layout.width = f"{SIMPLEX_SIZE + 12}px"
+        self._simplex_note = widgets.HTML("", layout=widgets.Layout(max_width=f"{SIMPLEX_SIZE + 12}px"))
+        self._status = widgets.Label("", layout=widgets.Layout(width="auto", max_width="100%"))
         self._status.add_class("confusionlab-explorer-status")
-        title = widgets.HTML("<b>ConfusionLab Explorer</b>: one confusion matrix, its slice, and its metric's PMFs")
+        # The title shares the menus' column: no row of its own, so the views start higher.
+        title = widgets.HTML(
+            "<b>ConfusionLab Explorer</b>",
+            layout=widgets.Layout(width="300px", **fixed),
+        )
+        column = widgets.Layout(flex="0 0 auto", margin="0 12px 0 0")
         controls = widgets.HBox(
             [
-                widgets.VBox(list(self.sliders.values())),
+                widgets.VBox(list(self.sliders.values()), layout=column),
+                widgets.VBox([title, self.metric_menu, self.model_menu, self.pmf_mode], layout=column),
                 widgets.VBox(
-                    [self.metric_menu, self.model_menu, widgets.HBox([self.player, player_label]), self.pmf_mode]
+                    [
+                        widgets.HBox([self.player, player_label], layout=widgets.Layout(align_items="center", **fixed)),
+                        self.contour_menu,
+                    ],
+                    layout=column,
                 ),
-                self.contour_menu,
-            ]
+            ],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"),
         )
-        self.simplex.layout.width = "470px"  # side by side with the slice on a wide page
-        self.children = [
-            title,
-            controls,
-            widgets.HBox(
-                [self.simplex, self.slice], layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start")
-            ),
-            self._simplex_note,
-            self.pmf,
-            self._status,
-        ]
+        controls.add_class("confusionlab-explorer-controls")
+        # The slice and the PMF it explains side by side (they wrap only on a narrow
+        # page), then the simplex: beside them on a wide page, below them otherwise.
+        pair = widgets.HBox(
+            [self.slice, self.pmf],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", flex="0 1 auto", overflow="visible"),
+        )
+        pair.add_class("confusionlab-explorer-pair")
+        simplex_box = widgets.VBox(
+            [self.simplex, self._simplex_note], layout=widgets.Layout(flex="0 1 auto", overflow="visible")
+        )
+        views = widgets.HBox(
+            [pair, simplex_box],
+            layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start", overflow="visible"),
+        )
+        views.add_class("confusionlab-explorer-views")
+        style = widgets.HTML(EXPLORER_CSS, layout=widgets.Layout(display="none"))
+        self.children = [style, controls, views, self._status]
 
     def _sync_controls(self, s: dict[str, Any]) -> None:
         """Put the controls on the state (ranges first, so no value is clamped)."""

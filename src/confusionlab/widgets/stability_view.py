@@ -1,6 +1,7 @@
 """StabilityView: stability against the number of learners, with a target slider.
 
-Built from ipywidgets and bqplot only (no custom JavaScript). The widget is thin: the
+The plots are canvas charts (:class:`~confusionlab.widgets.canvas_chart.StabilityChart`,
+drawn offline in the static HTML export too); slider and texts are ipywidgets. The widget is thin: the
 2PL fit, n(S*) and per-object stability all come from :mod:`confusionlab.stability`; the
 widget keeps its state in traitlets and redraws on change. A degenerate 2PL fit
 (plateau, decreasing data) is drawn with its reason, and the view says why it cannot
@@ -11,9 +12,9 @@ from __future__ import annotations
 
 import html
 import warnings
+from types import SimpleNamespace
 from typing import Any
 
-import bqplot as bq
 import ipywidgets as w
 import numpy as np
 import traitlets
@@ -21,6 +22,7 @@ import traitlets
 from .._validation import check_probability
 from ..stability import ExtrapolationWarning, StabilityCurve, TwoPLFit, fit_2pl
 from ._common import StatefulWidget
+from .canvas_chart import StabilityChart, series
 
 __all__ = ["StabilityView"]
 
@@ -86,6 +88,8 @@ class StabilityView(StatefulWidget, w.VBox):
     """
 
     target = Target(0.95).tag(sync=False)
+    #: What the chart shows rolls back with the traits.
+    _EXTRA_STATE = ("_x", "_target_line")
     recommended = traitlets.Float(None, allow_none=True).tag(sync=False)
 
     def __init__(
@@ -118,26 +122,18 @@ class StabilityView(StatefulWidget, w.VBox):
         self.fit: TwoPLFit = fit
         self.n_learners, self.measured = n, s
 
-        self._x = bq.LogScale()
-        self._y = bq.LinearScale(min=float(min(0.0, np.nanmin(s))), max=1.0)
-        points = bq.Scatter(
-            x=n,
-            y=s,
-            scales={"x": self._x, "y": self._y},
-            colors=["#1f77b4"],
-            tooltip=bq.Tooltip(fields=["x", "y"], formats=[".0f", ".4f"]),
-        )
-        self._model_line = bq.Lines(scales={"x": self._x, "y": self._y}, colors=["#ff7f0e"])
-        self._target_line = bq.Lines(scales={"x": self._x, "y": self._y}, colors=["gray"], line_style="dashed")
-        self._target_text = bq.Label(scales={"x": self._x, "y": self._y}, colors=["gray"], default_size=12)
-        self.figure = bq.Figure(
-            marks=[self._model_line, points, self._target_line, self._target_text],
-            axes=[
-                bq.Axis(scale=self._x, label="number of learners"),
-                bq.Axis(scale=self._y, side="left", label=m),
-            ],
+        self._measure = m
+        self._y_domain = [float(min(0.0, np.nanmin(s))), 1.0]
+        # What the chart shows (kept here too, for code and tests): x range, target line.
+        self._x = SimpleNamespace(min=float(n.min()), max=float(n.max()))
+        self._target_line = SimpleNamespace(x=np.zeros(0), y=np.zeros(0))
+        self.figure = StabilityChart(
+            width=520,
+            height=340,
+            x_log=True,
+            x_label="number of learners",
+            y_label=m,
             title=f"2PL fit: p1 = {fit.p1:.3g}, p2 = {fit.p2:.3g}" + ("" if fit.reason is None else " (degenerate)"),
-            layout=w.Layout(width="520px", height="340px"),
         )
         self.slider = w.FloatSlider(
             value=0.95,
@@ -162,21 +158,15 @@ class StabilityView(StatefulWidget, w.VBox):
             if len(labels) != self.per_object.size:
                 raise ValueError(f"object_labels has {len(labels)} entries for {self.per_object.size} objects")
             counts, edges = np.histogram(self.per_object[~np.isnan(self.per_object)], bins=20)
-            hx, hy = bq.LinearScale(), bq.LinearScale()
-            self.histogram = bq.Bars(
-                x=(edges[:-1] + edges[1:]) / 2,
-                y=counts,
-                scales={"x": hx, "y": hy},
-                colors=["#2ca02c"],
+            self.histogram = SimpleNamespace(x=(edges[:-1] + edges[1:]) / 2, y=counts, edges=edges)
+            hist_fig = StabilityChart(width=360, height=260, x_label=f"per-object {m}", y_label="objects")
+            hist_fig.show(
+                [series("bars", edges[:-1], counts, colour="#2ca02c", end=float(edges[-1]))],
+                x_domain=[float(edges[0]), float(edges[-1])] if edges[-1] > edges[0] else [0.0, 1.0],
+                y_domain=[0.0, float(max(1, counts.max())) * 1.05],
+                title=f"Per-object stability ({int(counts.sum())} objects)",
             )
-            hist_fig = bq.Figure(
-                marks=[self.histogram],
-                axes=[
-                    bq.Axis(scale=hx, label=f"per-object {m}", tick_format=".2f"),
-                    bq.Axis(scale=hy, side="left", label="objects"),
-                ],
-                layout=w.Layout(width="360px", height="260px"),
-            )
+            self.histogram_figure = hist_fig
             self.least_stable = w.HTML(_least_stable_html(self.per_object, labels, n_least))
             children.append(w.HBox([hist_fig, self.least_stable]))
 
@@ -212,22 +202,24 @@ class StabilityView(StatefulWidget, w.VBox):
         hi = float(max(self.n_learners.max(), n_star or 0.0)) * 1.5
         grid = np.geomspace(lo, hi, 200)
         curve = self.fit.predict(grid)
+        marks = [series("line", grid, curve, colour="#ff7f0e", label="2PL fit")]
+        marks.append(series("points", self.n_learners, self.measured, colour="#1f77b4", size=4, label="measured"))
+        texts: list[dict[str, Any]] = []
+        line = np.zeros(0)
+        if n_star is not None:
+            line = np.array([n_star, n_star])
+            marks.append(series("line", line, self._y_domain, colour="gray", dash=True, width=1.5))
+            text = f"{n_star:,.0f} learners for S* = {target:.3f}"
+            texts.append({"x": n_star, "y": target, "text": text})
+            message = f"Recommended for the target: {text}" + (
+                " (an extrapolation of the 2PL fit, far beyond the measured grid: measure there to confirm it)"
+                if extrapolated
+                else ""
+            )
+        # Everything computed: now the view changes.
         self._fit_slider()
         self.recommended = n_star
-        self._x.min, self._x.max = lo, hi
-        self._model_line.x, self._model_line.y = grid, curve
-        if n_star is None:
-            self._target_line.x, self._target_line.y = [], []
-            self._target_text.x, self._target_text.y, self._target_text.text = [], [], []
-            self.label.value = message
-            return
-        self._target_line.x = np.array([n_star, n_star])
-        self._target_line.y = np.array([self._y.min, 1.0])
-        self._target_text.x, self._target_text.y = [n_star], [target]
-        text = f"{n_star:,.0f} learners for S* = {target:.3f}"
-        self._target_text.text = [text]
-        self.label.value = f"Recommended for the target: {text}" + (
-            " (an extrapolation of the 2PL fit, far beyond the measured grid: measure there to confirm it)"
-            if extrapolated
-            else ""
-        )
+        self._x = SimpleNamespace(min=lo, max=hi)
+        self._target_line = SimpleNamespace(x=line, y=np.array(self._y_domain) if line.size else np.zeros(0))
+        self.figure.show(marks, texts, x_domain=[lo, hi], y_domain=self._y_domain)  # the label says the rest
+        self.label.value = message
