@@ -18,6 +18,7 @@ from .evaluation import Evaluation, evaluate
 from .lattice import simplex_points, slice_lattice
 from .metrics import METRICS, Metric, metric_value
 from .paired import PairedComparison, compare_paired, compare_paired_cells, rank_models
+from .planner import TargetUnreachableError, TestSizePlan, plan_test_size
 
 __version__ = "0.1.0"
 
@@ -29,10 +30,14 @@ _WIDGETS = {
     "MetricPMF": "confusionlab.widgets.metric_pmf",
     "Explorer": "confusionlab.widgets.explorer",
     "EvaluationView": "confusionlab.widgets.evaluation_view",
+    "PairedView": "confusionlab.widgets.paired_view",
+    "AuditView": "confusionlab.widgets.audit_view",
+    "PlannerView": "confusionlab.widgets.planner_view",
 }
 
 __all__ = [
     "METRICS",
+    "AuditView",
     "BiasView",
     "ConfusionMatrix",
     "ConfusionSimplex",
@@ -43,8 +48,12 @@ __all__ = [
     "MetricDistribution",
     "MetricPMF",
     "PairedComparison",
+    "PairedView",
+    "PlannerView",
     "RocSlice",
     "StabilityView",
+    "TargetUnreachableError",
+    "TestSizePlan",
     "TooLargeError",
     "compare",
     "compare_paired",
@@ -54,6 +63,7 @@ __all__ = [
     "memory_limit",
     "metric_distribution",
     "metric_value",
+    "plan_test_size",
     "rank_models",
     "set_memory_limit",
     "simplex_points",

@@ -2,9 +2,10 @@
 
 All 21 of Clarify's metrics with smclarify 0.5's numbers, signs and edge cases
 (SPEC Part B), from any dataframe engine narwhals wraps (pandas, polars,
-pyarrow, DuckDB, Dask), computed from one group-by count; and, beyond Clarify,
-the posterior predictive uncertainty of every count-based metric at the facet
-sizes observed.
+pyarrow, DuckDB, Dask) or PySpark, computed from one group-by count; and, beyond
+Clarify, the posterior predictive uncertainty of every count-based metric at the
+facet sizes observed, verdicts (``BiasMetric.verdict``) and audits (:func:`audit`:
+every group and intersection, Bonferroni-simultaneous intervals).
 
 >>> from confusionlab import bias
 >>> t = bias.CountTable.from_confusion(a=(2718, 3678, 84, 13900),   # (tp, fn, fp, tn)
@@ -23,14 +24,18 @@ small module per dataframe engine behind one ``count_cells`` interface),
 :mod:`.prediction_metrics` (post-training), :mod:`.uncertainty`,
 :mod:`.evaluator` (metrics and posteriors from a count table),
 :mod:`.results` (:class:`BiasMetric`, :class:`BiasReport`), :mod:`.report`
-(the entry points), :mod:`.datasets` (UCI Adult). Heavy engines (polars,
-DuckDB, Dask, scikit-learn) are never imported here.
+(the entry points), :mod:`.auditing` (fairness audits, imported on first use: they
+need pandas), :mod:`.planning` (group sizes), :mod:`.datasets` (UCI Adult). Heavy engines
+(polars, DuckDB, Dask, pandas, scikit-learn) are never imported here.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from .counts import CountTable, count_table
 from .datasets import load_adult
+from .planning import GroupSizePlan, plan_group_size
 from .report import (
     DESCRIPTIONS,
     POSTTRAINING,
@@ -45,17 +50,33 @@ from .report import (
 )
 
 __all__ = [
+    "AUDIT_METRICS",
     "DESCRIPTIONS",
     "POSTTRAINING",
     "PRETRAINING",
+    "Audit",
     "BiasMetric",
     "BiasReport",
     "CountTable",
+    "GroupSizePlan",
+    "audit",
     "count_table",
     "load_adult",
+    "plan_group_size",
     "posttraining",
     "pretraining",
     "report",
     "report_each_value",
     "report_from_counts",
 ]
+
+
+_LAZY = {"AUDIT_METRICS", "Audit", "audit"}  # bias.auditing needs pandas: imported on first use
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from . import auditing
+
+        return getattr(auditing, name)
+    raise AttributeError(f"module 'confusionlab.bias' has no attribute {name!r}")
