@@ -17,6 +17,7 @@ import {
   zoomCamera,
 } from "./camera.js";
 import { createRenderer, webglContext } from "./gl.js";
+import { canvasPoint, hoverAt, hoverText, tooltipPosition } from "./hover.js";
 import { SETTLE_MS, levelCounts, nextLevel } from "./lod.js";
 import {
   cloudEncoding,
@@ -119,6 +120,11 @@ export function render({ model, el: host }) {
     label.dataset.vertex = name;
     return label;
   });
+  // Hover read-out: a ring on the point under the pointer and a box naming its matrix.
+  const hoverRing = el("div", "cl-hover-ring", stage);
+  const hoverTip = el("div", "cl-hover", stage);
+  hoverRing.hidden = true;
+  hoverTip.hidden = true;
   const legend = el("div", "cl-legend", root);
   const legendLo = el("span", "cl-legend-lo", legend);
   const legendBar = el("span", "cl-legend-bar", legend);
@@ -164,6 +170,11 @@ export function render({ model, el: host }) {
   let frames = 0;
   let drawn = 0;
   let theme = null;
+  // Emphasis codes and prefix of the last frame: which points are drawn (for hover).
+  let codes = new Uint8Array(0);
+  let drawnLimit = Infinity;
+  // Pointer over the canvas (CSS pixels of the canvas) or null.
+  let pointer = null;
   // Inputs the GPU buffers were last built from (identity of the model's values).
   const uploaded = {};
   const dpr = () => (typeof window !== "undefined" && window.devicePixelRatio) || 1;
@@ -204,7 +215,7 @@ export function render({ model, el: host }) {
       renderer.setEdges(state.vertices);
       renderer.setMarker(state.observedXYZ);
     }
-    const codes = emphasis(state.p, state.slices, state.dimOthers, state.cloudMass.length > 0);
+    codes = emphasis(state.p, state.slices, state.dimOthers, state.cloudMass.length > 0);
     const counts = countEmphasis(codes);
     if (renderer) {
       if (geometry) renderer.setPositions(state.positions);
@@ -236,6 +247,52 @@ export function render({ model, el: host }) {
     );
     status.textContent = statusText(state, state.count);
     requestFrame();
+    requestHover();
+  };
+
+  /**
+   * Name the matrix under the still pointer (or clear the read-out): data-hover, ring and
+   * box. Hidden while the view turns or zooms; the frame drawn once it settles shows it again.
+   */
+  const updateHover = () => {
+    const size = state.size;
+    const hit =
+      renderer && pointer && !drag && !interacting
+        ? hoverAt(state, camera, size, size, pointer[0], pointer[1], {
+            pointSize: latticePointSize(state.latticeN, size, size, camera.zoom, state.stride),
+            limit: drawnLimit,
+            codes,
+          })
+        : null;
+    const d = root.dataset;
+    if (!hit) {
+      hoverRing.hidden = true;
+      hoverTip.hidden = true;
+      delete d.hover;
+      delete d.hoverValue;
+      return;
+    }
+    const [x, y] = hit.screen;
+    hoverRing.style.left = `${x.toFixed(1)}px`;
+    hoverRing.style.top = `${y.toFixed(1)}px`;
+    hoverRing.hidden = false;
+    hoverTip.textContent = hoverText(hit.counts, hit.value, state.label);
+    hoverTip.hidden = false;
+    const [left, top] = tooltipPosition(x, y, size, size, hoverTip.offsetWidth || 0, hoverTip.offsetHeight || 0);
+    hoverTip.style.left = `${left.toFixed(1)}px`;
+    hoverTip.style.top = `${top.toFixed(1)}px`;
+    // Both together: the counts (TP, FN, FP, TN) and the value as the buffer holds it.
+    d.hoverValue = String(hit.value);
+    d.hover = hit.counts.join(",");
+  };
+  let hoverPending = false;
+  const requestHover = () => {
+    if (hoverPending) return;
+    hoverPending = true;
+    raf(() => {
+      hoverPending = false;
+      if (!disposed) updateHover();
+    });
   };
 
   // The slice cloud (a plane) is drawn as bubbles, area ∝ mass; the simplex cloud (a
@@ -287,6 +344,7 @@ export function render({ model, el: host }) {
         lastFrameAt = null;
       }
       drawn = renderer.draw({ clip, pointSize, dimAlpha: dim, dpr: dpr(), theme, ready, limit });
+      drawnLimit = limit;
       frames += 1;
       root.dataset.level = String(interacting ? level : 0);
     } else {
@@ -294,6 +352,7 @@ export function render({ model, el: host }) {
     }
     root.dataset.points = String(drawn);
     root.dataset.frames = String(frames);
+    if (pointer) updateHover(); // the camera or the data moved under a still pointer
   };
 
   let framePending = false;
@@ -337,9 +396,14 @@ export function render({ model, el: host }) {
     }
     root.focus({ preventScroll: true });
     event.preventDefault();
+    updateHover(); // hidden while dragging
   };
   const onPointerMove = (event) => {
-    if (!drag) return;
+    pointer = canvasPoint(event.clientX, event.clientY, canvas.getBoundingClientRect(), state.size);
+    if (!drag) {
+      requestHover();
+      return;
+    }
     const dx = event.clientX - drag.x;
     const dy = event.clientY - drag.y;
     drag.x = event.clientX;
@@ -348,6 +412,11 @@ export function render({ model, el: host }) {
   };
   const onPointerUp = () => {
     drag = null;
+    requestHover();
+  };
+  const onPointerLeave = () => {
+    pointer = null;
+    requestHover();
   };
   const onWheel = (event) => {
     event.preventDefault();
@@ -363,6 +432,7 @@ export function render({ model, el: host }) {
   canvas.addEventListener("pointermove", onPointerMove);
   canvas.addEventListener("pointerup", onPointerUp);
   canvas.addEventListener("pointercancel", onPointerUp);
+  canvas.addEventListener("pointerleave", onPointerLeave);
   canvas.addEventListener("wheel", onWheel, { passive: false });
   root.addEventListener("keydown", onKey);
 
@@ -386,6 +456,7 @@ export function render({ model, el: host }) {
     canvas.removeEventListener("pointermove", onPointerMove);
     canvas.removeEventListener("pointerup", onPointerUp);
     canvas.removeEventListener("pointercancel", onPointerUp);
+    canvas.removeEventListener("pointerleave", onPointerLeave);
     canvas.removeEventListener("wheel", onWheel);
     root.removeEventListener("keydown", onKey);
     canvas.removeEventListener("webglcontextlost", onContextLost);

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FakeModel, f32 } from "./fake_model.js";
 import { simplexState } from "./simplex_fixtures.js";
+import { DEFAULT_CAMERA, projectPoint } from "../confusion_simplex/camera.js";
 
 const calls = [];
 vi.mock("../confusion_simplex/gl.js", () => ({
@@ -147,6 +148,48 @@ describe("render with a renderer", () => {
     await flush();
     expect(Number(root.dataset.frames)).toBe(frames); // no drawing on a lost context
     expect(root.dataset.points).toBe("0");
+  });
+
+  it("names the matrix under a still pointer, follows a new metric, hides while dragging and on leave", async () => {
+    const N = 6;
+    const { model, root } = mount(simplexState(N, { size: 400 }));
+    await flush();
+    const canvas = root.querySelector("canvas");
+    // The TN vertex (0, 0, 0, 6) is in front in the default view; jsdom's canvas box is
+    // empty, so client coordinates are canvas pixels.
+    const [sx, sy] = projectPoint(DEFAULT_CAMERA, N, 400, 400, [-N / 2, -N / 2, -N / 2]);
+    const pointer = (type, x, y) => canvas.dispatchEvent(new MouseEvent(type, { clientX: x, clientY: y, button: 0 }));
+    pointer("pointermove", sx, sy);
+    await flush();
+    expect(root.dataset.hover).toBe("0,0,0,6");
+    expect(root.dataset.hoverValue).toBe("1"); // the fixture's value (TP + TN) / N, read from the buffer
+    const tip = root.querySelector(".cl-hover");
+    expect(tip.hidden).toBe(false);
+    expect(tip.textContent).toBe("TP 0 · FN 0 · FP 0 · TN 6 — Accuracy = 1");
+    expect(root.querySelector(".cl-hover-ring").hidden).toBe(false);
+
+    model.set("_values", f32(new Array(84).fill(0.25)));
+    await flush();
+    expect(root.dataset.hover).toBe("0,0,0,6");
+    expect(root.dataset.hoverValue).toBe("0.25");
+
+    pointer("pointermove", 2, 2); // a corner: no point there
+    await flush();
+    expect(root.dataset.hover).toBeUndefined();
+    expect(tip.hidden).toBe(true);
+
+    pointer("pointermove", sx, sy);
+    await flush();
+    expect(root.dataset.hover).toBe("0,0,0,6");
+    pointer("pointerdown", sx, sy);
+    expect(root.dataset.hover).toBeUndefined(); // dragging turns the view: no read-out
+    pointer("pointerup", sx, sy);
+    await flush();
+    expect(root.dataset.hover).toBe("0,0,0,6");
+    pointer("pointerleave", sx, sy);
+    await flush();
+    expect(root.dataset.hover).toBeUndefined();
+    expect(root.dataset.hoverValue).toBeUndefined();
   });
 
   it("destroys the renderer on cleanup", () => {

@@ -144,3 +144,89 @@ def test_simplex_draws_rotates_and_follows_the_kernel(lab: LabSession, tmp_path:
     assert dark["painted"] > 20_000, dark
     root.screenshot(path=str(tmp_path / "simplex_n100_dark.png"))
     print(f"screenshots in {tmp_path}")
+
+
+def _hovered(page: Any, previous: str | None = None) -> tuple[list[int], float]:
+    """Wait for ``data-hover`` (other than ``previous``) and return the named counts and value."""
+    page.wait_for_function(
+        "([sel, prev]) => { const d = document.querySelector(sel).dataset;"
+        " return d.hover !== undefined && d.hover !== prev; }",
+        arg=[ROOT, previous],
+    )
+    root = page.locator(ROOT)
+    counts = [int(v) for v in root.get_attribute("data-hover").split(",")]
+    return counts, float(root.get_attribute("data-hover-value"))
+
+
+def _kernel_value(kernel: Any, metric: str, counts: list[int]) -> float:
+    """The metric at ``counts`` computed by the kernel, as the float32 buffer holds it."""
+    import numpy as np
+
+    value = kernel.evaluate(f"float(METRICS[{metric!r}].values(*{counts}))")
+    return float(np.float32(value))
+
+
+def test_simplex_hover_names_the_matrix_and_its_value(lab: LabSession, tmp_path: Path) -> None:
+    import math
+
+    name = "simplex_hover.ipynb"
+    N = 30
+    lab.open_notebook(
+        name,
+        [
+            "from confusionlab.metrics import METRICS\n"
+            "from confusionlab.widgets.confusion_simplex import ConfusionSimplex\n"
+            f"w = ConfusionSimplex(N={N}, metric='mcc')\nw",
+        ],
+        wait_for=f'{ROOT}[data-points="{math.comb(N + 3, 3)}"]',
+    )
+    page = lab.page
+    root = page.locator(ROOT)
+    kernel = lab.kernel(name)
+    box = page.locator(f"{ROOT} canvas").bounding_box()
+    size = int(kernel.evaluate("w.size"))
+    ratio = box["width"] / size
+
+    # The middle of the picture: some interior matrix, its value from the kernel's metric.
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(cx, cy)
+    counts, value = _hovered(page)
+    assert sum(counts) == N and min(counts) >= 0, counts
+    assert value == _kernel_value(kernel, "mcc", counts), (counts, value)
+    tip = root.locator(".cl-hover")
+    assert tip.is_visible()
+    assert tip.inner_text().startswith(f"TP {counts[0]} · FN {counts[1]} · FP {counts[2]} · TN {counts[3]}")
+    root.screenshot(path=str(tmp_path / "simplex_hover.png"))
+
+    # The TN vertex, found from its label (placed 14 px out from the vertex, away from the
+    # centre): the front-most point of the default view, so the hover names (0, 0, 0, N).
+    left, top = page.evaluate(
+        "(sel) => { const s = document.querySelector(sel + ' .cl-vertex-label[data-vertex=\"TN\"]').style;"
+        " return [parseFloat(s.left), parseFloat(s.top)]; }",
+        ROOT,
+    )
+    dx, dy = left - size / 2, top - size / 2
+    shrink = 1 - 14 / math.hypot(dx, dy)
+    vx, vy = size / 2 + dx * shrink, size / 2 + dy * shrink
+    page.mouse.move(box["x"] + vx * ratio, box["y"] + vy * ratio)
+    counts, value = _hovered(page, ",".join(map(str, counts)))
+    assert counts == [0, 0, 0, N]
+    expected = _kernel_value(kernel, "mcc", counts)
+    assert value == expected or (math.isnan(value) and math.isnan(expected)), (value, expected)
+    assert tip.inner_text().startswith(f"TP 0 · FN 0 · FP 0 · TN {N} — "), tip.inner_text()
+
+    # A kernel-side metric change updates the value under the still pointer.
+    kernel.execute("w.metric = 'accuracy'")
+    page.wait_for_function(
+        "(sel) => { const d = document.querySelector(sel).dataset;"
+        " return d.metric === 'accuracy' && d.hoverValue === '1'; }",
+        arg=ROOT,
+    )
+    assert root.get_attribute("data-hover") == f"0,0,0,{N}"
+    assert _kernel_value(kernel, "accuracy", [0, 0, 0, N]) == 1.0
+
+    # Leaving the canvas clears the read-out.
+    page.mouse.move(box["x"] - 40, box["y"] - 40)
+    page.wait_for_function("(sel) => document.querySelector(sel).dataset.hover === undefined", arg=ROOT)
+    assert not tip.is_visible()
+    print(f"screenshots in {tmp_path}")

@@ -287,3 +287,39 @@ def test_update_computes_once(monkeypatch: pytest.MonkeyPatch, widget: Confusion
     monkeypatch.setattr(module, "simplex_points", lambda N: calls.append(N) or real(N))
     widget.update(N=62, observed=[16, 4, 10, 32], metric="f1", cloud="beta-binomial")
     assert calls == [62]
+
+
+def _inverse_isometric(xyz: np.ndarray, N: int) -> np.ndarray:
+    """The inverse of the centred isometric map that the browser's hover uses (js/confusion_simplex/hover.js)."""
+    x, y, z = xyz.astype(np.float64).T
+    c = N / 6
+    tn = (N / 2 - (x + y + z)) / 2
+    return np.stack([z + c + tn / 3, x + c + tn / 3, y + c + tn / 3, tn], axis=1)
+
+
+@pytest.mark.parametrize(("N", "max_points"), [(9, MAX_POINTS), (60, MAX_POINTS), (MAX_N, MAX_POINTS), (40, 2_000)])
+def test_hover_contract_positions_name_their_matrix_and_value(N: int, max_points: int) -> None:
+    """Hover reads a point's matrix back from its float32 position and its value at the same index.
+
+    Reference: the matrices enumerated by brute force (every TP, FN, FP multiple of the
+    stride) and ``METRICS["f1"].values`` at them, matched to the points by their counts.
+    """
+    w = ConfusionSimplex(N=N, metric="f1", max_points=max_points)
+    raw = _inverse_isometric(w.positions(), N)
+    counts = np.rint(raw).astype(np.int64)
+    assert np.abs(raw - counts).max() < 0.05  # float32 positions decode to integers, even at N = 300
+    assert (counts >= 0).all() and (counts.sum(axis=1) == N).all()
+    k = w.stride
+    grid = np.arange(0, N + 1, k)
+    tp, fn, fp = (a.ravel() for a in np.meshgrid(grid, grid, grid, indexing="ij"))
+    keep = tp + fn + fp <= N
+    expected = np.stack([tp[keep], fn[keep], fp[keep], N - (tp + fn + fp)[keep]], axis=1)
+    # Every matrix exactly once, in the level-of-detail order (not the lattice order).
+    assert len(counts) == len(expected) == comb(N // k + 3, 3)
+
+    def key(a: np.ndarray) -> np.ndarray:
+        return (a[:, 0] * (N + 1) + a[:, 1]) * (N + 1) + a[:, 2]
+
+    assert np.array_equal(np.sort(key(counts)), np.sort(key(expected)))
+    reference = np.asarray(METRICS["f1"].values(*counts.T), dtype=np.float64).astype(np.float32)
+    np.testing.assert_array_equal(w.values(), reference)

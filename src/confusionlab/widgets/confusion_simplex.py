@@ -128,8 +128,10 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
     attributes ``data-n``, ``data-metric``, ``data-slices`` (comma-separated),
     ``data-cloud``, ``data-observed``, ``data-points`` (points drawn),
     ``data-lattice-points`` (points received), ``data-cloud-points``,
-    ``data-rotation`` (yaw,pitch in degrees), ``data-frames`` (frames rendered)
-    and ``data-error`` when WebGL is unavailable.
+    ``data-rotation`` (yaw,pitch in degrees), ``data-frames`` (frames rendered),
+    ``data-hover`` (the matrix under the pointer, ``"TP,FN,FP,TN"``) and
+    ``data-hover-value`` (its metric value from the values buffer), and ``data-error``
+    when WebGL is unavailable.
 
     Examples
     --------
