@@ -25,6 +25,8 @@ export const KEYS = [
   "_metric_label",
   "_n_refits",
   "_unstable",
+  "_slice_note",
+  "selected",
 ];
 
 /** Read the model into panels of typed arrays (inconsistent buffers give empty panels). */
@@ -44,6 +46,8 @@ export function readState(model) {
     generation: get("generation") ?? 0,
     domain: get("_domain") ?? [0, 1],
     unstable: get("_unstable") ?? [],
+    selected: get("selected") ?? "",
+    sliceNote: get("_slice_note") || "",
     panels: summaries.map((s, k) => ({ ...s, values: values[k], probs: probs[k], means: means[k] })),
   };
 }
@@ -124,11 +128,23 @@ export function groupSummary(panel) {
   return text;
 }
 
+/**
+ * Select a group (a click on its panel): written to the model and sent to Python, which
+ * validates it and moves the linked RocSlice views. Returns whether anything changed.
+ */
+export function selectGroup(model, group) {
+  if (typeof group !== "string" || model.get("selected") === group) return false;
+  model.set("selected", group);
+  model.save_changes();
+  return true;
+}
+
 /** anywidget entry point. */
 export function render({ model, el: host }) {
   const root = el("div", "confusionlab-evaluation", host);
   const question = el("div", "cl-question", root);
   const note = el("div", "cl-note", root);
+  const sliceNote = el("div", "cl-slice-note", root);
   const list = el("div", "cl-groups", root);
   const unstable = el("div", "cl-unstable", root);
   let rows = [];
@@ -151,13 +167,27 @@ export function render({ model, el: host }) {
       const test = el("div", "cl-share-test", bar);
       const refit = el("div", "cl-share-refit", bar);
       const verdict = el("div", "cl-verdict", box);
-      rows.push({ box, title, canvas, test, refit, verdict });
+      const row = { box, title, canvas, test, refit, verdict, group: "" };
+      box.tabIndex = 0;
+      box.setAttribute("role", "button");
+      box.addEventListener("click", () => selectGroup(model, row.group));
+      box.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          selectGroup(model, row.group);
+        }
+      });
+      rows.push(row);
     }
     const [lo, hi] = state.domain;
     const yMax = Math.max(0, ...state.panels.map((p) => maxMassInside(p.values, p.probs, lo, hi)));
     let marks = 0;
     state.panels.forEach((panel, k) => {
       const row = rows[k];
+      row.group = String(panel.group);
+      row.box.dataset.group = row.group;
+      row.box.classList.toggle("cl-selected", row.group === state.selected);
+      row.box.setAttribute("aria-pressed", String(row.group === state.selected));
       const H = MARGINS.top + PLOT_HEIGHT + MARGINS.bottom;
       row.canvas.width = Math.round(state.width * dpr);
       row.canvas.height = Math.round(H * dpr);
@@ -181,7 +211,9 @@ export function render({ model, el: host }) {
       ? "Least stable objects across refits (psi): " +
         state.unstable.map((u) => `#${u.index} (${u.group}) ${formatNumber(u.stability)}`).join(", ")
       : "";
+    sliceNote.textContent = state.sliceNote;
     const d = root.dataset;
+    d.selected = state.selected;
     d.metric = String(state.metric);
     d.target = state.target;
     d.groups = String(state.panels.length);

@@ -1,8 +1,8 @@
 // EvaluationView: buffer slicing, variance shares, refit spread, render with a fake model.
 import { describe, expect, it } from "vitest";
 import { maxMassInside, splitByOffsets, spread, varianceShares } from "../evaluation/geometry.js";
-import { groupSummary, readState, render } from "../evaluation/widget.js";
-import { f32, mountWidget } from "./fake_model.js";
+import { groupSummary, readState, render, selectGroup } from "../evaluation/widget.js";
+import { FakeModel, f32, mountWidget } from "./fake_model.js";
 
 const f64 = (values) => new DataView(new Float64Array(values).buffer);
 
@@ -29,6 +29,8 @@ function state(extra = {}) {
     _metric_label: "F1 score",
     _n_refits: 2,
     _unstable: [{ index: 7, group: "F", stability: -0.2 }],
+    _slice_note: "Click a group to show its confusion matrix (of the first refit: only refits were given) in the linked ROC slice.",
+    selected: "all",
     ...extra,
   };
 }
@@ -84,5 +86,46 @@ describe("render", () => {
 
   it("summarises a group in words", () => {
     expect(groupSummary(state()._panels[0])).toBe("F: 0.7 · 95% [0.6, 0.8] · sd 0.05 · 40 pos / 60 neg");
+  });
+});
+
+describe("selection", () => {
+  it("a click on a group's panel sets selected and sends it to Python once", () => {
+    const { root, model, cleanup } = mountWidget(render, state(), ".confusionlab-evaluation");
+    const boxes = root.querySelectorAll(".cl-group");
+    expect(Array.from(boxes).map((b) => b.dataset.group)).toEqual(["F", "all"]);
+    expect(root.dataset.selected).toBe("all");
+    expect(boxes[1].classList.contains("cl-selected")).toBe(true);
+    expect(root.querySelector(".cl-slice-note").textContent).toContain("first refit");
+    boxes[0].querySelector("canvas").dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    expect(model.get("selected")).toBe("F");
+    expect(model.saved).toBe(1);
+    boxes[0].click(); // the same group again: nothing to send
+    expect(model.saved).toBe(1);
+    boxes[1].dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+    expect(model.get("selected")).toBe("all");
+    expect(model.saved).toBe(2);
+    cleanup();
+  });
+
+  it("draws the selection Python sends back (a refused one included)", async () => {
+    const { root, model } = mountWidget(render, state(), ".confusionlab-evaluation");
+    model.set("selected", "F");
+    await Promise.resolve();
+    expect(root.dataset.selected).toBe("F");
+    const selected = Array.from(root.querySelectorAll(".cl-group.cl-selected")).map((b) => b.dataset.group);
+    expect(selected).toEqual(["F"]);
+    model.set("selected", "all"); // Python refused the click and restored the old value
+    await Promise.resolve();
+    expect(root.dataset.selected).toBe("all");
+    expect(root.querySelector(".cl-group.cl-selected").dataset.group).toBe("all");
+  });
+
+  it("selectGroup ignores non-strings and unchanged groups", () => {
+    const model = new FakeModel({ selected: "a" });
+    expect(selectGroup(model, undefined)).toBe(false);
+    expect(selectGroup(model, "a")).toBe(false);
+    expect(selectGroup(model, "b")).toBe(true);
+    expect([model.get("selected"), model.saved]).toEqual(["b", 1]);
   });
 });

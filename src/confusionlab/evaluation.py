@@ -542,8 +542,21 @@ class Evaluation:
         return float(np.mean(vals))
 
     def confusion_matrix(self, group: Any = None, run: int | None = None) -> ConfusionMatrix:
-        """The binary (positive vs rest) confusion matrix of ``y_pred`` (or of refit ``run``)."""
-        self._binary("confusion_matrix")
+        """The binary (positive vs rest) confusion matrix of ``y_pred`` (or of refit ``run``;
+        with refits only, the first refit's by default).
+
+        Examples
+        --------
+        >>> evaluate([1, 1, 0, 0], [1, 0, 0, 1]).confusion_matrix()
+        ConfusionMatrix(tp=1, fn=1, fp=1, tn=1)
+        """
+        if self.positive_index is None:
+            raise ValueError(
+                f"confusion_matrix needs a binary evaluation and there are {len(self.classes)} classes; "
+                "pass positive=<label> to evaluate()"
+            )
+        if run is not None:
+            run = check_int(run, "run", minimum=0, maximum=len(self.counts) - 1)
         g = self._group_index(group)
         table = self._record[g] if run is None and self._record is not None else self.counts[run or 0][g]
         return self._one_vs_rest(table, self.positive_index)  # type: ignore[arg-type]

@@ -287,3 +287,23 @@ def test_plot_and_self_contained_page(tmp_path: Path) -> None:
     assert ev.question("f1") in text and "new refit" in text
     assert "http://" not in text and "https://" not in text and "<script" not in text
     assert "data:image/png;base64," in text
+
+
+def test_confusion_matrix_per_group_and_refit_equals_scikit_learn() -> None:
+    """Evaluation.confusion_matrix against sklearn.metrics.confusion_matrix (it refused every call once)."""
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 120)
+    refits = np.where(rng.random((3, 120)) < 0.8, y, 1 - y)
+    groups = np.where(rng.random(120) < 0.5, "F", "M")
+    ev = evaluate(y, refits=refits, groups=groups)
+    for run in range(3):
+        for g in ("F", "M"):
+            keep = groups == g
+            (tn, fp), (fn, tp) = confusion_matrix(y[keep], refits[run][keep], labels=[0, 1])
+            assert ev.confusion_matrix(g, run=run).as_tuple() == (tp, fn, fp, tn)
+    assert ev.confusion_matrix("F") == ev.confusion_matrix("F", run=0)
+    with pytest.raises(ValueError, match="run must be at most 2"):
+        ev.confusion_matrix("F", run=3)
+    multi = evaluate([0, 1, 2, 2], [0, 2, 2, 1])
+    with pytest.raises(ValueError, match="confusion_matrix needs a binary evaluation"):
+        multi.confusion_matrix()

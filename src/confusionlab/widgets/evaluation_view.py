@@ -6,6 +6,10 @@ decomposition of the spread into test-set and refit parts as a bar, and a verdic
 say anything). Below: the least stable objects across refits (psi). Every number comes from
 :class:`confusionlab.evaluation.Evaluation`; the browser only scales and draws. A canvas
 anywidget, so it renders in the static HTML export offline.
+
+A click on a group's panel sets :attr:`EvaluationView.selected`; a :class:`~confusionlab.RocSlice`
+made by :meth:`EvaluationView.slice_view` follows it (the group's confusion matrix and the
+model's bubbles).
 """
 
 from __future__ import annotations
@@ -16,10 +20,12 @@ from typing import Any
 import numpy as np
 import traitlets
 
+from ..confusion import ConfusionMatrix
 from ..evaluation import MACRO_PREFIX, Evaluation, _metric_name
-from ..metrics import get_metric
-from ._common import Buffer, BundledWidget, Confidence
+from ..metrics import METRICS, get_metric
+from ._common import MAX_SIDE, Buffer, BundledWidget, Confidence
 from .metric_pmf import _aggregate, _domain, _json_safe
+from .roc_slice import SLICE_MODELS, RocSlice
 
 __all__ = ["EvaluationView"]
 
@@ -39,13 +45,21 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
         How many of the least stable objects to list (needs refits).
     max_values : int
         Distinct values sent per group before aggregating into ``max_values // 10`` bins.
+    selected : str
+        The group shown by the linked :class:`~confusionlab.RocSlice` views (see
+        :meth:`slice_view`), as written in ``evaluation.groups`` (default: ``"all"``, the
+        whole test set). A click on a group's panel in the browser sets it.
 
     Notes
     -----
     Browser state: root class ``confusionlab-evaluation`` with ``data-metric``,
     ``data-target``, ``data-groups`` (panels drawn), ``data-refits``, ``data-marks``
-    (sticks drawn) and ``data-generation``. The question answered is written above the
+    (sticks drawn), ``data-selected`` and ``data-generation``; each panel (class
+    ``cl-group``) carries ``data-group``. The question answered is written above the
     panels in words.
+
+    A refused ``selected`` (a name that is not a group, or a group a linked slice cannot
+    show) changes nothing: neither this view nor a linked slice.
 
     Examples
     --------
@@ -54,6 +68,10 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
     >>> w = EvaluationView(ev, metric="recall")
     >>> [p["group"] for p in w._panels]
     ['a', 'b', 'all']
+    >>> s = w.slice_view()
+    >>> w.selected = "b"
+    >>> (s.p, s.n, s.tp, s.tn)
+    (1, 2, 0, 1)
     """
 
     metric = traitlets.Unicode("", help="metric shown").tag(sync=True)
@@ -62,6 +80,9 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
     max_values = traitlets.Int(4000, min=20, help="distinct values sent per group before aggregating")
     width = traitlets.Int(520, min=240, max=2000, help="PMF width in CSS pixels").tag(sync=True)
     generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
+    selected = traitlets.Unicode("", help="group shown by the linked RocSlice views").tag(sync=True)
+
+    _ALL_PARTS = frozenset({"panels", "selection"})
 
     _panels = traitlets.List(traitlets.Dict()).tag(sync=True)
     _offsets = traitlets.List(traitlets.Int()).tag(sync=True)
@@ -75,12 +96,15 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
     _metric_label = traitlets.Unicode("").tag(sync=True)
     _n_refits = traitlets.Int(0).tag(sync=True)
     _unstable = traitlets.List(traitlets.Dict()).tag(sync=True)
+    _slice_note = traitlets.Unicode("").tag(sync=True)
 
     def __init__(self, evaluation: Evaluation, **kwargs: Any) -> None:
         if not isinstance(evaluation, Evaluation):
             raise TypeError(f"evaluation must be an Evaluation (from evaluate), got {type(evaluation).__name__}")
         self._evaluation = evaluation
+        self._slices: list[tuple[RocSlice, str]] = []
         kwargs.setdefault("metric", evaluation.metrics[0])
+        kwargs.setdefault("selected", str(evaluation.groups[-1]))
         super().__init__(**kwargs)
 
     @property
@@ -94,11 +118,118 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
         except (TypeError, ValueError) as err:
             raise traitlets.TraitError(str(err)) from None
 
+    @traitlets.validate("selected")
+    def _check_selected(self, proposal: traitlets.Bunch) -> str:
+        name = proposal.value
+        names = [str(g) for g in self._evaluation.groups]
+        if name not in names:
+            raise traitlets.TraitError(f"selected must be one of the groups {names}, got selected={name!r}.")
+        if self._linked():
+            try:
+                _slice_counts(self._group_matrix(name))
+            except ValueError as err:
+                raise traitlets.TraitError(f"selected={name!r} cannot be shown in the linked RocSlice: {err}") from None
+        return name
+
     @traitlets.observe("metric", "confidence", "least_stable", "max_values")
     def _on_change(self, change: traitlets.Bunch) -> None:
-        self._request(self._ALL_PARTS)
+        self._request({"panels"})
+
+    @traitlets.observe("selected")
+    def _on_selected(self, change: traitlets.Bunch) -> None:
+        self._request({"selection"})
+
+    # ----------------------------------------------------------------- the linked RocSlice
+    def _group_matrix(self, group: str) -> ConfusionMatrix:
+        """The observed binary confusion matrix of ``group``: of ``y_pred``, else of the first refit."""
+        ev = self._evaluation
+        if ev.positive_index is None:
+            raise ValueError(
+                f"a RocSlice shows a binary confusion matrix, and this evaluation has {len(ev.classes)} classes; "
+                "pass positive=<label> to evaluate()"
+            )
+        return ev.confusion_matrix(group)
+
+    def _linked(self) -> list[tuple[RocSlice, str]]:
+        """The linked slices still open (a closed widget has no comm)."""
+        self._slices = [(s, model) for s, model in self._slices if s.comm is not None]
+        return self._slices
+
+    def slice_view(self, **kwargs: Any) -> RocSlice:
+        """A :class:`~confusionlab.RocSlice` of the selected group that follows :attr:`selected`.
+
+        The slice shows the group's observed confusion matrix (positive class against the
+        rest) — of ``y_pred``, or, **when only refits were given, of the first refit** — with
+        the bubbles of the evaluation's uncertainty model for a new test set of the same size.
+        Each later change of :attr:`selected` (a click on a group's panel) moves it with one
+        ``RocSlice.update(p=, n=, tp=, tn=, model=)``.
+
+        Parameters
+        ----------
+        **kwargs
+            Further :class:`~confusionlab.RocSlice` traits (``metric``, ``size``,
+            ``coordinates``, …). Defaults: ``metric`` is the view's metric (MCC for a macro
+            average), ``model`` the evaluation's model (``"beta-binomial"`` for
+            ``"dirichlet-multinomial"``, which a slice cannot draw), ``tolerance`` the
+            evaluation's. ``p, n, tp, tn`` come from the selected group.
+
+        Returns
+        -------
+        RocSlice
+
+        Raises
+        ------
+        TypeError
+            For ``p``, ``n``, ``tp`` or ``tn`` in ``kwargs`` (they follow the selection).
+        ValueError
+            When the evaluation has more than two classes and no ``positive``, or the
+            selected group has no positives or no negatives (a slice needs ``p, n >= 1``).
+        traitlets.TraitError
+            For an invalid RocSlice trait.
+
+        Notes
+        -----
+        The bubbles answer "what will a new test set of the same size show?" whatever the
+        evaluation's ``target``; with refits they belong to the first refit's matrix only.
+        """
+        fixed = sorted({"p", "n", "tp", "tn"} & set(kwargs))
+        if fixed:
+            raise TypeError(f"slice_view takes no {fixed}: the slice shows the selected group's counts")
+        counts = _slice_counts(self._group_matrix(self.selected))
+        ev = self._evaluation
+        default_model = ev.model if ev.model in SLICE_MODELS else "beta-binomial"
+        kwargs.setdefault("model", default_model)
+        kwargs.setdefault("tolerance", ev.tolerance)
+        if "metric" not in kwargs and self.metric in METRICS:
+            kwargs["metric"] = self.metric
+        view = RocSlice(**counts, **kwargs)
+        self._slices.append((view, view.model))
+        return view
+
+    def _follow(self) -> None:
+        """Move every linked slice to the selected group: one update each, all or none."""
+        linked = self._linked()
+        if not linked:
+            return
+        counts = _slice_counts(self._group_matrix(self.selected))
+        done: list[tuple[RocSlice, dict[str, Any]]] = []
+        try:
+            for view, model in linked:
+                before = {"p": view.p, "n": view.n, "tp": view.tp, "tn": view.tn, "model": view.model}
+                view.update(**counts, model=model)
+                done.append((view, before))
+        except BaseException:
+            for view, before in reversed(done):
+                view.update(**before)
+            raise
 
     def _refresh(self, parts: set[str]) -> None:
+        if "selection" in parts:
+            self._follow()
+        if "panels" in parts:
+            self._refresh_panels()
+
+    def _refresh_panels(self) -> None:
         ev, metric = self._evaluation, self.metric
         panels, chunks, means = [], [], []
         offsets, refit_offsets = [0], [0]
@@ -153,4 +284,18 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
         self._offsets = offsets
         self._refit_offsets = refit_offsets
         self._unstable = unstable
+        self._slice_note = (
+            "Click a group to show its confusion matrix"
+            + (" (of the first refit: only refits were given)" if ev._record is None else "")
+            + " in the linked ROC slice."
+        )
         self._panels = panels
+
+
+def _slice_counts(cm: ConfusionMatrix) -> dict[str, int]:
+    """``p, n, tp, tn`` of a RocSlice showing ``cm`` (ValueError when a slice cannot show it)."""
+    p, n = cm.p, cm.n
+    for side, size in (("positives", p), ("negatives", n)):
+        if not 1 <= size <= MAX_SIDE:
+            raise ValueError(f"the group has {size:,} {side}; a RocSlice needs between 1 and {MAX_SIDE:,}")
+    return {"p": p, "n": n, "tp": cm.tp, "tn": cm.tn}
