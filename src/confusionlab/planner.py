@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -29,7 +30,7 @@ from ._validation import DEFAULT_TOLERANCE, check_choice, check_confidence, chec
 from .confusion import ConfusionMatrix
 from .distribution import MetricDistribution, metric_distribution
 from .metrics import Metric, get_metric
-from .models import resolve_prior, slice_model
+from .models import Marginal, marginal, resolve_prior, slice_model
 
 __all__ = [
     "DEFAULT_ASSURANCE_TOLERANCE",
@@ -157,6 +158,124 @@ def _interval_half_width(d: MetricDistribution, confidence: float) -> tuple[floa
     return h, (gaps[0] + gaps[1]) / 2 / h
 
 
+# ----------------------------------------------------------------------------- balanced accuracy, exactly and fast
+#: The fast lattice evaluation of balanced accuracy defers to :func:`metric_distribution`
+#: when a cumulative mass lies within this margin of an interval's level (far above the
+#: rounding of either sum, far below any mass that matters).
+_LEVEL_MARGIN = 1e-9
+#: Most thresholds evaluated per step of the quantile search (√ of the bracket: two steps).
+_SEARCH_WIDTH = 128
+
+
+def _lattice_cdf(t: np.ndarray, pmf_a: np.ndarray, lo_a: int, a: int, cum_b: np.ndarray, lo_b: int, b: int):
+    """Mass of ``a·A + b·B ≤ t`` for each integer threshold ``t``, A and B independent on windows
+    starting at ``lo_a``, ``lo_b`` (``cum_b``: 0, then the cumulative masses of B).
+
+    The floor of ``(t − a·A)/b`` is taken in float64, exact while the keys stay below 2**50
+    (a multiple of ``b`` divides exactly; any other quotient is at least 1/b from an
+    integer, far more than the rounding): the caller checks that bound.
+    """
+    base = (a * (lo_a + np.arange(pmf_a.size, dtype=np.int64)) + b * (lo_b - 1)).astype(np.float64)
+    j = np.floor((t.astype(np.float64)[None, :] - base[:, None]) / b)  # 1 + the largest B with a·A + b·B ≤ t
+    np.clip(j, 0, cum_b.size - 1, out=j)
+    return np.sum(pmf_a[:, None] * cum_b[j.astype(np.intp)], axis=0)
+
+
+def _balanced_accuracy_half_width(
+    tp_pmf: np.ndarray, tp_lo: int, tn_pmf: np.ndarray, tn_lo: int, p: int, n: int, confidence: float
+) -> tuple[float, float] | None:
+    """Exact half-width (and granularity) of balanced accuracy's central interval, from its integer keys.
+
+    Balanced accuracy is ``key/(2pn)`` with the integer key ``n·TP + p·TN`` (the exact
+    form :func:`metric_distribution` groups on), TP and TN independent with the pruned
+    marginals of :func:`~confusionlab.models.slice_model`. P(key ≤ t) is a sum over the
+    smaller marginal of the other's cdf, so each discrete quantile (the smallest key
+    whose normalised cdf reaches the level − 1e-12, the rule of
+    :meth:`MetricDistribution.ppf`) is found by a √W-ary search over the W integers of a bracket,
+    started from a bracket around the normal quantile that is checked (and widened to
+    the whole window if the check fails), without forming or sorting the lattice. The
+    result is accepted only once the cdf is computed at the quantile key q and at q − 1
+    and found at least ``_LEVEL_MARGIN`` above, resp. below, the level (the cdf being
+    monotone, that pins q down whatever rounding did during the search); its value is
+    ``key/(2pn)`` computed as the core computes it, so the half-width is the core's bit
+    for bit. Otherwise (a cumulative mass within the margin of a level, where rounding
+    could decide) it returns None and the caller builds the distribution.
+    """
+    # A: the marginal summed over (the smaller window), B: the one whose cdf is read.
+    if tp_pmf.size <= tn_pmf.size:
+        pmf_a, lo_a, a, pmf_b, lo_b, b = tp_pmf, tp_lo, n, tn_pmf, tn_lo, p
+    else:
+        pmf_a, lo_a, a, pmf_b, lo_b, b = tn_pmf, tn_lo, p, tp_pmf, tp_lo, n
+    g = math.gcd(a, b)  # keys are multiples of gcd(p, n): search them in its units (p = n: TP + TN)
+    a, b = a // g, b // g
+    sum_a, sum_b = float(pmf_a.sum()), float(pmf_b.sum())
+    total = sum_a * sum_b
+    cum_b = np.concatenate(([0.0], np.cumsum(pmf_b)))
+
+    def cdf(t: np.ndarray) -> np.ndarray:
+        return _lattice_cdf(t, pmf_a, lo_a, a, cum_b, lo_b, b) / total
+
+    k_min = a * lo_a + b * lo_b
+    k_max = a * (lo_a + pmf_a.size - 1) + b * (lo_b + pmf_b.size - 1)
+    if k_max >= 2**50:  # beyond the exact float arithmetic of _lattice_cdf
+        return None
+    levels = np.array([(1 - confidence) / 2, (1 + confidence) / 2]) - 1e-12
+    # A bracket around the normal quantiles, checked: cdf(lo) < level <= cdf(hi).
+    ia = lo_a + np.arange(pmf_a.size)
+    ib = lo_b + np.arange(pmf_b.size)
+    mean_a, mean_b = float(np.sum(pmf_a * ia)) / sum_a, float(np.sum(pmf_b * ib)) / sum_b
+    var_a = float(np.sum(pmf_a * (ia - mean_a) ** 2)) / sum_a
+    var_b = float(np.sum(pmf_b * (ib - mean_b) ** 2)) / sum_b
+    sd = math.sqrt(a * a * var_a + b * b * var_b)
+    z = np.array([NormalDist().inv_cdf(min(max(q, 1e-300), 1 - 1e-16)) for q in levels])
+    guess = a * mean_a + b * mean_b + z * sd
+    spread = 0.1 * sd + max(a, b)
+    lo = np.clip(np.floor(guess - spread), k_min - 1, k_max).astype(np.int64)
+    hi = np.clip(np.ceil(guess + spread), k_min - 1, k_max).astype(np.int64)
+    at = cdf(np.concatenate([lo, hi]))
+    for s in range(2):
+        if not at[s] < levels[s]:  # the quantile lies below the bracket
+            lo[s], hi[s] = k_min - 1, lo[s]
+        elif not at[2 + s] >= levels[s]:  # above it
+            lo[s], hi[s] = hi[s], k_max
+    width = int(np.max(hi - lo))
+    size = min(_SEARCH_WIDTH, max(4, math.isqrt(width) + 1))  # two steps when the bracket held
+    steps = np.arange(size, dtype=np.int64)
+    while np.any(hi - lo > 1):
+        ts = [lo[s] + 1 + (steps * max(int(hi[s] - lo[s]) - 1, 0)) // size for s in range(2)]
+        values = cdf(np.concatenate(ts))
+        for s in range(2):
+            reached = values[s * size : (s + 1) * size] >= levels[s]
+            k = int(np.argmax(reached)) if reached.any() else size
+            if k < size:
+                hi[s] = ts[s][k]
+            if k > 0:
+                lo[s] = ts[s][k - 1]
+    # hi: the quantile keys, accepted only when the cdf is clear of the levels on both sides.
+    edges = cdf(np.concatenate([hi, hi - 1]))
+    if not (np.all(edges[:2] >= levels + _LEVEL_MARGIN) and np.all(edges[2:] < levels - _LEVEL_MARGIN)):
+        return None
+    den = float(2 * p * n)
+    lo_value, hi_value = float(hi[0] * g) / den, float(hi[1] * g) / den
+    h = (hi_value - lo_value) / 2
+    if not h > 0:
+        return h, 1.0
+    # Granularity: the larger gap to a neighbouring lattice key, at each end.
+    keys_a = a * (lo_a + np.arange(pmf_a.size, dtype=np.int64))
+    last_b = lo_b + pmf_b.size - 1
+    gaps = []
+    for q in hi:
+        above = (q - keys_a) // b + 1  # smallest B with key > q
+        below = -((keys_a - q) // b) - 1  # largest B with key < q
+        up = (above >= lo_b) & (above <= last_b)
+        down = (below >= lo_b) & (below <= last_b)
+        value = float(q * g) / den
+        gap_up = float(np.min(keys_a[up] + b * above[up]) * g) / den - value if up.any() else 0.0
+        gap_down = value - float(np.max(keys_a[down] + b * below[down]) * g) / den if down.any() else 0.0
+        gaps.append(max(gap_up, gap_down))
+    return h, (gaps[0] + gaps[1]) / 2 / h
+
+
 @dataclass
 class _Evaluator:
     """Exact half-width at a size, cached on the counts the distribution depends on."""
@@ -170,6 +289,7 @@ class _Evaluator:
     prior: float
     tolerance: float
     cache: dict = field(default_factory=dict)
+    marginals: dict = field(default_factory=dict)
 
     def matrix(self, N: int) -> ConfusionMatrix:
         p, n, tp, tn = plan_counts(N, self.prevalence, self.tpr, self.tnr)
@@ -189,12 +309,37 @@ class _Evaluator:
     def distribution(self, cm: ConfusionMatrix) -> MetricDistribution:
         return metric_distribution(cm, self.metric, self.model, prior=self.prior, tolerance=self.tolerance)
 
+    def marginal(self, successes: int, trials: int, what: str) -> Marginal:
+        """A predictive marginal, shared by the sizes whose counts give it (neighbouring N often do)."""
+        key = (successes, trials)
+        if key not in self.marginals:
+            self.marginals[key] = marginal(self.model, successes, trials, trials, self.prior, self.tolerance, what)
+        return self.marginals[key]
+
+    def half_width(self, cm: ConfusionMatrix) -> tuple[float, float]:
+        """``(half-width, granularity)`` of the central interval at the matrix ``cm``, cached.
+
+        Balanced accuracy is read from its integer keys by
+        :func:`_balanced_accuracy_half_width` (the same marginals as
+        :func:`~confusionlab.models.slice_model`, the same quantile rule, the same value
+        arithmetic: the core's half-width exactly); every other metric, and balanced
+        accuracy where a cumulative mass sits on a level, builds the distribution.
+        """
+        red, key = self.reduced(cm)
+        if key not in self.cache:
+            result = None
+            if self.metric.name == "balanced_accuracy":
+                tp = self.marginal(cm.tp, cm.p, "positives (TP)")
+                tn = self.marginal(cm.tn, cm.n, "negatives (TN)")
+                result = _balanced_accuracy_half_width(tp.pmf, tp.lo, tn.pmf, tn.lo, cm.p, cm.n, self.confidence)
+            self.cache[key] = (
+                result if result is not None else _interval_half_width(self.distribution(red), self.confidence)
+            )
+        return self.cache[key]
+
     def __call__(self, N: int) -> tuple[float, float]:
         full = self.matrix(N)
-        cm, key = self.reduced(full)
-        if key not in self.cache:
-            self.cache[key] = _interval_half_width(self.distribution(cm), self.confidence)
-        h, grain = self.cache[key]
+        h, grain = self.half_width(full)
         return h, grain + max(DRIFT_ALLOWANCE, 1.0 / min(full.p, full.n))
 
 
@@ -566,10 +711,7 @@ def _assurance_at(
         for j in range(tn_pmf.size):
             tp = sm.tp_lo + i if side != "n" else cm.tp
             tn = sm.tn_lo + j if side != "p" else cm.tn
-            red, key = ev.reduced(ConfusionMatrix(tp=tp, fn=cm.p - tp, fp=cm.n - tn, tn=tn))
-            if key not in ev.cache:
-                ev.cache[key] = _interval_half_width(ev.distribution(red), ev.confidence)
-            widths[i, j] = ev.cache[key][0]
+            widths[i, j] = ev.half_width(ConfusionMatrix(tp=tp, fn=cm.p - tp, fp=cm.n - tn, tn=tn))[0]
     mass = np.multiply.outer(tp_pmf, tn_pmf).ravel()
     flat = widths.ravel()
     error = max(0.0, 1.0 - float(mass.sum()))
@@ -603,6 +745,7 @@ def plan_test_size(
     max_size: int = MAX_SIZE,
     assurance_tolerance: float = DEFAULT_ASSURANCE_TOLERANCE,
     max_outcomes: int = MAX_OUTCOMES,
+    _cache: dict | None = None,
 ) -> TestSizePlan:
     """The smallest test set whose planned interval for ``metric`` is at most ± ``half_width``.
 
@@ -638,6 +781,11 @@ def plan_test_size(
         enumeration: the achieved assurance is exact up to this bounded, reported error.
     max_outcomes : int, default 20,000
         Most outcomes enumerated at one N (each needs one exact distribution).
+    _cache : dict, optional
+        Private (the planner view's): exact half-widths by counts, shared by plans with
+        the same metric, confidence, model, prior and tolerance (they depend on nothing
+        else), so a re-plan reuses every size already evaluated. ``evaluations`` counts
+        the new ones only.
 
     Returns
     -------
@@ -655,7 +803,11 @@ def plan_test_size(
     The criterion is SPEC E2's, evaluated exactly (see the module docstring); the
     search is :func:`smallest_size` (bracket with the normal approximation, then scan
     every candidate size, in increasing order), whose Notes say why the smallest N is
-    found although the half-width is not monotone in N.
+    found although the half-width is not monotone in N. Balanced accuracy's half-widths
+    are read from its integer keys (:func:`_balanced_accuracy_half_width`: the same
+    number the distribution gives, bit for bit, about ten times faster), which matters
+    because its coarse value lattice (steps of about 1/(2p)) widens the band of sizes
+    the scan must evaluate.
 
     With ``assurance=q`` the criterion at N becomes: with TP', TN' drawn from the
     predictive distribution of the planned matrix (``model``), the probability that the
@@ -699,6 +851,11 @@ def plan_test_size(
         assurance_tolerance = check_tolerance(assurance_tolerance, "assurance_tolerance")
         max_outcomes = check_int(max_outcomes, "max_outcomes", minimum=1)
     ev = _Evaluator(m, prevalence, tpr, tnr, confidence, model, alpha, tolerance)
+    if (
+        _cache is not None
+    ):  # half-widths by counts, shared by plans with the same metric, confidence, model, prior, tolerance
+        ev.cache = _cache
+    known = len(ev.cache)
 
     def approximate(sizes: np.ndarray) -> np.ndarray:
         return normal_half_width(m, sizes, prevalence, tpr, tnr, confidence=confidence, model=model, prior=alpha)
@@ -738,5 +895,5 @@ def plan_test_size(
         assurance=assurance,
         achieved_assurance=achieved,
         assurance_error=error,
-        evaluations=len(ev.cache),
+        evaluations=len(ev.cache) - known,
     )

@@ -30,7 +30,10 @@ def test_planner_draws_the_curve_and_follows_changes(lab: LabSession, tmp_path: 
     kernel = lab.kernel(name)
     kernel.execute("view.half_width = 0.05")
     expected = kernel.evaluate("view.plan()['N']")
-    page.wait_for_selector(f".confusionlab-planner[data-n='{expected}'][data-target='0.05']")
+    generation = kernel.evaluate("view.generation")
+    page.wait_for_selector(
+        f".confusionlab-planner[data-n='{expected}'][data-target='0.05'][data-generation='{generation}']"
+    )
 
     # A slider change in the browser reaches the kernel, which plans again.
     slider = root.locator("input[data-key=half_width]")

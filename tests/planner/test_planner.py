@@ -260,3 +260,64 @@ def test_hostile_arguments(prevalence, tpr, tnr, half_width, confidence, max_siz
         assert str(err)
     else:
         assert 2 <= plan.N <= max_size and plan.half_width <= half_width
+
+
+# ----------------------------------------------------------------------------- balanced accuracy's fast path
+@pytest.mark.parametrize(
+    ("prevalence", "target", "model", "confidence"),
+    [
+        (0.5, 0.03, "beta-binomial", 0.95),  # the benchmark's setting: p = n at even N, a tie h == target at 1,050
+        (0.1, 0.03, "beta-binomial", 0.95),  # the benchmark's other slow setting
+        (0.5, 0.06, "beta-binomial", 0.95),
+        (0.1, 0.08, "binomial", 0.9),  # N = 2: one positive and one negative, point masses
+        (0.37, 0.05, "beta-binomial", 0.8),
+    ],
+)
+def test_balanced_accuracy_plans_equal_a_scan_of_every_n(prevalence, target, model, confidence):
+    """Balanced accuracy's half-widths come from its integer keys (no distribution built); the
+    plan must still be the first N of a full scan with the independent reference."""
+    kw = dict(prevalence=prevalence, tpr=0.8, tnr=0.9, confidence=confidence, model=model)
+    plan = plan_test_size("balanced_accuracy", half_width=target, **kw)
+    N, h = ref.smallest_by_scan("balanced_accuracy", prevalence, 0.8, 0.9, target, confidence, model, stop=plan.N + 1)
+    assert plan.N == N
+    assert plan.half_width == pytest.approx(h, abs=1e-12)
+    for size, width in list(plan.curve.items())[:: max(1, len(plan.curve) // 8)]:
+        assert width == pytest.approx(
+            ref.half_width("balanced_accuracy", size, prevalence, 0.8, 0.9, confidence, model), abs=1e-12
+        )
+    assert plan.N < 100 or plan.evaluations < plan.N / 4
+
+
+def test_balanced_accuracy_tie_with_the_target_is_decided_as_the_core_decides():
+    """At N = 1,050 (p = n = 525) the interval is 63/2100 = 0.03 wide each side: the fast path
+    returns the core's half-width bit for bit, so the tie is decided as the distribution decides it."""
+    import confusionlab as cl
+
+    plan = plan_test_size("balanced_accuracy", prevalence=0.5, tpr=0.8, tnr=0.9, half_width=0.03)
+    lo, hi = cl.metric_distribution(plan.matrix, "balanced_accuracy").interval(0.95)
+    assert plan.half_width == (hi - lo) / 2
+    assert plan.N == 1050 and hi - lo == pytest.approx(2 * 63 / 2100, abs=1e-15)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    p=st.integers(1, 400),
+    n=st.integers(1, 400),
+    tpr=st.floats(0.0, 1.0),
+    tnr=st.floats(0.0, 1.0),
+    confidence=st.floats(0.05, 0.999),
+    model=st.sampled_from(["beta-binomial", "binomial"]),
+)
+def test_balanced_accuracy_half_width_from_keys_matches_the_reference(p, n, tpr, tnr, confidence, model):
+    """Any matrix (point masses, p = n, coprime p and n, every level): the half-width read from
+    the integer keys equals the reference's full outer-product interval."""
+    from confusionlab.confusion import ConfusionMatrix
+    from confusionlab.metrics import get_metric
+    from confusionlab.planner import _Evaluator
+
+    tp, tn = round(tpr * p), round(tnr * n)
+    ev = _Evaluator(get_metric("balanced_accuracy"), 0.5, 0.5, 0.5, confidence, model, 1.0, 1e-12)
+    h, grain = ev.half_width(ConfusionMatrix(tp=tp, fn=p - tp, fp=n - tn, tn=tn))
+    expected = ref.half_width_of("balanced_accuracy", tp, p - tp, n - tn, tn, confidence, model)
+    assert h == pytest.approx(expected, abs=1e-12)
+    assert grain >= 0

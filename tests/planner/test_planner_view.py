@@ -55,3 +55,27 @@ def test_unreachable_target_is_shown_with_the_best_n():
     shown = w.plan()
     assert shown["reached"] is False and "max_size" in shown["message"]
     assert 2 <= shown["N"] <= 300 and shown["half_width"] > 0.01
+
+
+def test_each_plan_shown_has_a_new_generation_and_returns_reuse_the_half_widths():
+    w = PlannerView(metric="mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.15)
+    first, generation = w.plan(), w.generation
+    assert generation >= 1 and w.last_seconds > 0
+    w.half_width = 0.1
+    assert w.generation == generation + 1
+    assert w.plan()["N"] == plan_test_size("mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.1).N
+    w.half_width = 0.15  # back: every size was evaluated before (same counts, metric and confidence)
+    assert w.generation == generation + 2 and w.plan() == first
+    assert first["N"] == ref.smallest_by_scan("mcc", 0.2, 0.8, 0.8, 0.15, stop=first["N"] + 1)[0]
+
+
+def test_a_shared_cache_changes_no_plan():
+    cache: dict = {}
+    kw = dict(prevalence=0.3, tpr=0.8, tnr=0.75, half_width=0.08)
+    for metric in ("balanced_accuracy", "f1"):
+        cache.clear()
+        cold = plan_test_size(metric, **kw, _cache=cache)
+        warm = plan_test_size(metric, **kw, _cache=cache)
+        assert warm.evaluations == 0 < cold.evaluations
+        assert (warm.N, warm.half_width, warm.curve) == (cold.N, cold.half_width, cold.curve)
+        assert warm.N == ref.smallest_by_scan(metric, 0.3, 0.8, 0.75, 0.08, stop=warm.N + 1)[0]

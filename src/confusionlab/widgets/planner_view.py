@@ -11,6 +11,7 @@ comes from :func:`confusionlab.planner.plan_test_size`; the browser only draws.
 from __future__ import annotations
 
 import math
+import time
 from typing import Any
 
 import numpy as np
@@ -33,6 +34,8 @@ __all__ = ["PlannerView"]
 CURVE_POINTS = 1500
 #: Largest N the view plans for (the search beyond is for the API).
 VIEW_MAX_SIZE = 200_000
+#: Most half-widths the view keeps between re-plans (two floats each).
+CACHE_ENTRIES = 50_000
 
 
 class _Rate(traitlets.Float):
@@ -77,7 +80,7 @@ class PlannerView(BundledWidget, bundle="planner"):
     Browser state: root class ``confusionlab-planner`` with ``data-metric``,
     ``data-n`` (the planned N, or the best N when not reached), ``data-reached``,
     ``data-half-width`` (achieved), ``data-target``, ``data-points`` (exact points drawn)
-    and ``data-generation``.
+    and ``data-generation`` (:attr:`generation`, one more at each plan shown).
 
     Examples
     --------
@@ -97,7 +100,13 @@ class PlannerView(BundledWidget, bundle="planner"):
     confidence = Confidence(0.95).tag(sync=True)
     max_size = traitlets.Int(VIEW_MAX_SIZE, min=2, max=VIEW_MAX_SIZE).tag(sync=True)
     width = traitlets.Int(560, min=240, max=2000).tag(sync=True)
-    generation = traitlets.Int(0).tag(sync=True)
+    generation = traitlets.Int(0, help="number of plans shown so far (data-generation)").tag(sync=True)
+    #: Seconds the last re-plan took in the kernel (the browser benchmark reads it).
+    last_seconds: float = 0.0
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._half_widths: dict[tuple[str, float], dict] = {}
+        super().__init__(**kwargs)
 
     _plan = traitlets.Dict().tag(sync=True)
     _exact_n = Buffer("<f8").tag(sync=True)  # sizes evaluated exactly
@@ -128,6 +137,7 @@ class PlannerView(BundledWidget, bundle="planner"):
         self._request(self._ALL_PARTS)
 
     def _refresh(self, parts: set[str]) -> None:
+        start = time.perf_counter()
         m = get_metric(self.metric)
         tpr, tnr = self.tpr, self.tnr
         if self.mode == "value":
@@ -135,6 +145,13 @@ class PlannerView(BundledWidget, bundle="planner"):
                 tpr, tnr = rates_for_value(m, self.value, self.prevalence)
             except ValueError as error:
                 raise traitlets.TraitError(str(error)) from None
+        # Exact half-widths depend on the counts, the metric and the confidence only: re-plans
+        # after a change of the target (or a slider moved back) reuse every size already evaluated.
+        cache = self._half_widths.setdefault((m.name, self.confidence), {})
+        if sum(len(c) for c in self._half_widths.values()) > CACHE_ENTRIES:
+            self._half_widths = {(m.name, self.confidence): cache}
+            if len(cache) > CACHE_ENTRIES:
+                cache.clear()
         try:
             plan = plan_test_size(
                 m,
@@ -144,6 +161,7 @@ class PlannerView(BundledWidget, bundle="planner"):
                 half_width=self.half_width,
                 confidence=self.confidence,
                 max_size=self.max_size,
+                _cache=cache,
             )
             N, h, curve, reached, message = plan.N, plan.half_width, plan.curve, True, ""
         except TargetUnreachableError as error:
@@ -177,3 +195,5 @@ class PlannerView(BundledWidget, bundle="planner"):
             "evaluated": len(curve),
             "range": [int(lo), int(hi)],
         }
+        self.generation += 1
+        self.last_seconds = time.perf_counter() - start
