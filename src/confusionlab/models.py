@@ -169,8 +169,9 @@ def marginal(
         a, b = successes + prior, trials - successes + prior
         if future == 0:
             return Marginal(0, np.ones(1), 0.0)
-        mean = future * a / (a + b)
-        var = future * a * b * (a + b + future) / ((a + b) ** 2 * (a + b + 1))
+        share = a / (a + b)  # written so that a huge prior (1e150) cannot overflow
+        mean = future * share
+        var = future * share * (b / (a + b)) * ((a + b + future) / (a + b + 1))
         log_concave, rate = a >= 1 and b >= 1, 0.0
 
     def log_ratios(k: np.ndarray) -> np.ndarray:

@@ -249,3 +249,39 @@ def test_every_pair_of_three_facets():
     n_groups += len(set(zip(d.sex, d.age, strict=True))) + len(set(zip(d.race, d.age, strict=True)))
     assert len(a) == n_groups and a.level == pytest.approx(1 - 0.05 / n_groups)
     assert list(itertools.islice(a.group[a.facet == "sex & age"], 1)) == ["F & old"]
+
+
+@pytest.fixture(scope="module")
+def big() -> pd.DataFrame:
+    """120,000 rows: label lattices past max_points, so DPL, the KL family, DPPL and DI fall back to draws."""
+    rng = np.random.default_rng(8)
+    n = 120_000
+    sex = rng.choice(["F", "M"], n, p=[0.35, 0.65])
+    age = rng.choice(["<25", "25+", "65+"], n, p=[0.2, 0.7, 0.1])
+    y = (rng.random(n) < np.where(sex == "F", 0.15, 0.3)).astype(int)
+    p = np.where(rng.random(n) < 0.85, y, 1 - y)
+    return pd.DataFrame({"y": y, "p": p, "sex": sex, "age": age})
+
+
+def test_every_metric_shares_its_family_and_still_equals_the_report(big, monkeypatch):
+    """All 17 metrics (lattices, shared draws of each family): each row is the report's, serial or threaded."""
+    kw = dict(label="y", positive_values=[1], predicted="p", facets=["sex", "age"], intersections=True,
+              margin=0.05, n_samples=1000, random_state=5)  # fmt: skip
+    monkeypatch.setattr(audit_module, "_WORKERS", 1)
+    serial = audit(big, **kw)
+    monkeypatch.setattr(audit_module, "_WORKERS", 3)
+    threaded = audit(big, **kw)
+    pd.testing.assert_frame_equal(pd.DataFrame(serial), pd.DataFrame(threaded), check_exact=True)
+    assert serial.notes == threaded.notes and serial.sizes.equals(threaded.sizes)
+    assert list(dict.fromkeys(serial.metric)) == list(AUDIT_METRICS)
+    checked = {("sex", "F"), ("age", "65+"), ("sex & age", "F & 65+")}
+    for (facet, group), rows in serial.groupby(["facet", "group"], sort=False):
+        if (facet, group) not in checked:
+            continue
+        cols, values = (["sex", "age"], [tuple(group.split(" & "))]) if " & " in group else (facet, [group])
+        rep = bias.report(big, label="y", positive_values=[1], predicted="p", facet=cols, facet_values=values,
+                          n_samples=1000, random_state=5)  # fmt: skip
+        assert rep["DPL"].distribution.strategy.startswith("monte carlo")  # the draws, shared in the audit
+        for row in rows.itertuples():
+            assert row.value == rep[row.metric].value
+            assert (row.lower, row.upper) == rep[row.metric].interval(serial.level), (group, row.metric)

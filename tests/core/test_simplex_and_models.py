@@ -115,3 +115,11 @@ def test_slice_model_marginals_are_scipy_beta_binomials() -> None:
     k = np.arange(m.tp_lo, m.tp_lo + m.tp_pmf.size)
     np.testing.assert_allclose(m.tp_pmf, stats.betabinom.pmf(k, 200, 161, 41), rtol=1e-12)
     assert 0 < m.pruned_mass <= 2e-9
+
+
+@pytest.mark.parametrize("prior", [1e20, 6.7e153, 1e300])
+def test_a_huge_prior_is_the_binomial_at_one_half(prior: float) -> None:
+    """Beta(α, α) with α → ∞ is a point mass at ½: the marginal tends to Bin(n, ½) (scipy), no overflow."""
+    m = slice_model(cl.ConfusionMatrix(tp=16, fn=4, fp=8, tn=32), prior=prior, tolerance=0)
+    np.testing.assert_allclose(m.tp_pmf, stats.binom.pmf(np.arange(21), 20, 0.5), rtol=1e-9, atol=1e-15)
+    assert m.tp_pmf.sum() == pytest.approx(1.0, abs=1e-12)

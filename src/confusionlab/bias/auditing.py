@@ -23,6 +23,14 @@ How it is computed
 4. The **verdict** of each row is :func:`~.results.verdict_of` of that interval
    against ``no_bias ± margin`` (:meth:`~.results.BiasMetric.verdict`).
 
+The intervals are most of the work (the count is one group-by). Within a group,
+metrics built on the same counts share their posterior: DPL and the KL family one
+beta-binomial lattice (or one set of draws) of the label counts, DPPL and DI one of
+the prediction counts, DCA … TE one set of Dirichlet-multinomial draws of the
+confusion counts (:meth:`~.evaluator.Evaluator.share_posteriors`); each metric's
+distribution is still exactly the report's. Groups are independent and are judged
+on up to :data:`_WORKERS` threads; the result does not depend on their number.
+
 Rows that cannot be compared (an intersection whose rest is empty, a metric
 undefined for the counts) are "insufficient evidence" with a note; combinations
 of two facet values that never occur are skipped and listed in the notes.
@@ -33,7 +41,9 @@ from __future__ import annotations
 import html
 import itertools
 import math
+import os
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -44,11 +54,11 @@ from .._validation import DEFAULT_TOLERANCE, check_confidence
 from .counts import CountTable, _assemble
 from .engines import Cells, CountRequest, check_columns, to_narwhals
 from .engines import spark as spark_engine
-from .evaluator import _CONFUSION, Evaluator
+from .evaluator import Evaluator
 from .report import _options
 from .results import DESCRIPTIONS, POSTTRAINING, PRETRAINING, BiasMetric, check_margin, verdict_of
 from .selection import FacetSelection, label_selection
-from .uncertainty import DEFAULT_SAMPLES, dirichlet_multinomial_draws, sampled_distribution
+from .uncertainty import DEFAULT_SAMPLES
 
 __all__ = ["AUDIT_METRICS", "COLUMNS", "Audit", "audit"]
 
@@ -57,11 +67,11 @@ __all__ = ["AUDIT_METRICS", "COLUMNS", "Audit", "audit"]
 AUDIT_METRICS = tuple(m for m in (*PRETRAINING, *POSTTRAINING) if m not in ("CDDL", "CDDPL", "FT", "GE"))
 _PRE = tuple(m for m in AUDIT_METRICS if m in PRETRAINING)
 
-#: Metrics whose uncertainty is a Monte Carlo sample of the two facets' confusion counts.
-_SAMPLED_CONFUSION = frozenset(_CONFUSION) - {"DPPL", "DI"}
-
 #: Columns of an :class:`Audit`, in order.
 COLUMNS = ("facet", "group", "metric", "value", "lower", "upper", "verdict")
+
+#: Threads judging groups at once (the intervals of a group are numpy work that releases the GIL).
+_WORKERS = min(4, os.cpu_count() or 1)
 
 #: Most combinations of facet values an audit accepts (the count table is dense in them).
 MAX_COMBINATIONS = 1_000_000
@@ -501,27 +511,32 @@ def audit(
 
     m = len(groups) * len(metric_names)
     level = 1.0 - (1.0 - confidence) / max(m, 1) if simultaneous else confidence
-    rows: list[dict[str, Any]] = []
-    sizes: list[dict[str, Any]] = []
-    for facet_name, group, d, a in groups:
+
+    def judge(group: tuple[str, str, np.ndarray, np.ndarray]) -> tuple[dict[str, Any], list[dict[str, Any]], list[str]]:
+        facet_name, label_text, d, a = group
         counts = np.stack([by_combo[a].sum(axis=0), by_combo[d].sum(axis=0)])[None]
         t = CountTable(counts, table.label_values, table.label_positive, None, predicted is not None)
-        n_d, n_a = int(counts[0, 1].sum()), int(counts[0, 0].sum())
-        sizes.append({"facet": facet_name, "group": group, "n": n_d, "n_compared": n_a})
-        found = _metrics(t, opts, metric_names, f"{facet_name} = {group}")
+        size = {
+            "facet": facet_name,
+            "group": label_text,
+            "n": int(counts[0, 1].sum()),
+            "n_compared": int(counts[0, 0].sum()),
+        }
+        found = _metrics(t, opts, metric_names, f"{facet_name} = {label_text}")
+        out_rows, out_notes = [], []
         for name in metric_names:
             bm = found[name]
             if bm.value is None:
                 lo = hi = math.nan
                 verdict = "insufficient evidence"
-                notes.append(f"{facet_name} = {group}, {name}: {bm.error}")
+                out_notes.append(f"{facet_name} = {label_text}, {name}: {bm.error}")
             else:
                 lo, hi = bm.interval(level)
                 verdict = verdict_of(lo, hi, bm.no_bias, margins[name])
-            rows.append(
+            out_rows.append(
                 {
                     "facet": facet_name,
-                    "group": group,
+                    "group": label_text,
                     "metric": name,
                     "value": math.nan if bm.value is None else float(bm.value),
                     "lower": float(lo),
@@ -529,6 +544,22 @@ def audit(
                     "verdict": verdict,
                 }
             )
+        return size, out_rows, out_notes
+
+    rows: list[dict[str, Any]] = []
+    sizes: list[dict[str, Any]] = []
+    # Groups are independent (each its own draws from the same seed), so they are judged on a few
+    # threads (numpy's random generators and array loops release the GIL); results keep the audit order.
+    workers = min(_WORKERS, len(groups))
+    if workers > 1:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            judged = list(pool.map(judge, groups))
+    else:
+        judged = [judge(g) for g in groups]
+    for size, group_rows, group_notes in judged:
+        sizes.append(size)
+        rows.extend(group_rows)
+        notes.extend(group_notes)
     out = Audit(pd.DataFrame(rows, columns=list(COLUMNS)))
     out.confidence = confidence
     out.level = level
@@ -540,26 +571,19 @@ def audit(
 
 
 def _metrics(t: CountTable, opts: dict[str, Any], names: list[str], what: str) -> dict[str, BiasMetric]:
-    """The report's metrics for one comparison (posteriors stay lazy until an interval is asked).
+    """The report's metrics for one comparison, their posteriors computed family by family.
 
-    The confusion-matrix metrics (DCA … TE) are each the report's Monte Carlo
-    sample of the same Dirichlet-multinomial draws (same cells, same
-    ``random_state``); those draws are made once here and every requested
-    metric is evaluated on them, which gives the report's distributions exactly.
+    Metrics resting on the same counts (DPL and the KL family on the label
+    counts, DPPL and DI on the prediction counts, DCA … TE on the confusion
+    counts) share one lattice or one set of draws
+    (:meth:`~.evaluator.Evaluator.share_posteriors`), which gives each exactly
+    the report's distribution.
     """
     ev = Evaluator(t, **opts, facet_text=what)
     found = dict(ev.pre(False)) if any(n in PRETRAINING for n in names) else {}
     if t.has_predictions and any(n not in PRETRAINING for n in names):
         found.update(ev.post(False))
-        shared = [n for n in names if n in _SAMPLED_CONFUSION and found[n].value is not None]
-        if len(shared) > 1:
-            draws = dirichlet_multinomial_draws(
-                t.confusion(), opts["n_samples"], random_state=opts["random_state"], prior=opts["prior"]
-            )
-            for n in shared:
-                values = np.asarray(_CONFUSION[n](draws), dtype=np.float64).reshape(-1)
-                dist = sampled_distribution(values, metric=n, random_state=opts["random_state"])
-                found[n].__dict__["distribution"] = dist  # the cached_property's slot
+    ev.share_posteriors(found, names)
     return found
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 import numpy as np
@@ -24,9 +24,11 @@ from .counts import CountTable
 from .results import DESCRIPTIONS, BiasMetric
 from .uncertainty import (
     exact_binary_facets,
+    exact_binary_facets_shared,
     exact_facet_sizes,
     sampled_distribution,
     sampled_metric,
+    sampled_metrics,
 )
 
 __all__ = ["Evaluator", "root_seed"]
@@ -237,3 +239,73 @@ class Evaluator:
         )
         out["CDDPL"] = self._cdd("CDDPL", t.group_outcomes(predicted=True) if group_given else None)
         return out
+
+    def share_posteriors(self, found: dict[str, BiasMetric], names: Collection[str]) -> None:
+        """Compute the posteriors of ``names`` together wherever they rest on the same counts.
+
+        DPL and the KL family on a binary label share one beta-binomial lattice
+        (or one set of draws) of the label counts; DPPL and DI one of the
+        prediction counts; DCA … TE one set of Dirichlet-multinomial draws of
+        the confusion counts. Each metric's ``distribution`` is filled with
+        exactly what its own posterior would give (same lattice, weights, draws
+        and ``random_state``; see :func:`~.uncertainty.exact_binary_facets_shared`
+        and :func:`~.uncertainty.sampled_metrics`), computed once per family.
+        Metrics outside a family, undefined, or already computed are left as they are.
+
+        Examples
+        --------
+        >>> t = CountTable.from_confusion(a=(300, 100, 40, 500), d=(60, 40, 10, 150))
+        >>> ev = Evaluator(t, kl_labels="binary", prior="uniform", n_samples=500, random_state=0, tolerance=1e-12)
+        >>> found = ev.post(False)
+        >>> ev.share_posteriors(found, ["DPPL", "DI", "AD"])
+        >>> alone = Evaluator(t, kl_labels="binary", prior="uniform", n_samples=500, random_state=0,
+        ...                   tolerance=1e-12).post(False)
+        >>> all(found[m].interval(0.9) == alone[m].interval(0.9) for m in ("DPPL", "DI", "AD"))
+        True
+        """
+        t = self.t
+        lab_fns = {"DPL": lm.difference_in_proportions}
+        if self.kl_labels == "binary":  # otherwise the KL family reads the per-value label counts
+            lab_fns |= _KL_FAMILY
+        families: list[tuple[dict[str, Callable], Callable[[], np.ndarray], str]] = [
+            (lab_fns, lambda: t.label_distribution(binary=True), "exact")
+        ]
+        if t.has_predictions:
+
+            def pred2() -> np.ndarray:
+                cm = t.confusion()
+                return np.stack([cm[:, 1] + cm[:, 3], cm[:, 0] + cm[:, 2]], axis=-1)
+
+            families.append(({"DPPL": lm.difference_in_proportions, "DI": _di_from_outcomes}, pred2, "exact"))
+            sampled = {n: fn for n, fn in _CONFUSION.items() if n not in ("DPPL", "DI")}
+            families.append((sampled, t.confusion, "sampled"))
+        for fns, cells, how in families:
+            todo = {
+                n: fn
+                for n, fn in fns.items()
+                if n in names
+                and n in found
+                and found[n].value is not None
+                and found[n]._posterior is not None
+                and "distribution" not in found[n].__dict__
+            }
+            if not todo:
+                continue
+            if how == "exact":
+                dists = exact_binary_facets_shared(
+                    todo,
+                    cells(),
+                    prior=self.prior,
+                    tolerance=self.tolerance,
+                    n_samples=self.n_samples,
+                    random_state=self.random_state,
+                )
+            else:
+                values = sampled_metrics(
+                    todo, cells(), n_samples=self.n_samples, random_state=self.random_state, prior=self.prior
+                )
+                dists = {
+                    n: sampled_distribution(v, metric=n, random_state=self.random_state) for n, v in values.items()
+                }
+            for n, dist in dists.items():
+                found[n].__dict__["distribution"] = dist  # the cached_property's slot

@@ -38,7 +38,7 @@ involve ratios and logarithms, so no exact integer key is used).
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -60,11 +60,13 @@ __all__ = [
     "check_samples",
     "dirichlet_multinomial_draws",
     "exact_binary_facets",
+    "exact_binary_facets_shared",
     "exact_facet_sizes",
     "posterior_distribution",
     "prob_sign_real",
     "sampled_distribution",
     "sampled_metric",
+    "sampled_metrics",
 ]
 
 DEFAULT_SAMPLES = 20_000
@@ -113,7 +115,7 @@ def _describe(random_state: Any) -> str:
 
 def posterior_distribution(
     values: np.ndarray,
-    weights: np.ndarray,
+    weights: np.ndarray | float,
     *,
     metric: str,
     strategy: str,
@@ -133,21 +135,27 @@ def posterior_distribution(
     ([-0.1, 0.3], [1, 2], 0.25)
     """
     v = np.asarray(values, dtype=np.float64).ravel()
-    w = np.broadcast_to(np.asarray(weights, dtype=np.float64), np.shape(values)).ravel()
-    total = w.sum()
-    if total <= 0:
+    atoms = _unit_weight_atoms(v, weights, pruned_mass)
+    if atoms is None:
+        w = np.broadcast_to(np.asarray(weights, dtype=np.float64), np.shape(values)).ravel()
+        total = w.sum()
+        if total <= 0:
+            return None
+        w = w * ((1.0 - pruned_mass) / total)  # the atoms carry all but the pruned mass
+        bad = np.isnan(v)
+        undefined = float(w[bad].sum())
+        v, w = v[~bad], w[~bad]
+        if v.size == 0:
+            return None
+        uniq, inv = np.unique(v, return_inverse=True)
+        atoms = (uniq, np.bincount(inv, weights=w), np.bincount(inv), undefined)
+    uniq, probabilities, multiplicities, undefined = atoms
+    if uniq.size == 0:
         return None
-    w = w * ((1.0 - pruned_mass) / total)  # the atoms carry all but the pruned mass
-    bad = np.isnan(v)
-    undefined = float(w[bad].sum())
-    v, w = v[~bad], w[~bad]
-    if v.size == 0:
-        return None
-    uniq, inv = np.unique(v, return_inverse=True)
     return MetricDistribution(
         uniq,
-        np.bincount(inv, weights=w),
-        np.bincount(inv),
+        probabilities,
+        multiplicities,
         metric=metric,
         model="posterior predictive",
         undefined_mass=undefined,
@@ -157,6 +165,37 @@ def posterior_distribution(
         undefined_excluded=True,
         check_total=True,
     )
+
+
+def _unit_weight_atoms(
+    v: np.ndarray, weights: Any, pruned_mass: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float] | None:
+    """The atoms of :func:`posterior_distribution` for draws of weight 1, by one sort; None otherwise.
+
+    Bit for bit what the general path gives: every draw weighs ``x = (1 −
+    pruned_mass)/n``, so an atom of ``c`` draws gets ``np.bincount``'s running
+    sum of ``c`` copies of ``x``, which is the ``c``-th element of
+    ``cumsum([x] * c_max)``; the undefined mass is the same (pairwise) sum of
+    copies of ``x``. A sort replaces the argsort and inverse of ``np.unique``.
+    With a negative zero among the values the representative of the atom 0
+    would depend on the sort order, so those fall back to the general path.
+    """
+    if np.ndim(weights) != 0 or float(weights) != 1.0 or v.size == 0:
+        return None
+    zero = v == 0.0
+    if zero.any() and np.signbit(v[zero]).any():  # checked before sorting: numpy's sort may turn −0.0 into 0.0
+        return None
+    x = 1.0 * ((1.0 - pruned_mass) / float(v.size))
+    bad = np.isnan(v)
+    n_bad = int(np.count_nonzero(bad))
+    undefined = float(np.full(n_bad, x).sum())
+    s = np.sort(v[~bad] if n_bad else v)
+    if s.size == 0:
+        return s, s, np.zeros(0, dtype=np.intp), undefined
+    starts = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
+    counts = np.diff(np.append(starts, s.size))
+    running = np.cumsum(np.full(int(counts.max()), x))
+    return s[starts], running[counts - 1], counts, undefined
 
 
 def sampled_distribution(samples: np.ndarray, *, metric: str, random_state: Any = 0) -> MetricDistribution | None:
@@ -171,7 +210,7 @@ def sampled_distribution(samples: np.ndarray, *, metric: str, random_state: Any 
     """
     s = np.asarray(samples, dtype=np.float64)
     return posterior_distribution(
-        s, np.ones(s.shape), metric=metric, strategy=f"monte carlo: {s.size} draws, {_describe(random_state)}"
+        s, 1.0, metric=metric, strategy=f"monte carlo: {s.size} draws, {_describe(random_state)}"
     )
 
 
@@ -260,6 +299,42 @@ def exact_binary_facets(
     >>> d.strategy, round(d.mean(), 3)
     ('exact (beta-binomial lattice)', 0.147)
     """
+    return exact_binary_facets_shared(
+        {metric: fn},
+        outcomes,
+        prior=prior,
+        tolerance=tolerance,
+        max_points=max_points,
+        n_samples=n_samples,
+        random_state=random_state,
+    )[metric]
+
+
+def exact_binary_facets_shared(
+    fns: Mapping[str, Callable[[np.ndarray], np.ndarray]],
+    outcomes: np.ndarray,
+    prior: str | float = "uniform",
+    tolerance: float = DEFAULT_TOLERANCE,
+    max_points: int = DEFAULT_MAX_POINTS,
+    n_samples: int = DEFAULT_SAMPLES,
+    random_state: Any = 0,
+) -> dict[str, MetricDistribution | None]:
+    """:func:`exact_binary_facets` of several metrics of the same outcomes, sharing the work.
+
+    The two pruned marginals, the lattice and its weights (or, past
+    ``max_points``, the Monte Carlo draws) are built once and every function
+    of ``fns`` (metric name → function) is evaluated on them, so each result
+    is exactly ``exact_binary_facets(fn, outcomes, …, metric=name)`` (the same
+    lattice, weights, draws and ``random_state``) at a fraction of the cost.
+
+    Examples
+    --------
+    >>> from confusionlab.bias import label_metrics as lm
+    >>> o = np.array([[60, 40], [75, 25]])
+    >>> both = exact_binary_facets_shared({"DPL": lm.difference_in_proportions, "TVD": lm.total_variation_distance}, o)
+    >>> both["DPL"].interval(0.9) == exact_binary_facets(lm.difference_in_proportions, o, metric="DPL").interval(0.9)
+    True
+    """
     al = resolve_prior(prior)
     tolerance = check_tolerance(tolerance)
     max_points = check_int(max_points, "max_points", minimum=1)
@@ -273,21 +348,24 @@ def exact_binary_facets(
     if ka.size * kd.size <= max_points:
         ga, gd = np.meshgrid(ka, kd, indexing="ij")
         grid = np.stack([np.stack([na - ga, ga], -1), np.stack([nd - gd, gd], -1)], axis=-2)
-        return posterior_distribution(
-            fn(grid),
-            np.outer(pa, pd),
-            metric=metric,
-            strategy="exact (beta-binomial lattice)",
-            pruned_mass=pra + prd - pra * prd,
-        )
-    values = sampled_metric(fn, o, n_samples=n_samples, random_state=random_state, prior=prior)
-    return sampled_distribution(values, metric=metric, random_state=random_state)
+        weights = np.outer(pa, pd)
+        pruned = pra + prd - pra * prd
+        return {
+            name: posterior_distribution(
+                fn(grid), weights, metric=name, strategy="exact (beta-binomial lattice)", pruned_mass=pruned
+            )
+            for name, fn in fns.items()
+        }
+    values = sampled_metrics(fns, o, n_samples=n_samples, random_state=random_state, prior=prior)
+    return {name: sampled_distribution(v, metric=name, random_state=random_state) for name, v in values.items()}
 
 
 def _cells(cells: Any, name: str) -> np.ndarray:
     c = np.asarray(cells)
     if c.dtype.kind not in "iu":
         if c.dtype.kind == "f" and np.isfinite(c).all() and (c == np.round(c)).all():
+            if c.size and np.abs(c).max() >= 2.0**62:
+                raise ValueError(f"{name} holds a count of {np.abs(c).max():g}, beyond 64-bit integer counts")
             c = c.astype(np.int64)
         else:
             raise TypeError(f"{name} must be an array of integer counts, got dtype {c.dtype}")
@@ -410,17 +488,48 @@ def sampled_metric(
     >>> bool(np.all(v == share(dirichlet_multinomial_draws(cells, 1000, random_state=0))))
     True
     """
+    return sampled_metrics({"": fn}, cells, n_samples=n_samples, random_state=random_state, prior=prior)[""]
+
+
+def sampled_metrics(
+    fns: Mapping[str, Callable[[np.ndarray], np.ndarray]],
+    cells: np.ndarray,
+    *,
+    n_samples: int = DEFAULT_SAMPLES,
+    random_state: Any = 0,
+    prior: str | float = "uniform",
+) -> dict[str, np.ndarray]:
+    """:func:`sampled_metric` of several functions on the same draws (drawn once, chunk by chunk).
+
+    Each chunk of draws is reduced by every function of ``fns`` (name →
+    function) before the next is drawn; ``result[name]`` is exactly
+    ``sampled_metric(fns[name], cells, …)`` with the same arguments.
+
+    Examples
+    --------
+    >>> cells = np.array([[30, 10], [20, 20]])
+    >>> fns = {"d": lambda x: x[..., 1, 1] / 40.0, "a": lambda x: x[..., 0, 1] / 40.0}
+    >>> v = sampled_metrics(fns, cells, n_samples=1000, random_state=0)
+    >>> bool(np.all(v["a"] == sampled_metric(fns["a"], cells, n_samples=1000, random_state=0)))
+    True
+    """
     al = resolve_prior(prior)
     c = _cells(cells, "cells")
     n_samples = check_samples(n_samples)
+    check_memory(
+        float(n_samples) * _BYTES_PER_SAMPLE * max(len(fns), 1),
+        f"n_samples={n_samples:,} Monte Carlo draws of {len(fns)} metrics",
+        _SAMPLES_ADVICE,
+    )
     rng = check_random_state(random_state)
     k = c.shape[-1]
     flat = c.reshape(-1, k)
     n = flat.sum(axis=-1)
     chunk = _chunk_size(flat.size)
-    out = np.empty(n_samples, dtype=np.float64)
+    out = {name: np.empty(n_samples, dtype=np.float64) for name in fns}
     for start in range(0, n_samples, chunk):
         stop = min(n_samples, start + chunk)
         draws = _draw(rng, flat, n, stop - start, al).reshape(stop - start, *c.shape)
-        out[start:stop] = np.asarray(fn(draws), dtype=np.float64).reshape(stop - start)
+        for name, fn in fns.items():
+            out[name][start:stop] = np.asarray(fn(draws), dtype=np.float64).reshape(stop - start)
     return out
