@@ -230,35 +230,13 @@ def _count_narwhals(frame: Any, columns: list[str], checked: list[tuple[str, str
     """One narwhals group-by (polars, pyarrow, DuckDB, Dask…), as :mod:`.engines.narwhals`."""
     import narwhals as nw
 
-    from .engines import missing_expr
+    from .engines.narwhals import group_count
 
-    schema = frame.collect_schema()
     keys: dict[str, Any] = {spark_engine.key_name(i): nw.col(c) for i, c in enumerate(columns)}
     for k, col in (("_l", label), ("_p", predicted)):
         if col is not None:
             keys[k] = nw.col(col) > threshold if threshold is not None else nw.col(col)
-    flags = {f"_m{i}": missing_expr(col, schema) for i, (_, col) in enumerate(checked)}
-    work = frame.lazy() if isinstance(frame, nw.DataFrame) and frame.implementation.is_polars() else frame
-    names = [*keys, *flags]
-    agg = work.select(**keys, **flags).group_by(*names, drop_null_keys=False).agg(nw.len().alias("_n"))
-    if isinstance(agg, nw.LazyFrame):
-        agg = agg.collect()
-    table = {k: agg[k].to_list() for k in [*names, "_n"]}
-    out = Cells({k: [] for k in keys}, [])
-    missing = [0] * len(checked)
-    for row in range(len(table["_n"])):
-        n = int(table["_n"][row])
-        hit = [bool(table[f"_m{i}"][row]) for i in range(len(checked))]
-        if any(hit):
-            out.dropped += n
-            for i, h in enumerate(hit):
-                missing[i] += n * h
-            continue
-        for k in keys:
-            out.keys[k].append(_plain(table[k][row]))
-        out.n.append(n)
-    out.missing = {col: m for (_, col), m in zip(checked, missing, strict=True) if m}
-    return out
+    return group_count(frame, keys, checked, convert=_plain)
 
 
 def _count(frame: Any, native: Any, columns: list[str], checked: list[tuple[str, str]], label: str,

@@ -9,11 +9,12 @@ are never part of the count table.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import Cells, CountRequest, facet_expr, missing_expr
 
-__all__ = ["count_cells"]
+__all__ = ["count_cells", "group_count"]
 
 
 def count_cells(frame: Any, request: CountRequest) -> Cells:
@@ -32,7 +33,6 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
     """
     import narwhals as nw
 
-    schema = frame.collect_schema()
     labels = request.labels
     keys: dict[str, Any] = {"_f": facet_expr(request.facet)}
     keys["_l"] = nw.col(request.label) > labels.threshold if labels.threshold is not None else nw.col(request.label)
@@ -41,7 +41,21 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
         keys["_p"] = p > labels.threshold if labels.threshold is not None else p
     if request.group is not None:
         keys["_g"] = nw.col(request.group)
-    checked = request.checked
+    return group_count(frame, keys, request.checked)
+
+
+def group_count(
+    frame: Any, keys: dict[str, Any], checked: Sequence[tuple[str, str]], convert: Callable[[Any], Any] | None = None
+) -> Cells:
+    """Count the rows by the key expressions ``keys`` in one narwhals group-by.
+
+    ``checked`` lists ``(argument, column)`` pairs whose missing values are counted per
+    column (rows with any of them form no cell: ``Cells.dropped``); ``convert`` maps each
+    key value as it comes back (e.g. numpy scalars to Python values).
+    """
+    import narwhals as nw
+
+    schema = frame.collect_schema()
     flags = {f"_m{i}": missing_expr(col, schema) for i, (_, col) in enumerate(checked)}
     work = frame
     if isinstance(frame, nw.DataFrame) and frame.implementation.is_polars():
@@ -62,7 +76,8 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
                 missing[i] += n * h
             continue
         for k in keys:
-            out.keys[k].append(table[k][row])
+            value = table[k][row]
+            out.keys[k].append(value if convert is None else convert(value))
         out.n.append(n)
     out.missing = {col: m for (_, col), m in zip(checked, missing, strict=True) if m}
     return out
