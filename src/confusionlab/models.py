@@ -48,6 +48,8 @@ __all__ = [
 
 MODELS = ("binomial", "beta-binomial", "dirichlet-multinomial")
 PRIORS = {"uniform": 1.0, "bayes-laplace": 1.0, "jeffreys": 0.5}
+#: Largest numeric prior: four cells of it still add up to a finite double.
+MAX_PRIOR = 1e300
 
 
 def resolve_prior(prior: Any) -> float:
@@ -57,7 +59,13 @@ def resolve_prior(prior: Any) -> float:
         if key not in PRIORS:
             raise ValueError(f"unknown prior {prior!r}; expected one of {sorted(PRIORS)} or a positive number")
         return PRIORS[key]
-    return check_positive_real(prior, "prior")
+    value = check_positive_real(prior, "prior")
+    if value > MAX_PRIOR:
+        raise ValueError(
+            f"prior must be at most {MAX_PRIOR:g} pseudo-counts, got {prior!r}; a prior that large is already "
+            "a point mass at rate ½ (try 1e12 for the same answer)"
+        )
+    return value
 
 
 def prune_tails(
@@ -324,10 +332,13 @@ def dirichlet_multinomial_logpmf(counts: np.ndarray, alpha: np.ndarray) -> np.nd
     counts = np.asarray(counts, dtype=np.int64)
     N = int(counts[0].sum()) if counts.size else 0
     a0 = float(np.sum(alpha))
-    out = np.full(counts.shape[0], special.gammaln(N + 1) + special.gammaln(a0) - special.gammaln(N + a0))
+    # log Γ(k + a) − log Γ(a) = Σ_{j<k} log(a + j): rising factorials summed as logarithms stay
+    # accurate for any a, where the difference of two huge log-gammas loses every digit (a ≈ 1e20).
+    steps = np.arange(N, dtype=np.float64)
+    out = np.full(counts.shape[0], special.gammaln(N + 1) - np.sum(np.log(a0 + steps)))
     k = np.arange(N + 1)
     for j, a in enumerate(alpha):
-        table = special.gammaln(k + a) - special.gammaln(a) - special.gammaln(k + 1)
+        table = np.concatenate(([0.0], np.cumsum(np.log(a + steps)))) - special.gammaln(k + 1)
         out += table[counts[:, j]]
     return out
 

@@ -123,3 +123,18 @@ def test_a_huge_prior_is_the_binomial_at_one_half(prior: float) -> None:
     m = slice_model(cl.ConfusionMatrix(tp=16, fn=4, fp=8, tn=32), prior=prior, tolerance=0)
     np.testing.assert_allclose(m.tp_pmf, stats.binom.pmf(np.arange(21), 20, 0.5), rtol=1e-9, atol=1e-15)
     assert m.tp_pmf.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_dirichlet_multinomial_with_a_huge_prior_is_the_multinomial_at_one_quarter() -> None:
+    """α → ∞ in every cell: DirMult(N, α) tends to Multinomial(N, ¼, ¼, ¼, ¼) (scipy); the old
+    difference of log-gammas lost every digit at α = 1e20."""
+    from confusionlab.models import simplex_model
+
+    m = simplex_model(cl.ConfusionMatrix(tp=2, fn=1, fp=1, tn=2), prior=1e20, tolerance=0)
+    expected = stats.multinomial.pmf(m.counts, 6, [0.25] * 4)
+    np.testing.assert_allclose(m.pmf, expected, rtol=1e-9)
+
+
+def test_priors_beyond_the_largest_are_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="prior must be at most"):
+        slice_model(cl.ConfusionMatrix(tp=1, fn=1, fp=1, tn=1), prior=8.98e307)

@@ -24,7 +24,7 @@ distinct values), all through narwhals.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,6 +106,36 @@ class Cells:
     n: list[int]
     missing: dict[str, int] = field(default_factory=dict)
     dropped: int = 0
+
+    @classmethod
+    def from_rows(
+        cls,
+        rows: Iterable[Any],
+        keys: Sequence[str],
+        checked: Sequence[tuple[str, str]],
+        *,
+        count: str,
+        convert: Callable[[Any], Any] | None = None,
+    ) -> Cells:
+        """Cells from grouped rows (indexable by name): the key values, the row count under
+        ``count`` and one missing flag ``_m<i>`` per ``checked`` column. Rows with a missing
+        flag form no cell; they are counted per column and in ``dropped``.
+        """
+        out = cls({k: [] for k in keys}, [])
+        missing = [0] * len(checked)
+        for row in rows:
+            n = int(row[count])
+            hit = [bool(row[f"_m{i}"]) for i in range(len(checked))]
+            if any(hit):
+                out.dropped += n
+                for i, h in enumerate(hit):
+                    missing[i] += n * h
+                continue
+            for k in keys:
+                out.keys[k].append(row[k] if convert is None else convert(row[k]))
+            out.n.append(n)
+        out.missing = {col: m for (_, col), m in zip(checked, missing, strict=True) if m}
+        return out
 
 
 def to_narwhals(data: Any) -> Any:

@@ -65,19 +65,5 @@ def group_count(
     if isinstance(agg, nw.LazyFrame):
         agg = agg.collect()
     table = {k: agg[k].to_list() for k in [*names, "_n"]}
-    out = Cells({k: [] for k in keys}, [])
-    missing = [0] * len(checked)
-    for row in range(len(table["_n"])):
-        n = int(table["_n"][row])
-        hit = [bool(table[f"_m{i}"][row]) for i in range(len(checked))]
-        if any(hit):
-            out.dropped += n
-            for i, h in enumerate(hit):
-                missing[i] += n * h
-            continue
-        for k in keys:
-            value = table[k][row]
-            out.keys[k].append(value if convert is None else convert(value))
-        out.n.append(n)
-    out.missing = {col: m for (_, col), m in zip(checked, missing, strict=True) if m}
-    return out
+    rows = ({k: column[i] for k, column in table.items()} for i in range(len(table["_n"])))
+    return Cells.from_rows(rows, list(keys), checked, count="_n", convert=convert)

@@ -93,21 +93,7 @@ def _aggregate(df: Any, keys: dict[str, Any], checked: Sequence[tuple[str, str]]
     cols = [F.when(any_missing, F.lit(None)).otherwise(e).alias(k) for k, e in keys.items()]
     cols += [f.alias(k) for k, f in flags.items()]
     rows = df.select(*cols).groupBy(*names).count().collect()
-    out = Cells({k: [] for k in keys}, [])
-    missing = [0] * len(checked)
-    for row in rows:
-        n = int(row["count"])
-        hit = [bool(row[f"_m{i}"]) for i in range(len(checked))]
-        if any(hit):
-            out.dropped += n
-            for i, h in enumerate(hit):
-                missing[i] += n * h
-            continue
-        for k in keys:
-            out.keys[k].append(row[k])
-        out.n.append(n)
-    out.missing = {col: m for (_, col), m in zip(checked, missing, strict=True) if m}
-    return out
+    return Cells.from_rows(rows, list(keys), checked, count="count")
 
 
 def count_cells(frame: Any, request: CountRequest) -> Cells:
