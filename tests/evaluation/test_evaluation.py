@@ -307,3 +307,16 @@ def test_confusion_matrix_per_group_and_refit_equals_scikit_learn() -> None:
     multi = evaluate([0, 1, 2, 2], [0, 2, 2, 1])
     with pytest.raises(ValueError, match="confusion_matrix needs a binary evaluation"):
         multi.confusion_matrix()
+
+
+def test_by_group_in_threads_equals_each_group_alone() -> None:
+    """by_group computes the groups' mixtures on threads; each must equal the group computed alone."""
+    rng = np.random.default_rng(9)
+    y = rng.integers(0, 2, 3000)
+    refits = np.where(rng.random((6, 3000)) < 0.85, y, 1 - y)
+    groups = rng.integers(0, 5, 3000)
+    together = evaluate(y, refits=refits, groups=groups).by_group("mcc")
+    for name, d in together.items():
+        alone = evaluate(y, refits=refits, groups=groups).distribution("mcc", name)
+        np.testing.assert_array_equal(d.values, alone.values)
+        np.testing.assert_array_equal(d.probabilities, alone.probabilities)
