@@ -195,12 +195,11 @@ def _group_sorted(
     strategy: str,
 ) -> Grouped:
     order, same = sort_exactly(f, num, den, check=check)
-    fs = f[order]
     starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
     counts = np.diff(starts, append=order.size)
     masses = np.add.reduceat(w[order], starts)
-    # fs holds num/den for each group: the value follows without touching num, den again
-    ratios = fs[starts]
+    # f holds num/den: one representative per group gives the value without touching num, den again
+    ratios = f[order[starts]]
     values = ratios if form.kind == "ratio" and form.scale == 1.0 else form.value(ratios, 1.0)
     return Grouped(values, masses, counts, strategy)
 
