@@ -78,6 +78,12 @@ def group_exact(form: ExactForm, weights: np.ndarray, defined: np.ndarray | None
     """
     shape = np.shape(weights)
     w = np.asarray(weights, dtype=np.float64).reshape(-1)
+    if defined is not None:
+        excluded = np.flatnonzero(~np.asarray(defined).reshape(-1))
+        if 0 < excluded.size <= w.size // 64:  # a few points out (0/0, x/0): no copies of the lattice
+            grouped = _group_excluding(form, w, shape, excluded)
+            if grouped is not None:
+                return grouped
 
     def flat(a: np.ndarray) -> np.ndarray:
         out = np.broadcast_to(a, shape).reshape(-1)
@@ -113,6 +119,38 @@ def group_exact(form: ExactForm, weights: np.ndarray, defined: np.ndarray | None
     return _group_sorted(form, f, num, den, w, check="reduced", strategy="gcd")
 
 
+def _group_excluding(form: ExactForm, w: np.ndarray, shape: tuple[int, ...], excluded: np.ndarray) -> Grouped | None:
+    """The float paths of :func:`group_exact` with a few points left out, on the whole lattice.
+
+    The left-out points get the ratio −inf: every other ratio is finite (``den > 0``), so
+    they sort first and are dropped from the sorted order, instead of copying the lattice
+    without them. The bounds (largest numerator, denominator and ratio) are taken over
+    all points, or the left-out ones set to harmless values, so they can only be larger
+    than the defined points' — the checks stay exact. Returns None where another path
+    applies (a constant denominator, integers beyond 2**53, ratios beyond the wrapped check).
+    """
+    num = np.broadcast_to(form.num, shape).reshape(-1)
+    den = np.broadcast_to(form.den, shape).reshape(-1)
+    dmax = den.max()
+    kept_den = den.copy()
+    kept_den[excluded] = dmax
+    if kept_den.min() == dmax:  # constant on the defined points: integer keys are cheaper
+        return None
+    nmax = max(-float(num.min()), float(num.max()))
+    if not (nmax < _EXACT_FLOAT and dmax < _EXACT_FLOAT):
+        return None
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = np.true_divide(num, den)
+    f[excluded] = 0.0
+    bound = float(dmax) ** 2 * max(-float(f.min()), float(f.max()))
+    f[excluded] = -np.inf
+    if _injective(bound):
+        return _group_sorted(form, f, None, None, w, check=None, strategy="float-injective", skip=excluded.size)
+    if bound < _WRAP_LIMIT:
+        return _group_sorted(form, f, num, den, w, check="wrapped", strategy="float+check", skip=excluded.size)
+    return None
+
+
 def _injective(bound: float) -> bool:
     """Whether ``D**2 * V`` is small enough for doubles to separate distinct ratios."""
     return bound < 2.0**51
@@ -141,7 +179,12 @@ def _group_integer_keys(form: ExactForm, key: np.ndarray, den: int, w: np.ndarra
 
 
 def sort_exactly(
-    f: np.ndarray, num: np.ndarray | None = None, den: np.ndarray | None = None, *, check: str | None = None
+    f: np.ndarray,
+    num: np.ndarray | None = None,
+    den: np.ndarray | None = None,
+    *,
+    check: str | None = None,
+    skip: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Sort points by exact value: the permutation, and which neighbours are exactly equal.
 
@@ -150,7 +193,8 @@ def sort_exactly(
     with identical doubles are decided: ``None`` (doubles are injective here),
     ``"wrapped"`` (int64 cross-products modulo 2**64, exact below the module's bound)
     or ``"reduced"`` (``num``, ``den`` are gcd-reduced: compare them). Runs of one double
-    holding distinct exact values are re-sorted with :class:`~fractions.Fraction`.
+    holding distinct exact values are re-sorted with :class:`~fractions.Fraction`. The
+    ``skip`` smallest points (ratio −inf: left out) are dropped from the order.
 
     Returns
     -------
@@ -170,6 +214,8 @@ def sort_exactly(
     # deterministic and about twice as fast here as the stable timsort; ties are
     # decided below, never by the order within a run of equal doubles.
     order = np.argsort(f)
+    if skip:
+        order = order[skip:]
     fs = f[order]
     same = fs[1:] == fs[:-1]
     if check is not None and num is not None and den is not None and same.any():
@@ -193,8 +239,9 @@ def _group_sorted(
     *,
     check: str | None,
     strategy: str,
+    skip: int = 0,
 ) -> Grouped:
-    order, same = sort_exactly(f, num, den, check=check)
+    order, same = sort_exactly(f, num, den, check=check, skip=skip)
     starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
     counts = np.diff(starts, append=order.size)
     masses = np.add.reduceat(w[order], starts)

@@ -161,3 +161,25 @@ def test_undefined_exclude_reports_and_removes_the_mass() -> None:
     assert excl.probabilities.sum() == pytest.approx(1 - excl.undefined_mass)
     assert paper.probabilities.sum() == pytest.approx(1.0)
     assert excl.multiplicities.sum() == paper.multiplicities.sum() - paper.undefined_points
+
+
+@pytest.mark.parametrize("counts", [(7, 3, 20, 50), (50, 20, 3, 7), (8, 2, 0, 70), (0, 70, 9, 1)])
+@pytest.mark.parametrize("model", ["binomial", "beta-binomial"])
+def test_lattices_with_a_few_left_out_points_match_brute_force(counts, model, monkeypatch) -> None:
+    """Wide slices (n ≥ 63·…) where the few 0/0 and x/0 points are left out by sorting them
+    first (grouping._group_excluding) instead of copying the lattice: every metric vs brute force."""
+    used = []
+    original = grouping._group_excluding
+
+    def spy(*args, **kwargs):
+        result = original(*args, **kwargs)
+        used.append(result is not None)
+        return result
+
+    monkeypatch.setattr(grouping, "_group_excluding", spy)
+    cm = cl.ConfusionMatrix(**dict(zip(("tp", "fn", "fp", "tn"), counts, strict=True)))
+    for metric in ALL_METRICS:
+        if model == "binomial" and 0 in (cm.p, cm.n):
+            continue
+        assert_matches_brute(cl.metric_distribution(cm, metric, model, tolerance=0), metric, cm, model)
+    assert any(used), "the left-out path was never taken"
