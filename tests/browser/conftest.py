@@ -414,6 +414,51 @@ def browser(chromium_executable: str) -> Iterator[Any]:
             instance.close()
 
 
+@pytest.fixture
+def exported_page(browser: Any, tmp_path: Path) -> Callable[..., Any]:
+    """Export notebook cells with :func:`confusionlab.export.to_html` and open the page from disk offline.
+
+    ``with exported_page(cells, name="views", viewport=(1400, 1000)) as page: ...`` executes the
+    cells, writes the static HTML into ``tmp_path / "html"``, opens it in a fresh browser context in which
+    every request that is not ``file:``, ``blob:`` or ``data:`` is refused and recorded, and,
+    when the block ends without an error, asserts that nothing was fetched.
+    """
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from confusionlab.export import to_html
+
+    @contextmanager
+    def open_page(cells: list[str], *, name: str = "export", viewport: tuple[int, int] = (1400, 1000)) -> Iterator[Any]:
+        notebook = tmp_path / f"{name}.ipynb"
+        kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        nbformat.write(
+            new_notebook(cells=[new_code_cell(c) for c in cells], metadata={"kernelspec": kernelspec}), notebook
+        )
+        page_path = to_html(notebook, tmp_path / "html")
+        context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+        page = context.new_page()
+        fetched: list[str] = []
+
+        def only_local(route: Any) -> None:
+            url = route.request.url
+            if url.startswith(("file:", "blob:", "data:")):
+                route.continue_()
+            else:
+                fetched.append(url)
+                route.abort()
+
+        page.route("**/*", only_local)
+        try:
+            page.goto(page_path.as_uri())
+            yield page
+        finally:
+            context.close()
+        assert fetched == [], f"the exported page tried to fetch {fetched}"
+
+    return open_page
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """Keep each phase's report on the item, so fixtures can tell a failed test."""

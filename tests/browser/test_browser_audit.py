@@ -6,11 +6,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import nbformat
-from nbformat.v4 import new_code_cell, new_notebook
-
-from confusionlab.export import to_html
-
 if TYPE_CHECKING:
     from conftest import LabSession
 
@@ -72,34 +67,8 @@ def test_audit_view_hover_and_click_reach_the_kernel(lab: LabSession, tmp_path: 
     page.screenshot(path=str(tmp_path / "audit_view.png"))
 
 
-def test_audit_view_in_the_static_export(browser: Any, tmp_path: Path) -> None:
-    notebook = tmp_path / "audit.ipynb"
-    nbformat.write(
-        new_notebook(
-            cells=[new_code_cell(SETUP)],
-            metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-        ),
-        notebook,
-    )
-    page_path = to_html(notebook, tmp_path / "html")
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
-    page = context.new_page()
-    fetched: list[str] = []
-
-    def only_local(route: Any) -> None:
-        url = route.request.url
-        if url.startswith(("file:", "blob:", "data:")):
-            route.continue_()
-        else:
-            fetched.append(url)
-            route.abort()
-
-    page.route("**/*", only_local)
-    try:
-        page.goto(page_path.as_uri())
+def test_audit_view_in_the_static_export(exported_page: Any, tmp_path: Path) -> None:
+    with exported_page([SETUP], name="audit", viewport=(1200, 900)) as page:
         page.wait_for_selector(GRID)
         assert "Fairness audit: 11 groups × 3 metrics" in page.inner_text(".confusionlab-audit")
         page.screenshot(path=str(tmp_path / "audit_export.png"), full_page=True)
-    finally:
-        context.close()
-    assert fetched == [], f"the exported page tried to fetch {fetched}"

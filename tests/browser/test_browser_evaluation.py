@@ -6,12 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import nbformat
 import numpy as np
-from nbformat.v4 import new_code_cell, new_notebook
 from sklearn.metrics import confusion_matrix
-
-from confusionlab.export import to_html
 
 if TYPE_CHECKING:
     from conftest import LabSession
@@ -48,31 +44,8 @@ CELLS = [
 ]
 
 
-def test_evaluation_view_draws_in_the_export_without_network(browser: Any, tmp_path: Path) -> None:
-    notebook = tmp_path / "evaluation.ipynb"
-    nbformat.write(
-        new_notebook(
-            cells=[new_code_cell(c) for c in CELLS],
-            metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-        ),
-        notebook,
-    )
-    page_path = to_html(notebook, tmp_path / "html")
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    fetched: list[str] = []
-
-    def only_local(route: Any) -> None:
-        url = route.request.url
-        if url.startswith(("file:", "blob:", "data:")):
-            route.continue_()
-        else:
-            fetched.append(url)
-            route.abort()
-
-    page.route("**/*", only_local)
-    try:
-        page.goto(page_path.as_uri())
+def test_evaluation_view_draws_in_the_export_without_network(exported_page: Any, tmp_path: Path) -> None:
+    with exported_page(CELLS, name="evaluation", viewport=(1400, 1000)) as page:
         root = page.wait_for_selector('.confusionlab-evaluation[data-groups="3"][data-refits="6"]')
         assert int(root.get_attribute("data-marks")) > 0
         assert root.get_attribute("data-target") == "next_test_set"
@@ -80,9 +53,6 @@ def test_evaluation_view_draws_in_the_export_without_network(browser: Any, tmp_p
         assert "What will F1 score be on a new test set of the same size, scored by a new refit" in text
         assert "Least stable objects" in text
         page.screenshot(path=str(tmp_path / "evaluation.png"), full_page=True)
-    finally:
-        context.close()
-    assert fetched == [], f"the exported page tried to fetch {fetched}"
 
 
 def test_evaluation_view_links_its_roc_slice_in_jupyterlab(lab: LabSession, tmp_path: Path) -> None:

@@ -5,10 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import nbformat
-from nbformat.v4 import new_code_cell, new_notebook
-
-from confusionlab.export import to_html
 from confusionlab.paired import compare_paired_cells
 
 if TYPE_CHECKING:
@@ -45,32 +41,9 @@ def test_paired_view_follows_the_kernel_in_jupyterlab(lab: LabSession, tmp_path:
     page.screenshot(path=str(tmp_path / "paired_view.png"))
 
 
-def test_paired_view_draws_in_the_export_without_network(browser: Any, tmp_path: Path) -> None:
-    notebook = tmp_path / "paired.ipynb"
-    nbformat.write(
-        new_notebook(
-            cells=[new_code_cell(CELL)],
-            metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-        ),
-        notebook,
-    )
-    page_path = to_html(notebook, tmp_path / "html")
+def test_paired_view_draws_in_the_export_without_network(exported_page: Any, tmp_path: Path) -> None:
     expected = compare_paired_cells(TABLE, "accuracy")
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    fetched: list[str] = []
-
-    def only_local(route: Any) -> None:
-        url = route.request.url
-        if url.startswith(("file:", "blob:", "data:")):
-            route.continue_()
-        else:
-            fetched.append(url)
-            route.abort()
-
-    page.route("**/*", only_local)
-    try:
-        page.goto(page_path.as_uri())
+    with exported_page([CELL], name="paired", viewport=(1400, 1000)) as page:
         root = page.wait_for_selector(
             f'.confusionlab-paired[data-method="exact"][data-verdict="{expected.verdict(0.02, 0.95)}"]'
         )
@@ -78,6 +51,3 @@ def test_paired_view_draws_in_the_export_without_network(browser: Any, tmp_path:
         assert int(root.get_attribute("data-cells")) > 0 and int(root.get_attribute("data-marks")) > 0
         assert "logistic would score higher than tree" in root.inner_text()
         page.screenshot(path=str(tmp_path / "paired_export.png"), full_page=True)
-    finally:
-        context.close()
-    assert fetched == [], f"the exported page tried to fetch {fetched}"
