@@ -1,0 +1,7 @@
+"""Plotting helpers for the curated notebooks (the lessons in ``notebooks/``).
+
+The notebooks teach; the figures' code lives here so that a lesson cell reads as one
+call. Every helper draws on a matplotlib ``Axes`` it is given (or creates one) and
+returns it; colours follow :mod:`confusionlab.lessons.style`, the widgets' convention.
+matplotlib is needed (the ``notebooks`` extra).
+"""
