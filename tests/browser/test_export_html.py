@@ -76,3 +76,41 @@ def test_exported_page_draws_the_widgets_without_network(exported_page: Any, tmp
         print("drawn pixels per canvas:", pixels, "simplex:", simplex_pixels)
         assert len(simplex_pixels) == 1 and simplex_pixels[0] > 500, simplex_pixels
         page.screenshot(path=str(tmp_path / "export.png"), full_page=True)
+
+
+def test_exported_appendix_is_collapsed_until_opened(browser: Any, tmp_path: Path) -> None:
+    """A lesson's appendix (cells tagged ``appendix``) is in the page but hidden until its summary is clicked."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+    from confusionlab.export import to_html
+
+    appendix = {"tags": ["appendix"]}
+    check_output = new_output("execute_result", {"text/plain": "'all checks passed'"}, execution_count=1)
+    cells = [
+        new_markdown_cell("# 99 — A lesson\n\nThe lesson text."),
+        new_markdown_cell("## Appendix: checks", metadata=appendix),
+        new_code_cell(
+            "assert 6 * 7 == 42\n'all checks passed'",
+            metadata={**appendix, "jupyter": {"source_hidden": True, "outputs_hidden": True}},
+            outputs=[check_output],
+        ),
+    ]
+    notebook = tmp_path / "lesson.ipynb"
+    nbformat.write(new_notebook(cells=cells), notebook)
+    page_path = to_html(notebook, tmp_path / "html", execute=False)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(page_path.as_uri())
+        details = page.locator("details.confusionlab-appendix")
+        assert details.count() == 1
+        assert details.evaluate("d => d.open") is False
+        check = page.locator("details.confusionlab-appendix .jp-CodeCell")
+        assert page.get_by_text("The lesson text.").is_visible()
+        assert not check.is_visible()
+        page.locator("details.confusionlab-appendix > summary").click()
+        check.wait_for(state="visible")
+        assert "all checks passed" in check.inner_text()
+    finally:
+        context.close()

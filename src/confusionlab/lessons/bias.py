@@ -1,0 +1,162 @@
+"""Figures and small tables of the bias lessons (notebooks 07 and 11).
+
+A bias report holds one metric per row, each with a posterior predictive interval that is
+either exact (computed on the lattice of the two facets' counts) or Monte Carlo (drawn from
+the Dirichlet-multinomial model). :func:`interval_frame` tabulates both facts and
+:func:`plot_intervals` draws them: one row per metric, its distance from the no-bias value,
+the interval as a bar; red where the interval excludes the no-bias value, grey where it
+holds it; a circle for an exact interval, a square for a Monte Carlo one.
+
+Examples
+--------
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from confusionlab import bias
+>>> t = bias.CountTable.from_confusion(a=(2718, 3678, 84, 13900), d=(433, 679, 10, 8660))
+>>> r = bias.report_from_counts(t, stage="post", n_samples=2000)
+>>> frame = interval_frame(r, metrics=["DPPL", "DAR"])
+>>> frame[["method", "holds_no_bias"]].to_dict("index")
+{'DPPL': {'method': 'exact', 'holds_no_bias': False}, 'DAR': {'method': 'Monte Carlo', 'holds_no_bias': True}}
+>>> ax = plot_intervals(r, metrics=["DPPL", "DAR", "RD"])
+>>> [t.get_text() for t in ax.get_yticklabels()]
+['DPPL', 'DAR', 'RD']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from .._validation import check_confidence
+from .style import GROUP_COLOURS, NEUTRAL
+
+__all__ = ["EXCLUDES_COLOUR", "HOLDS_COLOUR", "interval_frame", "plot_intervals"]
+
+#: Colour of a metric whose interval excludes the no-bias value (group d's red).
+EXCLUDES_COLOUR = GROUP_COLOURS["d"]
+#: Colour of a metric whose interval holds the no-bias value (neutral grey).
+HOLDS_COLOUR = NEUTRAL
+
+
+def _method(metric: Any) -> str:
+    dist = metric.distribution
+    if dist is None:
+        return "none"
+    return "exact" if str(getattr(dist, "strategy", "")).startswith("exact") else "Monte Carlo"
+
+
+def _rows(report: Any, metrics: Sequence[str] | None) -> list[Any]:
+    if not hasattr(report, "items") or not hasattr(report, "to_frame"):
+        raise TypeError(f"report must be a BiasReport, got {type(report).__name__}")
+    if isinstance(metrics, str):
+        raise TypeError("metrics must be a sequence of metric names, not a string")
+    names = [k for k, m in report.items() if m.value is not None] if metrics is None else list(metrics)
+    unknown = [k for k in names if k not in report]
+    if unknown:
+        raise ValueError(f"metrics: {unknown} not in the report (it has {sorted(report)})")
+    missing = [k for k in names if report[k].value is None]
+    if missing:
+        raise ValueError(f"metrics: {missing} could not be computed ({report[missing[0]].error})")
+    return [report[k] for k in names]
+
+
+def interval_frame(report: Any, confidence: float = 0.95, *, metrics: Sequence[str] | None = None) -> Any:
+    """One row per metric: value, interval, no-bias value, whether the interval holds it, exact or Monte Carlo.
+
+    Parameters
+    ----------
+    report : BiasReport
+        From :func:`confusionlab.bias.report` or :func:`confusionlab.bias.report_from_counts`.
+    confidence : float, default 0.95
+        Level of the central posterior predictive interval.
+    metrics : sequence of str, optional
+        The rows, in this order (default: every metric that could be computed).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by metric, columns ``value``, ``lower``, ``upper``, ``no_bias``, ``holds_no_bias``,
+        ``method`` (``"exact"`` or ``"Monte Carlo"``, ``"none"`` for FT) and
+        ``prob_same_sign`` (probability that the metric on a new sample of the same facet
+        sizes has the observed sign).
+
+    Examples
+    --------
+    >>> from confusionlab import bias
+    >>> t = bias.CountTable.from_confusion(a=(50, 10, 5, 35), d=(20, 10, 5, 15))
+    >>> f = interval_frame(bias.report_from_counts(t, stage="post", n_samples=500), metrics=["DI"])
+    >>> f.loc["DI", "method"], float(f.loc["DI", "no_bias"])
+    ('exact', 1.0)
+    """
+    import pandas as pd
+
+    confidence = check_confidence(confidence)
+    rows = []
+    for m in _rows(report, metrics):
+        lo, hi = m.interval(confidence)
+        holds = bool(lo <= m.no_bias <= hi) if not math.isnan(lo) else False
+        rows.append(
+            {
+                "metric": m.name,
+                "value": m.value,
+                "lower": lo,
+                "upper": hi,
+                "no_bias": m.no_bias,
+                "holds_no_bias": holds,
+                "method": _method(m),
+                "prob_same_sign": m.prob_sign_real,
+            }
+        )
+    return pd.DataFrame(rows).set_index("metric")
+
+
+def plot_intervals(
+    report: Any, confidence: float = 0.95, *, metrics: Sequence[str] | None = None, ax: Any = None
+) -> Any:
+    """Forest plot of a bias report: each metric's distance from its no-bias value, with its interval.
+
+    Parameters
+    ----------
+    report : BiasReport
+    confidence : float, default 0.95
+    metrics : sequence of str, optional
+        Rows from top to bottom (default: every computed metric with an interval). Metrics on very
+        different scales (TE) are better left out or drawn alone.
+    ax : matplotlib Axes, optional
+        Drawn on; a new figure when omitted.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One horizontal bar per metric (``ax.lines``, in order, then the dashed no-bias line) and one
+        marker per metric;
+        red (:data:`EXCLUDES_COLOUR`) when the interval excludes the no-bias value, grey
+        (:data:`HOLDS_COLOUR`) when it holds it; marker ``"o"`` exact, ``"s"`` Monte Carlo.
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
+
+    frame = interval_frame(report, confidence, metrics=metrics)
+    frame = frame[frame.method != "none"]
+    if ax is None:
+        _, ax = plt.subplots(figsize=(6.5, 0.35 * len(frame) + 1.2))
+    for y, (_, row) in enumerate(frame.iterrows()):
+        colour = HOLDS_COLOUR if row.holds_no_bias else EXCLUDES_COLOUR
+        ax.plot([row.lower - row.no_bias, row.upper - row.no_bias], [y, y], color=colour, lw=3, solid_capstyle="butt")
+        marker = "o" if row.method == "exact" else "s"
+        ax.scatter([row.value - row.no_bias], [y], color=colour, marker=marker, zorder=3, edgecolor="white")
+    ax.axvline(0.0, color=NEUTRAL, lw=1, ls="--")
+    ax.set_yticks(range(len(frame)), list(frame.index))
+    ax.invert_yaxis()
+    ax.set_xlabel("metric − no-bias value")
+    ax.set_ylabel("bias metric")
+    ax.set_title(f"{confidence:.0%} posterior predictive intervals")
+    handles = [
+        Line2D([], [], color=EXCLUDES_COLOUR, lw=3, label="excludes no bias"),
+        Line2D([], [], color=HOLDS_COLOUR, lw=3, label="holds no bias"),
+        Line2D([], [], color=NEUTRAL, marker="o", ls="", label="exact"),
+        Line2D([], [], color=NEUTRAL, marker="s", ls="", label="Monte Carlo"),
+    ]
+    ax.legend(handles=handles, fontsize="small", loc="best")
+    return ax
