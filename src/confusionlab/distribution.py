@@ -435,7 +435,14 @@ def metric_distribution(
         largest, weights, pruned = sl.p + sl.n, sl.joint(), sl.pruned_mass
 
     return lattice_distribution(
-        m, cols, weights, largest=largest, pruned=pruned, model=model, undefined=undefined_value
+        m,
+        cols,
+        weights,
+        largest=largest,
+        pruned=pruned,
+        model=model,
+        undefined=undefined_value,
+        slice_pn=None if model == "dirichlet-multinomial" else (sl.p, sl.n),
     )
 
 
@@ -449,6 +456,7 @@ def lattice_distribution(
     model: str,
     undefined: float | None,
     keep: np.ndarray | None = None,
+    slice_pn: tuple[int, int] | None = None,
 ) -> MetricDistribution:
     """Push a lattice PMF through a metric, grouping on exact values (the core of
     :func:`metric_distribution`).
@@ -457,9 +465,16 @@ def lattice_distribution(
     ``largest`` bounds their total; ``pruned`` is the mass the lattice lacks; ``undefined``
     the value of 0/0 points (None: excluded); ``keep`` (optional boolean array) leaves
     points out entirely (e.g. points of zero mass in a mixture's bounding box).
+    ``slice_pn = (p, n)`` says the lattice lies on one slice (FN = p − TP, FP = n − TN):
+    the metric's slice form (:meth:`~confusionlab.metrics.Metric._exact_on_slice`: the same
+    integers in fewer passes, bounds known without a scan) is used in float64 arithmetic.
     """
     arithmetic = _arithmetic(m, largest, cols)
-    form: ExactForm = m.exact(*cols, as_float=arithmetic != "int64")
+    form: ExactForm
+    if slice_pn is not None and arithmetic == "float":
+        form = m._exact_on_slice(cols[0], cols[3], *slice_pn, as_float=True)
+    else:
+        form = m.exact(*cols, as_float=arithmetic != "int64")
     shape = np.shape(weights)
     where, undefined_at, sign_at = form.special_points(shape)
     defined = None if keep is None else np.array(np.broadcast_to(keep, shape))

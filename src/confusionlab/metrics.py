@@ -57,6 +57,11 @@ class ExactForm:
     ``num / den``, so equal ratios mean equal values and sorting by the ratio
     sorts by value. Points with ``num == den == 0`` or in ``undefined`` are undefined (0/0);
     points with ``den == 0 != num`` are ±inf (x/0, by the sign of ``num``).
+
+    ``bounds``, when known without scanning the lattice (e.g. on a slice, see
+    :meth:`Metric._exact_on_slice`), are upper bounds on ``|num|``, ``den`` and
+    ``|num / den|`` over the points with ``den > 0``; :mod:`confusionlab.grouping` then
+    skips its scans of the lattice.
     """
 
     num: np.ndarray
@@ -65,6 +70,7 @@ class ExactForm:
     scale: float = 1.0
     undefined: np.ndarray | None = None
     transform: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+    bounds: tuple[float, float, float] | None = None
 
     def special_points(self, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The points where the value is not ``num/den``: ``(where, undefined, sign)``.
@@ -89,14 +95,28 @@ class ExactForm:
             undefined |= np.broadcast_to(self.undefined, shape)[at]
         return where, undefined, np.sign(num).astype(np.float64)
 
-    def value(self, num: np.ndarray, den: np.ndarray) -> np.ndarray:
-        """The metric value of integer ratios ``num/den`` (``den > 0``)."""
+    def value(self, num: np.ndarray, den: np.ndarray, *, overwrite: bool = False) -> np.ndarray:
+        """The metric value of integer ratios ``num/den`` (``den > 0``).
+
+        ``den`` may be the scalar 1 (``num`` then holds the ratios, as floats). With
+        ``overwrite=True`` a float64 ``num`` may be overwritten by the result.
+        """
         num = np.asarray(num, dtype=np.float64)
+        den_one = np.ndim(den) == 0 and den == 1
         den = np.asarray(den, dtype=np.float64)
         if self.kind == "ratio":
             return self.scale * (num / den) if self.scale != 1.0 else num / den
-        if self.kind == "signed_square":
-            return np.sign(num) * np.sqrt(self.scale * (np.abs(num) / den))
+        if self.kind == "signed_square":  # sign(num) * sqrt(scale * (|num| / den)), in place
+            negative = num < 0
+            out = num if overwrite and num.ndim and num.flags.writeable else np.empty_like(num)
+            np.abs(num, out=out)
+            if not den_one:  # x / 1.0 == x
+                np.divide(out, den, out=out)
+            if self.scale != 1.0:
+                np.multiply(out, self.scale, out=out)
+            np.sqrt(out, out=out)
+            np.negative(out, out=out, where=negative)  # = sign(num) * out: +0.0 where num is ±0
+            return out if out.ndim else out[()]
         assert self.transform is not None
         return self.transform(num, den)
 
@@ -190,6 +210,8 @@ class Metric:
     aliases: tuple[str, ...] = ()
     #: N -> a bound on every integer the exact form computes for matrices of total N
     magnitude: Callable[[int], int] = field(default=lambda N: N * N, repr=False)
+    #: (tp, tn, p, n) -> the exact form on the slice p, n (same integers, fewer passes, bounds), or None
+    _slice_exact: Callable[..., ExactForm] | None = field(default=None, repr=False)
 
     def values(
         self, tp: ArrayLike, fn: ArrayLike, fp: ArrayLike, tn: ArrayLike, *, undefined: float = 0.0
@@ -215,6 +237,35 @@ class Metric:
         if as_float:
             counts = [c.astype(np.float64) for c in counts]
         return self._exact(*counts)
+
+    def _exact_on_slice(self, tp: ArrayLike, tn: ArrayLike, p: int, n: int, *, as_float: bool = False) -> ExactForm:
+        """An exact form for the points ``(tp, p − tp, n − tn, tn)`` of the slice ``p``, ``n``.
+
+        The same integers as :meth:`exact` (so the same groups and the very same values),
+        computed with the slice's constants in fewer passes over the lattice, and with
+        ``bounds`` known in advance (see :class:`ExactForm`). MCC: ``TP·TN − FP·FN =
+        n·TP − p·FP`` and ``(TP + FN)(FP + TN) = p·n``. Metrics without a slice form
+        return :meth:`exact`. ``tp`` and ``tn`` broadcast together (a column and a row
+        on a lattice); ``as_float`` as in :meth:`exact`.
+
+        Examples
+        --------
+        >>> mcc = get_metric("mcc")
+        >>> tp, tn = np.array([[3], [4]]), np.array([[5, 6]])
+        >>> form = mcc._exact_on_slice(tp, tn, 5, 7)
+        >>> form.num.tolist(), form.den.tolist()
+        ([[121, 256], [324, 529]], [[1225, 1120], [1260, 1225]])
+        >>> plain = mcc.exact(tp, 5 - tp, 7 - tn, tn)
+        >>> bool((plain.num == form.num).all() and (plain.den == form.den).all())
+        True
+        """
+        tp, tn = _i(tp), _i(tn)
+        p, n = int(p), int(n)
+        if self._slice_exact is None:
+            return self.exact(tp, p - tp, n - tn, tn, as_float=as_float)
+        if as_float:
+            tp, tn = tp.astype(np.float64), tn.astype(np.float64)
+        return self._slice_exact(tp, tn, p, n)
 
     def rate_values(
         self, fpr: ArrayLike, tpr: ArrayLike, p: float, n: float, *, undefined: float = np.nan
@@ -470,7 +521,54 @@ def _mcc() -> Metric:
         geometry="half-ellipses centred at (½, ½) through (0, 0) and (1, 1)",
         aliases=("matthews_corrcoef", "phi_coefficient"),
         magnitude=lambda N: N**4 // 4,
+        _slice_exact=_mcc_on_slice,
     )
+
+
+#: Lattice points per block when a form is computed block by block (temporaries stay in cache).
+_BLOCK = 1 << 15
+
+
+def _mcc_on_slice(tp: np.ndarray, tn: np.ndarray, p: int, n: int) -> ExactForm:
+    """MCC's exact form on a slice (p, n fixed), two arrays written once each.
+
+    With FN = p − TP and FP = n − TN, ``r = TP·TN − FP·FN = n·TP − p·FP`` is a column
+    plus a row, ``num = r·|r|``, and ``den = (TP+FP)(FN+TN)·p·n`` is the column-plus-row
+    ``TP + FP`` times the column-plus-row ``p·n·(FN + TN)``: the same integers as the
+    general form, every product exact where the caller's magnitude check holds. They are
+    computed by blocks of rows, so the temporaries stay in cache and only ``num`` and
+    ``den`` are allocated. Bounds without a scan: ``|r|`` is largest at the extremes of
+    TP and TN, ``den ≤ (N/2)²·p·n`` and ``|num/den| = MCC² ≤ 1``.
+    """
+    pn = p * n
+    fp = n - tn
+    a, b, c, d = n * tp, p * fp, pn * (p - tp), pn * tn  # r = a − b; p·n·(FN + TN) = c + d
+    shape = np.broadcast_shapes(np.shape(tp), np.shape(tn))
+    if len(shape) != 2:  # not a lattice: plain arrays
+        r = a - b
+        num = np.abs(r) * r
+        den = (tp + fp) * (c + d)
+    else:
+        num = np.empty(shape, dtype=np.result_type(tp, tn))
+        den = np.empty_like(num)
+        rows = max(1, _BLOCK // max(1, shape[1]))
+        temp = np.empty((min(rows, shape[0]), shape[1]), dtype=num.dtype)
+        parts = [np.broadcast_to(x, shape) for x in (a, b, tp, fp, c, d)]
+        for lo in range(0, shape[0], rows):
+            nb, db = num[lo : lo + rows], den[lo : lo + rows]
+            tb = temp[: nb.shape[0]]
+            ab, bb, tpb, fpb, cb, dbb = (x[lo : lo + rows] for x in parts)
+            np.subtract(ab, bb, out=tb)  # r
+            np.abs(tb, out=nb)
+            nb *= tb  # r·|r|
+            np.add(tpb, fpb, out=db)  # TP + FP
+            np.add(cb, dbb, out=tb)  # p·n·(FN + TN)
+            db *= tb
+    r_lo = n * float(np.min(tp, initial=p)) - p * float(np.max(fp, initial=0))
+    r_hi = n * float(np.max(tp, initial=0)) - p * float(np.min(fp, initial=n))
+    big = max(-r_lo, r_hi, 0.0)
+    total = p + n
+    return ExactForm(num, den, "signed_square", bounds=(big * big, float(total * total // 4) * pn, 1.0))
 
 
 def _cohen_kappa() -> Metric:
