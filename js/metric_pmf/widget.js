@@ -187,6 +187,15 @@ export function drawPanel(ctx, panel, state, theme, yMax, marksInfo, dpr = 1) {
   ctx.textBaseline = "middle";
   for (const t of niceTicks(0, yMax || 1, 4)) ctx.fillText(String(t), M.left - 4, y(t));
   ctx.fillText("count", M.left - 4, countsTop + H.counts / 2);
+  // Axis titles: the metric across, the probability of each value up.
+  ctx.textAlign = "center";
+  ctx.textBaseline = "top";
+  ctx.fillText(state.label, M.left + plotW / 2, countsBottom + 17);
+  ctx.save();
+  ctx.translate(2, M.top + H.plot / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.fillText(state.mode === "histogram" ? "probability per bin" : "probability", 0, 0);
+  ctx.restore();
   return marks.length;
 }
 

@@ -79,7 +79,8 @@ function pmfState(extra = {}) {
 let ctx;
 beforeEach(() => {
   ctx = { calls: [] };
-  for (const name of ["setTransform", "clearRect", "fillRect", "strokeRect", "beginPath", "moveTo", "lineTo", "stroke", "fillText"]) {
+  const names = ["setTransform", "clearRect", "fillRect", "strokeRect", "beginPath", "moveTo", "lineTo", "stroke", "fillText"];
+  for (const name of [...names, "save", "restore", "translate", "rotate"]) {
     ctx[name] = (...args) => ctx.calls.push([name, ...args]);
   }
   vi.spyOn(HTMLCanvasElement.prototype, "getContext").mockImplementation(() => ctx);
@@ -110,6 +111,15 @@ describe("render", () => {
     const summaries = [...root.querySelectorAll(".cl-summary")].map((s) => s.textContent);
     expect(summaries[0]).toContain("95% interval [0.2, 0.8]");
     expect(summaries[1]).toContain("undefined mass");
+  });
+
+  it("titles both axes of every panel: the metric across, the probability up", () => {
+    mount(pmfState());
+    const texts = ctx.calls.filter((c) => c[0] === "fillText").map((c) => c[1]);
+    expect(texts.filter((t) => t === "MCC")).toHaveLength(2);
+    expect(texts.filter((t) => t === "probability")).toHaveLength(2);
+    const rotations = ctx.calls.filter((c) => c[0] === "rotate").map((c) => c[1]);
+    expect(rotations).toEqual([-Math.PI / 2, -Math.PI / 2]);
   });
 
   it("bins into a histogram and redraws once per batch of changes", async () => {
