@@ -398,6 +398,227 @@ def _fast_numeric_counts(
     return out, candidates
 
 
+# ------------------------------------------------------------------ blocked counting (few categories)
+#: Most categories the blocked comparison path handles; each costs one comparison per value.
+_BLOCK_MAX_CATEGORIES = 16
+#: Bytes of a block and its comparison masks, which stay in the L2 cache together.
+_BLOCK_BYTES = 640 * 1024
+#: Values at each end of each array that seed the category list before the counting pass.
+_SAMPLE = 2048
+
+
+def _column_counts(x: np.ndarray, targets: np.ndarray, nan: bool = False) -> np.ndarray:
+    """Per column of the 2-D ``x``: how many entries equal each target (and are NaN, if ``nan``).
+
+    Returns an int64 array of shape (targets + nan, columns); its last row counts NaN when
+    ``nan`` is true. The matrix is compared in blocks that stay in cache and the comparison
+    masks are summed as narrow integers: no code matrix, no sort, no copy of the matrix (a
+    Fortran-ordered matrix is read through its C-ordered transpose).
+    """
+    if not x.flags.c_contiguous and x.T.flags.c_contiguous:
+        return _row_counts(x.T, targets, nan)
+    n_rows, n_cols = x.shape
+    k = targets.size
+    rows = int(min(255, max(1, _BLOCK_BYTES // max(1, n_cols * (x.itemsize + k + nan)))))
+    hits = np.empty((k + nan, rows, n_cols), dtype=bool)
+    part = np.empty((k + nan, n_cols), dtype=np.uint8)
+    window = np.zeros((k + nan, n_cols), dtype=np.uint8)  # exact while it sums at most 255 rows
+    total = np.zeros((k + nan, n_cols), dtype=np.int64)
+    buf = None if x.flags.c_contiguous else np.empty((rows, n_cols), dtype=x.dtype)
+    column_targets = targets.reshape(k, 1, 1)
+    in_window = 0
+    for start in range(0, n_rows, rows):
+        block = x[start : start + rows]
+        b = block.shape[0]
+        if buf is not None:  # a strided view: one small copy per block, never the whole matrix
+            np.copyto(buf[:b], block)
+            block = buf[:b]
+        h = hits[:, :b]
+        if k:
+            np.equal(block, column_targets, out=h[:k])
+        if nan:
+            np.isnan(block, out=h[k])
+        if in_window + b > 255:
+            total += window
+            window.fill(0)
+            in_window = 0
+        np.add.reduce(h.view(np.uint8), axis=1, out=part)
+        np.add(window, part, out=window)
+        in_window += b
+    total += window
+    return total
+
+
+def _own_dtype_counts(x: np.ndarray, targets: np.ndarray, nan: bool) -> np.ndarray:
+    """:func:`_column_counts` comparing in ``x``'s own dtype (an int8 matrix is never widened).
+
+    Targets that ``x``'s dtype cannot hold exactly (2.5 or 300 for int8) match nothing.
+    """
+    if x.dtype == targets.dtype:
+        return _column_counts(x, targets, nan)
+    with np.errstate(invalid="ignore", over="ignore"):
+        own = targets.astype(x.dtype)
+        exact = own.astype(targets.dtype) == targets
+    counts = _column_counts(x, own[exact], nan)
+    out = np.zeros((targets.size + nan, x.shape[1]), dtype=np.int64)
+    out[np.flatnonzero(np.append(exact, True) if nan else exact)] = counts
+    return out
+
+
+def _row_counts(xt: np.ndarray, targets: np.ndarray, nan: bool) -> np.ndarray:
+    """:func:`_column_counts` of ``xt.T`` for a C-ordered ``xt`` (objects × refits)."""
+    n_objects, n_refits = xt.shape
+    k = targets.size
+    rows = int(max(1, _BLOCK_BYTES // max(1, n_refits * (xt.itemsize + k + nan))))
+    cols = 65_535  # uint16 sums are exact up to here
+    hits = np.empty((k + nan, rows, min(n_refits, cols)), dtype=bool)
+    part = np.empty((k + nan, rows), dtype=np.uint16)
+    total = np.zeros((k + nan, n_objects), dtype=np.int64)
+    column_targets = targets.reshape(k, 1, 1)
+    for start in range(0, n_objects, rows):
+        for first in range(0, n_refits, cols):
+            block = xt[start : start + rows, first : first + cols]
+            b, r = block.shape
+            h = hits[:, :b, :r]
+            if k:
+                np.equal(block, column_targets, out=h[:k])
+            if nan:
+                np.isnan(block, out=h[k])
+            np.add.reduce(h.view(np.uint8), axis=2, dtype=np.uint16, out=part[:, :b])
+            total[:, start : start + b] += part[:, :b]
+    return total
+
+
+def _pieces(arr: np.ndarray, per_object: bool) -> list[np.ndarray]:
+    """2-D views to count: the matrix itself, or a pooled sample cut into rows (no copy)."""
+    if per_object:
+        return [arr]
+    flat = arr.reshape(-1)
+    cols = 8192
+    if flat.size <= 8 * cols:
+        return [flat.reshape(1, -1)]
+    split = flat.size - flat.size % cols
+    pieces = [flat[:split].reshape(-1, cols)]
+    if split < flat.size:
+        pieces.append(flat[split:].reshape(1, -1))
+    return pieces
+
+
+def _unknown_values(pieces: list[np.ndarray], targets: np.ndarray, limit: int) -> np.ndarray | None:
+    """Sorted distinct non-missing values of ``pieces`` not among ``targets``; None past ``limit``."""
+    found = np.zeros(0, dtype=targets.dtype)
+    for x in pieces:
+        rows = int(min(255, max(1, _BLOCK_BYTES // max(1, x.shape[1] * x.itemsize))))
+        for start in range(0, x.shape[0], rows):
+            block = x[start : start + rows]
+            new = block[~np.isin(block, targets)]
+            if new.dtype.kind == "f":
+                new = new[~np.isnan(new)]
+            if new.size:
+                found = np.union1d(found, new)
+                if found.size > limit:
+                    return None
+    return found
+
+
+def _blocked_counts(
+    arrays: list[tuple[Any, np.ndarray, str, bool]], categories: np.ndarray | None
+) -> tuple[list[np.ndarray], np.ndarray] | None:
+    """Counts of numeric arrays taking a few distinct values, by comparison; or None.
+
+    The category list is seeded from a small sample (or is ``categories``); one pass
+    compares every value with every category, block by block in cache. A value equal to no
+    category makes its column's count fall short: NaN explains the shortfall (missing, skipped)
+    or the values are searched, added and counted again. Returns None (caller falls back)
+    for non-numeric data, pandas categoricals, more than :data:`_BLOCK_MAX_CATEGORIES`
+    categories, or values outside the given ``categories`` (the fallback names them).
+    """
+    dtypes = [arr.dtype for _, arr, _, _ in arrays]
+    if any(d.kind not in "biuf" for d in dtypes):
+        return None
+    if categories is None and any(_categories_from_dtype(obj) is not None for obj, _, _, _ in arrays):
+        return None
+    pieces = [_pieces(arr, per_object) for _, arr, _, per_object in arrays]
+    # a sample: the first and last values of each array (contiguous, cheap to read)
+    sample = np.unique(np.concatenate([v for ps in pieces for p in ps for v in (p[0][:_SAMPLE], p[-1][-_SAMPLE:])]))
+    nan = sample.dtype.kind == "f" and bool(np.isnan(sample[-1]))  # then count NaN in the same pass
+    if categories is not None:
+        if (
+            categories.dtype.kind not in "biuf"
+            or categories.size > _BLOCK_MAX_CATEGORIES
+            or np.unique(categories).size != categories.size
+        ):
+            return None
+        targets = categories
+    else:
+        targets = sample[: sample.size - nan] + (0.0 if sample.dtype.kind == "f" else 0)  # -0.0 is 0.0
+        if targets.size > _BLOCK_MAX_CATEGORIES:
+            return None
+    compare = np.result_type(targets.dtype, *dtypes)
+    if compare.kind == "f" and any(d.kind in "iu" and d.itemsize == 8 for d in dtypes):
+        return None  # 64-bit integers compared as floats could collide
+    targets = targets.astype(compare)
+    for _attempt in range(3):
+        if targets.size:
+            for _, arr, name, per_object in arrays:
+                if per_object:  # int64 totals (NaN row included) and their transpose, byte masks
+                    check_memory(
+                        20.0 * arr.shape[1] * (targets.size + 1),
+                        f"category counts of {name} ({arr.shape[1]:,} objects × {targets.size:,} categories)",
+                        "pass fewer objects at a time (stability is a mean over objects) or fewer categories",
+                    )
+        counts, short = [], []
+        for ps in pieces:
+            counts.append([])
+            for p in ps:
+                if not targets.size:  # nothing but missing values in the sample
+                    short.append(p)
+                    continue
+                with_nan = nan and p.dtype.kind == "f"
+                c = _own_dtype_counts(p, targets, with_nan)
+                counts[-1].append(c[: targets.size])
+                if np.any(c.sum(axis=0) != p.shape[0]):  # missing values or unknown values
+                    missing = 0 if with_nan or p.dtype.kind != "f" else _column_counts(p, targets[:0], True)[0]
+                    if np.any(c.sum(axis=0) + missing != p.shape[0]):
+                        short.append(p)
+        if not short:
+            break
+        if categories is not None:
+            return None
+        new = _unknown_values(short, targets, _BLOCK_MAX_CATEGORIES - targets.size)
+        if new is None or not new.size:  # too many categories, or nothing but missing values
+            return None
+        targets = np.union1d(targets, new.astype(compare) + (0.0 if compare.kind == "f" else 0))
+    else:  # pragma: no cover - the last pass counts every value found by the search
+        return None
+    out = []
+    for (_, _, _, per_object), cs in zip(arrays, counts, strict=True):
+        if per_object:
+            out.append(np.ascontiguousarray(cs[0].T))
+        else:
+            out.append(sum(c.sum(axis=1) for c in cs))
+    if categories is not None:
+        return out, categories
+    used = np.zeros(targets.size, dtype=bool)
+    for c in out:
+        used |= (c.reshape(-1, targets.size) > 0).any(axis=0)
+    if not used.all():  # pragma: no cover - every target was seen in the data
+        out, targets = [c[..., used] for c in out], targets[used]
+    return out, _category_dtype(targets, dtypes)
+
+
+def _category_dtype(cats: np.ndarray, dtypes: list[np.dtype]) -> np.ndarray:
+    """Observed categories in the dtype the other paths give them.
+
+    Integer-valued categories spanning fewer than 64 values are int64 (all inputs integer or
+    boolean) or float64; any other set keeps the dtype numpy gives the pooled values.
+    """
+    integral = cats.dtype.kind in "biu" or bool(np.all(cats == np.round(cats)))
+    if integral and float(cats.max()) - float(cats.min()) < _FAST_MAX_CATEGORIES:
+        return cats.astype(np.int64 if all(d.kind in "biu" for d in dtypes) else np.float64)
+    return cats.astype(np.result_type(*dtypes))
+
+
 def category_counts(
     arrays: list[tuple[Any, np.ndarray, str, bool]],
     categories: Any,
@@ -418,9 +639,29 @@ def category_counts(
     Returns
     -------
     counts, categories
+
+    Notes
+    -----
+    Three paths give identical counts and categories (tests/stability/test_blocked_counts.py):
+    numeric data with at most 16 categories are compared with each category block by block
+    (:func:`_blocked_counts`: one read of the matrix, no sort); integer-like data spanning
+    fewer than 64 values are compared on an int8 copy (:func:`_fast_numeric_counts`);
+    anything else is coded with a sort (:func:`encode`) and counted with ``np.bincount``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> pred = np.array([[0.0, 1.0], [0.0, np.nan], [2.0, 1.0]])
+    >>> (counts, m), cats = category_counts(
+    ...     [(pred, pred, "predictions", True), (np.ones(3), np.ones(3), "reference", False)], None, ordinal=False
+    ... )
+    >>> counts.tolist(), m.tolist(), cats.tolist()
+    ([[2, 0, 1], [0, 2, 0]], [0, 3, 0], [0.0, 1.0, 2.0])
     """
     categories = _check_categories(categories)
-    fast = _fast_numeric_counts(arrays, categories)
+    fast = _blocked_counts(arrays, categories)
+    if fast is None:
+        fast = _fast_numeric_counts(arrays, categories)
     if fast is not None:
         return fast
     codes, cats = encode([(o, a, n) for o, a, n, _ in arrays], categories, ordinal=ordinal)
