@@ -12,7 +12,9 @@ Measures, in JupyterLab driven by headless Chromium (software WebGL on this mach
   widget rendered (``data-frames``). Two figures: paced by the browser's frames, and
   synchronised (``gl.readPixels`` of one pixel after each frame, which waits until the GPU
   process has really drawn it);
-* bytes sent per update, counted on the messages the widget sends (buffers + JSON);
+* bytes sent per update, counted on the messages the widget sends (buffers + JSON): the
+  points are generated in the browser from (N, stride), so a change sends one uint16 code
+  per point and the table of the metric's distinct values (float64);
 * latency from a kernel-side change to the updated DOM (kernel compute + message + draw).
 
 JupyterLab is started with the browser-test harness of ``tests/browser/conftest.py``.
@@ -117,6 +119,69 @@ def message_bytes(change: str, setup: str) -> dict[str, int]:
     }
 
 
+def measure_view(lab: Any, page: Any, drawing: str, args: argparse.Namespace, results: dict[str, Any]) -> None:
+    """fps and kernel→DOM latency of one view, its lattice drawn the widget's way or as GL points."""
+    name = f"bench_simplex_{drawing}.ipynb"
+    lab.open_notebook(
+        name,
+        [
+            "from confusionlab.widgets.confusion_simplex import ConfusionSimplex\n"
+            "w = ConfusionSimplex(N=100, metric='mcc', observed=[25, 5, 10, 60])\nw"
+        ],
+        wait_for=f'{SELECTOR}[data-points="176851"]',
+    )
+    lattice = page.evaluate("(s) => document.querySelector(s).dataset.drawing", SELECTOR)
+    tag = "" if drawing == "default" else f" [baseline: lattice as GL {lattice}]"
+    if drawing == "default":
+        renderer = page.evaluate("(s) => document.querySelector(s).dataset.renderer", SELECTOR)
+        gl_name = page.evaluate(
+            """() => { const gl = document.createElement('canvas').getContext('webgl');
+               const ext = gl && gl.getExtension('WEBGL_debug_renderer_info');
+               if (!gl) return 'none';
+               return gl.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : gl.RENDERER); }"""
+        )
+        results["renderer"] = f"{renderer} ({gl_name}), lattice drawn as `{lattice}`"
+    kernel = lab.kernel(name)
+    sizes = [(100, [25, 5, 10, 60], 176_851)]
+    if drawing == "default":
+        sizes.append((150, [40, 8, 15, 87], 585_276))
+    for N, observed, points in sizes:
+        kernel.execute(f"w.update(N={N}, observed={observed})")
+        page.wait_for_selector(f'{SELECTOR}[data-n="{N}"][data-points="{points}"]', timeout=60_000)
+        page.evaluate(ROTATE_JS, [SELECTOR, 0.5, False, False])  # warm-up
+        for full in (False, True):
+            for sync in (False, True):
+                runs = [page.evaluate(ROTATE_JS, [SELECTOR, args.seconds, sync, full]) for _ in range(args.repeat)]
+                fps = statistics.median(r["fps"] for r in runs)
+                drawn = statistics.median(r["points"] for r in runs)
+                mode = ("every point" if full else "adaptive detail") + (", synchronised" if sync else "") + tag
+                results["fps"].append((N, points, mode, fps, drawn, runs))
+                print(f"N={N} {mode}: {fps:.1f} fps, {drawn:,.0f} points/frame  {runs}", flush=True)
+    # Kernel change → DOM (compute in the kernel + message + decode + colours + frame).
+    for label, code, selector in [
+        ("metric change at N = 100", "w.metric = '{m}'", '[data-metric="{m}"]'),
+        ("N 100 ↔ 101", "w.update(N={n}, observed=[25, 5, 10, {tn}])", '[data-n="{n}"][data-frames]'),
+    ]:
+        kernel.execute("w.update(N=100, observed=[25, 5, 10, 60], metric='mcc')")
+        page.wait_for_selector(f'{SELECTOR}[data-n="100"][data-metric="mcc"]', timeout=60_000)
+        times = []
+        for i in range(args.repeat * 2):
+            m = ["f1", "mcc"][i % 2]
+            n, tn = [(101, 61), (100, 60)][i % 2]
+            before = int(page.evaluate("(s) => document.querySelector(s).dataset.frames", SELECTOR))
+            t0 = time.perf_counter()
+            kernel.execute(code.format(m=m, n=n, tn=tn))
+            page.wait_for_function(
+                "([s, extra, f]) => { const e = document.querySelector(s + extra);"
+                " return e && Number(e.dataset.frames) > f; }",
+                arg=[SELECTOR, selector.format(m=m, n=n), before],
+                timeout=60_000,
+            )
+            times.append(time.perf_counter() - t0)
+        results["latency"].append((label + tag, statistics.median(times), times))
+        print(f"{label}{tag}: median {1000 * statistics.median(times):.0f} ms", flush=True)
+
+
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     import tempfile
 
@@ -125,8 +190,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     results: dict[str, Any] = {"fps": [], "bytes": [], "latency": []}
     setup = "w = ConfusionSimplex(N=100, metric='mcc', slices=[30], observed=[25, 5, 10, 60])"
     for label, change in [
-        ("N 100 → 101 (positions, p, values)", "w.update(N=101, observed=[25, 5, 10, 61])"),
-        ("metric mcc → f1 (values only)", "w.metric = 'f1'"),
+        ("N 100 → 101 (codes + MCC value table)", "w.update(N=101, observed=[25, 5, 10, 61])"),
+        ("metric mcc → f1 (codes + F1 value table)", "w.metric = 'f1'"),
+        ("metric mcc → accuracy (codes + accuracy value table)", "w.metric = 'accuracy'"),
         ("slices [30] → [30, 50] (no buffer)", "w.slices = [30, 50]"),
         ("cloud → beta-binomial", "w.cloud = 'beta-binomial'"),
         ("cloud → dirichlet-multinomial", "w.cloud = 'dirichlet-multinomial'"),
@@ -140,66 +206,17 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=args.chromium, args=CHROMIUM_ARGS, headless=True)
-            page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+            context = browser.new_context(viewport={"width": 1400, "height": 1000})
+            page = context.new_page()
             page.console_lines = []
             lab = LabSession(server=server, page=page)
             try:
-                name = "bench_simplex.ipynb"
-                lab.open_notebook(
-                    name,
-                    [
-                        "from confusionlab.widgets.confusion_simplex import ConfusionSimplex\n"
-                        "w = ConfusionSimplex(N=100, metric='mcc', observed=[25, 5, 10, 60])\nw"
-                    ],
-                    wait_for=f'{SELECTOR}[data-points="176851"]',
-                )
-                renderer = page.evaluate("(s) => document.querySelector(s).dataset.renderer", SELECTOR)
-                gl_name = page.evaluate(
-                    """() => { const gl = document.createElement('canvas').getContext('webgl');
-                       const ext = gl && gl.getExtension('WEBGL_debug_renderer_info');
-                       if (!gl) return 'none';
-                       return gl.getParameter(ext ? ext.UNMASKED_RENDERER_WEBGL : gl.RENDERER); }"""
-                )
-                results["renderer"] = f"{renderer} ({gl_name})"
-                kernel = lab.kernel(name)
-                for N, observed, points in [(100, [25, 5, 10, 60], 176_851), (150, [40, 8, 15, 87], 585_276)]:
-                    kernel.execute(f"w.update(N={N}, observed={observed})")
-                    page.wait_for_selector(f'{SELECTOR}[data-n="{N}"][data-points="{points}"]', timeout=60_000)
-                    page.evaluate(ROTATE_JS, [SELECTOR, 0.5, False, False])  # warm-up
-                    for full in (False, True):
-                        for sync in (False, True):
-                            runs = [
-                                page.evaluate(ROTATE_JS, [SELECTOR, args.seconds, sync, full])
-                                for _ in range(args.repeat)
-                            ]
-                            fps = statistics.median(r["fps"] for r in runs)
-                            drawn = statistics.median(r["points"] for r in runs)
-                            mode = ("every point" if full else "adaptive detail") + (", synchronised" if sync else "")
-                            results["fps"].append((N, points, mode, fps, drawn, runs))
-                            print(f"N={N} {mode}: {fps:.1f} fps, {drawn:,.0f} points/frame  {runs}", flush=True)
-                # Kernel change → DOM (compute in the kernel + message + decode + upload + frame).
-                for label, code, selector in [
-                    ("metric change at N = 100", "w.metric = '{m}'", '[data-metric="{m}"]'),
-                    ("N 100 ↔ 101", "w.update(N={n}, observed=[25, 5, 10, {tn}])", '[data-n="{n}"][data-frames]'),
-                ]:
-                    kernel.execute("w.update(N=100, observed=[25, 5, 10, 60], metric='mcc')")
-                    page.wait_for_selector(f'{SELECTOR}[data-n="100"][data-metric="mcc"]', timeout=60_000)
-                    times = []
-                    for i in range(args.repeat * 2):
-                        m = ["f1", "mcc"][i % 2]
-                        n, tn = [(101, 61), (100, 60)][i % 2]
-                        before = int(page.evaluate("(s) => document.querySelector(s).dataset.frames", SELECTOR))
-                        t0 = time.perf_counter()
-                        kernel.execute(code.format(m=m, n=n, tn=tn))
-                        page.wait_for_function(
-                            "([s, extra, f]) => { const e = document.querySelector(s + extra);"
-                            " return e && Number(e.dataset.frames) > f; }",
-                            arg=[SELECTOR, selector.format(m=m, n=n), before],
-                            timeout=60_000,
-                        )
-                        times.append(time.perf_counter() - t0)
-                    results["latency"].append((label, statistics.median(times), times))
-                    print(f"{label}: median {1000 * statistics.median(times):.0f} ms", flush=True)
+                # The widget's own drawing first; then, as a same-run baseline, the lattice as
+                # GL points (the drawing before issue 15; what a GPU gets), chosen before the view starts.
+                for drawing in ["default", *(["points"] if args.baseline else [])]:
+                    if drawing == "points":
+                        context.add_init_script("window.confusionlabSimplexDrawing = 'points';")
+                    measure_view(lab, page, drawing, args, results)
             finally:
                 lab.close()
                 browser.close()
@@ -210,7 +227,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
 
 def write(results: dict[str, Any], command: str) -> None:
     lines = [
-        "## ConfusionSimplex in the browser (issue 3)",
+        "## ConfusionSimplex in the browser (issues 3 and 15)",
         "",
         f"Renderer: {results.get('renderer', '?')}, headless Chromium (`/usr/bin/chromium`, flags of SPEC D),",
         "JupyterLab, 520 × 520 CSS px canvas, 2-core machine shared with other jobs.",
@@ -233,9 +250,10 @@ def write(results: dict[str, Any], command: str) -> None:
         "frame, so a frame counts only once the GPU process has drawn it. The page's",
         "`requestAnimationFrame` runs at 60 Hz: a frame that takes longer than 16.7 ms is shown",
         "every other vsync, so about 30 fps is the cadence just below 60. WebGL here is",
-        "software (SwiftShader): a GPU draws every point at these sizes.",
+        "software (SwiftShader), so the widget splats the lattice on the CPU into one texture",
+        '(`data-drawing="splat"`; GL points with a GPU): SwiftShader spends ~0.4 µs per point primitive.',
         "",
-        "### Bytes sent per update (N = 100, 176,851 points)",
+        "### Bytes sent per update (N = 100, 176,851 points; no positions: the browser generates them)",
         "",
         "| update | messages | binary buffers (bytes) | JSON (bytes) |",
         "|---|---:|---:|---:|",
@@ -263,6 +281,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement")
     parser.add_argument("--chromium", default=os.environ.get("CONFUSIONLAB_CHROMIUM", "/usr/bin/chromium"))
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument(
+        "--no-baseline", dest="baseline", action="store_false", help="skip the same-run baseline (GL points)"
+    )
     args = parser.parse_args()
     results = measure(args)
     if not args.no_write:

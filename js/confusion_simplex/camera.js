@@ -1,7 +1,7 @@
 // View geometry of the confusion simplex: an orthographic turntable camera.
 //
 // Points arrive as centred isometric coordinates (x, y, z) = (FN − TN/3, FP − TN/3,
-// TP − TN/3) minus the centroid, computed in Python. Here they are only rotated,
+// TP − TN/3) minus the centroid, generated from N in lattice.js. Here they are only rotated,
 // scaled and projected. View coordinates: X to the right, Y up, Z towards the viewer.
 
 /** Circumradius of the tetrahedron of size N (every vertex is this far from the centroid). */

@@ -1,6 +1,7 @@
 // WebGL drawing of the simplex with regl (bundled; no CDN). Everything here is
 // GPU plumbing: the per-point attributes come from layers.js, the matrices from camera.js.
 import createREGL from "regl";
+import { recolourLattice, splatLattice, splatTarget } from "./splat.js";
 
 const CONTEXT_ATTRIBUTES = {
   alpha: true,
@@ -106,6 +107,35 @@ void main() {
   gl_FragColor = vec4(c.rgb * c.a, c.a);
 }`;
 
+// The lattice splatted on the CPU (splat.js): one textured quad, premultiplied RGBA.
+const IMAGE_VERT = `
+precision highp float;
+attribute vec2 corner;
+varying vec2 uv;
+void main() {
+  uv = 0.5 * (corner + 1.0);
+  gl_Position = vec4(corner, 0.0, 1.0);
+}`;
+
+const IMAGE_FRAG = `
+precision mediump float;
+uniform sampler2D image;
+varying vec2 uv;
+void main() { gl_FragColor = texture2D(image, uv); }`;
+
+/** Renderer names of software WebGL, where the CPU splats the lattice faster than WebGL draws points. */
+export const SOFTWARE_RENDERER = /swiftshader|llvmpipe|softpipe|software/i;
+
+/** The WebGL renderer's name (unmasked when the browser allows), or "". */
+export function rendererName(gl) {
+  try {
+    const info = gl.getExtension("WEBGL_debug_renderer_info");
+    return String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER) || "");
+  } catch {
+    return "";
+  }
+}
+
 const PREMULTIPLIED = {
   enable: true,
   func: { srcRGB: "one", srcAlpha: "one", dstRGB: "one minus src alpha", dstAlpha: "one minus src alpha" },
@@ -124,9 +154,33 @@ export function webglContext(canvas) {
 
 /**
  * The renderer: GPU buffers and draw commands. Throws when regl cannot start.
+ *
+ * `splat`: draw the lattice points on the CPU (splat.js) and show them as one texture;
+ * by default when the WebGL renderer is software (SOFTWARE_RENDERER), where drawing
+ * each point as a GL primitive is the slow part of a frame.
  */
-export function createRenderer(gl) {
+export function createRenderer(gl, { splat = SOFTWARE_RENDERER.test(rendererName(gl)) } = {}) {
   const regl = createREGL({ gl, optionalExtensions: ["OES_element_index_uint"] });
+  // CPU copies of the lattice for splatting (the arrays are not modified).
+  const cpu = { positions: new Float32Array(0), colours: new Uint8Array(0), codes: new Uint8Array(0), focus: null };
+  let target = null;
+  let image = null;
+  let imageSize = "";
+  // What the last splat was drawn from: when only the colours changed since (a new
+  // metric, no dimmed points), the pixels are recoloured instead of splatted again.
+  let splatted = null;
+  const drawImage = splat
+    ? regl({
+        vert: IMAGE_VERT,
+        frag: IMAGE_FRAG,
+        attributes: { corner: [-1, -1, 1, -1, -1, 1, -1, 1, 1, -1, 1, 1] },
+        uniforms: { image: regl.prop("image") },
+        count: 6,
+        primitive: "triangles",
+        depth: { enable: false, mask: false },
+        blend: { enable: true, func: { srcRGB: "one", srcAlpha: "one", dstRGB: "one minus src alpha", dstAlpha: "one minus src alpha" } },
+      })
+    : null;
   const uint32Elements = regl.hasExtension("OES_element_index_uint");
   const lattice = {
     position: regl.buffer({ usage: "static", type: "float", data: new Float32Array(3) }),
@@ -223,15 +277,27 @@ export function createRenderer(gl) {
 
   return {
     maxPointSize: regl.limits.pointSizeDims[1],
+    /** How the lattice is drawn: "splat" (CPU image, software WebGL) or "points" (GL points). */
+    mode: splat ? "splat" : "points",
     setPositions(positions) {
-      lattice.position({ usage: "static", type: "float", data: positions.length ? positions : new Float32Array(3) });
+      if (splat) cpu.positions = positions;
+      else lattice.position({ usage: "static", type: "float", data: positions.length ? positions : new Float32Array(3) });
       lattice.count = positions.length / 3;
     },
     setColours(rgba) {
-      lattice.colour({ usage: "static", type: "uint8", data: rgba.length ? rgba : new Uint8Array(4) });
+      if (splat) cpu.colours = rgba;
+      else lattice.colour({ usage: "static", type: "uint8", data: rgba.length ? rgba : new Uint8Array(4) });
     },
     /** Emphasis codes; `focus` = indices of the opaque points (drawn by index when dimming). */
     setEmphasis(codes, hasDim, focus) {
+      if (splat) {
+        cpu.codes = codes;
+        cpu.focus = hasDim && focus ? focus : null;
+        lattice.hasDim = hasDim;
+        lattice.focusCount = cpu.focus ? cpu.focus.length : 0;
+        focusSorted = cpu.focus ?? new Uint32Array(0);
+        return;
+      }
       lattice.emph({ usage: "dynamic", type: "uint8", data: codes.length ? codes : new Uint8Array(1) });
       lattice.hasDim = hasDim;
       if (lattice.focus) lattice.focus.destroy();
@@ -279,7 +345,31 @@ export function createRenderer(gl) {
       const count = ready ? Math.min(lattice.count, limit ?? lattice.count) : 0;
       let drawn = 0;
       if (edges.count) drawEdges({ clip, colour: theme.edge, count: edges.count });
-      if (count) {
+      if (count && splat) {
+        const w = gl.drawingBufferWidth;
+        const h = gl.drawingBufferHeight;
+        target = splatTarget(w, h, target);
+        const size = Math.min(pointSize * dpr, this.maxPointSize);
+        const inputs = [cpu.positions, cpu.codes, count, size, w, h, ...clip];
+        const same = splatted && splatted.inputs.length === inputs.length && splatted.inputs.every((v, i) => v === inputs[i]);
+        if (same && !lattice.hasDim && splatted.target === target) {
+          if (splatted.colours !== cpu.colours) recolourLattice(target, cpu.positions, cpu.colours, clip);
+        } else {
+          const points = { ...cpu, count, hasDim: lattice.hasDim };
+          splatLattice(target, points, { clip, size: pointSize * dpr, dimAlpha, maxSize: this.maxPointSize });
+        }
+        splatted = lattice.hasDim ? null : { inputs, target, colours: cpu.colours };
+        const data = { width: w, height: h, data: target.rgba };
+        if (!image || imageSize !== `${w}x${h}`) {
+          if (image) image.destroy();
+          image = regl.texture({ ...data, format: "rgba", type: "uint8", min: "nearest", mag: "nearest" });
+          imageSize = `${w}x${h}`;
+        } else {
+          image.subimage(data);
+        }
+        drawImage({ image });
+        drawn = cpu.focus ? count + lattice.focusCount - focusBelow(count) : count;
+      } else if (count) {
         const size = Math.min(pointSize * dpr, this.maxPointSize);
         const common = { clip, size };
         if (lattice.hasDim && lattice.focus) {

@@ -1,10 +1,10 @@
 // Hover on the simplex: which drawn point is under the pointer, and which matrix it is.
 //
-// View geometry only. The positions are the centred isometric coordinates Python sent,
+// View geometry only. The positions are the centred isometric coordinates (lattice.js),
 //   x = FN − TN/3 − N/6,  y = FP − TN/3 − N/6,  z = TP − TN/3 − N/6,
 // a linear map that is invertible once N is known (TP + FN + FP + TN = N), so the
 // matrix of a drawn point is read back from its position exactly (countsAt); its
-// metric value is read from the values buffer Python computed, never recomputed here.
+// metric value is the entry of Python's value table at the point's code, never recomputed here.
 // Points are reordered for level of detail, so a point's index is not its lattice index.
 import { rotate, viewRotation, viewScale } from "./camera.js";
 import { DIM, HIGHLIGHT, NORMAL } from "./layers.js";
@@ -112,7 +112,7 @@ export function pickPoint(positions, camera, N, width, height, px, py, options =
  * @returns {{index: number, counts: number[], value: number, screen: number[]} | null}
  */
 export function hoverAt(state, camera, width, height, px, py, options = {}) {
-  if (!state.count || state.values.length !== state.count) return null;
+  if (!state.count || state.values.length !== state.count) return null; // values: table[codes], decoded once
   const index = pickPoint(state.positions, camera, state.latticeN, width, height, px, py, options);
   if (index < 0) return null;
   const xyz = state.positions.subarray(3 * index, 3 * index + 3);

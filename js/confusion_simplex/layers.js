@@ -1,7 +1,9 @@
 // Pure per-point attributes of the simplex view: buffers → what the GPU draws.
-// No mathematics here beyond view mapping: values, masses and positions come from Python.
-import { decodeFloat32, decodeUint16 } from "../shared/buffers.js";
+// No mathematics here beyond view mapping: values and masses come from Python; the
+// positions are the view geometry of (N, stride) (lattice.js).
+import { decodeFloat32, decodeFloat64, decodeUint16, decodeUint32 } from "../shared/buffers.js";
 import { colourValues } from "../shared/colour.js";
+import { cachedLattice, latticeCount } from "./lattice.js";
 
 
 /** Emphasis codes per point (a uint8 attribute). */
@@ -10,23 +12,50 @@ export const NORMAL = 1;
 export const HIGHLIGHT = 2;
 
 /**
- * Read and decode the model state. Buffers whose lengths disagree with the
- * lattice (a state still arriving) are replaced by empty ones, so nothing of
- * two states is ever drawn together.
+ * Per-point codes and the table of distinct values they index, decoded; empty when
+ * they belong to another lattice than `key` ("N/stride") or disagree with `count`.
+ * @returns {{codes: Uint16Array|Uint32Array, table: Float64Array}}
+ */
+export function readCodes(model, key, count) {
+  const info = model.get("_values_info") ?? {};
+  const empty = { codes: new Uint16Array(0), table: new Float64Array(0) };
+  if (typeof info.key !== "string" || !info.key.endsWith(`@${key}`)) return empty;
+  const raw = model.get("_codes");
+  let codes;
+  let table;
+  try {
+    codes = info.code_bytes === 4 ? decodeUint32(raw) : decodeUint16(raw);
+    table = decodeFloat64(model.get("_value_table"));
+  } catch {
+    return empty;
+  }
+  if (codes.length !== count || (count > 0 && table.length === 0)) return empty;
+  return { codes, table };
+}
+
+/** Values of the points: table[codes[i]] (undefined codes give NaN). */
+export function codeValues(codes, table) {
+  const out = new Float64Array(codes.length);
+  for (let i = 0; i < codes.length; i++) {
+    const v = table[codes[i]];
+    out[i] = v === undefined ? NaN : v;
+  }
+  return out;
+}
+
+/**
+ * Read and decode the model state. The points are generated from (N, stride) of
+ * `_lattice`; codes that belong to another lattice (a state still arriving) are
+ * replaced by empty ones, so nothing of two states is ever drawn together.
  */
 export function readState(model) {
   const get = (k) => model.get(k);
-  const [N, stride, count, ...levelEnds] = get("_lattice") ?? [get("N"), 1, 0];
-  let positions = decodeFloat32(get("_positions"));
-  let p = decodeUint16(get("_p"));
-  let values = decodeFloat32(get("_values"));
-  const geometryOk = positions.length === 3 * count && p.length === count;
-  if (!geometryOk) {
-    positions = new Float32Array(0);
-    p = new Uint16Array(0);
-  }
-  const valuesOk = geometryOk && values.length === count;
-  if (!valuesOk) values = new Float32Array(0);
+  const [N, stride = 1, count = 0, ...levelEnds] = get("_lattice") ?? [get("N"), 1, 0];
+  const geometryOk = Number.isInteger(N) && N >= 0 && count > 0 && latticeCount(N, stride || 1) === count;
+  const lattice = geometryOk ? cachedLattice(N, stride || 1) : null;
+  const positions = lattice ? lattice.positions : new Float32Array(0);
+  const p = lattice ? lattice.p : new Uint16Array(0);
+  const { codes, table } = geometryOk ? readCodes(model, `${N}/${stride || 1}`, count) : readCodes(model, "", -1);
   let cloudXYZ = decodeFloat32(get("_cloud_xyz"));
   let cloudMass = decodeFloat32(get("_cloud_mass"));
   if (cloudXYZ.length !== 3 * cloudMass.length) {
@@ -34,7 +63,7 @@ export function readState(model) {
     cloudMass = new Float32Array(0);
   }
   const vertices = get("_vertices") ?? [];
-  return {
+  const state = {
     N: get("N"),
     latticeN: N,
     stride: stride || 1,
@@ -52,12 +81,20 @@ export function readState(model) {
     size: get("size") || 520,
     positions,
     p,
-    values,
+    codes,
+    table,
     colourDomain: get("_colour_domain") ?? [0, 0.5, 1],
     vertices: vertices.length === 12 ? [0, 1, 2, 3].map((i) => vertices.slice(3 * i, 3 * i + 3)) : [],
     cloudXYZ,
     cloudMass,
   };
+  // The points' values, table[codes[i]], decoded on first use (hover), not on every sync.
+  let values = null;
+  Object.defineProperty(state, "values", {
+    enumerable: true,
+    get: () => (values ??= codeValues(codes, table)),
+  });
+  return state;
 }
 
 /**
@@ -67,6 +104,22 @@ export function readState(model) {
 export function pointColours(values, domain) {
   const packed = colourValues(values, domain);
   return new Uint8Array(packed.buffer, packed.byteOffset, packed.byteLength);
+}
+
+/**
+ * RGBA bytes (4 per point) of coded values: each distinct value of `table` is
+ * coloured once, then every point takes the colour of its code.
+ * @returns {Uint8Array}
+ */
+export function codeColours(codes, table, domain) {
+  const palette = colourValues(table, domain);
+  const missing = colourValues([NaN], domain)[0];
+  const out = new Uint32Array(codes.length);
+  for (let i = 0; i < codes.length; i++) {
+    const c = palette[codes[i]];
+    out[i] = c === undefined ? missing : c;
+  }
+  return new Uint8Array(out.buffer);
 }
 
 /**

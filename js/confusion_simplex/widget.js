@@ -27,8 +27,8 @@ import {
   countEmphasis,
   emphasis,
   focusIndices,
+  codeColours,
   parseColour,
-  pointColours,
   readState,
   statusText,
   titleText,
@@ -44,10 +44,10 @@ export const KEYS = [
   "cloud",
   "size",
   "_lattice",
-  "_positions",
-  "_p",
   "_vertices",
-  "_values",
+  "_codes",
+  "_value_table",
+  "_values_info",
   "_metric_label",
   "_colour_domain",
   "_observed_xyz",
@@ -103,6 +103,16 @@ function glTheme(root) {
   };
 }
 
+/**
+ * Renderer options: the lattice is splatted on the CPU with software WebGL, drawn as GL
+ * points otherwise; `globalThis.confusionlabSimplexDrawing = "points" | "splat"` (set by
+ * the benchmark and the tests before a view is created) chooses one.
+ */
+export function drawingOptions() {
+  const choice = typeof globalThis !== "undefined" ? globalThis.confusionlabSimplexDrawing : undefined;
+  return choice === "points" || choice === "splat" ? { splat: choice === "splat" } : {};
+}
+
 /** anywidget entry point. */
 export function render({ model, el: host }) {
   const root = el("div", "confusionlab-simplex", host);
@@ -139,7 +149,7 @@ export function render({ model, el: host }) {
   let error = "";
   if (gl) {
     try {
-      renderer = createRenderer(gl);
+      renderer = createRenderer(gl, drawingOptions());
     } catch (e) {
       error = `${NO_WEBGL} (${e && e.message ? e.message : e})`;
     }
@@ -155,6 +165,8 @@ export function render({ model, el: host }) {
   };
   if (error) showError(error);
   root.dataset.renderer = renderer ? "webgl" : "none";
+  // How the lattice points are drawn: "splat" (on the CPU, software WebGL) or "points" (GL).
+  if (renderer && renderer.mode) root.dataset.drawing = renderer.mode;
   // A browser keeps a limited number of WebGL contexts (about 16 in Chromium) and
   // drops the oldest: say so instead of showing a stale or empty canvas.
   const onContextLost = (event) => {
@@ -203,10 +215,10 @@ export function render({ model, el: host }) {
     };
     const any = (...flags) => flags.some(Boolean); // every flag evaluated (each records its input)
     const get = (key) => model.get(key);
-    const geometry = changed("positions", get("_positions"), state.positions.length);
-    const coloursChanged = changed("values", get("_values"), get("_colour_domain"), state.values.length);
+    const geometry = changed("positions", state.positions);
+    const coloursChanged = changed("values", state.codes.buffer, state.table.buffer, get("_colour_domain"));
     const focusChanged = any(
-      changed("p", get("_p"), state.p.length),
+      changed("p", state.p),
       changed("slices", state.slices.join(","), state.dimOthers, state.cloudMass.length > 0),
     );
     const cloudChanged = changed("cloud", get("_cloud_xyz"), get("_cloud_mass"), state.cloudMass.length);
@@ -219,7 +231,7 @@ export function render({ model, el: host }) {
     const counts = countEmphasis(codes);
     if (renderer) {
       if (geometry) renderer.setPositions(state.positions);
-      if (coloursChanged) renderer.setColours(pointColours(state.values, state.colourDomain));
+      if (coloursChanged) renderer.setColours(codeColours(state.codes, state.table, state.colourDomain));
       if (focusChanged || geometry) renderer.setEmphasis(codes, counts.dim > 0, focusIndices(codes));
       if (cloudChanged) updateCloud();
     }
@@ -246,7 +258,10 @@ export function render({ model, el: host }) {
       `Confusion simplex, N = ${state.latticeN}, ${state.count} matrices coloured by ${state.label}`,
     );
     status.textContent = statusText(state, state.count);
-    requestFrame();
+    // New data is drawn at once (the message's task), so the page shows it at the next
+    // vsync; camera moves are drawn in animation frames. A frame already queued draws it.
+    if (renderer && !interacting && !framePending) frame(now());
+    else requestFrame();
     requestHover();
   };
 
@@ -333,7 +348,7 @@ export function render({ model, el: host }) {
       const clip = clipMatrix(camera, N, size, size);
       const pointSize = latticePointSize(N, size, size, camera.zoom, state.stride);
       const dim = dimAlpha(state.count, pointSize, viewScale(N, size, size, camera.zoom), N);
-      const ready = state.values.length === state.count;
+      const ready = state.codes.length === state.count;
       let limit = state.count;
       // `data-detail="full"` on the root (set by the benchmark) turns the levels off.
       if (interacting && root.dataset.detail !== "full") {
@@ -356,6 +371,7 @@ export function render({ model, el: host }) {
   };
 
   let framePending = false;
+  const now = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
   const raf =
     typeof requestAnimationFrame === "function" ? requestAnimationFrame : (cb) => setTimeout(() => cb(Date.now()), 16);
   const requestFrame = () => {

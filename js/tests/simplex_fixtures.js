@@ -1,6 +1,7 @@
 // Widget state of a ConfusionSimplex as Python would send it (for the vitest tests).
 // The numbers are computed here only to build fixtures; the widget never computes them.
 import { f32 } from "./fake_model.js";
+import { latticePoints } from "../confusion_simplex/lattice.js";
 
 const u16 = (values) => new DataView(new Uint16Array(values).buffer);
 
@@ -14,9 +15,31 @@ export function compositions(N) {
 
 const iso = ([tp, fn, fp, tn], N) => [fn - tn / 3 - N / 6, fp - tn / 3 - N / 6, tp - tn / 3 - N / 6];
 
+/** The matrix at a generated position (TN from x + y + z = N/2 − 2·TN), for fixtures. */
+export function countsOf(positions, i, N) {
+  const [x, y, z] = [positions[3 * i], positions[3 * i + 1], positions[3 * i + 2]];
+  const tn = Math.round((N / 2 - (x + y + z)) / 2);
+  return [z, x, y].map((v) => Math.round(v + tn / 3 + N / 6)).concat([tn]);
+}
+
+/** Distinct values (sorted) and per-point uint16 codes, as Python's encode_values sends them. */
+export function encode(values) {
+  const table = [...new Set(values)].sort((a, b) => a - b);
+  const index = new Map(table.map((v, i) => [v, i]));
+  return {
+    _codes: u16(values.map((v) => index.get(v))),
+    _value_table: new DataView(new Float64Array(table).buffer),
+  };
+}
+
+/** Codes state of `values` (one per generated point of N), keyed for metric@N/1. */
+export function codesState(values, N, metric = "accuracy") {
+  return { ...encode(values), _values_info: { key: `${metric}@${N}/1`, code_bytes: 2, distinct: new Set(values).size } };
+}
+
 export function simplexState(N, extra = {}) {
-  const counts = compositions(N);
-  const xyz = counts.flatMap((c) => iso(c, N));
+  const lattice = latticePoints(N);
+  const counts = Array.from({ length: lattice.count }, (_, i) => countsOf(lattice.positions, i, N));
   const values = counts.map(([tp, fn, fp, tn]) => (tp + tn) / N); // accuracy-like, arbitrary
   const vertices = [
     [N, 0, 0, 0],
@@ -33,11 +56,9 @@ export function simplexState(N, extra = {}) {
     cloud: "none",
     prior: "uniform",
     size: 400,
-    _lattice: [N, 1, counts.length],
-    _positions: f32(xyz),
-    _p: u16(counts.map(([tp, fn]) => tp + fn)),
+    _lattice: [N, 1, counts.length, ...lattice.ends.slice(0, 3)],
     _vertices: vertices,
-    _values: f32(values),
+    ...codesState(values, N),
     _metric_label: "Accuracy",
     _colour_domain: [0, 0.5, 1],
     _observed_xyz: [],

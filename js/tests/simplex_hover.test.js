@@ -18,7 +18,7 @@ import {
 } from "../confusion_simplex/hover.js";
 import { DIM, HIGHLIGHT, NORMAL, readState } from "../confusion_simplex/layers.js";
 import { FakeModel } from "./fake_model.js";
-import { compositions, simplexState } from "./simplex_fixtures.js";
+import { codesState, compositions, countsOf, simplexState } from "./simplex_fixtures.js";
 
 const iso = ([tp, fn, fp, tn], N) => [fn - tn / 3 - N / 6, fp - tn / 3 - N / 6, tp - tn / 3 - N / 6];
 
@@ -238,21 +238,21 @@ describe("pickPoint: the front-most drawn point under the pointer", () => {
 });
 
 describe("hoverAt: the matrix and its value from the buffers", () => {
-  it("names the matrix and reads its value from the values buffer at the drawn index", () => {
+  it("names the matrix and reads its value from the value table at the drawn index's code", () => {
     const N = 6;
-    const model = new FakeModel(simplexState(N));
-    // Replace the values with a per-point code so the test sees which entry was read.
-    const state = readState(model);
-    const values = new Float32Array(state.count).map((_, i) => i + 0.25);
-    const withValues = { ...state, values };
+    // Codes in reverse order of the points, so the test sees which entry was read.
+    const count = compositions(N).length;
+    const values = Array.from({ length: count }, (_, i) => count - i + 0.25);
+    const state = readState(new FakeModel(simplexState(N, codesState(values, N))));
+    const withValues = state;
     const camera = { yaw: 0.37, pitch: 0.21, zoom: 1 };
     const target = [1, 2, 0, 3];
     const [sx, sy] = projectPoint(camera, N, 400, 400, iso(target, N));
     const hit = hoverAt(withValues, camera, 400, 400, sx, sy, { pointSize: 1 });
     expect(hit.counts).toEqual(target);
-    const index = compositions(N).findIndex((c) => c.join() === target.join());
+    const index = Array.from({ length: count }, (_, i) => countsOf(state.positions, i, N).join()).indexOf(target.join());
     expect(hit.index).toBe(index);
-    expect(hit.value).toBe(index + 0.25);
+    expect(hit.value).toBe(count - index + 0.25);
     expect(hit.screen[0]).toBeCloseTo(sx, 3);
     expect(hit.screen[1]).toBeCloseTo(sy, 3);
   });
@@ -262,7 +262,10 @@ describe("hoverAt: the matrix and its value from the buffers", () => {
     expect(hoverAt(state, DEFAULT_CAMERA, 400, 400, 2, 2)).toBeNull();
     const [sx, sy] = projectPoint(DEFAULT_CAMERA, 3, 400, 400, iso([0, 0, 0, 3], 3));
     expect(hoverAt(state, DEFAULT_CAMERA, 400, 400, sx, sy).counts).toEqual([0, 0, 0, 3]);
-    expect(hoverAt({ ...state, values: new Float32Array(0) }, DEFAULT_CAMERA, 400, 400, sx, sy)).toBeNull();
+    expect(hoverAt({ ...state, values: new Float64Array(0) }, DEFAULT_CAMERA, 400, 400, sx, sy)).toBeNull();
+    // Codes of another N (a state still arriving): no value, no read-out.
+    const stale = readState(new FakeModel(simplexState(3, { _values_info: { key: "accuracy@4/1", code_bytes: 2 } })));
+    expect(hoverAt(stale, DEFAULT_CAMERA, 400, 400, sx, sy)).toBeNull();
   });
 });
 

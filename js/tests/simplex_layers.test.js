@@ -13,6 +13,7 @@ import {
   countEmphasis,
   emphasis,
   parseColour,
+  codeColours,
   pointColours,
   readState,
   statusText,
@@ -43,10 +44,31 @@ describe("buffers", () => {
   });
 
   it("draws nothing of a state whose buffers disagree", () => {
-    const state = readState(new FakeModel(simplexState(6, { _positions: f32([0, 0, 0]) })));
+    // A point count that is not C(N+3, 3): no geometry, no values.
+    let state = readState(new FakeModel(simplexState(6, { _lattice: [6, 1, 83] })));
     expect(state.count).toBe(0);
     expect(state.positions.length).toBe(0);
     expect(state.values.length).toBe(0);
+    // Codes of another lattice, or of the wrong length: geometry, but no values.
+    state = readState(new FakeModel(simplexState(6, { _values_info: { key: "accuracy@5/1", code_bytes: 2 } })));
+    expect(state.count).toBe(84);
+    expect(state.values.length).toBe(0);
+    state = readState(new FakeModel(simplexState(6, { _codes: new DataView(new Uint16Array(83).buffer) })));
+    expect(state.values.length).toBe(0);
+  });
+
+  it("decodes uint32 codes and reads each value from the table", () => {
+    const codes = new Uint32Array(84).map((_, i) => i % 3);
+    const state = readState(
+      new FakeModel(
+        simplexState(6, {
+          _codes: new DataView(codes.buffer),
+          _value_table: new DataView(new Float64Array([-0.5, 0.1, NaN]).buffer),
+          _values_info: { key: "mcc@6/1", code_bytes: 4, distinct: 3 },
+        }),
+      ),
+    );
+    expect(Array.from(state.values.slice(0, 4))).toEqual([-0.5, 0.1, NaN, -0.5]);
   });
 
   it("drops a cloud whose positions and masses disagree", () => {
@@ -56,6 +78,14 @@ describe("buffers", () => {
 });
 
 describe("colours", () => {
+  it("colours coded values as their values, with NaN (and unknown codes) grey", () => {
+    const table = new Float64Array([-1, 0, 1, NaN]);
+    const codes = new Uint16Array([3, 2, 0, 1, 9]);
+    const rgba = codeColours(codes, table, [-1, 0, 1]);
+    const reference = pointColours(new Float64Array([NaN, 1, -1, 0, NaN]), [-1, 0, 1]);
+    expect(Array.from(rgba)).toEqual(Array.from(reference));
+  });
+
   it("maps the values of the buffer to the diverging palette as RGBA bytes", () => {
     const rgba = pointColours(new Float32Array([-1, 0, 1, NaN]), [-1, 0, 1]);
     expect(rgba).toBeInstanceOf(Uint8Array);

@@ -64,7 +64,7 @@ describe("render without WebGL", () => {
   it("follows a change of N once all buffers have arrived together", async () => {
     const { model, root } = mount(simplexState(4));
     const next = simplexState(5);
-    for (const key of ["N", "_lattice", "_positions", "_p", "_values", "_vertices"]) model.set(key, next[key]);
+    for (const key of ["N", "_lattice", "_codes", "_value_table", "_values_info", "_vertices"]) model.set(key, next[key]);
     expect(root.dataset.n).toBe("4");
     await flush();
     expect(root.dataset.n).toBe("5");

@@ -1,7 +1,7 @@
 // render() with a recording stand-in for the WebGL renderer: what is uploaded when.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FakeModel, f32 } from "./fake_model.js";
-import { simplexState } from "./simplex_fixtures.js";
+import { codesState, simplexState } from "./simplex_fixtures.js";
 import { DEFAULT_CAMERA, projectPoint } from "../confusion_simplex/camera.js";
 
 const calls = [];
@@ -69,7 +69,7 @@ describe("render with a renderer", () => {
     await flush();
     calls.length = 0;
     model.set("metric", "f1");
-    model.set("_values", f32(new Array(84).fill(0.25)));
+    for (const [k, v] of Object.entries(codesState(new Array(84).fill(0.25), 6, "f1"))) model.set(k, v);
     model.set("_colour_domain", [0, 0.5, 1]);
     await flush();
     expect(names()).toContain("setColours");
@@ -110,7 +110,7 @@ describe("render with a renderer", () => {
     const { model, root } = mount(simplexState(4));
     await flush();
     const next = simplexState(5);
-    for (const key of ["_lattice", "_positions", "_p"]) model.set(key, next[key]);
+    model.set("_lattice", next._lattice);
     await flush();
     expect(root.dataset.points).toBe("0");
   });
@@ -168,7 +168,7 @@ describe("render with a renderer", () => {
     expect(tip.textContent).toBe("TP 0 · FN 0 · FP 0 · TN 6 — Accuracy = 1");
     expect(root.querySelector(".cl-hover-ring").hidden).toBe(false);
 
-    model.set("_values", f32(new Array(84).fill(0.25)));
+    for (const [k, v] of Object.entries(codesState(new Array(84).fill(0.25), N))) model.set(k, v);
     await flush();
     expect(root.dataset.hover).toBe("0,0,0,6");
     expect(root.dataset.hoverValue).toBe("0.25");

@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import json
 from math import comb
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 import traitlets
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from ipywidgets.widgets.widget import _remove_buffers
 
 from confusionlab.confusion import ConfusionMatrix
 from confusionlab.lattice import isometric, simplex_points
-from confusionlab.metrics import METRICS
+from confusionlab.metrics import METRICS, metric_value
 from confusionlab.models import simplex_model, slice_model
 from confusionlab.widgets.confusion_simplex import (
     MAX_N,
     MAX_POINTS,
     ConfusionSimplex,
+    drawing_order,
+    encode_values,
     simplex_stride,
 )
 
@@ -65,24 +71,20 @@ def test_bundle_is_built_and_used() -> None:
 def test_buffers_at_n100_have_every_matrix() -> None:
     w = ConfusionSimplex(N=100)
     assert w.points == 176_851 == comb(103, 3)
-    assert len(w._positions) == 12 * 176_851
-    assert len(w._values) == 4 * 176_851
-    assert len(w._p) == 2 * 176_851
+    distinct = w._values_info["distinct"]
+    assert len(w._codes) == 2 * 176_851  # uint16 codes, no positions
+    assert len(w._value_table) == 8 * distinct
     assert w.positions().dtype == np.dtype("<f4") and w.positions().shape == (176_851, 3)
-    assert w.values().dtype == np.dtype("<f4")
-    # The buffers hold the core's points in drawing order: recover each point's counts
-    # from its position (x + y + z = N/2 − 2·TN) and compare with the core.
-    xyz = w.positions().astype(np.float64)
-    tn = np.round((50 - xyz.sum(axis=1)) / 2)
-    fn, fp, tp = (np.round(xyz[:, j] + tn / 3 + 100 / 6) for j in range(3))
-    counts = np.stack([tp, fn, fp, tn], axis=1).astype(np.int64)
+    assert w.values().dtype == np.dtype("<f8")
+    # The drawn matrices are the core's, each once, in drawing order.
+    counts = w.counts()
     pts = simplex_points(100)
     order = np.lexsort(counts.T[::-1])
     np.testing.assert_array_equal(counts[order], pts.counts[np.lexsort(pts.counts.T[::-1])])
-    np.testing.assert_allclose(xyz, isometric(tp, fn, fp, tn), atol=1e-4)
-    np.testing.assert_array_equal(np.frombuffer(w._p, "<u2"), tp + fn)
-    expected = METRICS["mcc"].values(*counts.T).astype("<f4")
+    np.testing.assert_array_equal(w.positions(), isometric(*counts.T).astype("<f4"))
+    expected = np.asarray(METRICS["mcc"].values(*counts.T), dtype=np.float64)
     np.testing.assert_array_equal(w.values(), expected)
+    assert distinct == np.unique(expected).size
     assert w._lattice[:3] == [100, 1, 176_851]
 
 
@@ -103,10 +105,11 @@ def test_points_are_ordered_surface_then_coarse_interior() -> None:
 def test_binary_traitlets_travel_as_buffers_not_json(widget: ConfusionSimplex) -> None:
     state, buffer_paths, buffers = _remove_buffers(widget.get_state())
     paths = {tuple(path) for path in buffer_paths}
-    for key in ("_positions", "_p", "_values", "_cloud_xyz", "_cloud_mass"):
+    for key in ("_codes", "_value_table", "_cloud_xyz", "_cloud_mass"):
         assert (key,) in paths
         assert key not in state
-    assert sum(len(b) for b in buffers) >= 18 * 39_711
+    assert {"_positions", "_p", "_values"}.isdisjoint(state)  # the browser generates the points
+    assert 2 * 39_711 <= sum(len(b) for b in buffers) < 4 * 39_711
 
 
 def test_vertices_observed_point_and_colour_domain(widget: ConfusionSimplex) -> None:
@@ -125,7 +128,7 @@ def test_whole_simplex_up_to_n150_thinned_above_max_points() -> None:
     w.N = 300
     assert w.stride == 2 and w.points == comb(300 // 2 + 3, 3)
     assert w._lattice[3] < w._lattice[4] < w._lattice[5] < w.points
-    counts_p = np.frombuffer(w._p, "<u2")
+    counts_p = w.counts()[:, 0] + w.counts()[:, 1]
     assert counts_p.max() == 300 and (counts_p % 2 == 0).all()
     # every drawn point is a matrix of size 300 with TP, FN, FP multiples of 2
     xyz = w.positions().astype(np.float64)
@@ -236,14 +239,14 @@ def test_slices_are_sorted_and_unique() -> None:
 
 
 # ------------------------------------------------------------------ what is sent
-def test_metric_change_resends_only_colours(widget: ConfusionSimplex, recorded: RecordingComm) -> None:
+def test_metric_change_resends_only_codes(widget: ConfusionSimplex, recorded: RecordingComm) -> None:
     widget.metric = "f1"
-    assert len(recorded.messages) == 1  # the trait and its colours in one message
+    assert len(recorded.messages) == 1  # the trait and its codes in one message
     keys = recorded.messages[0]["keys"]
-    assert {"metric", "_values", "_colour_domain", "_metric_label", "_observed_value"} <= keys
-    assert not keys & {"_positions", "_p", "_lattice", "_cloud_xyz", "_cloud_mass"}
+    assert {"metric", "_codes", "_value_table", "_values_info", "_colour_domain", "_observed_value"} <= keys
+    assert not keys & {"_lattice", "_vertices", "_cloud_xyz", "_cloud_mass"}
     sent = sum(len(b) for b in recorded.messages[0]["buffers"])
-    assert sent == 4 * 39_711
+    assert sent == 2 * 39_711 + 8 * widget._values_info["distinct"]
 
 
 def test_n_change_sends_trait_and_geometry_together(recorded: RecordingComm) -> None:
@@ -251,7 +254,7 @@ def test_n_change_sends_trait_and_geometry_together(recorded: RecordingComm) -> 
     w.comm = recorded
     w.N = 21
     assert len(recorded.messages) == 1
-    assert {"N", "_positions", "_p", "_values", "_lattice"} <= recorded.messages[0]["keys"]
+    assert {"N", "_codes", "_value_table", "_lattice"} <= recorded.messages[0]["keys"]
 
 
 def test_slice_change_sends_no_buffer(widget: ConfusionSimplex, recorded: RecordingComm) -> None:
@@ -264,16 +267,16 @@ def test_slice_change_sends_no_buffer(widget: ConfusionSimplex, recorded: Record
 def test_update_is_atomic(widget: ConfusionSimplex, recorded: RecordingComm) -> None:
     widget.update(N=61, slices=[20], observed=[16, 4, 9, 32])
     assert len(recorded.messages) == 1
-    assert {"N", "observed", "_positions", "_values", "_observed_xyz"} <= recorded.messages[0]["keys"]
+    assert {"N", "observed", "_lattice", "_codes", "_observed_xyz"} <= recorded.messages[0]["keys"]
     assert widget.points == comb(64, 3)
     assert widget.observed == [16, 4, 9, 32]
 
 
 def test_update_changes_nothing_when_a_value_is_wrong(widget: ConfusionSimplex, recorded: RecordingComm) -> None:
-    before = (widget.N, widget.observed, widget.slices, widget._positions)
+    before = (widget.N, widget.observed, widget.slices, widget._lattice, widget._codes)
     with pytest.raises(traitlets.TraitError, match="observed"):
         widget.update(N=61, observed=[16, 4, 8, 32])  # sums to 60
-    assert (widget.N, widget.observed, widget.slices, widget._positions) == before
+    assert (widget.N, widget.observed, widget.slices, widget._lattice, widget._codes) == before
     assert not any(m["buffers"] for m in recorded.messages)
     with pytest.raises(TypeError, match="unknown"):
         widget.update(p=20)
@@ -283,8 +286,8 @@ def test_update_computes_once(monkeypatch: pytest.MonkeyPatch, widget: Confusion
     import confusionlab.widgets.confusion_simplex as module
 
     calls = []
-    real = module.simplex_points
-    monkeypatch.setattr(module, "simplex_points", lambda N: calls.append(N) or real(N))
+    real = module.drawing_order
+    monkeypatch.setattr(module, "drawing_order", lambda N, stride: calls.append(N) or real(N, stride))
     widget.update(N=62, observed=[16, 4, 10, 32], metric="f1", cloud="beta-binomial")
     assert calls == [62]
 
@@ -299,7 +302,7 @@ def _inverse_isometric(xyz: np.ndarray, N: int) -> np.ndarray:
 
 @pytest.mark.parametrize(("N", "max_points"), [(9, MAX_POINTS), (60, MAX_POINTS), (MAX_N, MAX_POINTS), (40, 2_000)])
 def test_hover_contract_positions_name_their_matrix_and_value(N: int, max_points: int) -> None:
-    """Hover reads a point's matrix back from its float32 position and its value at the same index.
+    """Hover reads a point's matrix back from its float32 position and its value from its code.
 
     Reference: the matrices enumerated by brute force (every TP, FN, FP multiple of the
     stride) and ``METRICS["f1"].values`` at them, matched to the points by their counts.
@@ -321,5 +324,118 @@ def test_hover_contract_positions_name_their_matrix_and_value(N: int, max_points
         return (a[:, 0] * (N + 1) + a[:, 1]) * (N + 1) + a[:, 2]
 
     assert np.array_equal(np.sort(key(counts)), np.sort(key(expected)))
-    reference = np.asarray(METRICS["f1"].values(*counts.T), dtype=np.float64).astype(np.float32)
+    np.testing.assert_array_equal(counts, w.counts())
+    reference = np.asarray(METRICS["f1"].values(*counts.T), dtype=np.float64)
     np.testing.assert_array_equal(w.values(), reference)
+
+
+# -------------------------------------------------------------- the wire format
+FIXTURE = Path(__file__).resolve().parents[2] / "js" / "tests" / "simplex_lattice_fixture.json"
+FIXTURE_CASES = [(0, 1), (1, 1), (2, 1), (7, 1), (7, 2), (10, 3)]
+
+
+def _fixture_text() -> str:
+    cases = {}
+    for N, k in FIXTURE_CASES:
+        counts, ends = drawing_order(N, k)
+        cases[f"{N}/{k}"] = {"N": N, "stride": k, "ends": ends, "counts": counts.tolist()}
+    rows = ",\n".join(f'  "{key}": ' + json.dumps(v, separators=(",", ":")) for key, v in cases.items())
+    return "{\n" + rows + "\n}\n"
+
+
+def test_js_lattice_fixture_is_current() -> None:
+    """js/tests/simplex_lattice.test.js checks the browser's generator against this file.
+
+    Regenerate it with ``FIXTURE.write_text(_fixture_text())`` when the drawing order changes.
+    """
+    assert FIXTURE.read_text() == _fixture_text()
+
+
+@pytest.mark.parametrize(("N", "stride"), [(0, 1), (1, 1), (5, 1), (9, 1), (9, 2), (13, 4), (3, 5)])
+def test_drawing_order_is_the_specified_order(N: int, stride: int) -> None:
+    """Reference: the order written out with loops (the loops of js/confusion_simplex/lattice.js)."""
+    levels: list[list[list[int]]] = [[], [], [], []]
+    M = N // stride
+    for a in range(M + 1):
+        for s in range(M - a + 1):
+            for b in range(s + 1):
+                c = s - b
+                tp, fn, fp = stride * a, stride * b, stride * c
+                tn = N - tp - fn - fp
+                surface = min(tp, fn, fp, tn) == 0
+                even = a % 2 == 0 and b % 2 == 0 and c % 2 == 0
+                levels[(0 if surface else 2) + (0 if even else 1)].append([tp, fn, fp, tn])
+    counts, ends = drawing_order(N, stride)
+    assert counts.tolist() == [m for level in levels for m in level]
+    assert ends == np.cumsum([len(level) for level in levels]).tolist()
+
+
+@pytest.mark.parametrize("metric", ["mcc", "f1", "accuracy", "precision", "fowlkes_mallows", "lr_plus"])
+def test_hover_values_round_trip_exactly(metric: str) -> None:
+    """Every point's value as the browser reads it (table[code]) equals metric_value of its counts."""
+    w = ConfusionSimplex(N=12, metric=metric)
+    values = w.values()
+    for (tp, fn, fp, tn), value in zip(w.counts().tolist(), values.tolist(), strict=True):
+        reference = metric_value(ConfusionMatrix(tp=tp, fn=fn, fp=fp, tn=tn), metric)
+        assert value == reference or (np.isnan(value) and np.isnan(reference)), (tp, fn, fp, tn, value, reference)
+
+
+def _sent_bytes(change: str) -> int:
+    w = ConfusionSimplex(N=100, metric="mcc", slices=[30], observed=[25, 5, 10, 60])
+    comm = RecordingComm()
+    w.comm = comm
+    exec(change, {"w": w})
+    return sum(len(b) for m in comm.messages for b in m["buffers"] or [])
+
+
+def test_changes_send_fewer_bytes_than_positions_and_float_values() -> None:
+    """Reference: the former format, 4 bytes of float32 value per point (+ 12 of position and 2 of p per N change)."""
+    points = comb(103, 3)
+    metric = _sent_bytes("w.metric = 'f1'")
+    n_change = _sent_bytes("w.update(N=101, observed=[25, 5, 10, 61])")
+    assert metric < 0.6 * 4 * points
+    assert n_change < 0.25 * 18 * comb(104, 3)
+    assert metric >= 2 * points and n_change >= 2 * comb(104, 3)  # one uint16 code per point, at least
+
+
+def test_encode_values_examples() -> None:
+    table, codes = encode_values(np.array([0.5, -1.0, 0.5, np.nan, np.nan, -0.0, 0.0, np.inf]))
+    assert table.tolist()[:4] == [-1.0, 0.0, 0.5, np.inf] and np.isnan(table[-1]) and table.size == 5
+    assert codes.tolist() == [2, 0, 2, 4, 4, 1, 1, 3]
+    big = np.arange(70_000) / 7
+    table, codes = encode_values(big)
+    assert codes.dtype == np.uint32 and np.array_equal(table[codes], big)
+    assert encode_values(np.zeros(0))[1].size == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([0.0, -0.0, 1.0])),
+        max_size=200,
+    )
+)
+def test_encode_values_round_trips_any_floats(values: list[float]) -> None:
+    array = np.array(values, dtype=np.float64)
+    table, codes = encode_values(array)
+    decoded = table[codes]
+    same = (decoded == array) | (np.isnan(decoded) & np.isnan(array))
+    assert same.all()
+    assert codes.dtype == np.uint16 and (np.diff(table[~np.isnan(table)]) > 0).all()
+    assert np.isnan(table).sum() <= 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    N=st.one_of(st.integers(-5, 40), st.floats(allow_nan=True), st.booleans(), st.just(10**9), st.none()),
+    stride=st.one_of(st.integers(-2, 12), st.floats(allow_nan=True), st.booleans(), st.none()),
+)
+def test_drawing_order_hostile_arguments(N: Any, stride: Any) -> None:
+    try:
+        counts, ends = drawing_order(N, stride)
+    except (TypeError, ValueError) as error:
+        assert "N" in str(error) or "stride" in str(error)
+        return
+    assert counts.shape == (comb(N // stride + 3, 3), 4)
+    assert (counts.sum(axis=1) == N).all() and (counts >= 0).all()
+    assert ends[-1] == counts.shape[0]

@@ -9,6 +9,13 @@ mass over the whole simplex (:mod:`confusionlab.models`).
 
 Every number comes from the exact core; the browser only rotates, projects,
 colours and draws.
+
+Wire format: the lattice is implicit in ``(N, stride)``, so no position travels. The
+browser enumerates the drawn matrices itself in the drawing order of
+:func:`drawing_order` (view geometry, ``js/confusion_simplex/lattice.js``, tested
+against this module). A metric travels as a table of its distinct values (float64)
+and one code per point (uint16, or uint32 when the table has more than 65,536
+entries): the value of point ``i`` is ``table[codes[i]]``, exactly the core's value.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from ..metrics import METRICS
 from ..models import PRIORS, simplex_model, slice_model
 from ._common import Buffer, BundledWidget, Count, MetricName, Tolerance, buffer_array, colour_domain
 
-__all__ = ["CLOUDS", "MAX_N", "MAX_POINTS", "ConfusionSimplex", "simplex_stride"]
+__all__ = ["CLOUDS", "MAX_N", "MAX_POINTS", "ConfusionSimplex", "drawing_order", "encode_values", "simplex_stride"]
 
 #: Largest N accepted. N = 300 has 4,590,551 matrices; above MAX_POINTS the simplex is
 #: drawn thinned (see :func:`simplex_stride`).
@@ -58,6 +65,81 @@ def simplex_stride(N: int, max_points: int) -> int:
     while comb(N // k + 3, 3) > max_points:
         k += 1
     return k
+
+
+def drawing_order(N: int, stride: int = 1) -> tuple[np.ndarray, list[int]]:
+    """The matrices the simplex draws, in drawing order: counts (M, 4) and the ends of the levels.
+
+    The drawn matrices are those whose TP, FN and FP are multiples of ``stride``
+    (all of them when ``stride`` is 1), enumerated with TP, then FN + FP, then FN
+    increasing (the order of :func:`~confusionlab.lattice.simplex_points`) and then
+    grouped, in that order within each group, by level of detail: the coarse surface
+    of the tetrahedron (a count is 0; TP, FN and FP even multiples of the stride), the
+    rest of the surface, the coarse interior, the rest. ``ends`` are the ends of the
+    four levels (the last is M). The browser enumerates the same points in the same
+    order from ``(N, stride)`` alone (``js/confusion_simplex/lattice.js``), so only
+    per-point values travel.
+
+    Parameters
+    ----------
+    N : int
+        Number of examples (0 or more).
+    stride : int
+        Positive step of TP, FN and FP.
+
+    Examples
+    --------
+    >>> counts, ends = drawing_order(2)
+    >>> counts[:3].tolist(), ends
+    ([[0, 0, 0, 2], [0, 0, 2, 0], [0, 2, 0, 0]], [4, 10, 10, 10])
+    """
+    N = _as_count(N, "N")
+    stride = _as_count(stride, "stride")
+    if stride < 1:
+        raise ValueError(f"stride must be a positive integer, got stride={stride}.")
+    if comb(N // stride + 3, 3) > 10 * MAX_POINTS:
+        raise ValueError(
+            f"the simplex N={N} with stride={stride} has {comb(N // stride + 3, 3):,} points, more than "
+            f"{10 * MAX_POINTS:,}; use a larger stride (simplex_stride)."
+        )
+    # The core's enumeration of the small lattice (a, b, c) = (TP, FN, FP) / stride.
+    small = simplex_points(N // stride).counts
+    total = small.shape[0]
+    a, b, c = (np.ascontiguousarray(small[:, j]) for j in range(3))
+    counts = np.empty((total, 4), dtype=np.int64)
+    np.multiply(a, stride, out=counts[:, 0])
+    np.multiply(b, stride, out=counts[:, 1])
+    np.multiply(c, stride, out=counts[:, 2])
+    np.subtract(N, counts[:, :3].sum(axis=1), out=counts[:, 3])
+    interior = (a > 0) & (b > 0) & (c > 0) & (counts[:, 3] > 0)
+    odd = ((a | b | c) & 1).astype(bool)
+    level = interior.view(np.int8) * 2 + odd.view(np.int8)
+    order = np.argsort(level, kind="stable")
+    ends = np.cumsum(np.bincount(level, minlength=4)).tolist()
+    return counts[order], ends
+
+
+def encode_values(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct values and per-point codes: ``table[codes]`` equals ``values`` exactly.
+
+    The table is sorted (NaN last, once; -0.0 and 0.0 are one entry); codes are uint16
+    when the table has at most 65,536 entries, else uint32.
+
+    Examples
+    --------
+    >>> table, codes = encode_values(np.array([0.5, -1.0, 0.5, np.nan]))
+    >>> table.tolist(), codes.tolist(), codes.dtype.name
+    ([-1.0, 0.5, nan], [1, 0, 1, 2], 'uint16')
+    """
+    values = np.asarray(values, dtype=np.float64).ravel()
+    table, codes = np.unique(values, return_inverse=True)
+    nan = np.isnan(table)
+    if nan.sum() > 1:  # numpy without equal_nan: keep one NaN
+        first = int(np.argmax(nan))
+        codes = np.where(codes > first, first, codes)
+        table = table[: first + 1]
+    dtype = np.uint16 if table.size <= 65_536 else np.uint32
+    return table, codes.ravel().astype(dtype)
 
 
 class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
@@ -110,10 +192,12 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
     refused change (an invalid value, or a failure of the core while computing)
     leaves every trait and buffer as it was.
 
-    Only what changed is recomputed and sent: a new metric sends the colour
-    values (4 bytes per point), never the positions (12 bytes per point).
+    Only what changed is recomputed and sent, and no position ever travels: the
+    browser enumerates the points from ``(N, stride)`` (:func:`drawing_order`). A
+    metric travels as the table of its distinct values and one 2-byte code per
+    point (:func:`encode_values`); a new metric or a new N sends these alone.
 
-    Points are sent coarse surface, surface, coarse interior, rest. When a
+    Points are drawn coarse surface, surface, coarse interior, rest. When a
     frame of the whole simplex takes too long (software WebGL), the browser draws
     only a prefix of them while the view turns, and everything once it stops;
     ``data-points`` always counts the points of the last frame.
@@ -130,16 +214,17 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
     ``data-lattice-points`` (points received), ``data-cloud-points``,
     ``data-rotation`` (yaw,pitch in degrees), ``data-frames`` (frames rendered),
     ``data-hover`` (the matrix under the pointer, ``"TP,FN,FP,TN"``) and
-    ``data-hover-value`` (its metric value from the values buffer), and ``data-error``
-    when WebGL is unavailable.
+    ``data-hover-value`` (its metric value from the value table), ``data-drawing``
+    (``"splat"``: the lattice is drawn on the CPU into one texture, as with software
+    WebGL; ``"points"``: as GL points), and ``data-error`` when WebGL is unavailable.
 
     Examples
     --------
     >>> w = ConfusionSimplex(N=60, metric="mcc", slices=[20], observed=[16, 4, 8, 32])
     >>> w.points
     39711
-    >>> len(w._positions) // 12, len(w._values) // 4
-    (39711, 39711)
+    >>> len(w._codes) // 2, len(w._value_table) // 8  # 2-byte codes, distinct float64 values
+    (39711, 9211)
     >>> w.update(N=61, observed=[16, 4, 9, 32])
     >>> w.points
     41664
@@ -159,11 +244,12 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
     # Computed state shipped to the browser (binary buffers, little-endian).
     # [N, stride, points, ends of the levels of detail: coarse surface, surface, coarse interior]
     _lattice = traitlets.List(traitlets.Int()).tag(sync=True)
-    _positions = Buffer("<f4").tag(sync=True)  # (points, 3) centred xyz
-    _p = Buffer("<u2").tag(sync=True)  # (points,) p = TP + FN of each point
+    # The points are not sent: the browser enumerates them from (N, stride) (drawing_order).
     _vertices = traitlets.List(traitlets.Float()).tag(sync=True)  # 4 × xyz: TP, FN, FP, TN
-    _values = Buffer("<f4").tag(sync=True)  # (points,) metric values
-    _values_key = traitlets.Unicode("").tag(sync=True)  # "metric@N/stride" the values belong to
+    _codes = traitlets.Bytes(b"").tag(sync=True)  # (points,) uint16 (or uint32) index into _value_table
+    _value_table = Buffer("<f8").tag(sync=True)  # distinct metric values, sorted
+    # key "metric@N/stride" the codes belong to, bytes per code (2 or 4), entries of the table
+    _values_info = traitlets.Dict().tag(sync=True)
     _metric_label = traitlets.Unicode("").tag(sync=True)
     _colour_domain = traitlets.List(traitlets.Float()).tag(sync=True)  # lo, mid, hi
     _observed_xyz = traitlets.List(traitlets.Float()).tag(sync=True)  # [] or xyz
@@ -264,17 +350,25 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
         """Mass the cloud model pruned from its tails (at most :attr:`tolerance` per marginal)."""
         return float(self._cloud_info.get("pruned", 0.0))
 
+    def counts(self) -> np.ndarray:
+        """The drawn matrices (TP, FN, FP, TN), shape (points, 4), in drawing order (:func:`drawing_order`)."""
+        return self._points()[0].copy()
+
     def positions(self) -> np.ndarray:
-        """The drawn points' xyz, decoded from the buffer sent to the browser, shape (points, 3).
+        """The drawn points' centred isometric xyz as the browser draws them (float32), shape (points, 3).
 
         The order is the drawing order (surface, coarse interior, rest), not that of
         :func:`~confusionlab.lattice.simplex_points`.
         """
-        return buffer_array(self, "_positions").reshape(-1, 3)
+        return isometric(*self._points()[0].T).astype(np.float32)
 
     def values(self) -> np.ndarray:
-        """The metric at each drawn point, decoded from the buffer (float32)."""
-        return buffer_array(self, "_values")
+        """The metric at each drawn point (float64), decoded from what is sent: ``table[codes]``."""
+        info = self._values_info
+        if not info:
+            return np.zeros(0)
+        codes = np.frombuffer(self._codes, dtype="<u2" if info["code_bytes"] == 2 else "<u4")
+        return buffer_array(self, "_value_table")[codes]
 
     def cloud_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """The cloud as sent: xyz (k, 3) and mass (k,), both float32."""
@@ -299,13 +393,10 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
         changed = [part for part, key in keys.items() if self._computed.get(part) != key]
         if not changed:
             return
-        points = None
-        if "lattice" in changed or "values" in changed:
-            points = self._lattice_points(*lattice_key)
         if "lattice" in changed:
-            self._update_lattice(points, *lattice_key)
+            self._update_lattice(*lattice_key)
         if "values" in changed:
-            self._update_values(points, *lattice_key)
+            self._update_values(*lattice_key)
         if "observed" in changed:
             self._update_observed()
         if "cloud" in changed:
@@ -313,48 +404,35 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
         self._computed = keys
 
     # -------------------------------------------------------------- computations
-    @staticmethod
-    def _lattice_points(N: int, stride: int) -> tuple[np.ndarray, np.ndarray, list[int]]:
-        """Counts (M, 4), xyz (M, 3) and level ends of the drawn matrices, from the core.
+    def _points(self, N: int | None = None, stride: int | None = None) -> tuple[np.ndarray, list[int]]:
+        """:func:`drawing_order` of ``(N, stride)`` (default: the widget's), kept for the last key."""
+        key = (self._lattice[0], self._lattice[1]) if N is None else (N, stride)
+        cached = getattr(self, "_points_cache", None)
+        if cached is None or cached[0] != key:
+            cached = (key, drawing_order(*key))
+            self._points_cache = cached
+        return cached[1]
 
-        The points are ordered by level of detail: the coarse surface of the tetrahedron
-        (a count is 0; TP, FN, FP even multiples of the stride), the rest of the surface,
-        the coarse interior, the rest. ``ends`` are the ends of the four levels (the
-        last is M): the browser draws a prefix while rotating when drawing everything
-        is too slow.
-        """
-        if stride == 1:
-            pts = simplex_points(N)
-            counts, xyz = pts.counts, pts.xyz
-        else:
-            small = simplex_points(N // stride).counts  # TP, FN, FP multiples of stride
-            tp, fn, fp = (stride * small[:, j] for j in range(3))
-            tn = N - tp - fn - fp
-            counts = np.stack([tp, fn, fp, tn], axis=1)
-            xyz = isometric(tp, fn, fp, tn)
-        surface = counts.min(axis=1) == 0
-        even = ((counts[:, :3] // stride) % 2 == 0).all(axis=1)
-        level = np.where(surface, np.where(even, 0, 1), np.where(even, 2, 3))
-        order = np.argsort(level, kind="stable")
-        ends = np.cumsum(np.bincount(level, minlength=4)).tolist()
-        return counts[order], xyz[order], ends
-
-    def _update_lattice(self, points: tuple[np.ndarray, np.ndarray, list[int]], N: int, stride: int) -> None:
-        counts, xyz, ends = points
+    def _update_lattice(self, N: int, stride: int) -> None:
+        counts, ends = self._points(N, stride)
         corners = np.array([[N, 0, 0, 0], [0, N, 0, 0], [0, 0, N, 0], [0, 0, 0, N]])
-        self._positions = xyz
-        self._p = counts[:, 0] + counts[:, 1]
         self._vertices = [float(v) for v in isometric(*corners.T).ravel()]
         self._lattice = [N, stride, int(counts.shape[0]), *ends[:3]]
 
-    def _update_values(self, points: tuple[np.ndarray, np.ndarray, list[int]], N: int, stride: int) -> None:
-        counts = points[0]
+    def _update_values(self, N: int, stride: int) -> None:
+        counts, _ = self._points(N, stride)
         metric = METRICS[self.metric]
         values = np.asarray(metric.values(*counts.T), dtype=np.float64)
+        table, codes = encode_values(values)
         self._metric_label = metric.label
-        self._colour_domain = colour_domain(values, metric.range)
-        self._values = values
-        self._values_key = f"{metric.name}@{N}/{stride}"
+        self._colour_domain = colour_domain(table, metric.range)
+        self._value_table = table
+        self._codes = codes.astype(codes.dtype.newbyteorder("<"), copy=False).tobytes()
+        self._values_info = {
+            "key": f"{metric.name}@{N}/{stride}",
+            "code_bytes": codes.dtype.itemsize,
+            "distinct": int(table.size),
+        }
 
     def _update_observed(self) -> None:
         if not self.observed:
@@ -392,6 +470,18 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
         self._cloud_xyz = xyz
         self._cloud_mass = mass
         self._cloud_info = info
+
+
+def _as_count(value: Any, name: str) -> int:
+    if isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be an integer, got the boolean {value!r}.")
+    try:
+        value = operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, got {value!r}.") from None
+    if value < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {name}={value}.")
+    return value
 
 
 def _as_int(value: Any, name: str) -> int:

@@ -1,0 +1,60 @@
+// The browser's lattice generator against Python: the fixture holds
+// confusionlab.widgets.confusion_simplex.drawing_order for small (N, stride), written by
+// tests/widgets/test_confusion_simplex.py (which checks it is current); positions are
+// checked against the isometric formula written out here independently.
+import { describe, expect, it } from "vitest";
+import { cachedLattice, latticeCount, latticePoints } from "../confusion_simplex/lattice.js";
+import { compositions } from "./simplex_fixtures.js";
+import fixture from "./simplex_lattice_fixture.json";
+
+
+/** Centred isometric map, written out: x = FN − TN/3 − N/6, y = FP − TN/3 − N/6, z = TP − TN/3 − N/6. */
+const iso = ([tp, fn, fp, tn], N) => [fn - tn / 3 - N / 6, fp - tn / 3 - N / 6, tp - tn / 3 - N / 6];
+
+describe("latticePoints", () => {
+  for (const [key, { N, stride, ends, counts }] of Object.entries(fixture)) {
+    it(`generates Python's drawing order and positions for N/stride = ${key}`, () => {
+      const lattice = latticePoints(N, stride);
+      expect(lattice.count).toBe(counts.length);
+      expect(lattice.ends).toEqual(ends);
+      expect(Array.from(lattice.positions)).toEqual(Array.from(new Float32Array(counts.flatMap((c) => iso(c, N)))));
+      expect(Array.from(lattice.p)).toEqual(counts.map(([tp, fn]) => tp + fn));
+    });
+  }
+
+  it("holds every matrix with N examples once (N = 0 to 9), as C(N + 3, 3) counts", () => {
+    for (let N = 0; N <= 9; N++) {
+      const { count, positions } = latticePoints(N);
+      expect(count).toBe(latticeCount(N));
+      expect(count).toBe(((N + 1) * (N + 2) * (N + 3)) / 6);
+      const got = new Set();
+      for (let i = 0; i < count; i++) got.add(Array.from(positions.subarray(3 * i, 3 * i + 3)).join());
+      const expected = new Set(compositions(N).map((c) => Array.from(new Float32Array(iso(c, N))).join()));
+      expect(got).toEqual(expected);
+    }
+  });
+
+  it("puts the surface first, the coarse points first within surface and interior", () => {
+    const N = 12;
+    const { positions, ends, count } = latticePoints(N);
+    for (let i = 0; i < count; i++) {
+      const [x, y, z] = positions.subarray(3 * i, 3 * i + 3);
+      const tn = Math.round((N / 2 - (x + y + z)) / 2);
+      const c = [z, x, y].map((v) => Math.round(v + tn / 3 + N / 6)).concat([tn]);
+      const surface = Math.min(...c) === 0;
+      const even = c.slice(0, 3).every((v) => v % 2 === 0);
+      const level = (surface ? 0 : 2) + (even ? 0 : 1);
+      expect(i).toBeLessThan(ends[level]);
+      if (level > 0) expect(i).toBeGreaterThanOrEqual(ends[level - 1]);
+    }
+  });
+
+  it("refuses what is not a lattice, and keeps the last one", () => {
+    for (const [N, stride] of [[-1, 1], [1.5, 1], [3, 0], [3, 1.5], [NaN, 1], ["3", 1]]) {
+      expect(() => latticePoints(N, stride)).toThrow(RangeError);
+    }
+    expect(() => latticePoints(3000, 1)).toThrow(RangeError); // 4.5 × 10⁹ points: refused, nothing allocated
+    expect(cachedLattice(5, 1)).toBe(cachedLattice(5, 1));
+    expect(cachedLattice(5, 1).count).toBe(56);
+  });
+});
