@@ -131,6 +131,7 @@ def main() -> None:
 
     from playwright.sync_api import sync_playwright
 
+    load_before = os.getloadavg()
     base = Path(tempfile.mkdtemp(prefix="bench_explorer_"))
     servers = ExitStack()
     server = servers.enter_context(running_server(base, "jupyterlab"))
@@ -159,7 +160,11 @@ def main() -> None:
         servers.close()
 
     med = statistics.median
-    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    load = "/".join(f"{a:.1f}" for a in load_before) + " before, " + "/".join(f"{a:.1f}" for a in os.getloadavg())
+    machine = (
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"load average (1/5/15 min) {load} after"
+    )
     print(f"# Explorer latency, kernel-side change → redrawn DOM ({machine}, {args.repeat} changes of each kind)")
     print()
     print("| N | change | latency median (ms) | min–max (ms) | kernel compute median (ms) "

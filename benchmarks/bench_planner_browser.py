@@ -113,6 +113,7 @@ def main() -> None:
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
+    load_before = os.getloadavg()
     base = Path(tempfile.mkdtemp(prefix="bench_planner_"))
     servers = ExitStack()
     server = servers.enter_context(running_server(base, "jupyterlab"))
@@ -135,7 +136,11 @@ def main() -> None:
         servers.close()
 
     med = statistics.median
-    machine = f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    load = "/".join(f"{a:.1f}" for a in load_before) + " before, " + "/".join(f"{a:.1f}" for a in os.getloadavg())
+    machine = (
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"load average (1/5/15 min) {load} after"
+    )
     print(f"# PlannerView latency, kernel-side change → redrawn view ({machine}, {args.repeat} changes of each kind)")
     print()
     print("| plan | N planned | change | latency median (ms) | min–max (ms) | kernel re-plan median (ms) |")

@@ -42,7 +42,10 @@ def metric_values(metric: str, tp, fn, fp, tn) -> np.ndarray:
         elif metric == "tnr":
             v = tn / (tn + fp)
         elif metric == "balanced_accuracy":
-            v = (tp / (tp + fn) + tn / (tn + fp)) / 2
+            # one division of integers, (n·TP + p·TN) / (2pn): the correctly rounded value, so
+            # that a half-width tied with the target (h = 0.1 at p = 65, n = 45) is decided exactly
+            p, n = tp + fn, tn + fp
+            v = (n * tp + p * tn) / (2 * p * n)
         elif metric == "accuracy":
             v = (tp + tn) / (tp + fn + fp + tn)
         elif metric == "f1":

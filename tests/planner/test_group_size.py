@@ -129,3 +129,10 @@ def test_hostile_arguments(size_a, rate_a, rate_d, half_width, max_size):
         assert str(err)
     else:
         assert 1 <= plan.size_d <= max_size and plan.half_width <= half_width
+
+
+def test_tiny_target_does_not_overflow_the_bracket():
+    """A target of 1e-187 (found by hypothesis): the bracket's predicted size (∝ 1/target²) is
+    capped before it overflows; the answer is the documented unreachable-target error."""
+    with pytest.raises(TargetUnreachableError):
+        plan_group_size("dppl", size_a=1, rate_a=0.5, rate_d=0.5, half_width=2.4797897082333497e-187, max_size=1)

@@ -321,3 +321,12 @@ def test_balanced_accuracy_half_width_from_keys_matches_the_reference(p, n, tpr,
     expected = ref.half_width_of("balanced_accuracy", tp, p - tp, n - tn, tn, confidence, model)
     assert h == pytest.approx(expected, abs=1e-12)
     assert grain >= 0
+
+
+def test_balanced_accuracy_tie_found_by_hypothesis():
+    """p = 65, n = 45: the half-width is 0.1 up to rounding; the reference's correctly rounded
+    values and the core agree that N = 110 is the first size meeting ± 0.1."""
+    kw = dict(prevalence=0.59375, tpr=0.609375, tnr=0.9375)
+    plan = plan_test_size("balanced_accuracy", half_width=0.1, **kw)
+    N, _ = ref.smallest_by_scan("balanced_accuracy", kw["prevalence"], kw["tpr"], kw["tnr"], 0.1, stop=plan.N + 1)
+    assert plan.N == N == 110

@@ -21,7 +21,8 @@ from scipy import stats
 from .._validation import DEFAULT_TOLERANCE, check_choice, check_confidence, check_count, check_int, check_tolerance
 from ..distribution import MetricDistribution
 from ..models import resolve_prior
-from ..planner import DRIFT_ALLOWANCE, _check_half_width, _interval_half_width, check_rate, smallest_size
+from ..planner import DRIFT_ALLOWANCE, _check_half_width, check_rate, smallest_size
+from ..slice_interval import interval_half_width
 from . import label_metrics as lm
 from .evaluator import _di_from_outcomes
 from .uncertainty import exact_binary_facets
@@ -199,7 +200,7 @@ def plan_group_size(
         k_d = math.floor(rate_d * size_d + 0.5)
         if (size_d, k_d) not in cache:
             d = _posterior(name, size_a, k_a, size_d, k_d, alpha, tolerance)
-            cache[size_d, k_d] = _interval_half_width(d, confidence)
+            cache[size_d, k_d] = interval_half_width(d, confidence)
         h, grain = cache[size_d, k_d]
         return h, grain + max(DRIFT_ALLOWANCE, 1.0 / min(size_a, size_d))
 

@@ -151,10 +151,6 @@ class MetricPMF(BundledWidget, SliceCounts, bundle="metric_pmf"):
     def _refresh(self, parts: set[str]) -> None:
         cm = ConfusionMatrix(tp=self.tp, fn=self.p - self.tp, fp=self.n - self.tn, tn=self.tn)
         dists = {m: metric_distribution(cm, self.metric, m, tolerance=self.tolerance) for m in self.models}
-        lo, hi = _domain(dists.values())
-        if not hi > lo:
-            pad = max(abs(lo), 1.0) * 0.05
-            lo, hi = lo - pad, hi + pad
         panels, chunks = [], []
         offsets = [0]
         for model, d in dists.items():
@@ -162,14 +158,14 @@ class MetricPMF(BundledWidget, SliceCounts, bundle="metric_pmf"):
             chunks.append(chunk)
             offsets.append(offsets[-1] + chunk[0].size)
             i_lo, i_hi = d.interval(self.confidence)
-            mean = d.mean()
+            mean, std = _mean_std(d)
             panels.append(
                 {
                     "model": model,
                     "distinct": len(d),
                     "lattice_points": d.lattice_points,
                     "mean": mean,
-                    "std": d.std(),
+                    "std": std,
                     "interval": [i_lo, i_hi],
                     "confidence": self.confidence,
                     "mode_value": d.mode(),
@@ -178,6 +174,10 @@ class MetricPMF(BundledWidget, SliceCounts, bundle="metric_pmf"):
                     "aggregated": chunk[0].size != len(d),
                 }
             )
+        lo, hi = _domain(dists.values())  # after the intervals: reads the cdf they computed
+        if not hi > lo:
+            pad = max(abs(lo), 1.0) * 0.05
+            lo, hi = lo - pad, hi + pad
         values, probs, mult, distinct = (np.concatenate([c[k] for c in chunks]) for k in range(4))
         # Everything computed: now the state changes (in one message, see the base).
         self._distributions = dists
@@ -191,11 +191,24 @@ class MetricPMF(BundledWidget, SliceCounts, bundle="metric_pmf"):
         self._panels = [_json_safe(p) for p in panels]
 
 
+def _all_finite(values: np.ndarray) -> bool:
+    """Whether sorted ``values`` are all finite (±inf can only sit at the ends)."""
+    return values.size > 0 and bool(np.isfinite(values[0]) and np.isfinite(values[-1]))
+
+
 def _domain(dists: Any) -> tuple[float, float]:
     """Value range holding all but DOMAIN_TAIL of each distribution's mass on each side,
-    over finite values (LR+ and the odds ratio reach infinity)."""
+    over finite values (LR+ and the odds ratio reach infinity).
+
+    A distribution with finite values only is read through its own quantiles (:meth:`ppf`
+    on the cdf it keeps, the one its interval already computed): no second pass over it.
+    """
     lo, hi = math.inf, -math.inf
     for d in dists:
+        if isinstance(d, MetricDistribution) and _all_finite(d.values):
+            a, b = d.ppf(np.array([DOMAIN_TAIL, 1 - DOMAIN_TAIL]))
+            lo, hi = min(lo, float(a)), max(hi, float(b))
+            continue
         finite = np.isfinite(d.values)
         if not finite.any():
             continue
@@ -206,6 +219,18 @@ def _domain(dists: Any) -> tuple[float, float]:
     return (0.0, 1.0) if lo > hi else (lo, hi)
 
 
+def _mean_std(d: MetricDistribution) -> tuple[float, float]:
+    """``(d.mean(), d.std())`` in one pass over the values (the same sums as the core's)
+    when every value is finite; the core's own methods otherwise (±inf, no values)."""
+    values = d.values
+    if not _all_finite(values):
+        return d.mean(), d.std()
+    total = d.probabilities.sum()
+    p = d.probabilities / total if total > 0 else d.probabilities
+    mean = float(np.sum(p * values))
+    return mean, math.sqrt(float(np.sum(p * (values - mean) ** 2)))
+
+
 def _aggregate(d: MetricDistribution, max_values: int) -> tuple[np.ndarray, ...]:
     """The distribution's (values, probabilities, multiplicities, distinct counts), or,
     above ``max_values`` distinct values, the same summed into ``max_values // 10``
@@ -214,9 +239,12 @@ def _aggregate(d: MetricDistribution, max_values: int) -> tuple[np.ndarray, ...]
     if values.size <= max_values:
         return values, probs, mult, np.ones(values.size, dtype=np.int64)
     bins = max(2, max_values // 10)
-    finite = values[np.isfinite(values)]
-    lo, hi = float(finite[0]), float(finite[-1])
-    values = np.clip(values, lo, hi)  # ±inf (LR+, odds ratio) go to the end bins; order kept
+    if _all_finite(values):
+        lo, hi = float(values[0]), float(values[-1])
+    else:
+        finite = values[np.isfinite(values)]
+        lo, hi = float(finite[0]), float(finite[-1])
+        values = np.clip(values, lo, hi)  # ±inf (LR+, odds ratio) go to the end bins; order kept
     # Values are sorted: each bin is a run [start, next start), found by searchsorted.
     edges = lo + (hi - lo) * np.arange(bins) / bins
     starts = np.searchsorted(values, edges, side="left")
@@ -225,7 +253,10 @@ def _aggregate(d: MetricDistribution, max_values: int) -> tuple[np.ndarray, ...]
     count = np.diff(np.append(runs, values.size))
     mass = np.add.reduceat(probs, runs)
     weighted = np.add.reduceat(probs * values, runs)
-    centre = np.where(mass > 0, weighted / np.where(mass > 0, mass, 1), np.add.reduceat(values, runs) / count)
+    empty = mass <= 0
+    centre = weighted / np.where(empty, 1, mass)
+    if empty.any():  # bins of zero mass: the plain mean of their values
+        centre[empty] = (np.add.reduceat(values, runs) / count)[empty]
     multiplicity = np.add.reduceat(mult, runs)
     return centre, mass, multiplicity.astype(np.int64), count
 

@@ -1,0 +1,533 @@
+"""Exact central intervals of a metric on one slice, without building its whole PMF.
+
+The planner evaluates a metric's interval half-width at many test sizes; a full
+:func:`~confusionlab.metric_distribution` sorts every lattice point each time. The paths here
+return the same interval, bit for bit, from less work — or decline (return ``None``), and the
+caller builds the distribution:
+
+- balanced accuracy from its integer keys (key = n·TP + p·TN; the cdf at a key is a short sum
+  over one class);
+- MCC and the F-scores along their contours: each lattice row is monotone in TN, so the cdf
+  at a threshold is a sum over rows and only the points between two bracketing contours are
+  sorted;
+- other two-class ratio metrics in one pass: the ratios the core sorts on, counted into
+  buckets, only the buckets holding an interval end sorted.
+
+Each path declines when a cumulative mass lies within ``_LEVEL_MARGIN`` of an interval's
+level, on 0/0 points, or when its integers could exceed 2**53.
+"""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+from typing import Any
+
+import numpy as np
+
+from .distribution import MetricDistribution
+from .metrics import Metric
+
+
+def interval_half_width(d: MetricDistribution, confidence: float) -> tuple[float, float]:
+    """Half-width of ``d``'s central interval and its granularity: the half-width change if
+    both ends moved by one atom (the largest neighbouring gap), relative to the half-width."""
+    lo, hi = d.interval(confidence)
+    h = (hi - lo) / 2
+    if not math.isfinite(h) or h <= 0:
+        return h, 1.0
+    v = d.values
+    gaps = []
+    for q in (lo, hi):
+        i = int(np.searchsorted(v, q))
+        around = v[max(i - 1, 0) : i + 2]
+        around = around[np.isfinite(around)]
+        gaps.append(float(np.max(np.diff(around))) if around.size > 1 else 0.0)
+    return h, (gaps[0] + gaps[1]) / 2 / h
+
+
+# ----------------------------------------------------------------------------- balanced accuracy, exactly and fast
+#: The fast lattice evaluation of balanced accuracy defers to :func:`metric_distribution`
+#: when a cumulative mass lies within this margin of an interval's level (far above the
+#: rounding of either sum, far below any mass that matters).
+_LEVEL_MARGIN = 1e-9
+#: Most thresholds evaluated per step of the quantile search (√ of the bracket: two steps).
+_SEARCH_WIDTH = 128
+
+
+def lattice_cdf(t: np.ndarray, pmf_a: np.ndarray, lo_a: int, a: int, cum_b: np.ndarray, lo_b: int, b: int):
+    """Mass of ``a·A + b·B ≤ t`` for each integer threshold ``t``, A and B independent on windows
+    starting at ``lo_a``, ``lo_b`` (``cum_b``: 0, then the cumulative masses of B).
+
+    The floor of ``(t − a·A)/b`` is taken in float64, exact while the keys stay below 2**50
+    (a multiple of ``b`` divides exactly; any other quotient is at least 1/b from an
+    integer, far more than the rounding): the caller checks that bound.
+    """
+    base = (a * (lo_a + np.arange(pmf_a.size, dtype=np.int64)) + b * (lo_b - 1)).astype(np.float64)
+    j = np.floor((t.astype(np.float64)[None, :] - base[:, None]) / b)  # 1 + the largest B with a·A + b·B ≤ t
+    np.clip(j, 0, cum_b.size - 1, out=j)
+    return np.sum(pmf_a[:, None] * cum_b[j.astype(np.intp)], axis=0)
+
+
+def balanced_accuracy_half_width(
+    tp_pmf: np.ndarray, tp_lo: int, tn_pmf: np.ndarray, tn_lo: int, p: int, n: int, confidence: float
+) -> tuple[float, float] | None:
+    """Exact half-width (and granularity) of balanced accuracy's central interval, from its integer keys.
+
+    Balanced accuracy is ``key/(2pn)`` with the integer key ``n·TP + p·TN`` (the exact
+    form :func:`metric_distribution` groups on), TP and TN independent with the pruned
+    marginals of :func:`~confusionlab.models.slice_model`. P(key ≤ t) is a sum over the
+    smaller marginal of the other's cdf, so each discrete quantile (the smallest key
+    whose normalised cdf reaches the level − 1e-12, the rule of
+    :meth:`MetricDistribution.ppf`) is found by a √W-ary search over the W integers of a bracket,
+    started from a bracket around the normal quantile that is checked (and widened to
+    the whole window if the check fails), without forming or sorting the lattice. The
+    result is accepted only once the cdf is computed at the quantile key q and at q − 1
+    and found at least ``_LEVEL_MARGIN`` above, resp. below, the level (the cdf being
+    monotone, that pins q down whatever rounding did during the search); its value is
+    ``key/(2pn)`` computed as the core computes it, so the half-width is the core's bit
+    for bit. Otherwise (a cumulative mass within the margin of a level, where rounding
+    could decide) it returns None and the caller builds the distribution.
+    """
+    # A: the marginal summed over (the smaller window), B: the one whose cdf is read.
+    if tp_pmf.size <= tn_pmf.size:
+        pmf_a, lo_a, a, pmf_b, lo_b, b = tp_pmf, tp_lo, n, tn_pmf, tn_lo, p
+    else:
+        pmf_a, lo_a, a, pmf_b, lo_b, b = tn_pmf, tn_lo, p, tp_pmf, tp_lo, n
+    g = math.gcd(a, b)  # keys are multiples of gcd(p, n): search them in its units (p = n: TP + TN)
+    a, b = a // g, b // g
+    sum_a, sum_b = float(pmf_a.sum()), float(pmf_b.sum())
+    total = sum_a * sum_b
+    cum_b = np.concatenate(([0.0], np.cumsum(pmf_b)))
+
+    def cdf(t: np.ndarray) -> np.ndarray:
+        return lattice_cdf(t, pmf_a, lo_a, a, cum_b, lo_b, b) / total
+
+    k_min = a * lo_a + b * lo_b
+    k_max = a * (lo_a + pmf_a.size - 1) + b * (lo_b + pmf_b.size - 1)
+    if k_max >= 2**50:  # beyond the exact float arithmetic of lattice_cdf
+        return None
+    levels = np.array([(1 - confidence) / 2, (1 + confidence) / 2]) - 1e-12
+    # A bracket around the normal quantiles, checked: cdf(lo) < level <= cdf(hi).
+    ia = lo_a + np.arange(pmf_a.size)
+    ib = lo_b + np.arange(pmf_b.size)
+    mean_a, mean_b = float(np.sum(pmf_a * ia)) / sum_a, float(np.sum(pmf_b * ib)) / sum_b
+    var_a = float(np.sum(pmf_a * (ia - mean_a) ** 2)) / sum_a
+    var_b = float(np.sum(pmf_b * (ib - mean_b) ** 2)) / sum_b
+    sd = math.sqrt(a * a * var_a + b * b * var_b)
+    z = np.array([NormalDist().inv_cdf(min(max(q, 1e-300), 1 - 1e-16)) for q in levels])
+    guess = a * mean_a + b * mean_b + z * sd
+    spread = 0.1 * sd + max(a, b)
+    lo = np.clip(np.floor(guess - spread), k_min - 1, k_max).astype(np.int64)
+    hi = np.clip(np.ceil(guess + spread), k_min - 1, k_max).astype(np.int64)
+    at = cdf(np.concatenate([lo, hi]))
+    for s in range(2):
+        if not at[s] < levels[s]:  # the quantile lies below the bracket
+            lo[s], hi[s] = k_min - 1, lo[s]
+        elif not at[2 + s] >= levels[s]:  # above it
+            lo[s], hi[s] = hi[s], k_max
+    width = int(np.max(hi - lo))
+    size = min(_SEARCH_WIDTH, max(4, math.isqrt(width) + 1))  # two steps when the bracket held
+    steps = np.arange(size, dtype=np.int64)
+    while np.any(hi - lo > 1):
+        ts = [lo[s] + 1 + (steps * max(int(hi[s] - lo[s]) - 1, 0)) // size for s in range(2)]
+        values = cdf(np.concatenate(ts))
+        for s in range(2):
+            reached = values[s * size : (s + 1) * size] >= levels[s]
+            k = int(np.argmax(reached)) if reached.any() else size
+            if k < size:
+                hi[s] = ts[s][k]
+            if k > 0:
+                lo[s] = ts[s][k - 1]
+    # hi: the quantile keys, accepted only when the cdf is clear of the levels on both sides.
+    edges = cdf(np.concatenate([hi, hi - 1]))
+    if not (np.all(edges[:2] >= levels + _LEVEL_MARGIN) and np.all(edges[2:] < levels - _LEVEL_MARGIN)):
+        return None
+    den = float(2 * p * n)
+    lo_value, hi_value = float(hi[0] * g) / den, float(hi[1] * g) / den
+    h = (hi_value - lo_value) / 2
+    if not h > 0:
+        return h, 1.0
+    # Granularity: the larger gap to a neighbouring lattice key, at each end.
+    keys_a = a * (lo_a + np.arange(pmf_a.size, dtype=np.int64))
+    last_b = lo_b + pmf_b.size - 1
+    gaps = []
+    for q in hi:
+        above = (q - keys_a) // b + 1  # smallest B with key > q
+        below = -((keys_a - q) // b) - 1  # largest B with key < q
+        up = (above >= lo_b) & (above <= last_b)
+        down = (below >= lo_b) & (below <= last_b)
+        value = float(q * g) / den
+        gap_up = float(np.min(keys_a[up] + b * above[up]) * g) / den - value if up.any() else 0.0
+        gap_down = value - float(np.max(keys_a[down] + b * below[down]) * g) / den if down.any() else 0.0
+        gaps.append(max(gap_up, gap_down))
+    return h, (gaps[0] + gaps[1]) / 2 / h
+
+
+# ----------------------------------------------------------------------------- any ratio metric, exactly and fast
+#: Buckets of the one counting pass of :func:`lattice_half_width`.
+_BUCKETS = 4096
+
+
+def lattice_ratios(metric: Metric, tp: np.ndarray, tn: np.ndarray, p: int, n: int) -> tuple[np.ndarray, Any] | None:
+    """The ratio ``num/den`` of the metric's exact form at every lattice point ``(TP, TN)``, as
+    :func:`~confusionlab.grouping.group_exact` computes it (``num`` and ``den`` exact in
+    float64, one correctly rounded division), and the form (for its value map); None where
+    the core would not take that path (integers from 2**53, special points, custom forms).
+
+    MCC's integers are formed without the general four-count products: ``TP·TN − FP·FN =
+    n·TP + p·TN − p·n`` and ``(TP+FP)(FN+TN)(TP+FN)(FP+TN) = p·n·(n − s)(p + s)`` with
+    ``s = TN − TP`` (so the denominator is a strided view of one vector over ``s``). Every
+    intermediate is an integer below 2**53 (the metric's ``magnitude`` bound), hence exact:
+    the same integers as the core's, the same double ratios.
+    """
+    if not metric.magnitude(p + n) < 2**53:
+        return None
+    if metric.name == "mcc":
+        r = np.add.outer(float(n) * tp, float(p) * tn - float(p) * float(n))
+        num = r * np.abs(r)
+        s = np.arange(int(tn[0]) - int(tp[-1]), int(tn[-1]) - int(tp[0]) + 1, dtype=np.float64)
+        dvec = float(p) * float(n) * ((n - s) * (p + s))
+        if not np.all(dvec > 0):
+            return None
+        # den[i, j] = dvec[(tn[j] - tp[i]) - s[0]] = dvec[(tp.size - 1 - i) + j]
+        window = np.lib.stride_tricks.sliding_window_view(dvec, tn.size)
+        den = window[::-1][window.shape[0] - tp.size :]
+        form = metric.exact(np.array([1]), np.array([1]), np.array([1]), np.array([1]), as_float=True)
+        return num / den, form
+    tpc, tnr = tp.astype(np.int64)[:, None], tn.astype(np.int64)[None, :]
+    form = metric.exact(tpc, p - tpc, n - tnr, tnr, as_float=True)
+    if form.kind not in ("ratio", "signed_square") or form.undefined is not None:
+        return None
+    den = np.asarray(form.den)
+    if not np.all(den > 0):
+        return None
+    return np.broadcast_to(np.true_divide(form.num, den), (tp.size, tn.size)), form
+
+
+def lattice_half_width(
+    metric: Metric, tp_pmf: np.ndarray, tp_lo: int, tn_pmf: np.ndarray, tn_lo: int, p: int, n: int, confidence: float
+) -> tuple[float, float] | None:
+    """Exact half-width (and granularity) of a metric's central interval without grouping the lattice.
+
+    The quantiles of :meth:`MetricDistribution.interval` are read from the per-point ratios
+    ``f = num/den`` of the metric's exact form (:func:`lattice_ratios`, the doubles the core
+    sorts). The value is a non-decreasing function ``g`` of ``f`` (``g`` = identity or a
+    signed square root, the core's map from a group's ratio to its value), so the smallest
+    value whose cdf reaches a level is ``g`` of the smallest ratio whose cdf reaches it: no
+    value needs grouping, only the ratios near the two levels sorting. One pass counts the
+    masses in :data:`_BUCKETS` buckets of ``f`` (the bucket index is monotone in ``f``);
+    the points of the buckets where the cdf crosses a level (± ``_LEVEL_MARGIN``) are sorted.
+    As for balanced accuracy, the result is accepted only when the cdf at the quantile and
+    just below it are at least ``_LEVEL_MARGIN`` clear of the level (summation order cannot
+    decide then); otherwise, and wherever the core takes another arithmetic path (integers
+    from 2**53, 0/0 or x/0 points), None: the caller builds the distribution.
+    """
+    tp = (tp_lo + np.arange(tp_pmf.size)).astype(np.float64)
+    tn = (tn_lo + np.arange(tn_pmf.size)).astype(np.float64)
+    got = lattice_ratios(metric, tp, tn, p, n)
+    if got is None:
+        return None
+    f, form = got
+    f = np.ascontiguousarray(f)
+    w = np.multiply.outer(tp_pmf, tn_pmf)
+    total = float(tp_pmf.sum()) * float(tn_pmf.sum())
+    fmin, fmax = float(f.min()), float(f.max())
+    if not (math.isfinite(fmin) and math.isfinite(fmax) and total > 0):
+        return None
+    levels = (np.array([(1 - confidence) / 2, (1 + confidence) / 2]) - 1e-12) * total
+    margin = _LEVEL_MARGIN * total
+    if fmax > fmin:
+        scale = (_BUCKETS - 1) / (fmax - fmin)
+        bucket = ((f - fmin) * scale).astype(np.intp).ravel()  # monotone in f: subtraction, product, floor
+        cum = np.cumsum(np.bincount(bucket, weights=w.ravel(), minlength=_BUCKETS))
+    else:
+        bucket, cum = np.zeros(f.size, dtype=np.intp), np.array([total])
+    flat, wflat = f.ravel(), w.ravel()
+    quantiles, neighbours = [], []
+    for level in levels:
+        first = int(np.searchsorted(cum, level - margin, side="left"))
+        last = min(int(np.searchsorted(cum, level + margin, side="left")), cum.size - 1)
+        below = float(cum[first - 1]) if first > 0 else 0.0
+        sel = np.flatnonzero((bucket >= first) & (bucket <= last))
+        fs, ws = flat[sel], wflat[sel]
+        order = np.argsort(fs, kind="stable")
+        fs, cs = fs[order], below + np.cumsum(ws[order])
+        k = int(np.searchsorted(cs, level, side="left"))
+        if k >= fs.size:
+            return None
+        q = fs[k]
+        start = int(np.searchsorted(fs, q, side="left"))
+        end = int(np.searchsorted(fs, q, side="right"))  # fs[start:end] == q
+        before = cs[start - 1] if start > 0 else below
+        if not (cs[end - 1] >= level + margin and before < level - margin):
+            return None
+        # Neighbouring ratios: a lower bucket holds only smaller ratios, a higher one only larger.
+        if start > 0:
+            smaller = fs[start - 1]
+        else:
+            rest = flat[bucket < first]
+            smaller = rest.max() if rest.size else q
+        if end < fs.size:
+            larger = fs[end]
+        else:
+            rest = flat[bucket > last]
+            larger = rest.min() if rest.size else q
+        quantiles.append(q)
+        neighbours.append((smaller, larger))
+    values = form.value(np.array(quantiles), np.ones(2))
+    lo_value, hi_value = float(values[0]), float(values[1])
+    h = (hi_value - lo_value) / 2
+    if not h > 0:
+        return h, 1.0
+    gaps = []
+    for (smaller, larger), value in zip(neighbours, (lo_value, hi_value), strict=True):
+        near = form.value(np.array([smaller, larger]), np.ones(2))
+        gaps.append(max(value - float(near[0]), float(near[1]) - value))
+    return h, (gaps[0] + gaps[1]) / 2 / h
+
+
+# ----------------------------------------------------------------------------- MCC along its contours
+#: Most lattice points between a quantile's two bracketing contours that
+#: :func:`contour_half_width` sorts (more: the bracket is narrowed or the lattice pass is used).
+_BAND_POINTS = 20_000
+
+
+class Rows:
+    """A metric's exact ratios on a (TP, TN) window, row by row, without forming the lattice.
+
+    For the metrics below the ratio ``f = num/den`` that the core sorts on (every integer
+    below 2**53: the same double, see :func:`lattice_ratios`) is non-decreasing in TN
+    along a row (TP fixed), so the points of a row with ``f ≤ t`` are a prefix, whose
+    length :meth:`count` finds from a real root of ``f = t`` along the row, confirmed (or
+    stepped) with the exact ratios.
+    """
+
+    def __init__(self, tp_lo: int, rows: int, tn_lo: int, cols: int, p: int, n: int) -> None:
+        self.tp = (tp_lo + np.arange(rows)).astype(np.float64)
+        self.tn_lo, self.cols, self.p, self.n = tn_lo, cols, p, n
+
+    def f(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """The exact ratio at rows ``i``, columns ``j`` (arrays of the same shape)."""
+        raise NotImplementedError
+
+    def root(self, t: np.ndarray) -> np.ndarray:
+        """Real TN where ``f`` crosses each threshold ``t[k]`` (shape ``(len(t), 1)``) on
+        each row (NaN where it does not); a guess, confirmed by :meth:`count`."""
+        raise NotImplementedError
+
+    def defined(self) -> bool:
+        """Whether every point of the window has ``den > 0`` (no 0/0 or x/0 point)."""
+        return True
+
+    def to_ratio(self, v: np.ndarray) -> np.ndarray:
+        """Metric values → ratios (the value is a non-decreasing function of the ratio)."""
+        return v
+
+    def count(self, t: np.ndarray) -> np.ndarray | None:
+        """For each threshold ``t[k]`` and row ``i``, the number of columns with ``f ≤ t[k]``
+        (shape ``(len(t), rows)``); None if a guess could not be confirmed exactly (the
+        caller falls back)."""
+        t = np.asarray(t, dtype=np.float64)[:, None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            y = self.root(t)
+        rows = np.broadcast_to(np.arange(self.tp.size)[None, :], y.shape)
+        whole = self.f(rows, np.full(y.shape, self.cols - 1)) <= t
+        finite = np.isfinite(y)
+        guess = np.where(finite, np.floor(np.where(finite, y, 0.0)) - self.tn_lo + 1, np.where(whole, self.cols, 0))
+        c = np.clip(guess, 0, self.cols).astype(np.intp)
+        for _ in range(3):  # the root is accurate to far less than a column; confirm, step if needed
+            below_ok = (c == 0) | (self.f(rows, np.maximum(c - 1, 0)) <= t)
+            above_ok = (c == self.cols) | (self.f(rows, np.minimum(c, self.cols - 1)) > t)
+            if below_ok.all() and above_ok.all():
+                return c
+            c = c - ~below_ok + ~above_ok
+        return None
+
+
+class MccRows(Rows):
+    """MCC: ``f(TP, TN) = r·|r| / (p·n·(n − s)(p + s))`` with ``r = n·TP + p·TN − p·n`` and
+    ``s = TN − TP`` (the core's integers, formed without the four-count products).
+
+    Non-decreasing in TN: ∂MCC/∂TN has the sign of ``2p·PP·PN − (TP·TN − FP·FN)(PP − PN)``
+    (PP = TP + FP, PN = FN + TN), which expands to a polynomial in TP, FN, FP, TN with
+    positive coefficients only, ``2a²b + a²d + 3abc + acd + 2ab² + 3abd + b²c + bcd + ad² +
+    bc²`` (a, b, c, d = TP, FN, FP, TN); ``f = sign·MCC²`` and a correctly rounded division
+    keep the order. The root is that of ``r² = t·p·n·PP·PN`` (a quadratic in TN) on the
+    side of the sign of t.
+    """
+
+    def defined(self) -> bool:
+        # TP + FP = n − s > 0 and FN + TN = p + s > 0 for every s = TN − TP of the window
+        s_lo = self.tn_lo - self.tp[-1]
+        s_hi = self.tn_lo + self.cols - 1 - self.tp[0]
+        return bool(self.n - s_hi > 0 and self.p + s_lo > 0)
+
+    def to_ratio(self, v: np.ndarray) -> np.ndarray:
+        return np.copysign(v * v, v)
+
+    def f(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        p, n = float(self.p), float(self.n)
+        x = self.tp[i]
+        y = self.tn_lo + j.astype(np.float64)
+        r = n * x + (p * y - p * n)
+        s = y - x
+        return (r * np.abs(r)) / (p * n * ((n - s) * (p + s)))
+
+    def root(self, t: np.ndarray) -> np.ndarray:
+        p, n = float(self.p), float(self.n)
+        x = self.tp[None, :]
+        c0 = n * x - p * n
+        k = np.abs(t) * p * n
+        a2 = p * p + k
+        a1 = 2 * p * c0 - k * (n + 2 * x - p)
+        a0 = c0 * c0 - k * (n + x) * (p - x)
+        root = np.sqrt(a1 * a1 - 4 * a2 * a0)
+        return (-a1 + np.where(t >= 0, root, -root)) / (2 * a2)  # the larger root for t ≥ 0
+
+
+class FbetaRows(Rows):
+    """F-beta: the core's ``f = A·TP / (A·TP + r·FN + s·FP)`` (``A = r + s``, β² = r/s),
+    read from the metric's exact form. Non-decreasing in TN: the numerator does not depend
+    on it and the denominator falls by ``s`` per step (FP = n − TN). The root is linear:
+    ``TN = n − (A·TP/t − A·TP − r·FN)/s``.
+    """
+
+    def __init__(self, metric: Metric, *args: int) -> None:
+        super().__init__(*args)
+        self.metric = metric
+        unit = [metric.exact(*(np.array([int(k == j)]) for k in range(4))) for j in range(3)]
+        self.A, self.r, self.s = float(unit[0].num[0]), float(unit[1].den[0]), float(unit[2].den[0])
+
+    def f(self, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        x = self.tp[i].astype(np.int64)
+        y = self.tn_lo + j.astype(np.int64)
+        form = self.metric.exact(x, self.p - x, self.n - y, y, as_float=True)
+        return np.true_divide(form.num, form.den)
+
+    def root(self, t: np.ndarray) -> np.ndarray:
+        x = self.tp[None, :]
+        ax = self.A * x
+        y = self.n - (ax / t - ax - self.r * (self.p - x)) / self.s
+        # t ≤ 0 or TP = 0 (a row of zeros): no crossing inside; the row is all below or all above
+        return np.where((t > 0) & (x > 0), y, np.nan)
+
+
+def rows_for(metric: Metric, tp_lo: int, rows: int, tn_lo: int, cols: int, p: int, n: int) -> Rows | None:
+    """The row reader of ``metric`` (MCC, F-beta), or None."""
+    if metric.name == "mcc":
+        return MccRows(tp_lo, rows, tn_lo, cols, p, n)
+    fbeta = metric.name == "f1" or (metric.name[:1] == "f" and metric.name[1:].replace(".", "", 1).isdigit())
+    if fbeta:
+        form = metric.exact(np.array([1]), np.array([1]), np.array([1]), np.array([1]))
+        if form.kind == "ratio" and form.scale == 1.0 and form.undefined is None:
+            return FbetaRows(metric, tp_lo, rows, tn_lo, cols, p, n)
+    return None
+
+
+def contour_half_width(
+    metric: Metric, tp_pmf: np.ndarray, tp_lo: int, tn_pmf: np.ndarray, tn_lo: int, p: int, n: int, confidence: float
+) -> tuple[float, float] | None:
+    """Exact half-width (and granularity) of MCC's or an F-score's central interval from its contours.
+
+    The cdf at a ratio threshold t is ``Σ_TP P(TP)·F_TN(c_TP(t))``, ``c_TP(t)`` the
+    length of the row's prefix with ``f ≤ t`` (:class:`Rows`): O(rows) per threshold.
+    Each quantile is bracketed between two thresholds around the normal (delta-method)
+    quantile whose cdfs are checked to lie below and above the level (± ``_LEVEL_MARGIN``);
+    only the lattice points between the two contours are formed and sorted. As in
+    :func:`lattice_half_width` the result must clear the level by the margin on both
+    sides, and the value is the core's map of the quantile ratio; otherwise (another
+    metric, integers from 2**53, 0/0 points, a bracket not found) None.
+    """
+    if not metric.magnitude(p + n) < 2**53:
+        return None
+    R, C = tp_pmf.size, tn_pmf.size
+    m = rows_for(metric, tp_lo, R, tn_lo, C, p, n)
+    if m is None or not m.defined():
+        return None
+    cum_tn = np.concatenate(([0.0], np.cumsum(tn_pmf)))
+    total = float(tp_pmf.sum()) * float(tn_pmf.sum())
+    margin = _LEVEL_MARGIN * total
+
+    # delta-method moments of the metric from the marginals' moments
+    ia, ib = m.tp, tn_lo + np.arange(C, dtype=np.float64)
+    sa, sb = float(tp_pmf.sum()), float(tn_pmf.sum())
+    ma, mb = float(np.sum(tp_pmf * ia)) / sa, float(np.sum(tn_pmf * ib)) / sb
+    va, vb = float(np.sum(tp_pmf * (ia - ma) ** 2)) / sa, float(np.sum(tn_pmf * (ib - mb) ** 2)) / sb
+    da, db = max(math.sqrt(va), 1e-3), max(math.sqrt(vb), 1e-3)
+    a = np.array([ma, ma + da, ma - da, ma, ma])
+    d = np.array([mb, mb, mb, mb + db, mb - db])
+    v = metric.values(a, p - a, n - d, d, undefined=np.nan)
+    centre, ga, gb = float(v[0]), float(v[1] - v[2]) / (2 * da), float(v[3] - v[4]) / (2 * db)
+    sd = math.sqrt(ga * ga * va + gb * gb * vb)
+    if not (math.isfinite(centre) and math.isfinite(sd) and sd > 0):
+        return None
+    low, high = metric.range
+
+    qs = np.array([(1 - confidence) / 2, (1 + confidence) / 2])
+    levels = (qs - 1e-12) * total
+    guess = centre + np.array([NormalDist().inv_cdf(min(max(q, 1e-15), 1 - 1e-15)) for q in qs]) * sd
+    width = np.full(2, 0.05 * sd)
+    for _ in range(7):  # brackets whose cdfs lie clear below and above each level
+        ends = np.concatenate([np.maximum(guess - width, low), np.minimum(guess + width, high)])
+        c_all = m.count(m.to_ratio(ends))
+        if c_all is None:
+            return None
+        masses = np.sum(tp_pmf * cum_tn[c_all], axis=1)
+        low_ok = masses[:2] < levels - margin
+        high_ok = masses[2:] >= levels + margin
+        if low_ok.all() and high_ok.all():
+            break
+        guess = guess - width * ~low_ok + width * ~high_ok
+        width = np.where(low_ok & high_ok, width, 2 * width)
+    else:
+        return None
+    quantiles, neighbours = [], []
+    for side in range(2):
+        level, below = levels[side], float(masses[side])
+        c_lo, c_hi = c_all[side], c_all[2 + side]
+        counts = c_hi - c_lo
+        size = int(counts.sum())
+        if size > _BAND_POINTS:
+            return None
+        # the points strictly between the contours: row i, columns c_lo[i] .. c_hi[i] - 1
+        rows = np.repeat(np.arange(R), counts)
+        starts = np.cumsum(counts) - counts
+        cols = c_lo[rows] + (np.arange(size) - starts[rows])
+        fs = m.f(rows, cols)
+        order = np.argsort(fs)  # ties (equal ratios) are summed whole: their order does not matter
+        fs = fs[order]
+        cs = below + np.cumsum(tp_pmf[rows[order]] * tn_pmf[cols[order]])
+        k = int(np.searchsorted(cs, level, side="left"))
+        if k >= size:
+            return None
+        qf = fs[k]
+        start = int(np.searchsorted(fs, qf, side="left"))
+        end = int(np.searchsorted(fs, qf, side="right"))
+        before = cs[start - 1] if start > 0 else below
+        if not (cs[end - 1] >= level + margin and before < level - margin):
+            return None
+        # neighbouring ratios: below the lower contour the largest is a row's last point in it
+        if start > 0:
+            smaller = fs[start - 1]
+        else:
+            has = c_lo > 0
+            smaller = float(np.max(m.f(np.flatnonzero(has), c_lo[has] - 1))) if has.any() else qf
+        if end < size:
+            larger = fs[end]
+        else:
+            has = c_hi < C
+            larger = float(np.min(m.f(np.flatnonzero(has), c_hi[has]))) if has.any() else qf
+        quantiles.append(qf)
+        neighbours.append((smaller, larger))
+    form = metric.exact(np.array([1]), np.array([1]), np.array([1]), np.array([1]), as_float=True)
+    values = form.value(np.array(quantiles), np.ones(2))
+    lo_value, hi_value = float(values[0]), float(values[1])
+    h = (hi_value - lo_value) / 2
+    if not h > 0:
+        return h, 1.0
+    gaps = []
+    for (smaller, larger), v in zip(neighbours, (lo_value, hi_value), strict=True):
+        near = form.value(np.array([smaller, larger]), np.ones(2))
+        gaps.append(max(v - float(near[0]), float(near[1]) - v))
+    return h, (gaps[0] + gaps[1]) / 2 / h
