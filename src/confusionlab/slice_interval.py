@@ -46,6 +46,21 @@ def interval_half_width(d: MetricDistribution, confidence: float) -> tuple[float
     return h, (gaps[0] + gaps[1]) / 2 / h
 
 
+def _half_width_from_ratios(form: Any, quantiles: list, neighbours: list) -> tuple[float, float]:
+    """Half-width and granularity (as :func:`interval_half_width`) from the interval's two
+    quantiles and each one's neighbouring atoms, all given as ratios of the exact ``form``."""
+    values = form.value(np.array(quantiles), np.ones(2))
+    lo_value, hi_value = float(values[0]), float(values[1])
+    h = (hi_value - lo_value) / 2
+    if not h > 0:
+        return h, 1.0
+    gaps = []
+    for (smaller, larger), value in zip(neighbours, (lo_value, hi_value), strict=True):
+        near = form.value(np.array([smaller, larger]), np.ones(2))
+        gaps.append(max(value - float(near[0]), float(near[1]) - value))
+    return h, (gaps[0] + gaps[1]) / 2 / h
+
+
 # ----------------------------------------------------------------------------- balanced accuracy, exactly and fast
 #: The fast lattice evaluation of balanced accuracy defers to :func:`metric_distribution`
 #: when a cumulative mass lies within this margin of an interval's level (far above the
@@ -275,16 +290,7 @@ def lattice_half_width(
             larger = rest.min() if rest.size else q
         quantiles.append(q)
         neighbours.append((smaller, larger))
-    values = form.value(np.array(quantiles), np.ones(2))
-    lo_value, hi_value = float(values[0]), float(values[1])
-    h = (hi_value - lo_value) / 2
-    if not h > 0:
-        return h, 1.0
-    gaps = []
-    for (smaller, larger), value in zip(neighbours, (lo_value, hi_value), strict=True):
-        near = form.value(np.array([smaller, larger]), np.ones(2))
-        gaps.append(max(value - float(near[0]), float(near[1]) - value))
-    return h, (gaps[0] + gaps[1]) / 2 / h
+    return _half_width_from_ratios(form, quantiles, neighbours)
 
 
 # ----------------------------------------------------------------------------- MCC along its contours
@@ -521,13 +527,4 @@ def contour_half_width(
         quantiles.append(qf)
         neighbours.append((smaller, larger))
     form = metric.exact(np.array([1]), np.array([1]), np.array([1]), np.array([1]), as_float=True)
-    values = form.value(np.array(quantiles), np.ones(2))
-    lo_value, hi_value = float(values[0]), float(values[1])
-    h = (hi_value - lo_value) / 2
-    if not h > 0:
-        return h, 1.0
-    gaps = []
-    for (smaller, larger), v in zip(neighbours, (lo_value, hi_value), strict=True):
-        near = form.value(np.array([smaller, larger]), np.ones(2))
-        gaps.append(max(v - float(near[0]), float(near[1]) - v))
-    return h, (gaps[0] + gaps[1]) / 2 / h
+    return _half_width_from_ratios(form, quantiles, neighbours)

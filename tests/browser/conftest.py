@@ -90,6 +90,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def stop_process(process: subprocess.Popen) -> None:
+    """Terminate a server started by a test, killing it if it does not stop within 15 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=15)
+
+
 def wait_until(condition: Callable[[], Any], timeout: float, message: str, interval: float = 0.05) -> Any:
     """Poll ``condition`` until it returns something truthy; fail after ``timeout`` s."""
     deadline = time.monotonic() + timeout
@@ -368,12 +378,7 @@ def running_server(base: Path, app: str, server_class: type[JupyterLab] = Jupyte
         wait_until(ready, SERVER_START_TIMEOUT, f"{app} on port {port}:\n{server.log_tail()}")
         yield server
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=15)
+        stop_process(process)
 
 
 @pytest.fixture(scope="session")

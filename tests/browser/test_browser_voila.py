@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SERVER_START_TIMEOUT, _write_lab_config, free_port, wait_until
+from conftest import SERVER_START_TIMEOUT, _write_lab_config, free_port, stop_process, wait_until
 from test_browser_layout import MEASURE_JS, SCREEN, overlap, shots_dir, side_by_side
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
@@ -64,12 +64,7 @@ def voila_tour(tmp_path_factory: pytest.TempPathFactory, chromium_executable: st
         wait_until(listening, SERVER_START_TIMEOUT, f"voila on port {port}:\n{server.log_tail()}")
         yield server
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=15)
+        stop_process(process)
 
 
 def test_voila_serves_the_tour_as_a_dashboard(voila_tour: Voila, page: Any, tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import SERVER_START_TIMEOUT, _write_lab_config, free_port, wait_until
+from conftest import SERVER_START_TIMEOUT, _write_lab_config, free_port, stop_process, wait_until
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
@@ -64,11 +64,6 @@ def test_voila_config_removes_the_appendix(tmp_path: Path) -> None:
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=120) as response:
             html = response.read().decode("utf-8")
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=15)
+        stop_process(process)
     assert "The lesson text." in html and "lesson output 42" in html
     assert "Appendix: checks" not in html and "appendix output" not in html
