@@ -79,6 +79,12 @@ export function drawCurve(ctx, state, theme, dpr = 1) {
   }
   for (const t of f.xTicks) ctx.fillText(t.toLocaleString("en-US"), f.x(t) - 12, HEIGHT - MARGINS.bottom + 16);
   ctx.fillText("N (test-set size)", width / 2 - 40, HEIGHT - 6);
+  ctx.save();
+  ctx.translate(40, (MARGINS.top + HEIGHT - MARGINS.bottom) / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textAlign = "center";
+  ctx.fillText("interval half-width", 0, 0);
+  ctx.restore();
   // Target.
   if (Number.isFinite(state.target)) {
     ctx.strokeStyle = theme.accent;

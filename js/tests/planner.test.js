@@ -1,8 +1,8 @@
 // PlannerView: pure geometry (frame, step paths, jumps, summary) and render with a fake model.
 import { afterEach, describe, expect, it } from "vitest";
 import { frame, linear, planSummary, stepPaths, upwardJumps } from "../planner/geometry.js";
-import { SLIDERS, readState, render } from "../planner/widget.js";
-import { mountWidget } from "./fake_model.js";
+import { SLIDERS, drawCurve, readState, render } from "../planner/widget.js";
+import { FakeModel, mountWidget } from "./fake_model.js";
 
 const f64 = (values) => new DataView(new Float64Array(values).buffer);
 
@@ -27,6 +27,23 @@ function plannerState(extra = {}) {
     ...extra,
   };
 }
+
+describe("drawing", () => {
+  it("titles both axes: N across, the interval half-width up", () => {
+    const calls = [];
+    // A canvas context that records every call and keeps every property set on it.
+    const ctx = new Proxy(
+      {},
+      { get: (target, name) => (name in target ? target[name] : (...args) => calls.push([name, ...args])) },
+    );
+    const theme = { grid: "#ddd", muted: "#666", accent: "#1976d2", foreground: "#222", font: "sans-serif" };
+    drawCurve(ctx, readState(new FakeModel(plannerState())), theme);
+    const texts = calls.filter((c) => c[0] === "fillText").map((c) => c[1]);
+    expect(texts).toContain("N (test-set size)");
+    expect(texts).toContain("interval half-width");
+    expect(calls.filter((c) => c[0] === "rotate").map((c) => c[1])).toEqual([-Math.PI / 2]);
+  });
+});
 
 describe("geometry", () => {
   it("maps linearly and handles an empty domain", () => {
