@@ -10,7 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from matplotlib.colors import to_hex
 from scipy import stats
@@ -77,6 +77,7 @@ def test_forest_plot_draws_one_bar_per_metric_coloured_by_verdict(blog: bias.Bia
     confidence=st.one_of(st.floats(allow_nan=True), st.integers(), st.text(max_size=3), st.none()),
     metrics=st.one_of(st.none(), st.text(max_size=4), st.lists(st.sampled_from(["DPPL", "DI", "XX", "FT"]))),
 )
+@example(confidence=0.5, metrics=[])  # found by hypothesis in CI: an empty list crashed in pandas
 def test_hostile_arguments(blog: bias.BiasReport, confidence: object, metrics: object) -> None:
     try:
         frame = interval_frame(blog, confidence, metrics=metrics)

@@ -52,6 +52,8 @@ def _rows(report: Any, metrics: Sequence[str] | None) -> list[Any]:
     if isinstance(metrics, str):
         raise TypeError("metrics must be a sequence of metric names, not a string")
     names = [k for k, m in report.items() if m.value is not None] if metrics is None else list(metrics)
+    if not names:
+        raise ValueError("metrics: nothing to show (name at least one metric the report computed)")
     unknown = [k for k in names if k not in report]
     if unknown:
         raise ValueError(f"metrics: {unknown} not in the report (it has {sorted(report)})")
