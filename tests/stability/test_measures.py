@@ -7,11 +7,13 @@ computed by the explicit double loops in this file or worked out by hand in a co
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
 
 from confusionlab import stability as st
+from confusionlab.stability import UndefinedCoefficientWarning, UndefinedError, phi, psi
 
 
 # ---------------------------------------------------------------- brute force (plain Python)
@@ -271,3 +273,43 @@ def test_large_inputs_agree_with_plain_counting(variant):
         pred, y = pred * 1000.0, y * 1000.0
     got = st.phi(pred, y, "nominal", categories=cats).per_object
     np.testing.assert_allclose(got, plain_nominal_phi(pred, y), rtol=1e-12, atol=1e-12)
+
+
+# ----------------------------------------------------------------------------- on_undefined (SPEC E1's policy)
+@pytest.mark.parametrize("measure", [phi, psi])
+def test_constant_reference_follows_on_undefined(measure) -> None:
+    pred = np.array([[0, 1, 1], [1, 1, 0], [0, 1, 1]])
+    constant = [1, 1, 1, 1]
+    with pytest.raises(UndefinedError, match="constant"):
+        measure(pred, constant, "nominal")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        quiet = measure(pred, constant, "nominal", on_undefined="nan")
+    assert not quiet.defined and "constant" in quiet.reason
+    assert np.isnan(quiet.value) and np.isnan(quiet.per_object).all() and quiet.per_object.shape == (3,)
+    assert all(np.isnan(quiet.interval(random_state=0)))
+    with pytest.warns(UndefinedCoefficientWarning, match="constant"):
+        loud = measure(pred, constant, "nominal", on_undefined="warn")
+    assert np.isnan(loud.value) and loud.reason == quiet.reason
+    with pytest.raises(ValueError, match="on_undefined"):
+        measure(pred, constant, "nominal", on_undefined="ignore")
+
+
+def test_no_object_with_two_predictions_follows_on_undefined() -> None:
+    pred = np.array([[1.0, np.nan], [np.nan, 0.0]])
+    with pytest.raises(UndefinedError, match="two or more"):
+        phi(pred, [0, 1, 0, 1], "nominal")
+    result = phi(pred, [0, 1, 0, 1], "nominal", on_undefined="nan")
+    assert "two or more" in result.reason and np.isnan(result.value)
+
+
+def test_on_undefined_changes_nothing_where_the_measure_is_defined() -> None:
+    pred = np.array([["neg", "neg"]] * 8 + [["neg", "pos"]] * 2)
+    train_y = ["pos"] * 10 + ["neg"] * 90
+    default = phi(pred, train_y, "nominal")
+    for policy in ("warn", "nan", "raise"):
+        other = phi(pred, train_y, "nominal", on_undefined=policy)
+        assert other.defined and other.reason is None
+        np.testing.assert_array_equal(other.per_object, default.per_object)
+    # S_1 by hand: D_o = 1 − (8·7 + 2·1)/(10·9) = 16/45, D_e = 2·10·90/(100·99) = 2/11 → S = 1 − 88/45
+    assert default.per_object[1] == pytest.approx(1 - (16 / 45) / (2 / 11), abs=1e-15)

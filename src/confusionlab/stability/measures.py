@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_confidence, check_int, check_memory, check_random_state
+from .._validation import check_confidence, check_int, check_memory, check_on_undefined, check_random_state
 from ._input import as_float, as_matrix, as_sample, category_counts, check_scale
-from ._undefined import UndefinedCoefficientWarning, UndefinedError
+from ._undefined import OnUndefined, UndefinedCoefficientWarning, UndefinedError
 from .distances import mean_pair_squared_difference, ordinal_positions, pair_distance_sums
 
 __all__ = ["MAX_BOOT", "StabilityResult", "phi", "psi", "stability"]
@@ -57,6 +57,10 @@ class StabilityResult:
         Number of non-missing predictions per object.
     categories : numpy.ndarray or None
         Categories in the order used (None for the metric scale).
+    reason : str or None
+        Why the measure is undefined for these data (then ``per_object`` is all NaN, ``value``
+        is NaN and ``interval()`` is (NaN, NaN)); None when it is defined. Only results made
+        with ``on_undefined="warn"`` or ``"nan"`` can be undefined.
     """
 
     measure: str
@@ -66,11 +70,18 @@ class StabilityResult:
     expected: float
     n_refits: np.ndarray
     categories: np.ndarray | None = None
+    reason: str | None = None
+
+    @property
+    def defined(self) -> bool:
+        """True when the measure has a value for these data."""
+        return self.reason is None
 
     @property
     def value(self) -> float:
-        """Mean of ``per_object`` over objects with at least two predictions."""
-        return float(np.mean(self.per_object[~np.isnan(self.per_object)]))
+        """Mean of ``per_object`` over objects with at least two predictions (NaN when undefined)."""
+        s = self.per_object[~np.isnan(self.per_object)]
+        return float(np.mean(s)) if s.size else float("nan")
 
     @property
     def n_objects(self) -> int:
@@ -119,6 +130,8 @@ class StabilityResult:
         confidence = check_confidence(confidence)
         n_boot = check_int(n_boot, "n_boot", minimum=1, maximum=MAX_BOOT)
         rng = check_random_state(random_state)
+        if self.reason is not None:
+            return float("nan"), float("nan")
         s = self.per_object[~np.isnan(self.per_object)]
         if s.size < 2:
             raise ValueError(
@@ -158,6 +171,7 @@ def stability(
     *,
     measure: str = "stability",
     reference_name: str = "reference",
+    on_undefined: OnUndefined = "raise",
 ) -> StabilityResult:
     """Stability S_i = 1 − D_o,i / D_e against any reference sample.
 
@@ -176,6 +190,11 @@ def stability(
         Categories (in order for ``"ordinal"``). By default the observed values (sorted).
     measure, reference_name : str
         Labels used in the result and in error messages.
+    on_undefined : {"raise", "warn", "nan"}, default "raise"
+        What an undefined measure gives (a constant reference, D_e = 0, or no object with
+        two predictions): an :class:`UndefinedError`, or a result whose ``value`` is NaN and
+        whose ``reason`` says why — with an :class:`UndefinedCoefficientWarning` for
+        ``"warn"``.
 
     Returns
     -------
@@ -184,9 +203,11 @@ def stability(
     Raises
     ------
     UndefinedError
-        If the reference sample is constant (D_e = 0): stability is then undefined.
+        If the reference sample is constant (D_e = 0): stability is then undefined
+        (``on_undefined="raise"``).
     """
     scale = check_scale(scale)
+    on_undefined = check_on_undefined(on_undefined)
     pred = as_matrix(predictions)
     ref = as_sample(reference, reference_name)
     if scale == "metric":
@@ -217,17 +238,25 @@ def stability(
             observed = np.where(
                 pairs > 0, pair_distance_sums(counts, positions) / np.where(pairs > 0, pairs, 1.0), np.nan
             )
+    result = {
+        "measure": measure,
+        "scale": scale,
+        "observed": observed,
+        "expected": expected,
+        "n_refits": n_refits,
+        "categories": cats,
+    }
     if not expected > 0.0:
-        raise UndefinedError(
-            f"{measure} is undefined: the {reference_name} sample is constant, so the expected "
-            "disagreement D_e is 0 (no disagreement is possible by chance). Use a reference "
-            "with variation, e.g. out-of-sample predictions (psi) instead of a constant "
-            "training response."
+        reason = (
+            f"the {reference_name} sample is constant, so the expected disagreement D_e is 0 (no "
+            "disagreement is possible by chance). Use a reference with variation, e.g. "
+            "out-of-sample predictions (psi) instead of a constant training response"
         )
+        return _undefined(result, reason, on_undefined)
     per_object = 1.0 - observed / expected
     n_undefined = int(np.isnan(per_object).sum())
     if n_undefined == per_object.size:
-        raise UndefinedError(f"{measure} is undefined: no object has two or more non-missing predictions")
+        return _undefined(result, "no object has two or more non-missing predictions", on_undefined)
     if n_undefined:
         warnings.warn(
             f"{n_undefined} object(s) have fewer than 2 non-missing predictions; their "
@@ -235,18 +264,23 @@ def stability(
             UndefinedCoefficientWarning,
             stacklevel=3,
         )
-    return StabilityResult(
-        measure=measure,
-        scale=scale,
-        per_object=per_object,
-        observed=observed,
-        expected=expected,
-        n_refits=n_refits,
-        categories=cats,
-    )
+    return StabilityResult(per_object=per_object, **result)
 
 
-def phi(predictions: Any, train_y: Any, scale: str, categories: Any = None) -> StabilityResult:
+def _undefined(result: dict, reason: str, on_undefined: str) -> StabilityResult:
+    """Apply the ``on_undefined=`` policy to an undefined stability measure."""
+    measure = result["measure"]
+    if on_undefined == "raise":
+        raise UndefinedError(f"{measure} is undefined: {reason}.")
+    if on_undefined == "warn":
+        warnings.warn(f"{measure} is undefined: {reason}; returning nan", UndefinedCoefficientWarning, stacklevel=4)
+    per_object = np.full(np.shape(result["observed"]), np.nan)
+    return StabilityResult(per_object=per_object, reason=reason, **result)
+
+
+def phi(
+    predictions: Any, train_y: Any, scale: str, categories: Any = None, *, on_undefined: OnUndefined = "raise"
+) -> StabilityResult:
     r"""Data-based predictive stability phi: reference = training responses.
 
     Parameters
@@ -262,6 +296,9 @@ def phi(predictions: Any, train_y: Any, scale: str, categories: Any = None) -> S
         Category list, in order for ``"ordinal"``; must contain every observed value.
         Default: the observed values, sorted (numbers only for ordinal data). Pandas ordered
         categoricals supply their own categories.
+    on_undefined : {"raise", "warn", "nan"}, default "raise"
+        What constant training responses (D_e = 0) give: an :class:`UndefinedError`, or a
+        result with ``value`` NaN and ``reason`` set (warning first for ``"warn"``).
 
     Returns
     -------
@@ -275,7 +312,7 @@ def phi(predictions: Any, train_y: Any, scale: str, categories: Any = None) -> S
         Ragged or non-2-D predictions, fewer than 2 refits, unknown scale, values missing
         from ``categories``.
     UndefinedError
-        Constant training responses (D_e = 0).
+        Constant training responses (D_e = 0), with ``on_undefined="raise"``.
 
     Notes
     -----
@@ -303,11 +340,32 @@ def phi(predictions: Any, train_y: Any, scale: str, categories: Any = None) -> S
     0.022
     >>> round(s.expected, 4)
     0.1818
+
+    A constant training response leaves nothing to compare with:
+
+    >>> s = phi(pred, ["neg"] * 100, "nominal", on_undefined="nan")
+    >>> s.defined, s.value
+    (False, nan)
     """
-    return stability(predictions, train_y, scale, categories, measure="phi", reference_name="train_y")
+    return stability(
+        predictions,
+        train_y,
+        scale,
+        categories,
+        measure="phi",
+        reference_name="train_y",
+        on_undefined=on_undefined,
+    )
 
 
-def psi(predictions: Any, reference_predictions: Any, scale: str, categories: Any = None) -> StabilityResult:
+def psi(
+    predictions: Any,
+    reference_predictions: Any,
+    scale: str,
+    categories: Any = None,
+    *,
+    on_undefined: OnUndefined = "raise",
+) -> StabilityResult:
     """Model-based predictive stability psi: reference = out-of-sample predictions.
 
     Parameters
@@ -321,6 +379,8 @@ def psi(predictions: Any, reference_predictions: Any, scale: str, categories: An
         Measurement scale.
     categories : sequence, optional
         Category list (ordered for ``"ordinal"``); see :func:`phi`.
+    on_undefined : {"raise", "warn", "nan"}, default "raise"
+        What constant reference predictions (D_e = 0) give; see :func:`phi`.
 
     Returns
     -------
@@ -346,4 +406,5 @@ def psi(predictions: Any, reference_predictions: Any, scale: str, categories: An
         categories,
         measure="psi",
         reference_name="reference_predictions",
+        on_undefined=on_undefined,
     )
