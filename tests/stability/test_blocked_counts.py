@@ -328,3 +328,36 @@ def test_property_equal_to_before(pred, ref, order):
     assert_same(now, before)
     (counts, _), cats = now
     np.testing.assert_array_equal(counts, counter_counts(pred, cats))
+
+
+# ----------------------------------------------------------------------------- threads over ranges of objects
+def bincount_counts(matrix: np.ndarray, cats: np.ndarray) -> np.ndarray:
+    """Independent reference: codes by searchsorted, then one bincount per (object, category)."""
+    finite = ~np.isnan(matrix)
+    codes = np.searchsorted(cats, matrix[finite])
+    objects = np.broadcast_to(np.arange(matrix.shape[1]), matrix.shape)[finite]
+    return np.bincount(objects * cats.size + codes, minlength=matrix.shape[1] * cats.size).reshape(-1, cats.size)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("workers", [2, 3, 4])
+def test_counts_on_threads_equal_one_thread_and_bincount(order: str, workers: int, monkeypatch) -> None:
+    rng = np.random.default_rng(workers)
+    matrix = rng.integers(0, 3, size=(40, 10_001)).astype(float)
+    matrix[rng.random(matrix.shape) < 0.01] = np.nan
+    matrix = np.asarray(matrix, order=order)
+    train = np.array([0.0, 1.0, 2.0] * 10)
+    arrays = [(matrix, matrix, "predictions", True), (train, train, "train_y", False)]
+    single = _input.category_counts(arrays, None, ordinal=False)
+    monkeypatch.setattr(_input, "_THREAD_VALUES", 1000)
+    monkeypatch.setattr(_input, "_THREADS", workers)
+    monkeypatch.setattr(_input.os, "cpu_count", lambda: 8)
+    threaded = _input.category_counts(arrays, None, ordinal=False)
+    (counts, reference), cats = threaded
+    np.testing.assert_array_equal(cats, single[1])
+    np.testing.assert_array_equal(counts, single[0][0])
+    np.testing.assert_array_equal(reference, single[0][1])
+    np.testing.assert_array_equal(counts, bincount_counts(matrix, np.array([0.0, 1.0, 2.0])))
+    assert st.phi(matrix, train, "nominal").per_object.tolist() == pytest.approx(
+        st.phi(np.ascontiguousarray(matrix), train, "nominal").per_object.tolist(), nan_ok=True, abs=0
+    )

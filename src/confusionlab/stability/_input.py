@@ -13,7 +13,10 @@ trust what comes out of here.
 
 from __future__ import annotations
 
+import itertools
 import numbers
+import os
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 import numpy as np
@@ -405,6 +408,9 @@ _BLOCK_MAX_CATEGORIES = 16
 _BLOCK_BYTES = 640 * 1024
 #: Values at each end of each array that seed the category list before the counting pass.
 _SAMPLE = 2048
+#: Most threads one count uses, and the fewest values that make a thread worth starting.
+_THREADS = 4
+_THREAD_VALUES = 1_000_000
 
 
 def _column_counts(x: np.ndarray, targets: np.ndarray, nan: bool = False) -> np.ndarray:
@@ -413,10 +419,27 @@ def _column_counts(x: np.ndarray, targets: np.ndarray, nan: bool = False) -> np.
     Returns an int64 array of shape (targets + nan, columns); its last row counts NaN when
     ``nan`` is true. The matrix is compared in blocks that stay in cache and the comparison
     masks are summed as narrow integers: no code matrix, no sort, no copy of the matrix (a
-    Fortran-ordered matrix is read through its C-ordered transpose).
+    Fortran-ordered matrix is read through its C-ordered transpose). A large matrix is cut
+    into ranges of objects counted on one thread each (numpy's comparisons release the GIL;
+    the counts are integers, so the result does not depend on the threads).
     """
-    if not x.flags.c_contiguous and x.T.flags.c_contiguous:
-        return _row_counts(x.T, targets, nan)
+    transposed = not x.flags.c_contiguous and x.T.flags.c_contiguous
+    count = _row_counts if transposed else _block_counts
+    data = x.T if transposed else x
+    n_objects = data.shape[0] if transposed else data.shape[1]
+    workers = min(_THREADS, os.cpu_count() or 1, x.size // _THREAD_VALUES)
+    if workers < 2:
+        return count(data, targets, nan)
+    edges = np.linspace(0, n_objects, workers + 1).astype(int)
+    ranges = list(itertools.pairwise(edges.tolist()))
+    part = (lambda a, b: data[a:b]) if transposed else (lambda a, b: data[:, a:b])
+    with ThreadPoolExecutor(workers) as pool:
+        counts = list(pool.map(lambda r: count(part(*r), targets, nan), ranges))
+    return np.concatenate(counts, axis=1)
+
+
+def _block_counts(x: np.ndarray, targets: np.ndarray, nan: bool) -> np.ndarray:
+    """:func:`_column_counts` of a matrix whose rows are contiguous (one thread)."""
     n_rows, n_cols = x.shape
     k = targets.size
     rows = int(min(255, max(1, _BLOCK_BYTES // max(1, n_cols * (x.itemsize + k + nan)))))
@@ -424,7 +447,8 @@ def _column_counts(x: np.ndarray, targets: np.ndarray, nan: bool = False) -> np.
     part = np.empty((k + nan, n_cols), dtype=np.uint8)
     window = np.zeros((k + nan, n_cols), dtype=np.uint8)  # exact while it sums at most 255 rows
     total = np.zeros((k + nan, n_cols), dtype=np.int64)
-    buf = None if x.flags.c_contiguous else np.empty((rows, n_cols), dtype=x.dtype)
+    contiguous_rows = x.strides[1] == x.itemsize
+    buf = None if contiguous_rows else np.empty((rows, n_cols), dtype=x.dtype)
     column_targets = targets.reshape(k, 1, 1)
     in_window = 0
     for start in range(0, n_rows, rows):
