@@ -19,7 +19,7 @@ import numpy as np
 
 from ._validation import check_count, check_memory
 
-__all__ = ["MAX_SIMPLEX_POINTS", "SimplexPoints", "isometric", "simplex_points", "slice_lattice"]
+__all__ = ["MAX_SIMPLEX_POINTS", "SimplexPoints", "isometric", "simplex_counts", "simplex_points", "slice_lattice"]
 
 #: Largest simplex that :func:`simplex_points` builds (N = 492 has 20.3 million points).
 MAX_SIMPLEX_POINTS = 20_000_000
@@ -117,6 +117,19 @@ def simplex_points(N: int) -> SimplexPoints:
     >>> bool((pts.counts.sum(axis=1) == 100).all())
     True
     """
+    counts = simplex_counts(N)
+    return SimplexPoints(int(N), counts, isometric(*counts.T))
+
+
+def simplex_counts(N: int) -> np.ndarray:
+    """Every confusion matrix with ``N`` examples as rows (TP, FN, FP, TN), in the order of
+    :func:`simplex_points`: TP, then FN + FP, then FN increasing (no coordinates computed).
+
+    Examples
+    --------
+    >>> simplex_counts(1).tolist()
+    [[0, 0, 0, 1], [0, 0, 1, 0], [0, 1, 0, 0], [1, 0, 0, 0]]
+    """
     N = check_count(N, "N")
     total = comb(N + 3, 3)
     if total > MAX_SIMPLEX_POINTS:
@@ -130,10 +143,11 @@ def simplex_points(N: int) -> SimplexPoints:
     fn_t, fp_t = first, s - first
     remaining = N - np.arange(N + 1)  # for each TP: room left for FN + FP + TN
     lengths = (remaining + 1) * (remaining + 2) // 2
-    tp = np.repeat(np.arange(N + 1), lengths)
     starts = np.r_[0, np.cumsum(lengths)[:-1]]
     idx = np.arange(total) - np.repeat(starts, lengths)
-    fn, fp = fn_t[idx], fp_t[idx]
-    tn = N - tp - fn - fp
-    counts = np.stack([tp, fn, fp, tn], axis=1).astype(np.int64)
-    return SimplexPoints(N, counts, isometric(tp, fn, fp, tn))
+    counts = np.empty((total, 4), dtype=np.int64)
+    counts[:, 0] = np.repeat(np.arange(N + 1), lengths)
+    np.take(fn_t, idx, out=counts[:, 1])
+    np.take(fp_t, idx, out=counts[:, 2])
+    np.subtract(N, counts[:, :3].sum(axis=1), out=counts[:, 3])
+    return counts

@@ -28,7 +28,7 @@ import numpy as np
 import traitlets
 
 from ..confusion import ConfusionMatrix
-from ..lattice import isometric, simplex_points
+from ..lattice import isometric, simplex_counts
 from ..metrics import METRICS
 from ..models import PRIORS, simplex_model, slice_model
 from ._common import Buffer, BundledWidget, Count, MetricName, Tolerance, buffer_array, colour_domain
@@ -103,7 +103,7 @@ def drawing_order(N: int, stride: int = 1) -> tuple[np.ndarray, list[int]]:
             f"{10 * MAX_POINTS:,}; use a larger stride (simplex_stride)."
         )
     # The core's enumeration of the small lattice (a, b, c) = (TP, FN, FP) / stride.
-    small = simplex_points(N // stride).counts
+    small = simplex_counts(N // stride)
     total = small.shape[0]
     a, b, c = (np.ascontiguousarray(small[:, j]) for j in range(3))
     counts = np.empty((total, 4), dtype=np.int64)
