@@ -46,6 +46,23 @@ def interval_half_width(d: MetricDistribution, confidence: float) -> tuple[float
     return h, (gaps[0] + gaps[1]) / 2 / h
 
 
+def _quantile_atom(fs: np.ndarray, cs: np.ndarray, below: float, level: float, margin: float) -> tuple | None:
+    """The atom of a band of sorted ratios ``fs`` (cumulative masses ``cs``, mass ``below`` under
+    the band) where the cdf crosses ``level``: ``(ratio, start, end)`` with ``fs[start:end]`` equal
+    to it, or None when the band does not reach the level or the cdf passes within ``margin`` of it
+    just below or at the atom (then rounding could move the quantile: the caller declines)."""
+    k = int(np.searchsorted(cs, level, side="left"))
+    if k >= fs.size:
+        return None
+    q = fs[k]
+    start = int(np.searchsorted(fs, q, side="left"))
+    end = int(np.searchsorted(fs, q, side="right"))
+    before = cs[start - 1] if start > 0 else below
+    if not (cs[end - 1] >= level + margin and before < level - margin):
+        return None
+    return q, start, end
+
+
 def _half_width_from_ratios(form: Any, quantiles: list, neighbours: list) -> tuple[float, float]:
     """Half-width and granularity (as :func:`interval_half_width`) from the interval's two
     quantiles and each one's neighbouring atoms, all given as ratios of the exact ``form``."""
@@ -267,16 +284,11 @@ def lattice_half_width(
         sel = np.flatnonzero((bucket >= first) & (bucket <= last))
         fs, ws = flat[sel], wflat[sel]
         order = np.argsort(fs, kind="stable")
-        fs, cs = fs[order], below + np.cumsum(ws[order])
-        k = int(np.searchsorted(cs, level, side="left"))
-        if k >= fs.size:
+        fs = fs[order]
+        atom = _quantile_atom(fs, below + np.cumsum(ws[order]), below, level, margin)
+        if atom is None:
             return None
-        q = fs[k]
-        start = int(np.searchsorted(fs, q, side="left"))
-        end = int(np.searchsorted(fs, q, side="right"))  # fs[start:end] == q
-        before = cs[start - 1] if start > 0 else below
-        if not (cs[end - 1] >= level + margin and before < level - margin):
-            return None
+        q, start, end = atom
         # Neighbouring ratios: a lower bucket holds only smaller ratios, a higher one only larger.
         if start > 0:
             smaller = fs[start - 1]
@@ -503,16 +515,10 @@ def contour_half_width(
         fs = m.f(rows, cols)
         order = np.argsort(fs)  # ties (equal ratios) are summed whole: their order does not matter
         fs = fs[order]
-        cs = below + np.cumsum(tp_pmf[rows[order]] * tn_pmf[cols[order]])
-        k = int(np.searchsorted(cs, level, side="left"))
-        if k >= size:
+        atom = _quantile_atom(fs, below + np.cumsum(tp_pmf[rows[order]] * tn_pmf[cols[order]]), below, level, margin)
+        if atom is None:
             return None
-        qf = fs[k]
-        start = int(np.searchsorted(fs, qf, side="left"))
-        end = int(np.searchsorted(fs, qf, side="right"))
-        before = cs[start - 1] if start > 0 else below
-        if not (cs[end - 1] >= level + margin and before < level - margin):
-            return None
+        qf, start, end = atom
         # neighbouring ratios: below the lower contour the largest is a row's last point in it
         if start > 0:
             smaller = fs[start - 1]
