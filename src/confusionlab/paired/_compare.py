@@ -321,33 +321,25 @@ def compare_paired_cells(
                 "dirichlet-multinomial model, whose prior covers an empty class"
             )
     identical = counts.discordant_cells == 0
+    exact = None
     if method != "monte-carlo":
         exact = _exact_engine(m, model, counts, p, n, tolerance, undefined_value, identical, refuse=method == "exact")
-        if exact is not None:
-            engine, pruned = exact
-            return PairedComparison(
-                engine,
-                metric=m,
-                model=model,
-                counts=counts,
-                future_size=(p, n),
-                tolerance=tolerance,
-                undefined=undefined_value,
-                pruned_mass=pruned,
-            )
-    rng = check_random_state(random_state)
-    mc = MonteCarloEngine(
-        m, model, p, n, counts.as_array()[0], counts.as_array()[1], draws, rng, undefined_value, identical
-    )
+    if exact is not None:
+        engine, pruned = exact
+    else:
+        rng = check_random_state(random_state)
+        positives, negatives = counts.as_array()
+        engine = MonteCarloEngine(m, model, p, n, positives, negatives, draws, rng, undefined_value, identical)
+        pruned = 0.0
     return PairedComparison(
-        mc,
+        engine,
         metric=m,
         model=model,
         counts=counts,
         future_size=(p, n),
         tolerance=tolerance,
         undefined=undefined_value,
-        pruned_mass=0.0,
+        pruned_mass=pruned,
     )
 
 
