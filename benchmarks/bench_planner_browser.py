@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -40,6 +39,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "browser"))
 
+from _machine import machine  # noqa: E402
 from conftest import (  # noqa: E402  (the browser-test harness, reused)
     CHROMIUM_ARGS,
     LabSession,
@@ -136,12 +136,8 @@ def main() -> None:
         servers.close()
 
     med = statistics.median
-    load = "/".join(f"{a:.1f}" for a in load_before) + " before, " + "/".join(f"{a:.1f}" for a in os.getloadavg())
-    machine = (
-        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
-        f"load average (1/5/15 min) {load} after"
-    )
-    print(f"# PlannerView latency, kernel-side change → redrawn view ({machine}, {args.repeat} changes of each kind)")
+    about = f"{machine(load_before)}, {args.repeat} changes of each kind"
+    print(f"# PlannerView latency, kernel-side change → redrawn view ({about})")
     print()
     print("| plan | N planned | change | latency median (ms) | min–max (ms) | kernel re-plan median (ms) |")
     print("|---|---:|---|---:|---:|---:|")
