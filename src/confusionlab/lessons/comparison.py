@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_count, check_int, check_probability
+from ._figure import axes, pmf_stairs
 from .style import DIVERGING_STOPS, MODEL_COLOURS, NEUTRAL, PAIR_COLOURS
 
 __all__ = [
@@ -47,14 +48,6 @@ __all__ = [
 
 #: Colours of overlaid PMFs, in order: the red end of the metric scale, its blue end, neutral grey.
 BALANCE_COLOURS: tuple[str, ...] = (DIVERGING_STOPS[0], DIVERGING_STOPS[-1], NEUTRAL, DIVERGING_STOPS[2])
-
-
-def _axes(ax: Any) -> Any:
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        _, ax = plt.subplots()
-    return ax
 
 
 def _finite_curve(x: Any, y: Any, x_name: str, y_name: str) -> tuple[np.ndarray, np.ndarray]:
@@ -123,7 +116,7 @@ def plot_sd_curve(
         Lines drawn: the curve, then the paper's crosses, then the floor.
     """
     xs, ys = _finite_curve(x, sd, "x", "sd")
-    ax = _axes(ax)
+    ax = axes(ax)
     ax.plot(xs, ys, "o-", ms=4, color=MODEL_COLOURS["beta-binomial"], label=label)
     if paper:
         ax.plot(list(paper), list(paper.values()), "x", ms=8, color="black", label="paper")
@@ -190,11 +183,8 @@ def plot_pmf_histograms(
         colours = [PAIR_COLOURS[k] for k in ab] if ab in (["A", "B"], ["A"], ["B"]) else list(BALANCE_COLOURS)
     if len(colours) < len(labels):
         raise ValueError(f"colours must give one colour per distribution ({len(labels)}), got {len(colours)}")
-    ax = _axes(ax)
-    for label, colour in zip(labels, colours[: len(labels)], strict=True):
-        d = distributions[label]
-        mass, _ = np.histogram(d.values, bins=edges, weights=d.probabilities)
-        ax.stairs(mass, edges, color=colour, fill=fill, alpha=0.4 if fill else 1.0, label=f"{label}: sd {d.std():.4f}")
+    ax = axes(ax)
+    pmf_stairs(ax, distributions, edges, colours[: len(labels)], fill=fill, alpha=0.4 if fill else 1.0)
     widths = np.diff(edges)
     per = f" of {widths[0]:.3g}" if np.allclose(widths, widths[0]) else ""
     ax.set_xlabel(xlabel)
@@ -233,7 +223,7 @@ def plot_difference(
     """
     edges = _bins(bins)
     p = check_probability(prob_greater, "prob_greater")
-    ax = _axes(ax)
+    ax = axes(ax)
     mass, _ = np.histogram(difference.values, bins=edges, weights=difference.probabilities)
     ax.stairs(mass, edges, color=NEUTRAL)
     shaded = np.where(edges[:-1] >= 0, mass, 0.0)
@@ -293,7 +283,7 @@ def plot_prob_greater(
         raise ValueError("probabilities must lie in [0, 1]")
     if limit is not None:
         limit = check_probability(limit, "limit")
-    ax = _axes(ax)
+    ax = axes(ax)
     ax.plot(xs, ys, "o-", ms=4, color=PAIR_COLOURS["A"], label=label or ylabel)
     if limit is not None:
         ax.axhline(limit, color=NEUTRAL, ls="--", lw=1, label=f"limit (true values): {limit:.4g}")
@@ -341,7 +331,7 @@ def plot_half_width(
     """
     xs, ys = _finite_curve(sizes, exact, "sizes", "exact")
     plan_size = check_count(plan_size, "plan_size")
-    ax = _axes(ax)
+    ax = axes(ax)
     ax.step(xs, ys, where="post", color=MODEL_COLOURS["beta-binomial"], label="exact half-width")
     if approx is not None:
         _, ya = _finite_curve(sizes, approx, "sizes", "approx")

@@ -33,6 +33,7 @@ from ..confusion import ConfusionMatrix
 from ..contours import contour, mcc_eccentricity
 from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import METRICS
+from ._figure import axes, pmf_stairs
 from .style import METRIC_CMAP, MODEL_COLOURS, NEUTRAL
 
 __all__ = [
@@ -67,6 +68,9 @@ MAX_BINS = 100_000
 #: Most shades :func:`shades` makes (one per curve of a figure).
 MAX_SHADES = 1_000
 
+#: Size of a lesson's single-panel figure (inches).
+_FIGSIZE = (6.0, 3.6)
+
 #: Shade of the unit square (the rates a test set can reach).
 _SQUARE = "0.92"
 
@@ -87,12 +91,6 @@ def _bins(lo: float, hi: float, bin_width: Any) -> np.ndarray:
         raise ValueError(f"bin_width={bin_width!r} gives more than {MAX_BINS:,} bins over [{lo:g}, {hi:g}]")
     start = np.floor(lo / bin_width) * bin_width
     return np.arange(start, hi + 2 * bin_width, bin_width)
-
-
-def _axes(ax: Axes | None, figsize: tuple[float, float] = (6.0, 3.6)) -> Axes:
-    if ax is None:
-        _, ax = plt.subplots(figsize=figsize)
-    return ax
 
 
 def default_levels(metric: str) -> list[float]:
@@ -182,7 +180,7 @@ def plot_pmf(
         Sticks in ``ax.collections[0]``; the mean is the line labelled ``"mean"``.
     """
     model = check_choice(model, "model", tuple(MODEL_COLOURS))
-    ax = _axes(ax)
+    ax = axes(ax, _FIGSIZE)
     colour = MODEL_COLOURS[model]
     finite = np.isfinite(dist.values)
     ax.vlines(dist.values[finite], 0, dist.probabilities[finite], color=colour, lw=1.0)
@@ -260,7 +258,7 @@ def plot_multiplicities(dist: MetricDistribution, *, ax: Axes | None = None, xla
     Axes
         Sticks in ``ax.collections[0]``.
     """
-    ax = _axes(ax)
+    ax = axes(ax, _FIGSIZE)
     finite = np.isfinite(dist.values)
     ax.vlines(dist.values[finite], 0, dist.multiplicities[finite], color=NEUTRAL, lw=0.8)
     ax.set_xlabel(xlabel)
@@ -305,7 +303,7 @@ def plot_contours(
     p, n = _positive(p, "p"), _positive(n, "n")
     name = METRICS[metric].name
     levels = default_levels(name) if levels is None else [float(v) for v in levels]
-    ax = _axes(ax, (4.0, 4.0))
+    ax = axes(ax, (4.0, 4.0))
     ax.add_patch(plt.Rectangle((0, 0), 1, 1, color=_SQUARE, zorder=0))
     for level, colour in zip(levels, _level_colours(name, levels), strict=False):
         for k, line in enumerate(contour(name, level, p=p, n=n, window=window)):
@@ -406,7 +404,7 @@ def plot_eccentricity(
 
     ``paper`` maps prevalences to published eccentricities (for |MCC| = 0.5), drawn as triangles.
     """
-    ax = _axes(ax)
+    ax = axes(ax, _FIGSIZE)
     prevalence = np.linspace(0.005, 0.995, 199)
     for k, colour in zip(ks, _level_colours("mcc", ks), strict=False):
         ax.plot(prevalence, [mcc_eccentricity(k, q) for q in prevalence], color=colour, label=f"|MCC| = {k}")
@@ -452,7 +450,7 @@ def plot_lattice_contours(
             f"a figure draws at most {MAX_LATTICE_POINTS:,} (take a smaller slice)"
         )
     name = METRICS[metric].name
-    ax = _axes(ax, (7.5, 4.6))
+    ax = axes(ax, (7.5, 4.6))
     tp, tn = np.meshgrid(np.arange(p + 1), np.arange(n + 1), indexing="ij")
     ax.plot(((n - tn) / n).ravel(), (tp / p).ravel(), ".", color="0.75", ms=3, label=f"lattice ({p + 1} × {n + 1})")
     levels = [float(level) for level in marked]
@@ -501,11 +499,8 @@ def plot_pmf_histograms(
     lo = min(float(np.min(d.values[np.isfinite(d.values)])) for d in dists.values())
     hi = max(float(np.max(d.values[np.isfinite(d.values)])) for d in dists.values())
     bins = _bins(lo, hi, bin_width)
-    ax = _axes(ax)
-    for (label, d), colour in zip(dists.items(), shades(MODEL_COLOURS[model], len(dists)), strict=False):
-        finite = np.isfinite(d.values)
-        mass, _ = np.histogram(d.values[finite], bins=bins, weights=d.probabilities[finite])
-        ax.stairs(mass, bins, color=colour, lw=1.3, label=f"{label}: sd {d.std():.4f}")
+    ax = axes(ax, _FIGSIZE)
+    pmf_stairs(ax, dists, bins, shades(MODEL_COLOURS[model], len(dists)), lw=1.3)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(f"probability per bin of {bin_width:g}")
     ax.set_title(f"{model} model", fontsize=10)
@@ -534,7 +529,7 @@ def plot_sd_loglog(
     dict
         The least-squares slope of log SD on log N for each (metric, model).
     """
-    ax = _axes(ax, (6.5, 4.0))
+    ax = axes(ax, (6.5, 4.0))
     sizes = np.asarray(sizes, dtype=float)
     markers = {}
     slopes: dict[tuple[str, str], float] = {}
@@ -587,7 +582,7 @@ def plot_intervals(
     Axes
     """
     confidence = check_confidence(confidence)
-    ax = _axes(ax, (7.5, 3.0))
+    ax = axes(ax, (7.5, 3.0))
     for model, d in dists.items():
         colour = MODEL_COLOURS[check_choice(model, "model", tuple(MODEL_COLOURS))]
         finite = np.isfinite(d.values)
