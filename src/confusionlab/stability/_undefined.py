@@ -75,14 +75,17 @@ class Coefficient(float):
         return (Coefficient, (float(self), self.name, self.reason))
 
 
-def undefined_result(name: str, reason: str, on_undefined: str) -> Coefficient:
-    """Apply the ``on_undefined=`` policy: warn and return NaN, return NaN, or raise."""
+def undefined_result(name: str, reason: str, on_undefined: str, stacklevel: int = 3) -> Coefficient:
+    """Apply the ``on_undefined=`` policy: warn and return NaN, return NaN, or raise.
+
+    ``stacklevel`` places the warning (3: the caller of the function that calls this one).
+    """
     if on_undefined == "raise":
         raise UndefinedError(f"{name} is undefined: {reason}")
     if on_undefined == "warn":
         warnings.warn(
             f"{name} is undefined: {reason}; returning nan",
             UndefinedCoefficientWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
     return Coefficient(float("nan"), name, reason)

@@ -24,7 +24,7 @@ import numpy as np
 
 from .._validation import check_confidence, check_int, check_memory, check_on_undefined, check_random_state
 from ._input import as_float, as_matrix, as_sample, category_counts, check_scale
-from ._undefined import OnUndefined, UndefinedCoefficientWarning, UndefinedError
+from ._undefined import OnUndefined, UndefinedCoefficientWarning, undefined_result
 from .distances import mean_pair_squared_difference, ordinal_positions, pair_distance_sums
 
 __all__ = ["MAX_BOOT", "StabilityResult", "phi", "psi", "stability"]
@@ -268,12 +268,9 @@ def stability(
 
 
 def _undefined(result: dict, reason: str, on_undefined: str) -> StabilityResult:
-    """Apply the ``on_undefined=`` policy to an undefined stability measure."""
-    measure = result["measure"]
-    if on_undefined == "raise":
-        raise UndefinedError(f"{measure} is undefined: {reason}.")
-    if on_undefined == "warn":
-        warnings.warn(f"{measure} is undefined: {reason}; returning nan", UndefinedCoefficientWarning, stacklevel=4)
+    """Apply the ``on_undefined=`` policy to an undefined stability measure (raise, or warn and/or
+    return a result whose ``per_object`` is all NaN)."""
+    undefined_result(result["measure"], reason, on_undefined, stacklevel=5)  # the caller of phi/psi
     per_object = np.full(np.shape(result["observed"]), np.nan)
     return StabilityResult(per_object=per_object, reason=reason, **result)
 
