@@ -9,6 +9,8 @@ from math import comb
 import numpy as np
 import pytest
 from brute import as_float, exact_value
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 from scipy import stats
 
 import confusionlab as cl
@@ -138,3 +140,20 @@ def test_dirichlet_multinomial_with_a_huge_prior_is_the_multinomial_at_one_quart
 def test_priors_beyond_the_largest_are_refused_by_name() -> None:
     with pytest.raises(ValueError, match="prior must be at most"):
         slice_model(cl.ConfusionMatrix(tp=1, fn=1, fp=1, tn=1), prior=8.98e307)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(N=hs.one_of(hs.integers(-5, 40), hs.floats(allow_nan=True), hs.text(max_size=3), hs.none(), hs.just(10**6)))
+def test_simplex_counts_is_simplex_points_without_coordinates(N) -> None:
+    """Hostile N: a ValueError/TypeError naming N, or the counts simplex_points enumerates (brute force)."""
+    from confusionlab.lattice import simplex_counts
+
+    try:
+        counts = simplex_counts(N)
+    except (ValueError, TypeError) as error:
+        assert "N" in str(error), error
+        return
+    n = int(N)
+    brute = [(tp, fn, s - fn, n - tp - s) for tp in range(n + 1) for s in range(n - tp + 1) for fn in range(s + 1)]
+    assert [tuple(r) for r in counts.tolist()] == brute
+    np.testing.assert_array_equal(counts, cl.simplex_points(n).counts)

@@ -121,6 +121,14 @@ def test_phi_scale_and_categories(bad):
 
 
 @SETTINGS
+@given(bad=hostile)
+def test_phi_psi_stability_policy(bad):
+    check(lambda: st.phi(OK_PRED, OK_REF, "nominal", on_undefined=bad), "on_undefined")
+    check(lambda: st.psi(OK_PRED, OK_REF, "nominal", on_undefined=bad), "on_undefined")
+    check(lambda: st.stability(OK_PRED, OK_REF, "nominal", on_undefined=bad), "on_undefined")
+
+
+@SETTINGS
 @given(bad=hostile, scale=hs.sampled_from(["nominal", "ordinal", "metric"]))
 def test_comparators_predictions(bad, scale):
     check(lambda: st.fleiss_kappa(bad, on_undefined="nan"), "predictions")
