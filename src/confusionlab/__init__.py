@@ -10,7 +10,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from ._validation import TooLargeError, memory_limit, set_memory_limit
+from ._validation import InvalidParameterError, TooLargeError, memory_limit, set_memory_limit
 from .confusion import ConfusionMatrix
 from .contours import contour
 from .distribution import MetricDistribution, compare, metric_distribution
@@ -44,6 +44,7 @@ __all__ = [
     "Evaluation",
     "EvaluationView",
     "Explorer",
+    "InvalidParameterError",
     "Metric",
     "MetricDistribution",
     "MetricPMF",

@@ -1,4 +1,4 @@
-"""The one set of argument checks for the whole library (SPEC E1).
+"""The one set of argument checks for the whole library.
 
 Internals trust their inputs; every public function of the core, of
 :mod:`confusionlab.bias` and of :mod:`confusionlab.stability` validates here first,
@@ -36,17 +36,24 @@ __all__ = [
     "MAX_COUNT",
     "MAX_TOLERANCE",
     "ON_UNDEFINED",
+    "InvalidParameterError",
     "TooLargeError",
     "as_labels",
     "check_choice",
     "check_confidence",
     "check_count",
+    "check_future_size",
+    "check_half_width",
     "check_int",
+    "check_margin",
     "check_memory",
+    "check_n_draws",
+    "check_n_resamples",
     "check_on_undefined",
     "check_positive_real",
     "check_probability",
     "check_random_state",
+    "check_rate",
     "check_tolerance",
     "check_undefined",
     "format_bytes",
@@ -70,6 +77,27 @@ ON_UNDEFINED = ("warn", "nan", "raise")
 
 _DEFAULT_MEMORY_LIMIT = 2 * 1024**3
 _memory_limit: int | None = None
+
+
+class InvalidParameterError(ValueError, TypeError):
+    """An argument has the wrong type or value.
+
+    The one error for bad arguments in the whole library. It is both a
+    :class:`ValueError` and a :class:`TypeError` (as scikit-learn's own
+    ``InvalidParameterError``), so code written against either keeps working. The
+    message names the argument and the offending value.
+
+    Examples
+    --------
+    >>> try:
+    ...     check_confidence(1.5)
+    ... except InvalidParameterError as error:
+    ...     print(error)
+    confidence must lie strictly between 0 and 1, got 1.5
+    """
+
+
+InvalidParameterError.__module__ = "confusionlab"
 
 
 class TooLargeError(ValueError):
@@ -96,24 +124,24 @@ def check_count(value: Any, name: str) -> int:
     4
     """
     if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an integer count, got the boolean {value!r}")
+        raise InvalidParameterError(f"{name} must be an integer count, got the boolean {value!r}")
     if isinstance(value, numbers.Integral):
         result = int(value)
     elif isinstance(value, numbers.Real):
         fvalue = float(value)
         if math.isnan(fvalue):
-            raise ValueError(f"{name} must be an integer count, got NaN")
+            raise InvalidParameterError(f"{name} must be an integer count, got NaN")
         if math.isinf(fvalue):
-            raise ValueError(f"{name} must be an integer count, got {fvalue}")
+            raise InvalidParameterError(f"{name} must be an integer count, got {fvalue}")
         if not fvalue.is_integer():
-            raise ValueError(f"{name} must be an integer count, got the non-integer {value!r}")
+            raise InvalidParameterError(f"{name} must be an integer count, got the non-integer {value!r}")
         result = int(fvalue)
     else:
-        raise TypeError(f"{name} must be an integer count, got {type(value).__name__} {value!r}")
+        raise InvalidParameterError(f"{name} must be an integer count, got {type(value).__name__} {value!r}")
     if result < 0:
-        raise ValueError(f"{name} must be a non-negative count, got {result}")
+        raise InvalidParameterError(f"{name} must be a non-negative count, got {result}")
     if result > MAX_COUNT:
-        raise ValueError(
+        raise InvalidParameterError(
             f"{name}={result} is absurdly large (more than 2**53); counts this large cannot be represented exactly"
         )
     return result
@@ -126,18 +154,18 @@ def check_int(value: Any, name: str, *, minimum: int | None = None, maximum: int
     2001
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
+        raise InvalidParameterError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
     result = int(value)
     if minimum is not None and result < minimum:
-        raise ValueError(f"{name} must be at least {minimum}, got {result}")
+        raise InvalidParameterError(f"{name} must be at least {minimum}, got {result}")
     if maximum is not None and result > maximum:
-        raise ValueError(f"{name} must be at most {maximum:,}, got {result:,}")
+        raise InvalidParameterError(f"{name} must be at most {maximum:,}, got {result:,}")
     return result
 
 
 def _real(value: Any, name: str, what: str) -> float:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be {what}, got {type(value).__name__} {value!r}")
+        raise InvalidParameterError(f"{name} must be {what}, got {type(value).__name__} {value!r}")
     return float(value)
 
 
@@ -145,11 +173,11 @@ def check_probability(value: Any, name: str, *, open_interval: bool = False) -> 
     """Return ``value`` as a float in [0, 1] (or (0, 1) when ``open_interval``)."""
     fvalue = _real(value, name, "a real number")
     if math.isnan(fvalue):
-        raise ValueError(f"{name} must be a number in [0, 1], got NaN")
+        raise InvalidParameterError(f"{name} must be a number in [0, 1], got NaN")
     if open_interval and not 0.0 < fvalue < 1.0:
-        raise ValueError(f"{name} must lie strictly between 0 and 1, got {fvalue}")
+        raise InvalidParameterError(f"{name} must lie strictly between 0 and 1, got {fvalue}")
     if not 0.0 <= fvalue <= 1.0:
-        raise ValueError(f"{name} must lie in [0, 1], got {fvalue}")
+        raise InvalidParameterError(f"{name} must lie in [0, 1], got {fvalue}")
     return fvalue
 
 
@@ -172,7 +200,7 @@ def check_tolerance(value: Any, name: str = "tolerance") -> float:
     """
     fvalue = _real(value, name, "a small non-negative number (mass dropped per marginal)")
     if math.isnan(fvalue) or not 0.0 <= fvalue <= MAX_TOLERANCE:
-        raise ValueError(
+        raise InvalidParameterError(
             f"{name} must lie in [0, {MAX_TOLERANCE}] (the probability mass dropped from each marginal's "
             f"tails; default {DEFAULT_TOLERANCE:g}), got {value!r}"
         )
@@ -183,19 +211,137 @@ def check_positive_real(value: Any, name: str) -> float:
     """Return ``value`` as a finite float > 0."""
     fvalue = _real(value, name, "a positive real number")
     if not math.isfinite(fvalue) or fvalue <= 0:
-        raise ValueError(f"{name} must be a finite positive number, got {value!r}")
+        raise InvalidParameterError(f"{name} must be a finite positive number, got {value!r}")
     return fvalue
 
 
 def check_choice(value: Any, name: str, choices: dict[str, Any] | tuple[str, ...]) -> str:
     """Return ``value`` if it is one of ``choices`` (case-insensitive, '_' and '-' alike)."""
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be a string, one of {sorted(choices)}, got {value!r}")
+        raise InvalidParameterError(f"{name} must be a string, one of {sorted(choices)}, got {value!r}")
     normal = value.strip().lower().replace("_", "-")
     for choice in choices:
         if choice.lower().replace("_", "-") == normal:
             return choice
-    raise ValueError(f"unknown {name} {value!r}; expected one of {sorted(choices)}")
+    raise InvalidParameterError(f"unknown {name} {value!r}; expected one of {sorted(choices)}")
+
+
+def check_rate(value: Any, name: str) -> float:
+    """A rate or prevalence strictly between 0 and 1 (NaN, bool and non-numbers refused).
+
+    >>> check_rate(0.1, "prevalence")
+    0.1
+    >>> check_rate(1.0, "tpr")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: tpr must lie strictly between 0 and 1, got 1.0
+    """
+    return check_probability(value, name, open_interval=True)
+
+
+def check_half_width(value: Any, name: str = "half_width") -> float:
+    """The half-width an interval must reach: a finite number > 0.
+
+    >>> check_half_width(0.05)
+    0.05
+    >>> check_half_width(0)
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: half_width must be a finite number > 0 (the ± an interval must reach), got 0
+    """
+    fvalue = _real(value, name, "a positive number")
+    if not (math.isfinite(fvalue) and fvalue > 0):
+        raise InvalidParameterError(f"{name} must be a finite number > 0 (the ± an interval must reach), got {value!r}")
+    return fvalue
+
+
+def check_margin(value: Any, name: str = "margin") -> float:
+    """The half-width of the band of practical equivalence around a reference: a finite number ≥ 0.
+
+    The same rule everywhere (bias verdicts, paired comparisons, audits): ``0`` asks
+    whether the value equals the reference exactly, which has a positive probability
+    for the library's discrete distributions.
+
+    >>> check_margin(0.1)
+    0.1
+    >>> check_margin(float("nan"))
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: margin must be a finite number ≥ 0 (the half-width of the band ... got nan
+    """
+    fvalue = _real(value, name, "a non-negative number")
+    if not (math.isfinite(fvalue) and fvalue >= 0):
+        raise InvalidParameterError(
+            f"{name} must be a finite number ≥ 0 (the half-width of the band of practical equivalence), got {value!r}"
+        )
+    return fvalue
+
+
+def check_n_draws(value: Any, name: str = "n_draws", *, minimum: int = 1, bytes_per_draw: float = 0.0) -> int:
+    """A number of Monte Carlo draws (the library's one name for it: ``n_draws``).
+
+    With ``bytes_per_draw`` the memory the draws need is checked first (:func:`check_memory`).
+
+    >>> check_n_draws(20_000)
+    20000
+    """
+    n = check_int(value, name, minimum=minimum)
+    if bytes_per_draw:
+        check_memory(
+            float(n) * bytes_per_draw,
+            f"{name}={n:,} Monte Carlo draws",
+            f"lower {name} (the Monte Carlo error of a probability shrinks as 1/√{name})",
+        )
+    return n
+
+
+def check_n_resamples(
+    value: Any, name: str = "n_resamples", *, minimum: int = 1, bytes_per_resample: float = 0.0
+) -> int:
+    """A number of bootstrap resamples (scipy's name: ``n_resamples``), memory checked like :func:`check_n_draws`.
+
+    >>> check_n_resamples(2_000)
+    2000
+    """
+    n = check_int(value, name, minimum=minimum)
+    if bytes_per_resample:
+        check_memory(float(n) * bytes_per_resample, f"{name}={n:,} bootstrap resamples", f"lower {name}")
+    return n
+
+
+def check_future_size(value: Any, p: int, n: int, name: str = "future_size") -> tuple[int, int] | None:
+    """The size of the next test set as ``(positives, negatives)``; ``None`` keeps the observed size.
+
+    One rule everywhere: ``future_size`` is either a pair ``(p, n)`` or a total ``N``.
+    A total is split in the observed proportions, ``p′ = ⌊N·p/(p + n) + ½⌋`` (so
+    ``N = p + n`` gives back ``(p, n)``), keeping at least one example of each class
+    that was observed.
+
+    >>> check_future_size(None, 20, 40) is None
+    True
+    >>> check_future_size(600, 20, 40), check_future_size((30, 30), 20, 40)
+    ((200, 400), (30, 30))
+    >>> check_future_size(-1, 20, 40)
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: future_size must be a non-negative count, got -1
+    """
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or (hasattr(value, "__len__") and len(value) != 2):
+        raise InvalidParameterError(f"{name} must be a total N or a pair (positives, negatives), got {value!r}")
+    if hasattr(value, "__len__"):
+        return check_count(value[0], f"{name}[0] (positives)"), check_count(value[1], f"{name}[1] (negatives)")
+    total = check_count(value, name)
+    observed = p + n
+    if observed == 0:
+        raise InvalidParameterError(f"{name}={total} cannot be split into classes: the observed test set is empty")
+    future_p = int((2 * total * p + observed) // (2 * observed))
+    if p and total >= 2:
+        future_p = max(future_p, 1)
+    if n and total >= 2:
+        future_p = min(future_p, total - 1)
+    return future_p, total - future_p
 
 
 def check_random_state(value: Any, name: str = "random_state") -> np.random.Generator:
@@ -207,7 +353,7 @@ def check_random_state(value: Any, name: str = "random_state") -> np.random.Gene
     if value is None or isinstance(value, (np.random.SeedSequence, np.random.Generator)):
         return np.random.default_rng(value)
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < 0:
-        raise TypeError(
+        raise InvalidParameterError(
             f"{name} must be None, a non-negative integer seed, a numpy SeedSequence or Generator, got {value!r}"
         )
     return np.random.default_rng(int(value))
@@ -223,17 +369,17 @@ def check_undefined(value: Any, *, allow_exclude: bool = True) -> float | None:
     if isinstance(value, str):
         if allow_exclude and value.strip().lower() == "exclude":
             return None
-        raise ValueError(f"undefined must be {what}, got {value!r}")
+        raise InvalidParameterError(f"undefined must be {what}, got {value!r}")
     fvalue = _real(value, "undefined", what)
     if math.isnan(fvalue):
-        raise ValueError(f"undefined must be {what}, not NaN")
+        raise InvalidParameterError(f"undefined must be {what}, not NaN")
     return fvalue
 
 
 def check_on_undefined(value: Any) -> str:
     """The policy for a result that is undefined as a whole: ``"warn"``, ``"nan"`` or ``"raise"``."""
     if not isinstance(value, str) or value not in ON_UNDEFINED:
-        raise ValueError(f"on_undefined must be one of {ON_UNDEFINED}, got {value!r}")
+        raise InvalidParameterError(f"on_undefined must be one of {ON_UNDEFINED}, got {value!r}")
     return value
 
 
@@ -269,11 +415,11 @@ def _parse_bytes(value: int | str) -> int:
         try:
             result = int(float(number) * factor)
         except ValueError:
-            raise ValueError(f"memory limit must be a number of bytes like '2G', got {value!r}") from None
+            raise InvalidParameterError(f"memory limit must be a number of bytes like '2G', got {value!r}") from None
     else:
         result = check_int(value, "memory limit", minimum=1)
     if result < 1:
-        raise ValueError(f"memory limit must be positive, got {value!r}")
+        raise InvalidParameterError(f"memory limit must be positive, got {value!r}")
     return result
 
 
@@ -357,7 +503,7 @@ def _is_missing_scalar(v: Any) -> bool:
 def _to_numpy(values: Any) -> np.ndarray:
     """A 1-D-able numpy view of an array-like: pandas/polars Series keep nulls as missing objects."""
     if isinstance(values, (str, bytes)):
-        raise TypeError(f"expected an array of values, got the string {values!r}")
+        raise InvalidParameterError(f"expected an array of values, got the string {values!r}")
     to_numpy = getattr(values, "to_numpy", None)
     if callable(to_numpy):
         dtype = getattr(values, "dtype", None)
@@ -377,7 +523,7 @@ def _to_numpy(values: Any) -> np.ndarray:
         if any(_is_missing_scalar(v) for v in items):
             return np.asarray(list(items), dtype=object)
         return np.asarray(items)
-    raise TypeError(f"expected an array of values, got {type(values).__name__}")
+    raise InvalidParameterError(f"expected an array of values, got {type(values).__name__}")
 
 
 def as_labels(values: Any, name: str, *, dropna: bool = False) -> np.ndarray:
@@ -398,14 +544,14 @@ def as_labels(values: Any, name: str, *, dropna: bool = False) -> np.ndarray:
     >>> as_labels(["a", None], "y_true")
     Traceback (most recent call last):
     ...
-    ValueError: y_true has 1 missing value (None/NaN/<NA>) at position 1; drop or fill it first, ...
+    confusionlab.InvalidParameterError: y_true has 1 missing value (None/NaN/<NA>) at position 1; drop or ...
     """
     try:
         arr = _to_numpy(values)
     except TypeError as exc:
-        raise TypeError(f"{name}: {exc}") from None
+        raise InvalidParameterError(f"{name}: {exc}") from None
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+        raise InvalidParameterError(f"{name} must be one-dimensional, got shape {arr.shape}")
     missing = missing_mask(arr)
     if missing.any():
         if dropna:
@@ -413,7 +559,7 @@ def as_labels(values: Any, name: str, *, dropna: bool = False) -> np.ndarray:
         where = np.flatnonzero(missing)
         shown = ", ".join(map(str, where[:5].tolist())) + (" …" if where.size > 5 else "")
         count = int(where.size)
-        raise ValueError(
+        raise InvalidParameterError(
             f"{name} has {count} missing value{'s' if count != 1 else ''} (None/NaN/<NA>) at "
             f"position{'s' if count != 1 else ''} {shown}; drop or fill {'them' if count != 1 else 'it'} first, "
             "or pass dropna=True where the function offers it"

@@ -16,7 +16,11 @@ import numpy as np
 
 from ._validation import as_labels, check_count, check_int, check_probability
 
-__all__ = ["ConfusionMatrix"]
+__all__ = ["CONFUSION_ORDER", "ConfusionMatrix"]
+
+#: The order of the four counts wherever they travel together (arrays, tables, bias
+#: facets, buffers sent to the views): the positives' row, then the negatives' row.
+CONFUSION_ORDER = ("tp", "fn", "fp", "tn")
 
 _ORDER_HELP = (
     "ConfusionMatrix takes its counts by name: ConfusionMatrix(tp=..., fn=..., fp=..., tn=...). "

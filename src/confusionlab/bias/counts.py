@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_count
+from ..confusion import CONFUSION_ORDER
 from .engines import CountRequest, check_columns, count_cells, to_narwhals
 from .selection import FacetSelection, LabelSelection, facet_selection, label_selection
 
@@ -33,9 +34,6 @@ __all__ = [
     "facet_selection",
     "label_selection",
 ]
-
-#: The order of per-facet confusion counts, here as in the whole library.
-CONFUSION_ORDER = ("tp", "fn", "fp", "tn")
 
 
 @dataclass(frozen=True)

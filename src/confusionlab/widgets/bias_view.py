@@ -19,10 +19,9 @@ import ipywidgets as w
 import numpy as np
 import traitlets
 
-from ..bias.counts import CONFUSION_ORDER
 from ..bias.report import BiasReport
 from ..bias.uncertainty import dirichlet_multinomial_draws
-from ..confusion import ConfusionMatrix
+from ..confusion import CONFUSION_ORDER, ConfusionMatrix
 from ._common import Confidence, StatefulWidget
 from .canvas_chart import BiasChart, series
 

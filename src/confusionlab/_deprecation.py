@@ -1,0 +1,84 @@
+"""Old names that still work for one release, with a :class:`FutureWarning` naming the new one.
+
+Arguments are renamed with :func:`renamed_arguments` (a decorator), values such as old
+model names with :func:`renamed_value`. Both warn once per call, name the function, the
+old name and the new one, and refuse a call that gives both the old and the new name.
+
+Examples
+--------
+>>> import warnings
+>>> @renamed_arguments(n_samples="n_draws")
+... def draw(*, n_draws=10):
+...     return n_draws
+>>> with warnings.catch_warnings(record=True) as caught:
+...     warnings.simplefilter("always")
+...     draw(n_samples=5)
+5
+>>> print(caught[0].message)
+draw(n_samples=...) is renamed n_draws=...; the old name will stop working in the next release
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from ._validation import InvalidParameterError
+
+__all__ = ["renamed_arguments", "renamed_value"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def renamed_arguments(**old_to_new: str) -> Callable[[F], F]:
+    """Accept each old keyword ``old`` as ``new`` (with a FutureWarning); refuse both at once."""
+
+    def decorate(func: F) -> F:
+        qualname = func.__qualname__.replace(".__init__", "")
+
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            for old, new in old_to_new.items():
+                if old in kwargs:
+                    if new in kwargs:
+                        raise InvalidParameterError(
+                            f"{qualname}() got both {old}= (the old name) and {new}=; pass only {new}="
+                        )
+                    warnings.warn(
+                        f"{qualname}({old}=...) is renamed {new}=...; "
+                        "the old name will stop working in the next release",
+                        FutureWarning,
+                        stacklevel=2,
+                    )
+                    kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]
+
+    return decorate
+
+
+def renamed_value(value: Any, name: str, old_to_new: Mapping[str, str], *, stacklevel: int = 3) -> Any:
+    """Map an old value of argument ``name`` (such as a model's old name) to its new one, with a FutureWarning.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")
+    ...     renamed_value("multinomial", "model", {"multinomial": "paired-binomial"})
+    'paired-binomial'
+    >>> renamed_value("paired-binomial", "model", {"multinomial": "paired-binomial"})
+    'paired-binomial'
+    """
+    if isinstance(value, str):
+        key = value.strip().lower().replace("_", "-")
+        for old, new in old_to_new.items():
+            if key == old.lower().replace("_", "-"):
+                warnings.warn(
+                    f"{name}={value!r} is renamed {name}={new!r}; the old name will stop working in the next release",
+                    FutureWarning,
+                    stacklevel=stacklevel,
+                )
+                return new
+    return value
