@@ -35,7 +35,11 @@ from .lattice import SimplexPoints, simplex_points
 
 __all__ = [
     "MODELS",
+    "PAIRED_MODELS",
+    "PAIRED_MODEL_RENAMES",
     "PRIORS",
+    "SIMPLEX_MODELS",
+    "SLICE_MODELS",
     "Marginal",
     "SimplexModel",
     "SliceModel",
@@ -46,7 +50,18 @@ __all__ = [
     "slice_model",
 ]
 
-MODELS = ("binomial", "beta-binomial", "dirichlet-multinomial")
+#: The models of one slice (``p`` and ``n`` fixed): TP and TN independent.
+SLICE_MODELS = ("binomial", "beta-binomial")
+#: The models over the whole simplex (prevalence uncertain too).
+SIMPLEX_MODELS = ("dirichlet-multinomial",)
+#: Every model of one confusion matrix; a model name means the same model everywhere.
+MODELS = SLICE_MODELS + SIMPLEX_MODELS
+#: The models of two classifiers on one test set (:func:`confusionlab.compare_paired`): per
+#: class, the four cells of agreement. Each classifier alone is then exactly the slice model
+#: of the same name without the prefix (``paired-beta-binomial`` → ``beta-binomial``).
+PAIRED_MODELS = ("paired-beta-binomial", "paired-binomial")
+#: The paired models' names until 0.1 (they clashed with the models above).
+PAIRED_MODEL_RENAMES = {"dirichlet-multinomial": "paired-beta-binomial", "multinomial": "paired-binomial"}
 PRIORS = {"uniform": 1.0, "bayes-laplace": 1.0, "jeffreys": 0.5}
 #: Largest numeric prior: four cells of it still add up to a finite double.
 MAX_PRIOR = 1e300
