@@ -89,6 +89,7 @@ class InvalidParameterError(ValueError, TypeError):
 
     Examples
     --------
+    >>> from confusionlab._validation import check_confidence
     >>> try:
     ...     check_confidence(1.5)
     ... except InvalidParameterError as error:
