@@ -56,8 +56,10 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
+# PYTEST_ARGS picks a part: make pytest PYTEST_ARGS='-m "not browser"' (see CONTRIBUTING.md).
+PYTEST_ARGS ?=
 pytest: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 jstest: install
 	npm test

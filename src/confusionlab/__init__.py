@@ -1,14 +1,23 @@
 """ConfusionLab: an honest evaluation workbench for classifiers in Jupyter.
 
 The exact core (confusion matrices, metrics, contours, uncertainty models and
-metric distributions) is imported eagerly; widgets are imported on first use so
-that ``import confusionlab`` stays light outside Jupyter.
+metric distributions) is imported eagerly; widgets and the subpackages
+(:mod:`~confusionlab.bias`, :mod:`~confusionlab.stability`, :mod:`~confusionlab.lessons`, …)
+are imported on first use, so that ``import confusionlab`` stays light outside Jupyter.
+
+``dir(confusionlab)`` lists the public names (:data:`__all__`) and those subpackages;
+``confusionlab.__version__`` is the one place the version is written (the build reads it).
+
+Examples
+--------
+>>> import confusionlab as cl
+>>> "metric_distribution" in dir(cl), "import_module" in dir(cl)
+(True, False)
+>>> cl.stability.__name__
+'confusionlab.stability'
 """
 
-from __future__ import annotations
-
-from importlib import import_module
-from typing import Any
+from importlib import import_module as _import_module
 
 from ._validation import InvalidParameterError, TooLargeError, memory_limit, set_memory_limit
 from .confusion import ConfusionMatrix
@@ -72,7 +81,30 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+#: Subpackages and modules a user imports by name (``from confusionlab import bias``);
+#: ``confusionlab.<name>`` imports them on first access, and ``dir()`` lists them.
+_SUBMODULES = (
+    "bias",
+    "evaluation",
+    "export",
+    "lessons",
+    "metrics",
+    "models",
+    "paired",
+    "palette",
+    "planner",
+    "stability",
+    "widgets",
+)
+
+
+def __getattr__(name: str) -> object:
     if name in _WIDGETS:
-        return getattr(import_module(_WIDGETS[name]), name)
+        return getattr(_import_module(_WIDGETS[name]), name)
+    if name in _SUBMODULES:
+        return _import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'confusionlab' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*__all__, *_SUBMODULES})

@@ -1,53 +1,49 @@
-"""One colour convention for the notebooks' matplotlib figures and the widgets.
+"""The notebooks' matplotlib colours: :mod:`confusionlab.palette` as a colour map and a few names.
 
-Metric values use the widgets' diverging scale, ColorBrewer RdBu: low values red, the
-middle grey, high values blue (``js/shared/colour.js`` holds the same nine stops). The
-two uncertainty models, the two models of a comparison and the groups of a bias audit
-each have one colour used in every notebook.
+Every colour comes from :mod:`confusionlab.palette`, the one colour module that the widgets,
+the HTML pages and the JavaScript views read too; this module only adds what matplotlib
+needs. Metric values use the diverging scale, ColorBrewer RdBu: low values red, the middle
+grey, high values blue (:data:`METRIC_CMAP`, built from :data:`DIVERGING_STOPS`). The
+uncertainty models, the two classifiers of a comparison and the facets of a bias audit each
+have one colour used in every notebook.
 
 Examples
 --------
->>> from confusionlab.lessons.style import METRIC_CMAP, MODEL_COLOURS
+>>> from confusionlab import palette
+>>> from confusionlab.lessons.style import DIVERGING_STOPS, METRIC_CMAP, MODEL_COLOURS
 >>> METRIC_CMAP.name
 'confusionlab_rdbu'
->>> MODEL_COLOURS["beta-binomial"]
-'#2166ac'
+>>> MODEL_COLOURS["beta-binomial"] == palette.MODEL_COLOURS["beta-binomial"]
+True
+>>> DIVERGING_STOPS is palette.DIVERGING
+True
 """
 
 from __future__ import annotations
 
 from matplotlib.colors import LinearSegmentedColormap
 
+from .. import palette
+from ..models import MODELS
+
 __all__ = ["DIVERGING_STOPS", "GROUP_COLOURS", "METRIC_CMAP", "MODEL_COLOURS", "NEUTRAL", "PAIR_COLOURS"]
 
-#: The nine RdBu stops of the widgets' colour scale, low → high (as in js/shared/colour.js).
-DIVERGING_STOPS: tuple[str, ...] = (
-    "#b2182b",
-    "#d6604d",
-    "#f4a582",
-    "#fddbc7",
-    "#e0e0e0",
-    "#d1e5f0",
-    "#92c5de",
-    "#4393c3",
-    "#2166ac",
-)
+#: The nine RdBu stops of the metric-value scale, low → high (:data:`confusionlab.palette.DIVERGING`).
+DIVERGING_STOPS: tuple[str, ...] = palette.DIVERGING
 
 #: Colour map of metric values: red (low) → grey (middle) → blue (high), as in the widgets.
 METRIC_CMAP = LinearSegmentedColormap.from_list("confusionlab_rdbu", DIVERGING_STOPS)
 
-#: The uncertainty models: binomial (the narrower, orange) and beta-binomial (blue).
-MODEL_COLOURS: dict[str, str] = {
-    "binomial": "#e08214",
-    "beta-binomial": "#2166ac",
-    "dirichlet-multinomial": "#5e3c99",
-}
+#: The uncertainty models a lesson draws (:data:`confusionlab.models.MODELS`): binomial (the
+#: narrower, orange), beta-binomial (blue) and dirichlet-multinomial (purple), in the palette's colours.
+MODEL_COLOURS: dict[str, str] = {model: palette.MODEL_COLOURS[model] for model in MODELS}
 
-#: Two models compared on one test set: A and B.
-PAIR_COLOURS: dict[str, str] = {"A": "#1b7837", "B": "#762a83"}
+#: Two classifiers compared on one test set: A and B (:data:`confusionlab.palette.PAIR_COLOURS`).
+PAIR_COLOURS: dict[str, str] = palette.PAIR_COLOURS
 
-#: Facets of a bias audit: the advantaged group a and the disadvantaged group d.
-GROUP_COLOURS: dict[str, str] = {"a": "#4393c3", "d": "#d6604d"}
+#: Facets of a bias audit: the advantaged group a and the disadvantaged group d
+#: (:data:`confusionlab.palette.GROUP_COLOURS`).
+GROUP_COLOURS: dict[str, str] = palette.GROUP_COLOURS
 
-#: Reference lines, the observed value and annotations.
-NEUTRAL = "#404040"
+#: Reference lines, the observed value and annotations (:data:`confusionlab.palette.NEUTRAL`).
+NEUTRAL: str = palette.NEUTRAL
