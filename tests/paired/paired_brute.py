@@ -31,7 +31,7 @@ def compositions(total: int, parts: int):
 def cell_pmf(model: str, observed: tuple[int, ...], future: int, prior=(F(1, 2),) * 4) -> dict[tuple[int, ...], F]:
     """Exact PMF of the four cells of a new class of size ``future`` (a prior of 0 is a structural zero)."""
     out = {}
-    if model == "dirichlet-multinomial":
+    if model == "paired-beta-binomial":
         alpha = [F(c) + a for c, a in zip(observed, prior, strict=True)]
         a0 = sum(alpha)
         for comp in compositions(future, 4):

@@ -15,7 +15,9 @@ from confusionlab.paired import PairedCounts, compare_paired, compare_paired_cel
 
 # ----------------------------------------------------------------------------- marginals
 @pytest.mark.parametrize("metric", ["accuracy", "balanced_accuracy", "f1", "mcc", "lr_plus"])
-@pytest.mark.parametrize(("model", "single"), [("dirichlet-multinomial", "beta-binomial"), ("multinomial", "binomial")])
+@pytest.mark.parametrize(
+    ("model", "single"), [("paired-beta-binomial", "beta-binomial"), ("paired-binomial", "binomial")]
+)
 def test_marginals_of_the_joint_are_the_single_model_distributions(metric, model, single):
     """Summing the paired joint over B gives metric_distribution(A, ..., "beta-binomial")."""
     table = [[9, 3, 1, 2], [1, 2, 4, 12]]
@@ -42,7 +44,7 @@ def test_accuracy_agrees_with_mcnemar_exact_test(b, c):
     positives = (20, b, c, 7)
     r = compare_paired_cells(
         [positives, (0, 0, 0, 0)], "accuracy", future_size=(2_000_000, 0), method="monte-carlo",
-        draws=400_000, random_state=3,
+        n_draws=400_000, random_state=3,
     )  # fmt: skip
     p_a_better = r.prob_greater + r.prob_equal / 2
     lo_b, hi_b = (b, c) if b < c else (c, b)
@@ -117,8 +119,8 @@ def test_an_empty_class_works_under_the_prior_and_is_refused_by_the_plug_in():
     assert r.prob_greater > r.prob_less and r.future_size == (4, 0)
     r = compare_paired(y, [1, 1, 1, 0], [1, 0, 0, 0], "balanced_accuracy", future_size=(4, 3))
     assert 0 < r.prob_greater < 1
-    with pytest.raises(ValueError, match="multinomial model needs observed negatives"):
-        compare_paired(y, [1, 1, 1, 0], [1, 0, 0, 0], "accuracy", model="multinomial", future_size=(4, 3))
+    with pytest.raises(ValueError, match="paired-binomial model needs observed negatives"):
+        compare_paired(y, [1, 1, 1, 0], [1, 0, 0, 0], "accuracy", model="paired-binomial", future_size=(4, 3))
 
 
 # ----------------------------------------------------------------------------- bad input
@@ -142,10 +144,12 @@ def test_bad_predictions_are_refused(args, match):
     [
         ({"model": "beta"}, ValueError, "model"),
         ({"tolerance": 0.5}, ValueError, "tolerance"),
-        ({"future_size": 10}, TypeError, "future_size"),
+        ({"model": "beta-binomial"}, ValueError, "paired-beta-binomial"),
+        ({"future_size": "10"}, TypeError, "future_size"),
         ({"future_size": (-1, 3)}, ValueError, "future_size"),
+        ({"future_size": 0}, ValueError, "future_size"),
         ({"method": "fast"}, ValueError, "method"),
-        ({"draws": 0}, ValueError, "draws"),
+        ({"n_draws": 0}, ValueError, "n_draws"),
         ({"undefined": "exclude"}, ValueError, "undefined"),
         ({"random_state": "x"}, TypeError, "random_state"),
     ],
@@ -177,7 +181,7 @@ def test_huge_future_size_is_refused_exactly_and_sampled_otherwise():
     table = [[30, 4, 2, 4], [3, 2, 5, 50]]
     with pytest.raises(TooLargeError):
         compare_paired_cells(table, "mcc", future_size=(10**9, 10**9), method="exact")
-    r = compare_paired_cells(table, "accuracy", future_size=(10**9, 10**9), draws=2000)
+    r = compare_paired_cells(table, "accuracy", future_size=(10**9, 10**9), n_draws=2000)
     assert r.method == "monte-carlo" and 0 <= r.prob_greater <= 1
 
 
@@ -200,7 +204,7 @@ def test_rank_models_three_models_against_a_plain_simulation():
     rng = np.random.default_rng(7)
     y = rng.integers(0, 2, 80)
     preds = {n: np.where(rng.random(80) < acc, y, 1 - y) for n, acc in (("a", 0.85), ("b", 0.8), ("c", 0.7))}
-    r = rank_models(y, preds, "accuracy", draws=100_000, random_state=11)
+    r = rank_models(y, preds, "accuracy", n_draws=100_000, random_state=11)
     assert sum(r.prob_best.values()) == pytest.approx(1.0)
     assert sum(r.expected_rank.values()) == pytest.approx(6.0)
     # independent simulation, written from the model's definition
@@ -242,7 +246,7 @@ _metric = st.sampled_from([*METRICS, "nope", 3])
 @given(
     cells=st.lists(st.lists(_count, min_size=3, max_size=5), min_size=1, max_size=3),
     metric=_metric,
-    model=st.sampled_from(["dirichlet-multinomial", "multinomial", "binomial", 7]),
+    model=st.sampled_from(["paired-beta-binomial", "paired-binomial", "binomial", 7]),
     tolerance=st.one_of(st.sampled_from([0.0, 1e-12, 1e-6, 0.5, -1.0]), st.floats()),
     future=st.one_of(st.none(), st.tuples(st.integers(-2, 300), st.integers(-2, 300)), st.integers(0, 5)),
     method=st.sampled_from(["auto", "exact", "monte-carlo", "x"]),
@@ -251,7 +255,7 @@ _metric = st.sampled_from([*METRICS, "nope", 3])
 def test_hostile_arguments_give_a_result_or_a_named_error(cells, metric, model, tolerance, future, method, margin):
     try:
         r = compare_paired_cells(
-            cells, metric, model=model, tolerance=tolerance, future_size=future, method=method, draws=2000
+            cells, metric, model=model, tolerance=tolerance, future_size=future, method=method, n_draws=2000
         )
     except (ValueError, TypeError) as err:
         assert str(err)
@@ -277,7 +281,7 @@ def test_hostile_rankings(n, k, seed, metric):
     y = rng.integers(0, 2, n)
     preds = {f"m{i}": rng.integers(0, 2, n) for i in range(k)}
     try:
-        r = rank_models(y, preds, metric, draws=500)
+        r = rank_models(y, preds, metric, n_draws=500)
     except ValueError as err:
         assert "two" in str(err) or "labels" in str(err)
         return

@@ -25,8 +25,8 @@ TABLE = ((2, 1, 0, 2), (1, 0, 2, 3))  # p = 5, n = 6
 def brute_joint(metric: str, positives, negatives) -> list[tuple[float, float, float]]:
     """(value of A, value of B, mass) of every pair of cell compositions, in exact rationals."""
     p, n = sum(positives), sum(negatives)
-    pos = brute.cell_pmf("dirichlet-multinomial", positives, p)
-    neg = brute.cell_pmf("dirichlet-multinomial", negatives, n)
+    pos = brute.cell_pmf("paired-beta-binomial", positives, p)
+    neg = brute.cell_pmf("paired-beta-binomial", negatives, n)
     out = []
     for cp, wp in pos.items():
         ta, tb = cp[0] + cp[1], cp[0] + cp[2]
@@ -73,7 +73,7 @@ def test_joint_and_difference_match_brute_force() -> None:
     # below the diagonal (A's bin above B's) and on it: at least P(A > B) lies strictly below
     assert np.tril(ref, -1).sum() <= r.prob_greater + 1e-9
 
-    greater, equal, less, diff, _ = brute.paired("dirichlet-multinomial", *TABLE, "mcc")
+    greater, equal, less, diff, _ = brute.paired("paired-beta-binomial", *TABLE, "mcc")
     values = buffer_array(w, "_diff_values")
     probs = buffer_array(w, "_diff_probabilities")
     ref_values = np.array(sorted(diff))
@@ -124,7 +124,7 @@ def test_margin_and_confidence_change_the_verdict_and_bad_values_change_nothing(
 
 
 def test_monte_carlo_comparison_is_drawn_with_its_error() -> None:
-    r = compare_paired_cells([[50, 3, 1, 6], [2, 4, 1, 33]], "f1", method="monte-carlo", draws=2000, random_state=1)
+    r = compare_paired_cells([[50, 3, 1, 6], [2, 4, 1, 33]], "f1", method="monte-carlo", n_draws=2000, random_state=1)
     w = PairedView(r, bins=16)
     assert w._summary["method"] == "monte-carlo" and w._summary["draws"] == 2000
     assert w._summary["mc_error"] == r.mc_error > 0

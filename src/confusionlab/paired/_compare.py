@@ -1,31 +1,38 @@
-"""compare_paired: is B really better than A, on the same test set? (SPEC E5)."""
+"""compare_paired: is B really better than A, on the same test set?"""
 
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
+from .._deprecation import renamed_arguments
+from .._result import Result, new_figure
 from .._validation import (
     DEFAULT_TOLERANCE,
     TooLargeError,
     check_choice,
     check_confidence,
-    check_count,
     check_int,
+    check_margin,
     check_memory,
+    check_n_draws,
+    check_observed_class,
     check_random_state,
+    check_test_set_size,
     check_tolerance,
     check_undefined,
 )
 from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric, metric_value
+from ..palette import NEUTRAL, PAIR_COLOURS, THEME
 from ._counts import PairedCounts
 from ._engine import ExactEngine, MonteCarloEngine
-from ._model import MODELS, cell_windows, count_joint
+from ._model import cell_windows, check_model, count_joint, single_model
 
 __all__ = [
     "EXACT_WORK_LIMIT",
@@ -37,7 +44,7 @@ __all__ = [
 ]
 
 #: ``method="auto"`` enumerates exactly while one sweep costs at most this many elementary
-#: operations (about a second); above it, Monte Carlo with ``draws`` draws.
+#: operations (about a second); above it, Monte Carlo with ``n_draws`` draws.
 EXACT_WORK_LIMIT = 5e8
 #: ``method="auto"`` enumerates exactly while each class's three-cell box has at most this many points.
 MAX_BOX_POINTS = 2e7
@@ -49,6 +56,29 @@ DIFFERENCE_BINS = 401
 #: such as 0.05 is often itself a difference of lattice values, computed in floats.
 MARGIN_SLACK = 1e-12
 VERDICTS = ("A better", "B better", "practically equivalent", "insufficient evidence")
+#: :meth:`PairedComparison.plot` draws one stick per difference up to this many; beyond, a histogram.
+MAX_PLOT_STICKS = 600
+
+
+class renamed_attribute:  # lowercase, used like property
+    """An attribute's old name: reading it gives the new one's value with a FutureWarning."""
+
+    def __init__(self, new: str) -> None:
+        self.new = new
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.old, self.owner = name, owner.__name__
+        self.__doc__ = f"Old name of :attr:`{self.new}` (FutureWarning)."
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        warnings.warn(
+            f"{self.owner}.{self.old} is renamed {self.new}; the old name will stop working in the next release",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return getattr(obj, self.new)
 
 
 @dataclass(frozen=True)
@@ -60,30 +90,50 @@ class PairedJoint:
     mass: np.ndarray
 
 
-class PairedComparison:
+class PairedComparison(Result):
     """How classifier A's metric relates to B's on a new test set of the same examples.
+
+    The result of :func:`compare_paired` and :func:`compare_paired_cells`; it speaks the
+    library's result protocol (:attr:`value`, :meth:`interval`, :meth:`to_frame`,
+    :meth:`~confusionlab._result.Result.to_html`, :meth:`plot`, :meth:`view`).
 
     Attributes
     ----------
+    value : float
+        The observed difference metric_A − metric_B on the test set (A's metric minus
+        B's; ``undefined`` where one is 0/0). :meth:`interval` is the interval of the
+        same difference on a new test set.
     prob_greater, prob_equal, prob_less : float
         P(metric_A > metric_B), P(=), P(<), of the retained mass normalised to 1. Ties
         are decided on exact values (exact ranks), never on floats.
-    value : float
-        The observed difference metric_A − metric_B.
     counts : PairedCounts
         The observed 2 × 4 table.
     metric, model, method : str
-        ``method`` is ``"exact"`` or ``"monte-carlo"``.
+        ``model`` is one of :data:`confusionlab.models.PAIRED_MODELS`; ``method`` is
+        ``"exact"`` or ``"monte-carlo"``.
     future_size : (int, int)
         Positives and negatives of the predicted test set.
     pruned_mass : float
         Mass left out of the exact enumeration (≤ 2·tolerance; 0 for Monte Carlo).
     mc_error : float
         Standard error of ``prob_greater`` (and, at most, of every probability):
-        √(P(1 − P)/draws) for Monte Carlo, 0.0 when exact.
-    draws : int or None
-        Monte Carlo draws (None when exact).
+        √(P(1 − P)/n_draws) for Monte Carlo, 0.0 when exact.
+    n_draws : int or None
+        Monte Carlo draws (None when exact). ``draws`` is its old name (it still works,
+        with a FutureWarning).
+
+    Examples
+    --------
+    >>> r = compare_paired_cells([[50, 3, 1, 6], [2, 4, 1, 33]], "accuracy")
+    >>> round(r.value, 2)  # A: 87 of 100 right, B: 88
+    -0.01
+    >>> r.interval(0.9) == r.difference.interval(0.9)
+    True
+    >>> r.to_frame().index.tolist()
+    ['A', 'B', 'A − B']
     """
+
+    title = "Paired comparison"
 
     def __init__(
         self,
@@ -107,29 +157,40 @@ class PairedComparison:
         self.undefined = undefined
         self.pruned_mass = pruned_mass
         self.method = "exact" if isinstance(engine, ExactEngine) else "monte-carlo"
-        self.draws = None if isinstance(engine, ExactEngine) else engine.draws
+        self.n_draws = None if isinstance(engine, ExactEngine) else engine.n_draws
         greater, at_most_a = engine.below([None, None], [True, False]).tolist()  # B < A, B ≤ A
         self.prob_greater = float(greater)
         self.prob_equal = float(max(0.0, at_most_a - greater))
         self.prob_less = float(max(0.0, 1.0 - at_most_a))
         self.mc_error = (
-            0.0 if self.draws is None else math.sqrt(self.prob_greater * (1 - self.prob_greater) / self.draws)
+            0.0 if self.n_draws is None else math.sqrt(self.prob_greater * (1 - self.prob_greater) / self.n_draws)
         )
-        self.value = metric_value(counts.matrix_a, metric, undefined=undefined) - metric_value(
+        self._value = metric_value(counts.matrix_a, metric, undefined=undefined) - metric_value(
             counts.matrix_b, metric, undefined=undefined
         )
 
+    @property
+    def value(self) -> float:
+        """The observed difference metric_A − metric_B on the test set (``undefined`` where a metric is 0/0)."""
+        return self._value
+
+    draws = renamed_attribute("n_draws")
+
     # -- the marginals -------------------------------------------------------------------
     def _marginal(self, cm: Any) -> MetricDistribution:
-        model = "beta-binomial" if self.model == "dirichlet-multinomial" else "binomial"
         return metric_distribution(
-            cm, self._metric, model, future_size=self.future_size, tolerance=self.tolerance, undefined=self.undefined
+            cm,
+            self._metric,
+            single_model(self.model),
+            future_size=self.future_size,
+            tolerance=self.tolerance,
+            undefined=self.undefined,
         )
 
     @cached_property
     def distribution_a(self) -> MetricDistribution:
         """A's metric alone: exactly ``metric_distribution(A's matrix, metric, "beta-binomial")``
-        (``"binomial"`` under the multinomial model)."""
+        (``"binomial"`` under ``"paired-binomial"``: the paired model's name without the prefix)."""
         return self._marginal(self.counts.matrix_a)
 
     @cached_property
@@ -171,13 +232,13 @@ class PairedComparison:
             values, inverse = np.unique(diff[~undefined], return_inverse=True)
             masses = np.bincount(inverse.reshape(-1), weights=mass[~undefined]) * retained
             counts = np.bincount(inverse.reshape(-1))
-            strategy = "pairs" if isinstance(engine, ExactEngine) else f"monte-carlo({engine.draws})"
+            strategy = "pairs" if isinstance(engine, ExactEngine) else f"monte-carlo({engine.n_draws})"
         return MetricDistribution(
             values,
             masses,
             counts,
             metric=f"{self.metric} difference",
-            model=f"paired {self.model}",
+            model=self.model,
             pruned_mass=self.pruned_mass,
             undefined_mass=undefined_mass,
             undefined_excluded=True,
@@ -198,17 +259,10 @@ class PairedComparison:
         return values[keep], masses[keep] * (1.0 - self.pruned_mass), np.ones(int(keep.sum()), dtype=np.int64)
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """Central ``confidence`` interval of the difference A − B."""
-        return self.difference.interval(confidence)
+        """Central ``confidence`` interval of the difference A − B on a new test set (:attr:`difference`)."""
+        return self.difference.interval(check_confidence(confidence))
 
     # -- decisions -----------------------------------------------------------------------
-    def _check_margin(self, margin: Any) -> float:
-        if isinstance(margin, (bool, np.bool_)) or not isinstance(margin, (int, float, np.integer, np.floating)):
-            raise TypeError(f"margin must be a non-negative number, got {margin!r}")
-        m = float(margin)
-        if not (math.isfinite(m) and m >= 0):
-            raise ValueError(f"margin must be a finite non-negative number, got {margin!r}")
-        return m
 
     def _tails(self, m: float) -> tuple[float, float]:
         """(P(A − B ≤ m), P(A − B < −m)); exact ranks when m = 0."""
@@ -225,7 +279,7 @@ class PairedComparison:
         0.05 is often exactly a difference of two lattice values, which floats may miss
         by an ulp); at 0 the ties are exact.
         """
-        m = self._check_margin(margin)
+        m = check_margin(margin)
         at_most, below = self._tails(m)
         return float(min(1.0, max(0.0, at_most - below)))
 
@@ -238,7 +292,7 @@ class PairedComparison:
         (the rule of :meth:`confusionlab.bias.BiasMetric.verdict`). Decided from the two
         exact tail masses P(A − B ≤ margin) and P(A − B < −margin), so no binning enters.
         """
-        m = self._check_margin(margin)
+        m = check_margin(margin)
         c = check_confidence(confidence)
         lo_q, hi_q = (1 - c) / 2, (1 + c) / 2
         at_most, below = self._tails(m)
@@ -261,6 +315,100 @@ class PairedComparison:
         edges = np.linspace(lo, hi, bins + 1)
         return PairedJoint(edges, edges.copy(), self._engine.binned_joint(edges, edges))
 
+    # -- the result protocol -------------------------------------------------------------
+    def to_frame(self, confidence: float = 0.95) -> Any:
+        """A pandas DataFrame: rows ``A``, ``B`` and ``A − B``; columns ``observed`` (on the
+        test set), ``mean`` and ``std`` (on a new test set) and the central ``confidence``
+        interval ``lower``, ``upper`` (the level is in ``frame.attrs["confidence"]``).
+
+        The rows ``A`` and ``B`` are :attr:`distribution_a` and :attr:`distribution_b`, the
+        row ``A − B`` is :attr:`difference` (whose interval is :meth:`interval`).
+        """
+        import pandas as pd
+
+        c = check_confidence(confidence)
+        rows = {}
+        observed = (
+            metric_value(self.counts.matrix_a, self._metric, undefined=self.undefined),
+            metric_value(self.counts.matrix_b, self._metric, undefined=self.undefined),
+            self.value,
+        )
+        for name, obs, dist in zip(
+            ("A", "B", "A − B"), observed, (self.distribution_a, self.distribution_b, self.difference), strict=True
+        ):
+            lo, hi = dist.interval(c)
+            rows[name] = {"observed": obs, "mean": dist.mean(), "std": dist.std(), "lower": lo, "upper": hi}
+        frame = pd.DataFrame.from_dict(rows, orient="index")
+        frame.index.name = self.metric
+        frame.attrs["confidence"] = c
+        return frame
+
+    def plot(self, ax: Any = None) -> Any:
+        """The PMF of the difference A − B on a new test set (matplotlib; into ``ax`` when given).
+
+        Differences in A's favour are drawn in A's colour, those in B's favour in B's
+        (:data:`confusionlab.palette.PAIR_COLOURS`), a difference of exactly 0 in the
+        neutral colour; the band is the central 95 % interval. Up to ``MAX_PLOT_STICKS``
+        distinct differences one stick each, beyond that a histogram. Returns the Figure.
+        """
+        fig, ax = new_figure(ax)
+        d = self.difference
+        finite = np.isfinite(d.values)
+        values, probs = d.values[finite], d.probabilities[finite]
+        if values.size > MAX_PLOT_STICKS:  # bins of width h centred on multiples of h: 0 stays in the middle of one
+            half = max(float(np.abs(values).max()), 1e-12)
+            h = 2 * half / (MAX_PLOT_STICKS // 2)
+            index = np.rint(values / h).astype(np.int64)
+            index, inverse = np.unique(index, return_inverse=True)
+            values, probs = index * h, np.bincount(inverse.reshape(-1), weights=probs)
+        colours = np.where(values > 0, PAIR_COLOURS["A"], np.where(values < 0, PAIR_COLOURS["B"], NEUTRAL))
+        if values.size:
+            lo, hi = np.clip(d.interval(0.95), values.min(), values.max())  # an infinite end: to the drawn range
+            ax.axvspan(lo, hi, color=THEME["grid"], alpha=0.6, lw=0, label="95 % interval")
+            ax.vlines(values, 0, probs, colors=colours.tolist(), lw=1.5)
+            ax.axvline(0, color=NEUTRAL, lw=0.8)
+            ax.axvline(self.value, color=NEUTRAL, lw=1, ls="--", label=f"observed {self.value:.3g}")
+            for side in ("A", "B"):
+                ax.plot([], [], color=PAIR_COLOURS[side], lw=1.5, label=f"{side} better")
+            shown = np.clip(d.interval(1 - 1e-6), values.min(), values.max())  # all but a millionth of the mass
+            lo, hi = min(shown[0], 0.0, self.value), max(shown[1], 0.0, self.value)
+            pad = 0.04 * (hi - lo) or 0.05
+            ax.set_xlim(lo - pad, hi + pad)
+            ax.legend(fontsize="small", frameon=False)
+        else:
+            ax.text(0.5, 0.5, "no finite difference", ha="center", va="center", transform=ax.transAxes)
+        label = self._metric.label
+        ax.set_xlabel(f"{label} of A − {label} of B (new test set)")
+        ax.set_ylabel("probability" if values.size <= MAX_PLOT_STICKS else "probability (binned)")
+        ax.set_title(f"P(A > B) = {self.prob_greater:.3g}, P(A = B) = {self.prob_equal:.3g}", fontsize="medium")
+        return fig
+
+    def view(self, **traits: Any) -> Any:
+        """The comparison drawn: a :class:`~confusionlab.widgets.paired_view.PairedView`
+        (``traits`` such as ``margin``, ``name_a``, ``name_b`` are passed on)."""
+        from ..widgets.paired_view import PairedView
+
+        return PairedView(self, **traits)
+
+    def summary(self, confidence: float = 0.95, *, margin: float = 0.0) -> str:
+        """The verdict in words: P(A > B), the interval of A − B and :meth:`verdict` at ``margin``.
+
+        >>> r = compare_paired_cells([[50, 3, 1, 6], [2, 4, 1, 33]], "accuracy")
+        >>> print(r.summary(margin=0.05))
+        Accuracy: A exceeds B on a new test set with probability 0.368 (equal 0.0929, below 0.539); A − B is
+        -0.01 on this test set, 95% interval [-0.1, 0.08]: insufficient evidence at margin 0.05.
+        """
+        c = check_confidence(confidence)
+        m = check_margin(margin)
+        lo, hi = self.interval(c)
+        label = self._metric.label
+        err = f" (Monte Carlo, standard error {self.mc_error:.2g})" if self.mc_error else ""
+        return (
+            f"{label}: A exceeds B on a new test set with probability {self.prob_greater:.3g} (equal "
+            f"{self.prob_equal:.3g}, below {self.prob_less:.3g}){err}; A − B is {self.value:.3g} on this test set, "
+            f"{c:.0%} interval [{lo:.3g}, {hi:.3g}]: {self.verdict(m, c)} at margin {m:g}."
+        )
+
     def __repr__(self) -> str:
         err = f" ± {self.mc_error:.2g}" if self.mc_error else ""
         return (
@@ -270,56 +418,63 @@ class PairedComparison:
         )
 
 
-def _future(future_size: Any, counts: PairedCounts) -> tuple[int, int]:
-    if future_size is None:
-        return counts.p, counts.n
-    if isinstance(future_size, (str, bytes)) or not hasattr(future_size, "__len__") or len(future_size) != 2:
-        raise TypeError(f"future_size must be a pair (positives, negatives), got {future_size!r}")
-    p = check_count(future_size[0], "future_size[0] (positives)")
-    n = check_count(future_size[1], "future_size[1] (negatives)")
-    if p + n == 0:
-        raise ValueError("future_size must hold at least one example, got (0, 0)")
-    return p, n
+def check_options(
+    model: Any, tolerance: Any, undefined: Any, n_draws: Any, *, stacklevel: int
+) -> tuple[str, float, float, int]:
+    """The options :func:`compare_paired_cells` and :func:`~confusionlab.paired.rank_models` share,
+    checked: (model, tolerance, undefined, n_draws). ``stacklevel`` as the caller's own
+    :func:`warnings.warn` would take it (for an old model name's FutureWarning)."""
+    model = check_model(model, stacklevel=stacklevel + 1)
+    tolerance = check_tolerance(tolerance)
+    undefined_value = check_undefined(undefined, allow_exclude=False)
+    assert undefined_value is not None
+    return model, tolerance, undefined_value, check_n_draws(n_draws)
 
 
+@renamed_arguments(draws="n_draws")
 def compare_paired_cells(
     cells: Any,
     metric: str | Metric,
     *,
-    model: str = "dirichlet-multinomial",
+    model: str = "paired-beta-binomial",
     tolerance: float = DEFAULT_TOLERANCE,
-    future_size: tuple[int, int] | None = None,
+    future_size: int | tuple[int, int] | None = None,
     undefined: float = 0.0,
     method: str = "auto",
-    draws: int = 100_000,
+    n_draws: int = 100_000,
     random_state: Any = 0,
 ) -> PairedComparison:
     """:func:`compare_paired` from the 2 × 4 cell counts (or a :class:`PairedCounts`).
 
     ``cells[0]`` are the true positives, ``cells[1]`` the true negatives; the columns
-    are (both predict positive, only A, only B, neither).
+    are (both predict positive, only A, only B, neither). Every other argument is as in
+    :func:`compare_paired`.
+
+    See Also
+    --------
+    compare_paired : The same from true and predicted labels.
+    rank_models : k ≥ 2 classifiers on one test set.
 
     Examples
     --------
     >>> r = compare_paired_cells([[50, 3, 1, 6], [2, 4, 1, 33]], "accuracy")
     >>> round(r.prob_greater, 4), round(r.prob_equal, 4), round(r.prob_less, 4)
     (0.3684, 0.0929, 0.5387)
+
+    A total ``future_size`` is split in the observed proportions (60 positives and 40
+    negatives here):
+
+    >>> compare_paired_cells([[50, 3, 1, 6], [2, 4, 1, 33]], "accuracy", future_size=1000).future_size
+    (600, 400)
     """
     counts = PairedCounts.from_cells(cells)
     m = get_metric(metric)
-    model = check_choice(model, "model", MODELS)
-    tolerance = check_tolerance(tolerance)
-    undefined_value = check_undefined(undefined, allow_exclude=False)
-    assert undefined_value is not None
+    model, tolerance, undefined_value, n_draws = check_options(model, tolerance, undefined, n_draws, stacklevel=3)
     method = check_choice(method, "method", ("auto", "exact", "monte-carlo"))
-    draws = check_int(draws, "draws", minimum=1)
-    p, n = _future(future_size, counts)
-    for name, cells_of, future in (("positives", counts.positives, p), ("negatives", counts.negatives, n)):
-        if model == "multinomial" and future > 0 and sum(cells_of) == 0:
-            raise ValueError(
-                f"the multinomial model needs observed {name} to estimate the cell shares; use the "
-                "dirichlet-multinomial model, whose prior covers an empty class"
-            )
+    p, n = check_test_set_size(future_size, counts.p, counts.n)
+    if model == "paired-binomial":
+        check_observed_class(counts.p, p, "positives", model)
+        check_observed_class(counts.n, n, "negatives", model)
     identical = counts.discordant_cells == 0
     exact = None
     if method != "monte-carlo":
@@ -329,7 +484,7 @@ def compare_paired_cells(
     else:
         rng = check_random_state(random_state)
         positives, negatives = counts.as_array()
-        engine = MonteCarloEngine(m, model, p, n, positives, negatives, draws, rng, undefined_value, identical)
+        engine = MonteCarloEngine(m, model, p, n, positives, negatives, n_draws, rng, undefined_value, identical)
         pruned = 0.0
     return PairedComparison(
         engine,
@@ -383,19 +538,20 @@ def _exact_engine(
     return engine, pruned
 
 
+@renamed_arguments(draws="n_draws")
 def compare_paired(
     y_true: Any,
     pred_a: Any,
     pred_b: Any,
     metric: str | Metric,
     *,
-    model: str = "dirichlet-multinomial",
+    model: str = "paired-beta-binomial",
     tolerance: float = DEFAULT_TOLERANCE,
-    future_size: tuple[int, int] | None = None,
+    future_size: int | tuple[int, int] | None = None,
     positive: Any = None,
     undefined: float = 0.0,
     method: str = "auto",
-    draws: int = 100_000,
+    n_draws: int = 100_000,
     random_state: Any = 0,
 ) -> PairedComparison:
     """Is classifier A better than B on the metric, given both were scored on the same test set?
@@ -408,15 +564,27 @@ def compare_paired(
         <confusionlab.ConfusionMatrix.from_predictions>` for ``positive``).
     metric : str or Metric
         Any metric of :data:`confusionlab.METRICS`.
-    model : {"dirichlet-multinomial", "multinomial"}
+    model : {"paired-beta-binomial", "paired-binomial"}
         Per true class the four agreement cells (both positive, only A, only B,
-        neither) of a new test set with the same p and n are Dirichlet-multinomial
-        with prior ½ per cell (each classifier alone is then exactly the paper's
-        beta-binomial with a uniform prior), or multinomial with the observed shares.
+        neither) of a new test set are
+
+        * ``"paired-beta-binomial"`` (default): Dirichlet-multinomial with prior ½ per
+          cell. Each classifier alone is then exactly the core's ``"beta-binomial"``
+          model (the paper's, uniform prior): :attr:`PairedComparison.distribution_a`
+          is ``metric_distribution(A's matrix, metric, "beta-binomial")``.
+        * ``"paired-binomial"``: multinomial with the observed shares. Each classifier
+          alone is exactly the core's ``"binomial"`` model.
+
+        The models of :data:`confusionlab.models.PAIRED_MODELS`. The names until 0.1
+        (``"dirichlet-multinomial"``, ``"multinomial"``) still work with a FutureWarning;
+        the one-classifier models (``"beta-binomial"``, ``"binomial"``) are refused:
+        they ignore that A and B are scored on the same examples.
     tolerance : float, default 1e-12
         Mass each class's joint table may drop (``pruned_mass`` ≤ 2·tolerance).
-    future_size : (p, n), optional
-        Positives and negatives of the predicted test set (default: as observed).
+    future_size : int or (p, n), optional
+        Size of the predicted test set: a pair (positives, negatives), or a total N
+        split in the observed proportions, p′ = ⌊N·p/(p + n) + ½⌋ (as everywhere in the
+        library). Default: as observed.
     positive : label, optional
         The positive class.
     undefined : float, default 0.0
@@ -426,18 +594,28 @@ def compare_paired(
         ``"auto"`` enumerates exactly unless a class's three-cell box exceeds
         :data:`MAX_BOX_POINTS` points or a sweep :data:`EXACT_WORK_LIMIT` operations
         (p = n = 1000 is well inside: about 10⁸), then uses Monte Carlo.
-    draws : int, default 100,000
-        Monte Carlo draws (``mc_error`` ≈ 0.0016 at P = ½).
+    n_draws : int, default 100,000
+        Monte Carlo draws (``mc_error`` ≈ 0.0016 at P = ½). ``draws`` is its old name
+        (it still works, with a FutureWarning).
     random_state : None, int, SeedSequence or Generator, default 0
         For the Monte Carlo draws.
 
     Returns
     -------
     PairedComparison
+        Its :attr:`~PairedComparison.value` is the observed difference A − B,
+        :meth:`~PairedComparison.interval` that difference's interval on a new test set.
+
+    See Also
+    --------
+    compare_paired_cells : The same from the 2 × 4 table of agreement cells.
+    rank_models : k ≥ 2 classifiers on one test set.
+    confusionlab.compare : Two classifiers on independent test sets.
+    confusionlab.metric_distribution : One classifier's metric on a new test set.
 
     Notes
     -----
-    Exact: the joint tables of (TP_A, TP_B) and (FP_A, FP_B) are enumerated on their
+    Exact: the joint tables of (TP_A, TP_B) and of (FP_A, FP_B) are enumerated on their
     pruned support and every probability is a sum over the product of the two, with
     values compared by exact rank (see :mod:`confusionlab.paired._engine`).
     Predictions that agree on every example are taken to come from the same classifier
@@ -457,6 +635,7 @@ def compare_paired(
     >>> r.verdict(margin=0.02)
     'insufficient evidence'
     """
+    model = check_model(model, stacklevel=3)
     counts = PairedCounts.from_predictions(y_true, pred_a, pred_b, positive=positive)
     return compare_paired_cells(
         counts,
@@ -466,6 +645,6 @@ def compare_paired(
         future_size=future_size,
         undefined=undefined,
         method=method,
-        draws=draws,
+        n_draws=n_draws,
         random_state=random_state,
     )

@@ -7,7 +7,14 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_labels, check_count
+from .._validation import (
+    as_labels,
+    check_binary_labels,
+    check_count,
+    check_nonempty,
+    check_same_length,
+    check_shape,
+)
 from ..confusion import ConfusionMatrix, _distinct, _equals, _positive_label
 
 __all__ = ["CELLS", "PairedCounts"]
@@ -41,14 +48,11 @@ class PairedCounts:
 
     def __post_init__(self) -> None:
         for name in ("positives", "negatives"):
-            row = getattr(self, name)
-            if isinstance(row, (str, bytes)) or not hasattr(row, "__len__") or len(row) != 4:
-                raise ValueError(f"{name} must be four counts (both, only_a, only_b, neither), got {row!r}")
+            row = check_shape(getattr(self, name), name, (4,), "four counts (both, only_a, only_b, neither)")
             object.__setattr__(
                 self, name, tuple(check_count(v, f"{name}[{i}] ({CELLS[i]})") for i, v in enumerate(row))
             )
-        if self.p + self.n == 0:
-            raise ValueError("the paired counts hold no example; a comparison needs at least one")
+        check_nonempty(self.p + self.n, "the paired counts", "a comparison")
 
     @classmethod
     def from_cells(cls, cells: Any) -> PairedCounts:
@@ -59,12 +63,13 @@ class PairedCounts:
         """
         if isinstance(cells, PairedCounts):
             return cells
-        arr = np.asarray(cells, dtype=object)
-        if arr.shape != (2, 4):
-            raise ValueError(
-                "cells must be a 2 × 4 table: row 0 the true positives, row 1 the true negatives; columns "
-                f"(both predict positive, only A, only B, neither); got shape {arr.shape}"
-            )
+        arr = check_shape(
+            cells,
+            "cells",
+            (2, 4),
+            "a 2 × 4 table: row 0 the true positives, row 1 the true negatives; columns "
+            "(both predict positive, only A, only B, neither)",
+        )
         return cls(tuple(arr[0]), tuple(arr[1]))
 
     @classmethod
@@ -73,27 +78,16 @@ class PairedCounts:
 
         Raises
         ------
-        ValueError
+        InvalidParameterError
             Different lengths, no examples, missing values, or more than two labels
             without ``positive`` (scores instead of labels, for instance).
         """
         t = as_labels(y_true, "y_true")
         a = as_labels(pred_a, "pred_a")
         b = as_labels(pred_b, "pred_b")
-        if not t.shape[0] == a.shape[0] == b.shape[0]:
-            raise ValueError(
-                f"y_true, pred_a and pred_b must have the same length, got {t.shape[0]}, {a.shape[0]} and {b.shape[0]}"
-            )
-        if t.shape[0] == 0:
-            raise ValueError("y_true, pred_a and pred_b are empty: a comparison needs at least one example")
+        check_same_length({"y_true": t, "pred_a": a, "pred_b": b}, "a comparison")
         labels = _distinct(t, a, b)
-        if len(labels) > 2 and positive is None:
-            shown = ", ".join(map(repr, labels[:6])) + (" …" if len(labels) > 6 else "")
-            raise ValueError(
-                f"y_true, pred_a and pred_b hold {len(labels)} distinct labels ({shown}); a paired comparison "
-                "needs binary predicted labels (threshold scores first), or positive=<label> to count that "
-                "class against all the others"
-            )
+        check_binary_labels(labels, positive, ("y_true", "pred_a", "pred_b"), "a paired comparison")
         positive = _positive_label(labels, positive)
         tpos, apos, bpos = (_equals(x, positive) for x in (t, a, b))
 
@@ -114,19 +108,20 @@ class PairedCounts:
     def n(self) -> int:
         return sum(self.negatives)
 
-    @property
-    def matrix_a(self) -> ConfusionMatrix:
-        both, only_a, _, _ = self.positives
-        nboth, nonly_a, _, _ = self.negatives
-        tp, fp = both + only_a, nboth + nonly_a
+    def _matrix(self, only: int) -> ConfusionMatrix:
+        """The confusion matrix of the classifier whose "only" cell is column ``only`` (1 = A, 2 = B)."""
+        tp, fp = self.positives[0] + self.positives[only], self.negatives[0] + self.negatives[only]
         return ConfusionMatrix(tp=tp, fn=self.p - tp, fp=fp, tn=self.n - fp)
 
     @property
+    def matrix_a(self) -> ConfusionMatrix:
+        """A's confusion matrix: TP_A = both + only A among the positives, FP_A likewise."""
+        return self._matrix(1)
+
+    @property
     def matrix_b(self) -> ConfusionMatrix:
-        both, _, only_b, _ = self.positives
-        nboth, _, nonly_b, _ = self.negatives
-        tp, fp = both + only_b, nboth + nonly_b
-        return ConfusionMatrix(tp=tp, fn=self.p - tp, fp=fp, tn=self.n - fp)
+        """B's confusion matrix (see :attr:`matrix_a`)."""
+        return self._matrix(2)
 
     @property
     def discordant(self) -> tuple[int, int]:

@@ -18,7 +18,7 @@ or is binned beyond.
 
 **Monte Carlo.** Cells drawn from the model (Dirichlet shares, then multinomial
 counts), values ranked exactly, probabilities estimated with standard error
-√(P(1 − P)/draws).
+√(P(1 − P)/n_draws).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from functools import cached_property
 
 import numpy as np
 
-from .._validation import check_memory
+from .._validation import check_n_draws
 from ..metrics import Metric
 from ._model import CountJoint, cell_priors, draw_counts
 from ._ranks import exact_ranks
@@ -170,20 +170,16 @@ class MonteCarloEngine:
     n: int
     cells_pos: np.ndarray
     cells_neg: np.ndarray
-    draws: int
+    n_draws: int
     rng: np.random.Generator
     undefined: float
     identical: bool = False
 
     def __post_init__(self) -> None:
-        check_memory(
-            float(self.draws) * BYTES_PER_DRAW,
-            f"draws={self.draws:,} Monte Carlo draws",
-            "use fewer draws",
-        )
+        check_n_draws(self.n_draws, bytes_per_draw=BYTES_PER_DRAW)
         prior = np.array(cell_priors(self.identical))
-        pos = draw_counts(self.model, self.cells_pos, self.p, self.draws, self.rng, prior)
-        neg = draw_counts(self.model, self.cells_neg, self.n, self.draws, self.rng, prior)
+        pos = draw_counts(self.model, self.cells_pos, self.p, self.n_draws, self.rng, prior)
+        neg = draw_counts(self.model, self.cells_neg, self.n, self.n_draws, self.rng, prior)
         tp = np.concatenate((pos[:, 0] + pos[:, 1], pos[:, 0] + pos[:, 2]))
         fp = np.concatenate((neg[:, 0] + neg[:, 1], neg[:, 0] + neg[:, 2]))
         # rank only the distinct (tp, fp) points drawn
@@ -192,7 +188,7 @@ class MonteCarloEngine:
         ranked = exact_ranks(self.metric, uniq // span, uniq % span, self.p, self.n, self.undefined)
         ranks = ranked.ranks[inv.reshape(-1)]
         self.values = ranked.values
-        self.rank_a, self.rank_b = ranks[: self.draws], ranks[self.draws :]
+        self.rank_a, self.rank_b = ranks[: self.n_draws], ranks[self.n_draws :]
 
     def below(self, offsets: list[float | None], strict: list[bool]) -> np.ndarray:
         out = []
@@ -209,11 +205,11 @@ class MonteCarloEngine:
     def pair_masses(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         nvals = self.values.size
         key, counts = np.unique(self.rank_a * nvals + self.rank_b, return_counts=True)
-        return key // nvals, key % nvals, counts / self.draws
+        return key // nvals, key % nvals, counts / self.n_draws
 
     def binned_joint(self, edges_a: np.ndarray, edges_b: np.ndarray) -> np.ndarray:
         va, vb = self.values[self.rank_a], self.values[self.rank_b]
         na, nb = edges_a.size - 1, edges_b.size - 1
         ia = np.clip(np.searchsorted(edges_a, va, side="right") - 1, 0, na - 1)
         ib = np.clip(np.searchsorted(edges_b, vb, side="right") - 1, 0, nb - 1)
-        return np.bincount(ia * nb + ib, minlength=na * nb).reshape(na, nb) / self.draws
+        return np.bincount(ia * nb + ib, minlength=na * nb).reshape(na, nb) / self.n_draws

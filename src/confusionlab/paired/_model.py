@@ -1,17 +1,21 @@
-"""The paired model: per class, four cells of agreement, and their joint PMFs.
+"""The paired models: per class, four cells of agreement, and their joint PMFs.
 
 Within the examples of one true class (p positives, or n negatives) each example
 falls in one of four cells by what the two classifiers predict: both positive, only
 A positive, only B positive, neither. The counts of a new test set with p′ examples
 of that class are
 
-* ``"dirichlet-multinomial"`` (default): DirMult(p′, cells + ½) — the posterior
+* ``"paired-beta-binomial"`` (default): DirMult(p′, cells + ½) — the posterior
   predictive under a Dirichlet(½, ½, ½, ½) prior. By the aggregation property of the
   Dirichlet, A's positive count (both + only A) is then BetaBin(p′, TP_A + 1,
-  FN_A + 1): each classifier alone is exactly the paper's beta-binomial model with a
-  uniform prior.
-* ``"multinomial"``: Mult(p′, cells / p) — the observed shares plugged in (each
-  classifier alone is the paper's binomial model).
+  FN_A + 1): each classifier alone is exactly the core's ``"beta-binomial"`` model
+  (the paper's, with a uniform prior).
+* ``"paired-binomial"``: Mult(p′, cells / p) — the observed shares plugged in (each
+  classifier alone is exactly the core's ``"binomial"`` model).
+
+(The names until 0.1, ``"dirichlet-multinomial"`` and ``"multinomial"``, still work with
+a FutureWarning: the first is also the name of another model of the core, one
+confusion matrix over the whole simplex.)
 
 Positives and negatives are independent. TP_A = both + only A and TP_B = both +
 only B among the positives; FP_A and FP_B likewise among the negatives.
@@ -27,16 +31,25 @@ while the total loss stays below ``tolerance``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy import special
 
-from .._validation import check_memory
-from ..models import marginal
+from .._deprecation import renamed_value
+from .._validation import check_memory, check_observed_class, check_paired_model
+from ..models import PAIRED_MODEL_RENAMES, PAIRED_MODELS, marginal
 
-__all__ = ["MODELS", "CountJoint", "cell_priors", "cell_windows", "count_joint", "draw_counts"]
+__all__ = [
+    "CountJoint",
+    "cell_priors",
+    "cell_windows",
+    "check_model",
+    "count_joint",
+    "draw_counts",
+    "single_model",
+]
 
-MODELS = ("dirichlet-multinomial", "multinomial")
 #: Dirichlet prior per cell (so that each classifier alone has the uniform Beta(1, 1)).
 CELL_PRIOR = 0.5
 #: Bytes per point of the three-cell box while it is enumerated.
@@ -54,6 +67,26 @@ class CountJoint:
     dropped: float
 
 
+def check_model(model: Any, *, stacklevel: int) -> str:
+    """The paired model ``model`` names, one of :data:`confusionlab.models.PAIRED_MODELS`.
+
+    An old name (:data:`~confusionlab.models.PAIRED_MODEL_RENAMES`) gives a FutureWarning
+    (``stacklevel`` as the caller's own :func:`warnings.warn` would take it); a one-classifier
+    model's name (``"beta-binomial"``) is refused with a pointer to its paired form.
+    """
+    model = renamed_value(model, "model", PAIRED_MODEL_RENAMES, stacklevel=stacklevel + 2)
+    return check_paired_model(model, PAIRED_MODELS)
+
+
+def single_model(model: str) -> str:
+    """The core model of each classifier alone under the paired ``model``: the name without the prefix.
+
+    >>> single_model("paired-beta-binomial"), single_model("paired-binomial")
+    ('beta-binomial', 'binomial')
+    """
+    return model.removeprefix("paired-")
+
+
 def cell_priors(identical: bool) -> tuple[float, float, float, float]:
     """Dirichlet prior per cell: ½ each, or (1, 0, 0, 1) for two classifiers that never disagreed.
 
@@ -65,11 +98,11 @@ def cell_priors(identical: bool) -> tuple[float, float, float, float]:
 
 
 def _cell_log_weights(model: str, cell: int, observed: int, lo: int, hi: int, prior: float) -> np.ndarray:
-    """log of the cell's factor in the (Dirichlet-)multinomial PMF, for counts lo…hi."""
+    """log of the cell's factor in the cells' PMF (Dirichlet-multinomial or multinomial), for counts lo…hi."""
     c = np.arange(lo, hi + 1, dtype=np.float64)
-    if model == "dirichlet-multinomial" and prior == 0:
+    if model == "paired-beta-binomial" and prior == 0:
         return np.where(c == 0, 0.0, -np.inf)  # a structural zero
-    if model == "dirichlet-multinomial":
+    if model == "paired-beta-binomial":
         a = cell + prior
         return special.gammaln(c + a) - special.gammaln(a) - special.gammaln(c + 1)
     share = cell / observed if observed else 0.0
@@ -84,19 +117,18 @@ def cell_windows(
     """Windows (lo, hi) of the first three cells' counts, and the bound on the mass outside the box."""
     total = sum(cells)
     priors = cell_priors(identical)
+    beta = model == "paired-beta-binomial"
     windows = []
     dropped = 0.0
     for k, name in enumerate(("both", "only A", "only B")):
-        if model == "dirichlet-multinomial" and priors[k] == 0:
+        if beta and priors[k] == 0:
             windows.append((0, 0))
             continue
-        if model == "dirichlet-multinomial":
-            # a cell of DirMult(α) is BetaBin(future, α_k, α_0 − α_k); marginal() gives
-            # BetaBin(future, cell + prior, trials − cell + prior), so trials = total + Σprior − 2·prior
-            extra = round(sum(priors) - 2 * priors[k])  # ½ each: 1; (1, 0, 0, 1): 0
-            m = marginal("beta-binomial", cells[k], total + extra, future, priors[k], tolerance / 3, f"{what} ({name})")
-        else:
-            m = marginal("binomial", cells[k], total, future, 0.0, tolerance / 3, f"{what} ({name})")
+        # a cell of DirMult(α) is BetaBin(future, α_k, α_0 − α_k); marginal() gives
+        # BetaBin(future, cell + prior, trials − cell + prior), so trials = total + Σprior − 2·prior
+        extra = round(sum(priors) - 2 * priors[k]) if beta else 0  # ½ each: 1; (1, 0, 0, 1): 0
+        prior = priors[k] if beta else 0.0
+        m = marginal(single_model(model), cells[k], total + extra, future, prior, tolerance / 3, f"{what} ({name})")
         windows.append((m.lo, m.lo + m.pmf.size - 1))
         dropped += m.dropped
     return windows, dropped
@@ -111,18 +143,15 @@ def count_joint(
 
     Examples
     --------
-    >>> j = count_joint("dirichlet-multinomial", (1, 1, 0, 0), 2, 0.0, "positives")
+    >>> j = count_joint("paired-beta-binomial", (1, 1, 0, 0), 2, 0.0, "positives")
     >>> j.pmf.round(4).tolist()
     [[0.0375, 0.025, 0.0375], [0.075, 0.15, 0.075], [0.1875, 0.225, 0.1875]]
     """
     total = sum(cells)
     if future == 0:
         return CountJoint(0, 0, np.ones((1, 1)), 0.0)
-    if model == "multinomial" and total == 0:
-        raise ValueError(
-            f"the multinomial model needs observed {what} to estimate the cell shares; use the "
-            "dirichlet-multinomial model, whose prior covers an empty class"
-        )
+    if model == "paired-binomial":
+        check_observed_class(total, future, what, model)
     windows, dropped = cell_windows(model, cells, future, tolerance, what, identical)
     priors = cell_priors(identical)
     sizes = [hi - lo + 1 for lo, hi in windows]
@@ -138,7 +167,7 @@ def count_joint(
     if rest_hi < 0:
         raise ArithmeticError("empty cell box")  # cannot happen: every window contains its mean
     w3 = _cell_log_weights(model, cells[3], total, rest_lo, rest_hi, priors[3])
-    if model == "dirichlet-multinomial":
+    if model == "paired-beta-binomial":
         a0 = total + sum(priors)
         const = special.gammaln(future + 1) + special.gammaln(a0) - special.gammaln(future + a0)
     else:
@@ -179,19 +208,21 @@ def count_joint(
 
 
 def draw_counts(
-    model: str, cells: np.ndarray, future: int, draws: int, rng: np.random.Generator, prior: np.ndarray | float
+    model: str, cells: np.ndarray, future: int, n_draws: int, rng: np.random.Generator, prior: np.ndarray | float
 ) -> np.ndarray:
-    """Monte Carlo draws of a class's cell counts among ``future`` new examples: shape (draws, cells).
+    """Monte Carlo draws of a class's cell counts among ``future`` new examples: shape (n_draws, cells).
 
-    Cells whose prior and count are both 0 are structural zeros."""
+    Any number of cells: the four of a pair, or the 2**k of k classifiers
+    (:func:`~confusionlab.paired.rank_models`). Cells whose prior and count are both 0 are
+    structural zeros."""
     cells = np.asarray(cells, dtype=np.float64)
     if future == 0:
-        return np.zeros((draws, cells.size), dtype=np.int64)
-    if model == "dirichlet-multinomial":
+        return np.zeros((n_draws, cells.size), dtype=np.int64)
+    if model == "paired-beta-binomial":
         alpha = cells + prior
         live = alpha > 0
-        shares = np.zeros((draws, cells.size))
-        shares[:, live] = rng.dirichlet(alpha[live], size=draws)
+        shares = np.zeros((n_draws, cells.size))
+        shares[:, live] = rng.dirichlet(alpha[live], size=n_draws)
     else:
-        shares = np.broadcast_to(cells / cells.sum(), (draws, cells.size))
+        shares = np.broadcast_to(cells / cells.sum(), (n_draws, cells.size))
     return rng.multinomial(future, shares)

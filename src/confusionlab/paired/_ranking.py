@@ -3,45 +3,68 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from .._deprecation import renamed_arguments
+from .._result import Result, new_figure
 from .._validation import (
     DEFAULT_TOLERANCE,
     as_labels,
-    check_choice,
-    check_count,
-    check_int,
-    check_memory,
+    check_binary_labels,
+    check_classifiers,
+    check_confidence,
+    check_member,
+    check_n_draws,
+    check_observed_class,
     check_random_state,
-    check_tolerance,
-    check_undefined,
+    check_same_length,
+    check_test_set_size,
 )
-from ..confusion import _distinct, _equals, _positive_label
-from ..metrics import Metric, get_metric
-from ._compare import _future, compare_paired_cells
+from ..confusion import ConfusionMatrix, _distinct, _equals, _positive_label
+from ..metrics import Metric, get_metric, metric_value
+from ..palette import NEUTRAL, PAIR_COLOURS
+from ._compare import PairedComparison, check_options, compare_paired_cells, renamed_attribute
 from ._counts import PairedCounts
-from ._model import MODELS
+from ._model import draw_counts
 from ._ranks import exact_ranks
 
-__all__ = ["MAX_MODELS", "Ranking", "rank_models"]
+__all__ = ["MAX_CLASSIFIERS", "Ranking", "rank_models"]
 
-#: Largest number of classifiers (2**k agreement cells per class).
-MAX_MODELS = 12
+#: Largest number of classifiers :func:`rank_models` ranks (2**k agreement cells per class).
+MAX_CLASSIFIERS = 12
+
+
+def __getattr__(name: str) -> Any:
+    if name == "MAX_MODELS":
+        warnings.warn(
+            "MAX_MODELS is renamed MAX_CLASSIFIERS (it counts classifiers, not models); "
+            "the old name will stop working in the next release",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return MAX_CLASSIFIERS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @dataclass(frozen=True)
-class Ranking:
-    """Result of :func:`rank_models`.
+class Ranking(Result):
+    """Result of :func:`rank_models`: which of k classifiers scored on one test set is best.
+
+    It speaks the library's result protocol: :attr:`value` is the mapping classifier →
+    P(best), :meth:`interval` the Monte Carlo uncertainty of each, :meth:`to_frame`,
+    :meth:`~confusionlab._result.Result.to_html`, :meth:`plot` (P(best) bars) and
+    :meth:`view` (the paired view of the two most likely best).
 
     Attributes
     ----------
     names : list of str
     prob_best : dict
         P(each classifier has the best metric on a new test set); a tie for the best is
-        shared equally, so the probabilities add up to 1.
+        shared equally, so the probabilities add up to 1. Also :attr:`value`.
     expected_rank : dict
         Expected rank, 1 = best; tied classifiers share the mean of their ranks.
     pairwise : ndarray, shape (k, k)
@@ -51,7 +74,22 @@ class Ranking:
         ``"exact"`` (k = 2) or ``"monte-carlo"``.
     mc_error : float
         Largest standard error of ``prob_best`` (0.0 when exact).
-    draws : int or None
+    n_draws : int or None
+        Monte Carlo draws (None when exact). ``draws`` is its old name (it still works,
+        with a FutureWarning).
+    metric, model : str
+    prob_best_error : dict
+        Standard error of each ``prob_best`` (0.0 when exact).
+    observed : dict
+        Each classifier's metric on the test set.
+
+    Examples
+    --------
+    >>> y = [1] * 10 + [0] * 10
+    >>> preds = {"a": [1] * 9 + [0] + [0] * 10, "b": [1] * 7 + [0] * 3 + [0] * 8 + [1] * 2}
+    >>> r = rank_models(y, preds, "accuracy")
+    >>> r.best, sorted(r.value) == ["a", "b"], r.observed
+    ('a', True, {'a': 0.95, 'b': 0.75})
     """
 
     names: list[str]
@@ -60,36 +98,126 @@ class Ranking:
     pairwise: np.ndarray
     method: str
     mc_error: float
-    draws: int | None
+    n_draws: int | None
     metric: str
     model: str
+    prob_best_error: dict[str, float] = field(default_factory=dict)
+    observed: dict[str, float] = field(default_factory=dict)
+    #: What :meth:`compare` needs: the 2**k cells per class and the options of the ranking.
+    _setup: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    title = "Ranking"
 
     @property
-    def value(self) -> str:
-        """The classifier most likely to be best."""
+    def value(self) -> dict[str, float]:
+        """Classifier name → P(it has the best metric on a new test set) (:attr:`prob_best`).
+
+        Until 0.1 ``value`` was the name of the classifier most likely best: that is now
+        :attr:`best`.
+        """
+        return dict(self.prob_best)
+
+    @property
+    def best(self) -> str:
+        """The classifier most likely to be best (the largest :attr:`prob_best`; ``value`` until 0.1)."""
         return max(self.names, key=self.prob_best.__getitem__)
 
+    draws = renamed_attribute("n_draws")
+
+    def _order(self) -> list[str]:
+        """Names best first: by P(best), ties as given (so the first is :attr:`best`)."""
+        return sorted(self.names, key=lambda k: -self.prob_best[k])
+
+    def interval(self, confidence: float = 0.95) -> dict[str, tuple[float, float]]:
+        """Classifier → the ``confidence`` interval of its P(best) (keyed like :attr:`value`).
+
+        P(best) is a probability under the model, not an estimate from the test set: its
+        only uncertainty is the Monte Carlo error (k > 2), p ± z·se clipped to [0, 1]
+        with z the normal quantile. When exact (k = 2) each interval is the point (p, p).
+        """
+        from scipy.stats import norm
+
+        c = check_confidence(confidence)
+        z = float(norm.ppf((1 + c) / 2))
+        out = {}
+        for name in self.names:
+            p, se = self.prob_best[name], self.prob_best_error.get(name, self.mc_error)
+            out[name] = (max(0.0, p - z * se), min(1.0, p + z * se))
+        return out
+
     def to_frame(self) -> Any:
-        """A pandas DataFrame: one row per classifier (prob_best, expected_rank), best first."""
+        """A pandas DataFrame: one row per classifier (prob_best, expected_rank, observed metric), best first."""
         import pandas as pd
 
-        frame = pd.DataFrame(
-            {"prob_best": self.prob_best, "expected_rank": self.expected_rank}, index=pd.Index(self.names, name="model")
-        )
+        columns: dict[str, Any] = {"prob_best": self.prob_best, "expected_rank": self.expected_rank}
+        if self.observed:
+            columns[self.metric] = self.observed
+        frame = pd.DataFrame(columns, index=pd.Index(self.names, name="classifier"))
         return frame.sort_values("expected_rank")
 
+    def plot(self, ax: Any = None) -> Any:
+        """P(best) of each classifier as bars, best first (matplotlib; into ``ax`` when given).
 
+        The two most likely best are drawn in the colours of A and B of their paired view
+        (:data:`confusionlab.palette.PAIR_COLOURS`), the others in the neutral colour;
+        Monte Carlo error bars are 95 % intervals. Returns the Figure.
+        """
+        fig, ax = new_figure(ax)
+        order = self._order()
+        colours = [PAIR_COLOURS["A"], PAIR_COLOURS["B"]] + [NEUTRAL] * (len(order) - 2)
+        heights = [self.prob_best[k] for k in order]
+        intervals = self.interval(0.95)
+        err = np.array([[h - intervals[k][0] for k, h in zip(order, heights, strict=True)],
+                        [intervals[k][1] - h for k, h in zip(order, heights, strict=True)]])  # fmt: skip
+        ax.bar(range(len(order)), heights, color=colours, yerr=err if self.mc_error else None, capsize=3)
+        ax.set_xticks(range(len(order)), order)
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("P(best on a new test set)")
+        ax.set_title(f"{self.metric}: {self.best!r} most likely best", fontsize="medium")
+        return fig
+
+    def compare(self, a: str, b: str) -> PairedComparison:
+        """The paired comparison of classifiers ``a`` and ``b`` of the ranking (same options).
+
+        Its ``prob_greater`` is ``pairwise[i, j]`` for ``a = names[i]``, ``b = names[j]``.
+        """
+        i, j = (self.names.index(check_member(x, name, self.names)) for x, name in ((a, "a"), (b, "b")))
+        cells_pos, cells_neg = self._setup["cells"]
+        return _compare_pair(cells_pos, cells_neg, i, j, get_metric(self.metric), self._setup["options"])
+
+    def view(self, **traits: Any) -> Any:
+        """The paired view (:class:`~confusionlab.widgets.paired_view.PairedView`) of the two
+        classifiers most likely best, A the first; ``traits`` are passed on."""
+        first, second = self._order()[:2]
+        traits = {"name_a": first, "name_b": second, **traits}
+        return self.compare(first, second).view(**traits)
+
+    def summary(self, confidence: float = 0.95) -> str:
+        """Which classifier is most likely best, in words (and the runner-up)."""
+        c = check_confidence(confidence)
+        first, second = self._order()[:2]
+        lo, hi = self.interval(c)[first]
+        err = f" ({c:.0%} Monte Carlo interval [{lo:.3g}, {hi:.3g}])" if self.mc_error else ""
+        return (
+            f"{get_metric(self.metric).label}: of {len(self.names)} classifiers scored on the same test set, "
+            f"{first!r} is the most likely to be best on a new test set: P(best) = {self.prob_best[first]:.3g}"
+            f"{err}, expected rank {self.expected_rank[first]:.3g}; next {second!r} with P(best) = "
+            f"{self.prob_best[second]:.3g}."
+        )
+
+
+@renamed_arguments(draws="n_draws")
 def rank_models(
     y_true: Any,
     predictions: dict[str, Any],
     metric: str | Metric,
     *,
-    model: str = "dirichlet-multinomial",
+    model: str = "paired-beta-binomial",
     tolerance: float = DEFAULT_TOLERANCE,
-    future_size: tuple[int, int] | None = None,
+    future_size: int | tuple[int, int] | None = None,
     positive: Any = None,
     undefined: float = 0.0,
-    draws: int = 100_000,
+    n_draws: int = 100_000,
     random_state: Any = 0,
 ) -> Ranking:
     """Rank k ≥ 2 classifiers scored on the same test set.
@@ -98,59 +226,56 @@ def rank_models(
     ----------
     y_true : array-like of labels
     predictions : dict
-        Classifier name → its predicted labels on the same examples.
+        Classifier name → its predicted labels on the same examples (at most
+        :data:`MAX_CLASSIFIERS` classifiers).
     metric, model, tolerance, future_size, positive, undefined
-        As in :func:`compare_paired`.
-    draws : int, default 100,000
-        Monte Carlo draws for P(best) and expected ranks when k > 2.
+        As in :func:`compare_paired` (``future_size``: N or (p, n)).
+    n_draws : int, default 100,000
+        Monte Carlo draws for P(best) and expected ranks when k > 2. ``draws`` is its old
+        name (it still works, with a FutureWarning).
     random_state : default 0
+
+    Returns
+    -------
+    Ranking
+        Its :attr:`~Ranking.value` maps each classifier to P(best);
+        :attr:`~Ranking.best` is the one most likely best.
+
+    See Also
+    --------
+    compare_paired : Two classifiers on one test set (the pairwise entries).
+    compare_paired_cells : The same from the 2 × 4 table of agreement cells.
+    confusionlab.compare : Two classifiers on independent test sets.
+    confusionlab.metric_distribution : One classifier's metric on a new test set.
 
     Notes
     -----
     The model generalises :func:`compare_paired`'s: per true class the 2**k cells of
-    agreement are Dirichlet-multinomial with prior 2**(1 − k) per cell, so every pair
-    of classifiers has exactly the paired model (prior ½ per cell of the pair) and each
-    classifier alone the paper's uniform beta-binomial. P(best) and expected ranks come
-    from exact comparisons when k = 2 and from Monte Carlo (values ranked exactly,
-    ``mc_error``) when k > 2; the pairwise matrix is exact.
+    agreement are Dirichlet-multinomial with prior 2**(1 − k) per cell (under
+    ``"paired-beta-binomial"``), so every pair of classifiers has exactly the paired
+    model (prior ½ per cell of the pair) and each classifier alone the core's
+    ``"beta-binomial"`` model (uniform prior). P(best) and expected ranks come from exact
+    comparisons when k = 2 and from Monte Carlo (values ranked exactly, ``mc_error``)
+    when k > 2; the pairwise matrix is exact.
 
     Examples
     --------
     >>> y = [1] * 10 + [0] * 10
     >>> preds = {"a": [1] * 9 + [0] + [0] * 10, "b": [1] * 7 + [0] * 3 + [0] * 8 + [1] * 2}
     >>> r = rank_models(y, preds, "accuracy")
-    >>> r.value, r.method, round(r.prob_best["a"] + r.prob_best["b"], 12)
+    >>> r.best, r.method, round(r.value["a"] + r.value["b"], 12)
     ('a', 'exact', 1.0)
     """
-    if not isinstance(predictions, dict):
-        raise TypeError(f"predictions must be a dict name -> predicted labels, got {type(predictions).__name__}")
-    names = [str(k) for k in predictions]
-    if len(names) < 2:
-        raise ValueError(f"predictions must hold at least two classifiers, got {len(names)}")
-    if len(names) > MAX_MODELS:
-        raise ValueError(f"predictions may hold at most {MAX_MODELS} classifiers (2**k cells), got {len(names)}")
-    if len(set(names)) != len(names):
-        raise ValueError(f"classifier names must be distinct as strings, got {names!r}")
+    names = check_classifiers(predictions, MAX_CLASSIFIERS)
     m = get_metric(metric)
-    model = check_choice(model, "model", MODELS)
-    tolerance = check_tolerance(tolerance)
-    undefined_value = check_undefined(undefined, allow_exclude=False)
-    draws = check_int(draws, "draws", minimum=1)
+    model, tolerance, undefined_value, n_draws = check_options(model, tolerance, undefined, n_draws, stacklevel=3)
     t = as_labels(y_true, "y_true")
     preds = [as_labels(v, f"predictions[{k!r}]") for k, v in predictions.items()]
-    for name, arr in zip(names, preds, strict=True):
-        if arr.shape[0] != t.shape[0]:
-            raise ValueError(
-                f"predictions[{name!r}] has {arr.shape[0]} labels but y_true has {t.shape[0]}; they must match"
-            )
-    if t.shape[0] == 0:
-        raise ValueError("y_true is empty: a ranking needs at least one example")
+    check_same_length(
+        {"y_true": t, **{f"predictions[{k!r}]": a for k, a in zip(names, preds, strict=True)}}, "a ranking"
+    )
     labels = _distinct(t, *preds)
-    if len(labels) > 2 and positive is None:
-        raise ValueError(
-            f"y_true and the predictions hold {len(labels)} distinct labels; a ranking needs binary predicted "
-            "labels (threshold scores first), or positive=<label>"
-        )
+    check_binary_labels(labels, positive, ("y_true", "the predictions"), "a ranking")
     positive = _positive_label(labels, positive)
     truth = _equals(t, positive)
     bits = np.stack([_equals(a, positive) for a in preds])  # (k, N)
@@ -158,42 +283,48 @@ def rank_models(
     pattern = (bits.astype(np.int64) << np.arange(k)[:, None]).sum(axis=0)
     cells_pos = np.bincount(pattern[truth], minlength=2**k)
     cells_neg = np.bincount(pattern[~truth], minlength=2**k)
+    p_obs, n_obs = int(cells_pos.sum()), int(cells_neg.sum())
+    p, n = check_test_set_size(future_size, p_obs, n_obs)
+    options = {"model": model, "tolerance": tolerance, "future_size": (p, n), "undefined": undefined_value,
+               "n_draws": n_draws, "random_state": random_state}  # fmt: skip
+    observed = {}
+    for name, predicted in zip(names, bits, strict=True):
+        tp, fp = int(np.count_nonzero(predicted & truth)), int(np.count_nonzero(predicted & ~truth))
+        cm = ConfusionMatrix(tp=tp, fn=p_obs - tp, fp=fp, tn=n_obs - fp)
+        observed[name] = metric_value(cm, m, undefined=undefined_value)
+    common = {"metric": m.name, "model": model, "observed": observed,
+              "_setup": {"cells": (cells_pos, cells_neg), "options": options}}  # fmt: skip
 
     pairwise = np.zeros((k, k))
     for i in range(k):
         for j in range(i + 1, k):
-            pc = PairedCounts(_pair_cells(cells_pos, i, j), _pair_cells(cells_neg, i, j))
-            r = compare_paired_cells(
-                pc, m, model=model, tolerance=tolerance, future_size=future_size, undefined=undefined_value,
-                draws=draws, random_state=random_state,
-            )  # fmt: skip
+            r = _compare_pair(cells_pos, cells_neg, i, j, m, options)
             pairwise[i, j], pairwise[j, i] = r.prob_greater, r.prob_less
     if k == 2:
         tie = 1.0 - pairwise[0, 1] - pairwise[1, 0]
         best = [float(pairwise[0, 1] + tie / 2), float(pairwise[1, 0] + tie / 2)]
         ranks = [float(1 + pairwise[1, 0] + tie / 2), float(1 + pairwise[0, 1] + tie / 2)]
         return Ranking(names, dict(zip(names, best, strict=True)), dict(zip(names, ranks, strict=True)), pairwise,
-                       "exact", 0.0, None, m.name, model)  # fmt: skip
+                       "exact", 0.0, None, prob_best_error=dict.fromkeys(names, 0.0), **common)  # fmt: skip
 
-    counts = PairedCounts((int(cells_pos.sum()), 0, 0, 0), (int(cells_neg.sum()), 0, 0, 0))
-    p, n = _future(future_size, counts)
-    if model == "multinomial" and ((p and not cells_pos.sum()) or (n and not cells_neg.sum())):
-        raise ValueError("the multinomial model needs observed examples of each class; use dirichlet-multinomial")
+    if model == "paired-binomial":
+        check_observed_class(p_obs, p, "positives", model)
+        check_observed_class(n_obs, n, "negatives", model)
     rng = check_random_state(random_state)
-    check_memory(float(draws) * (2**k * 16 + k * 48), f"draws={draws:,} draws of {2**k} cells", "use fewer draws")
+    check_n_draws(n_draws, bytes_per_draw=2**k * 16 + k * 48)  # 2**k cells and k ranks per draw
     prior = 2.0 ** (1 - k)
     bitmat = ((np.arange(2**k)[:, None] >> np.arange(k)[None, :]) & 1).astype(np.int64)  # (cells, k)
-    tp = _draw_counts(model, cells_pos, p, draws, rng, prior) @ bitmat  # (draws, k)
-    fp = _draw_counts(model, cells_neg, n, draws, rng, prior) @ bitmat
+    tp = draw_counts(model, cells_pos, p, n_draws, rng, prior) @ bitmat  # (n_draws, k)
+    fp = draw_counts(model, cells_neg, n, n_draws, rng, prior) @ bitmat
     span = n + 1
     uniq, inv = np.unique((tp * span + fp).reshape(-1), return_inverse=True)
     ranked = exact_ranks(m, uniq // span, uniq % span, p, n, undefined_value)
-    rank = ranked.ranks[inv.reshape(-1)].reshape(draws, k)
+    rank = ranked.ranks[inv.reshape(-1)].reshape(n_draws, k)
     top = rank.max(axis=1, keepdims=True)
     at_top = rank == top
     share = at_top / at_top.sum(axis=1, keepdims=True)
     prob_best = share.mean(axis=0)
-    se = share.std(axis=0) / math.sqrt(draws)
+    se = share.std(axis=0) / math.sqrt(n_draws)
     greater = (rank[:, None, :] > rank[:, :, None]).sum(axis=2)  # others better than me
     equal = (rank[:, None, :] == rank[:, :, None]).sum(axis=2) - 1
     expected = (1 + greater + equal / 2).mean(axis=0)
@@ -204,27 +335,21 @@ def rank_models(
         pairwise,
         "monte-carlo",
         float(se.max()),
-        draws,
-        m.name,
-        model,
+        n_draws,
+        prob_best_error=dict(zip(names, se.tolist(), strict=True)),
+        **common,
     )
+
+
+def _compare_pair(
+    cells_pos: np.ndarray, cells_neg: np.ndarray, i: int, j: int, m: Metric, options: dict[str, Any]
+) -> PairedComparison:
+    """The paired comparison of classifiers i (as A) and j (as B) from the 2**k cells of each class."""
+    pc = PairedCounts(_pair_cells(cells_pos, i, j), _pair_cells(cells_neg, i, j))
+    return compare_paired_cells(pc, m, **options)
 
 
 def _pair_cells(cells: np.ndarray, i: int, j: int) -> tuple[int, int, int, int]:
     idx = np.arange(cells.size)
     a, b = (idx >> i) & 1, (idx >> j) & 1
     return tuple(int(cells[(a == x) & (b == y)].sum()) for x, y in ((1, 1), (1, 0), (0, 1), (0, 0)))  # type: ignore[return-value]
-
-
-def _draw_counts(
-    model: str, cells: np.ndarray, future: int, draws: int, rng: np.random.Generator, prior: float
-) -> np.ndarray:
-    future = check_count(future, "future size")
-    cells = np.asarray(cells, dtype=np.float64)
-    if future == 0:
-        return np.zeros((draws, cells.size), dtype=np.int64)
-    if model == "dirichlet-multinomial":
-        shares = rng.dirichlet(cells + prior, size=draws)
-    else:
-        shares = np.broadcast_to(cells / cells.sum(), (draws, cells.size))
-    return rng.multinomial(future, shares)

@@ -1,4 +1,4 @@
-"""`PairedView`: is B really better than A — one canvas view of a paired comparison (SPEC E5).
+"""`PairedView`: is B really better than A — one canvas view of a paired comparison.
 
 Three things, every number from :class:`confusionlab.paired.PairedComparison`:
 
@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import traitlets
 
+from .._validation import check_instance, check_margin
 from ..metrics import METRICS, metric_value
 from ..paired import PairedComparison
 from ._common import Buffer, BundledWidget, Confidence
@@ -33,12 +34,13 @@ MAX_FULL_BINS = 256
 
 
 class Margin(traitlets.Float):
-    """Half-width of the band of practical equivalence, checked by the comparison's own rule
-    (that of :meth:`PairedComparison.prob_equivalent`): a finite number ≥ 0, bool refused."""
+    """Half-width of the band of practical equivalence, checked by the library's one margin rule
+    (:func:`confusionlab._validation.check_margin`, as :meth:`PairedComparison.prob_equivalent`):
+    a finite number ≥ 0, bool refused."""
 
     def validate(self, obj: Any, value: Any) -> float:
         try:
-            return obj._comparison._check_margin(value)
+            return check_margin(value, self.name)
         except (TypeError, ValueError) as error:
             raise traitlets.TraitError(f"{self.name}: {error}") from None
 
@@ -49,7 +51,8 @@ class PairedView(BundledWidget, bundle="paired"):
     Parameters
     ----------
     comparison : PairedComparison
-        From :func:`confusionlab.paired.compare_paired` (or ``compare_paired_cells``).
+        From :func:`confusionlab.paired.compare_paired` (or ``compare_paired_cells``); also
+        :meth:`PairedComparison.view <confusionlab.paired.PairedComparison.view>`.
     margin : float
         Differences within ±margin count as practically equivalent (default 0): drawn as a
         band and used by the verdict and by P(|A − B| ≤ margin).
@@ -113,11 +116,9 @@ class PairedView(BundledWidget, bundle="paired"):
     _EXTRA_STATE = ("_facts",)
 
     def __init__(self, comparison: PairedComparison, **kwargs: Any) -> None:
-        if not isinstance(comparison, PairedComparison):
-            raise TypeError(
-                f"comparison must be a PairedComparison (from compare_paired), got {type(comparison).__name__}"
-            )
-        self._comparison = comparison
+        self._comparison = check_instance(
+            comparison, "comparison", PairedComparison, "a PairedComparison (from compare_paired)"
+        )
         self._facts: dict[str, Any] = {}
         kwargs["metric"] = comparison.metric
         super().__init__(**kwargs)
@@ -188,7 +189,8 @@ class PairedView(BundledWidget, bundle="paired"):
             "value_a": va,
             "value_b": vb,
             "method": r.method,
-            "draws": r.draws,
+            "n_draws": r.n_draws,
+            "draws": r.n_draws,  # the name js/paired/widget.js reads
             "mc_error": r.mc_error,
             "pruned_mass": r.pruned_mass,
             "outside_mass": facts["outside_mass"],
@@ -216,7 +218,7 @@ def _question(r: PairedComparison, name_a: str, name_b: str, label: str) -> str:
     return (
         f"If a new test set of {p + n:,} examples ({p:,} positives, {n:,} negatives) were drawn and both "
         f"{name_a} and {name_b} scored on it, how would {name_a}'s {label} compare with {name_b}'s? "
-        f"(paired {r.model} model: the two are scored on the same examples)"
+        f"({r.model} model: the two are scored on the same examples)"
     )
 
 
