@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_on_undefined
-from ._input import as_float, as_matrix, category_counts, check_scale
+from ._counting import category_counts
+from ._input import as_float, as_matrix, check_scale
 from ._undefined import Coefficient, OnUndefined, undefined_result
 from .distances import ordinal_positions, pair_distance_sums
 

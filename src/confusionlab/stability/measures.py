@@ -23,7 +23,8 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_confidence, check_int, check_memory, check_on_undefined, check_random_state
-from ._input import as_float, as_matrix, as_sample, category_counts, check_scale
+from ._counting import category_counts
+from ._input import as_float, as_matrix, as_sample, check_scale
 from ._undefined import OnUndefined, UndefinedCoefficientWarning, undefined_result
 from .distances import mean_pair_squared_difference, ordinal_positions, pair_distance_sums
 
