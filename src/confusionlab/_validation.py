@@ -751,3 +751,93 @@ def check_nonempty(total: int, name: str, what: str) -> int:
     if total < 1:
         raise InvalidParameterError(f"{name} hold no example; {what} needs at least one")
     return total
+
+
+# ---- stability
+#: The measurement scales of :mod:`confusionlab.stability`.
+STABILITY_SCALES: tuple[str, ...] = ("nominal", "ordinal", "metric")
+
+
+def check_scale(value: Any, name: str = "scale") -> str:
+    """The measurement scale of stability predictions: ``"nominal"``, ``"ordinal"`` or ``"metric"``.
+
+    >>> check_scale("ordinal")
+    'ordinal'
+    >>> check_scale("ratio")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: scale must be one of ('nominal', 'ordinal', 'metric'); got 'ratio'
+    """
+    if not isinstance(value, str) or value not in STABILITY_SCALES:
+        raise InvalidParameterError(f"{name} must be one of {STABILITY_SCALES}; got {value!r}")
+    return value
+
+
+def check_categories(value: Any, name: str = "categories") -> np.ndarray | None:
+    """A category list as a non-empty 1-D array with no missing entry (None stays None).
+
+    >>> check_categories(["neg", "pos"]).tolist()
+    ['neg', 'pos']
+    >>> check_categories(["neg", None])
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: categories must not contain missing values (None/NaN/<NA>); got ['neg', None]
+    """
+    if value is None:
+        return None
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+        raise InvalidParameterError(f"{name} must be a 1-D sequence; got {value!r}"[:300])
+    try:
+        cats = np.asarray(list(value))
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"{name} must be a 1-D sequence of values; got {value!r}"[:300]) from None
+    if cats.ndim != 1:
+        raise InvalidParameterError(f"{name} must be a 1-D sequence; got shape {cats.shape}")
+    if cats.size < 1:
+        raise InvalidParameterError(f"{name} must not be empty")
+    if cats.dtype.kind in "SVc":
+        raise InvalidParameterError(f"{name} has unsupported dtype {cats.dtype}")
+    if missing_mask(cats).any():
+        raise InvalidParameterError(
+            f"{name} must not contain missing values (None/NaN/<NA>); got {cats.tolist()!r}"[:300]
+        )
+    return cats
+
+
+def check_learner_counts(value: Any, name: str = "n_learners", *, maximum: int = 2**53) -> np.ndarray:
+    """A grid of numbers of learners: a non-empty 1-D sequence of positive integers ≤ ``maximum``.
+
+    >>> check_learner_counts([10, 50.0, 250]).tolist()
+    [10, 50, 250]
+    >>> check_learner_counts([10, 0])
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: n_learners must hold positive integers; got [10, 0]
+    """
+    if isinstance(value, (str, bytes)) or value is None:
+        raise InvalidParameterError(f"{name} must be a 1-D sequence of counts; got {value!r}")
+    grid = np.asarray(value)
+    if grid.ndim != 1 or grid.size < 1 or grid.dtype.kind not in "iuf":
+        raise InvalidParameterError(f"{name} must be a non-empty 1-D sequence of counts; got {value!r}"[:300])
+    if not np.all(np.isfinite(grid)) or np.any(grid < 1) or np.any(grid != np.round(grid)):
+        raise InvalidParameterError(f"{name} must hold positive integers; got {grid.tolist()}"[:300])
+    if np.any(grid > maximum):
+        raise InvalidParameterError(f"{name} must be at most {maximum:.3g}; got {float(grid.max()):.3g}")
+    return grid.astype(np.int64)
+
+
+def check_real_array(value: Any, name: str) -> np.ndarray:
+    """``value`` flattened to a float64 array (strings, None and non-numbers refused).
+
+    >>> check_real_array([[1, 2], [3, 4]], "stability").tolist()
+    [1.0, 2.0, 3.0, 4.0]
+    """
+    if isinstance(value, (str, bytes)) or value is None:
+        raise InvalidParameterError(f"{name} must be an array of numbers; got {value!r}")
+    try:
+        return np.asarray(value, dtype=np.float64).reshape(-1)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"{name} must be a 1-D array of numbers; got {value!r}"[:300]) from None
+
+
+__all__ += ["STABILITY_SCALES", "check_categories", "check_learner_counts", "check_real_array", "check_scale"]

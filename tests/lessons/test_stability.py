@@ -123,3 +123,10 @@ def test_refusals() -> None:
         plot_curves({"c": synthetic_curve()}, "phi")
     with pytest.raises(TypeError, match="small"):
         plot_small_sets([])
+
+
+def test_learners_band_old_target_name() -> None:
+    curve = synthetic_curve(repeats=3)
+    with pytest.warns(FutureWarning, match="stability_target"):
+        old = learners_band(curve, target=0.9)
+    np.testing.assert_array_equal(old, learners_band(curve, stability_target=0.9))

@@ -22,18 +22,18 @@ from hypothesis import strategies as hs
 from hypothesis.extra import numpy as hnp
 
 from confusionlab import stability as st
-from confusionlab._validation import TooLargeError, set_memory_limit
-from confusionlab.stability import _input
+from confusionlab._validation import TooLargeError, check_categories, set_memory_limit
+from confusionlab.stability import _counting
 
 
 def counts_before(arrays, categories, ordinal=False):
     """``category_counts`` as it was before the blocked path."""
-    saved = _input._blocked_counts
-    _input._blocked_counts = lambda *args: None
+    saved = _counting._blocked_counts
+    _counting._blocked_counts = lambda *args: None
     try:
-        return _input.category_counts(arrays, categories, ordinal=ordinal)
+        return _counting.category_counts(arrays, categories, ordinal=ordinal)
     finally:
-        _input._blocked_counts = saved
+        _counting._blocked_counts = saved
 
 
 def counter_counts(matrix, cats):
@@ -48,9 +48,9 @@ def counter_counts(matrix, cats):
 
 def both(pred, ref, categories=None, ordinal=False):
     arrays = [(pred, pred, "predictions", True), (ref, ref, "reference", False)]
-    cats = _input._check_categories(categories)
-    now = _input.category_counts(arrays, cats, ordinal=ordinal)
-    fast = _input._blocked_counts(arrays, cats)
+    cats = check_categories(categories)
+    now = _counting.category_counts(arrays, cats, ordinal=ordinal)
+    fast = _counting._blocked_counts(arrays, cats)
     before = counts_before(arrays, cats, ordinal=ordinal)
     return now, fast, before
 
@@ -188,12 +188,12 @@ def test_string_categories_take_the_general_path():
     pred = rng.choice(np.array(["neg", "pos", "maybe"]), size=(40, 200))
     ref = rng.choice(np.array(["neg", "pos", "maybe"]), size=60)
     arrays = [(pred, pred, "predictions", True), (ref, ref, "reference", False)]
-    assert _input._blocked_counts(arrays, None) is None
-    (counts, _), cats = _input.category_counts(arrays, None, ordinal=False)
+    assert _counting._blocked_counts(arrays, None) is None
+    (counts, _), cats = _counting.category_counts(arrays, None, ordinal=False)
     assert cats.tolist() == ["maybe", "neg", "pos"]
     np.testing.assert_array_equal(counts, counter_counts(pred, cats))
-    given = _input._check_categories(["pos", "neg", "maybe"])
-    assert _input._blocked_counts(arrays, given) is None
+    given = check_categories(["pos", "neg", "maybe"])
+    assert _counting._blocked_counts(arrays, given) is None
 
 
 def test_categories_missed_by_the_sample_are_found():
@@ -257,7 +257,7 @@ def test_all_missing_and_large_pooled_reference():
     (_, m), _ = now
     assert m.tolist() == [int(np.sum(ref == v)) for v in (1.0, 2.0, 3.0)]
     nothing = np.full((3, 4), np.nan)
-    assert _input._blocked_counts([(nothing, nothing, "predictions", True)], None) is None
+    assert _counting._blocked_counts([(nothing, nothing, "predictions", True)], None) is None
     with pytest.raises(ValueError, match="no non-missing values"):
         st.krippendorff_alpha(nothing, "nominal")
 
@@ -279,7 +279,7 @@ def test_measures_identical_to_before(scale, nan_share, monkeypatch):
         )
 
     now = run()
-    monkeypatch.setattr(_input, "_blocked_counts", lambda *args: None)
+    monkeypatch.setattr(_counting, "_blocked_counts", lambda *args: None)
     before = run()
     for a, b in zip(now[:2], before[:2], strict=True):
         np.testing.assert_array_equal(a.per_object, b.per_object)
@@ -322,9 +322,9 @@ def test_property_equal_to_before(pred, ref, order):
         before = counts_before(arrays, None)
     except ValueError as exc:  # nothing to count: the same refusal now
         with pytest.raises(ValueError, match=re.escape(str(exc)[:40])):
-            _input.category_counts(arrays, None, ordinal=False)
+            _counting.category_counts(arrays, None, ordinal=False)
         return
-    now = _input.category_counts(arrays, None, ordinal=False)
+    now = _counting.category_counts(arrays, None, ordinal=False)
     assert_same(now, before)
     (counts, _), cats = now
     np.testing.assert_array_equal(counts, counter_counts(pred, cats))
@@ -348,11 +348,11 @@ def test_counts_on_threads_equal_one_thread_and_bincount(order: str, workers: in
     matrix = np.asarray(matrix, order=order)
     train = np.array([0.0, 1.0, 2.0] * 10)
     arrays = [(matrix, matrix, "predictions", True), (train, train, "train_y", False)]
-    single = _input.category_counts(arrays, None, ordinal=False)
-    monkeypatch.setattr(_input, "_THREAD_VALUES", 1000)
-    monkeypatch.setattr(_input, "_THREADS", workers)
-    monkeypatch.setattr(_input.os, "cpu_count", lambda: 8)
-    threaded = _input.category_counts(arrays, None, ordinal=False)
+    single = _counting.category_counts(arrays, None, ordinal=False)
+    monkeypatch.setattr(_counting, "_THREAD_VALUES", 1000)
+    monkeypatch.setattr(_counting, "_THREADS", workers)
+    monkeypatch.setattr(_counting.os, "cpu_count", lambda: 8)
+    threaded = _counting.category_counts(arrays, None, ordinal=False)
     (counts, reference), cats = threaded
     np.testing.assert_array_equal(cats, single[1])
     np.testing.assert_array_equal(counts, single[0][0])

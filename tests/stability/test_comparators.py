@@ -1,6 +1,7 @@
-"""Comparators: SPEC C2 identities and numbers, and equality with the peer packages.
+"""Comparators: the published identities and numbers, and equality with the peer packages.
 
-Reference values come from the SPEC (rounded to 3 decimals, hence abs tolerance 5e-4),
+Reference values come from the stability framework's examples (T. M. Lange, F. Heinrich et
+al.; given to 3 decimals, hence abs tolerance 5e-4),
 from hand computation in comments, or from krippendorff / statsmodels / pingouin run here
 on the same inputs.
 """
@@ -19,16 +20,16 @@ from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
 
 from confusionlab import stability as st
 
-SPEC_TOL = 5e-4  # SPEC numbers are given to 3 decimals
+PUBLISHED_TOL = 5e-4  # the published numbers are given to 3 decimals
 
 
 def prevalence_example() -> tuple[np.ndarray, np.ndarray]:
-    """SPEC C2: 20 objects × 10 refits; 19 objects all "neg", one object 8 neg / 2 pos.
+    """The prevalence paradox: 20 objects × 10 refits; 19 objects all "neg", one object 8 neg / 2 pos.
 
-    The SPEC does not state the training responses behind phi = 0.902. We use 100 training
+    The example does not state the training responses behind phi = 0.902. We use 100 training
     responses with 10 "pos" (prevalence 10%): D_e = 1 − (10·9 + 90·89)/(100·99) = 0.1818…,
     D_o of the mixed object = 1 − (8·7 + 2·1)/90 = 0.3556, so
-    phi = 1 − 0.3556/(20·0.1818) = 0.9022, which rounds to the SPEC's 0.902.
+    phi = 1 − 0.3556/(20·0.1818) = 0.9022, which rounds to the published 0.902.
     """
     pred = np.full((10, 20), "neg", dtype=object)
     pred[:2, 19] = "pos"
@@ -38,10 +39,10 @@ def prevalence_example() -> tuple[np.ndarray, np.ndarray]:
 
 def test_prevalence_example_spec_numbers():
     pred, train_y = prevalence_example()
-    assert float(st.fleiss_kappa(pred)) == pytest.approx(0.102, abs=SPEC_TOL)
-    assert float(st.krippendorff_alpha(pred, "nominal")) == pytest.approx(0.107, abs=SPEC_TOL)
-    assert float(st.gwet_ac1(pred)) == pytest.approx(0.982, abs=SPEC_TOL)
-    assert st.phi(pred, train_y, "nominal").value == pytest.approx(0.902, abs=SPEC_TOL)
+    assert float(st.fleiss_kappa(pred)) == pytest.approx(0.102, abs=PUBLISHED_TOL)
+    assert float(st.krippendorff_alpha(pred, "nominal")) == pytest.approx(0.107, abs=PUBLISHED_TOL)
+    assert float(st.gwet_ac1(pred)) == pytest.approx(0.982, abs=PUBLISHED_TOL)
+    assert st.phi(pred, train_y, "nominal").value == pytest.approx(0.902, abs=PUBLISHED_TOL)
     # and exactly (hand computation in the docstring above)
     assert st.phi(pred, train_y, "nominal").value == pytest.approx(
         1 - (1 - 58 / 90) / (20 * (1 - (90 + 90 * 89) / 9900)), rel=1e-12
@@ -93,12 +94,12 @@ def test_all_in_one_class_kappa_undefined_phi_one():
 
 
 def two_object_example() -> tuple[np.ndarray, np.ndarray]:
-    """Two objects × 10 refits, metric (our construction; the SPEC gives no data).
+    """Two objects × 10 refits, metric (our construction; the published example gives no data).
 
     Object 1: 10 ± 0.06 alternating; object 2: 10.0222 ∓ 0.06. Within-object variance
     s² = 0.06²·10/9 = 0.004 (MSW), between-object MSB = 10·0.0222²/2 = 0.0024642, so
     ICC(1,1) = (MSB − MSW)/(MSB + 9·MSW) = −0.0399. Training responses (9, 10, 11) have
-    variance 1, so phi_i = 1 − 0.004/1 = 0.996 for both objects: the SPEC's −0.040 vs 0.996.
+    variance 1, so phi_i = 1 − 0.004/1 = 0.996 for both objects: the published −0.040 vs 0.996.
     """
     signs = np.array([1.0, -1.0] * 5)
     pred = np.column_stack((10.0 + 0.06 * signs, 10.0222 - 0.06 * signs))
@@ -139,7 +140,7 @@ def test_two_object_icc_vs_phi():
         col = pred[:, i]
         d_o = np.mean([(a - b) ** 2 for j, a in enumerate(col) for k, b in enumerate(col) if j != k])
         assert st.phi(pred, train_y, "metric").per_object[i] == pytest.approx(1 - d_o / d_e)
-    assert st.phi(pred, train_y, "metric").value == pytest.approx(0.996, abs=SPEC_TOL)
+    assert st.phi(pred, train_y, "metric").value == pytest.approx(0.996, abs=PUBLISHED_TOL)
 
 
 def test_icc_one_object_undefined():

@@ -100,8 +100,8 @@ def test_fit_and_recommendation_from_curve(clf_curve):
     with pytest.warns(st.ExtrapolationWarning):
         assert rec.n_learners == plain.recommendation().n_learners
     assert rec.expected_seconds is not None and rec.expected_seconds >= 0
-    ax = c.plot(target=0.99)
-    assert ax.get_xscale() == "log"
+    fig = c.plot(stability_target=0.99)
+    assert fig.axes[0].get_xscale() == "log"
 
 
 def test_psi_kfold_reference_is_out_of_fold():

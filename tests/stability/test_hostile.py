@@ -182,18 +182,18 @@ def test_recommendation_arguments(step, tol, round_to, minimum, max_learners):
 
 
 @SETTINGS
-@given(n_boot=sizes, confidence=hs.one_of(hs.floats(allow_nan=True, allow_infinity=True), sizes), seed=hostile)
-def test_interval_arguments(n_boot, confidence, seed):
+@given(n_resamples=sizes, confidence=hs.one_of(hs.floats(allow_nan=True, allow_infinity=True), sizes), seed=hostile)
+def test_interval_arguments(n_resamples, confidence, seed):
     s = st.phi(OK_PRED, OK_REF, "nominal")
-    check(lambda: s.interval(0.95, n_boot=n_boot, random_state=0), "n_boot")
-    check(lambda: s.interval(confidence, n_boot=50, random_state=0), "confidence")
-    check(lambda: s.interval(0.95, n_boot=50, random_state=seed), "random_state")
+    check(lambda: s.interval(0.95, n_resamples=n_resamples, random_state=0), "n_resamples")
+    check(lambda: s.interval(confidence, n_resamples=50, random_state=0), "confidence")
+    check(lambda: s.interval(0.95, n_resamples=50, random_state=seed), "random_state")
 
 
 def test_huge_sizes_refused_at_once():
     s = st.phi(OK_PRED, OK_REF, "nominal")
-    with pytest.raises(ValueError, match="n_boot"):
-        s.interval(n_boot=10**12)
+    with pytest.raises(ValueError, match="n_resamples"):
+        s.interval(n_resamples=10**12)
     fit = st.fit_2pl(N, st.twopl(N, 30.0, 1.0))
     with pytest.raises(ValueError, match="max_learners"):
         fit.recommendation(max_learners=10**30)

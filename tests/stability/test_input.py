@@ -89,7 +89,7 @@ def test_import_is_light():
     assert out == "[]"
 
 
-# ----------------------------------------------- np.nan inside string arrays is missing (E1)
+# ----------------------------------------------- np.nan inside string arrays is missing
 # numpy turns np.nan inside a list of strings into the string 'nan'
 NAN_STRINGS = [
     ["b", "c", "c", np.nan, np.nan, np.nan],
@@ -206,13 +206,13 @@ def test_max_categories_boundary():
         st.phi(np.arange(k + 2).reshape(-1, 2).T, [0, 1], "nominal")
 
 
-# ----------------------------------------------------------------- sizes refused (E1)
-def test_n_boot_bounded_and_checked_before_allocating():
+# ----------------------------------------------------------------- sizes refused
+def test_n_resamples_bounded_and_checked_before_allocating():
     s = st.phi([[0, 1, 0], [0, 1, 1]], [0, 1, 1], "nominal")
-    with pytest.raises(ValueError, match="n_boot must be at most 1,000,000"):
-        s.interval(0.95, n_boot=10**9)
-    with pytest.raises(TypeError, match="n_boot must be an integer"):
-        s.interval(0.95, n_boot=2000.0)
+    with pytest.raises(ValueError, match="n_resamples must be at most 1,000,000"):
+        s.interval(0.95, n_resamples=10**9)
+    with pytest.raises(TypeError, match="n_resamples must be an integer"):
+        s.interval(0.95, n_resamples=2000.0)
     with pytest.raises(TypeError, match="random_state"):
         s.interval(0.95, random_state="seed")
     with pytest.raises(TypeError, match="confidence"):
@@ -231,7 +231,7 @@ def test_memory_limit_refuses_before_allocating():
         with pytest.raises(TooLargeError, match="distance matrix"):
             st.nominal_distances(10_000)
         with pytest.raises(TooLargeError, match="bootstrap"):
-            st.phi(pred[:, :100], np.arange(200), "nominal").interval(n_boot=1_000_000)
+            st.phi(pred[:, :100], np.arange(200), "nominal").interval(n_resamples=1_000_000)
     finally:
         set_memory_limit(None)
 

@@ -197,10 +197,10 @@ def test_interval_brackets_value_and_is_reproducible():
     rng = np.random.default_rng(0)
     pred = rng.integers(0, 3, size=(5, 200))
     s = st.phi(pred, rng.integers(0, 3, size=100), "nominal")
-    lo, hi = s.interval(0.95, n_boot=500, random_state=1)
+    lo, hi = s.interval(0.95, n_resamples=500, random_state=1)
     assert lo < s.value < hi
-    assert (lo, hi) == s.interval(0.95, n_boot=500, random_state=1)
-    lo90, hi90 = s.interval(0.90, n_boot=500, random_state=1)
+    assert (lo, hi) == s.interval(0.95, n_resamples=500, random_state=1)
+    lo90, hi90 = s.interval(0.90, n_resamples=500, random_state=1)
     assert lo <= lo90 and hi90 <= hi
     # the bootstrap sd of a mean is close to sd/sqrt(N): the 95% width ≈ 2·1.96·that
     se = s.per_object.std(ddof=1) / np.sqrt(s.per_object.size)
@@ -211,8 +211,8 @@ def test_interval_bad_arguments():
     s = st.phi([[0, 1], [0, 0]], [0, 1, 1], "nominal")
     with pytest.raises(ValueError, match="confidence"):
         s.interval(1.5)
-    with pytest.raises(ValueError, match="n_boot"):
-        s.interval(0.9, n_boot=0)
+    with pytest.raises(ValueError, match="n_resamples"):
+        s.interval(0.9, n_resamples=0)
     one = st.phi([[0], [0]], [0, 1], "nominal")
     with pytest.raises(ValueError, match="at least 2 objects"):
         one.interval()
@@ -242,7 +242,7 @@ def test_pandas_ordered_categorical_supplies_order():
 
 
 def plain_nominal_phi(pred, train_y):
-    """Nominal closed form with collections.Counter, one object at a time (SPEC C1)."""
+    """Nominal closed form with collections.Counter, one object at a time."""
     from collections import Counter
 
     def disagreement(values):
@@ -275,7 +275,7 @@ def test_large_inputs_agree_with_plain_counting(variant):
     np.testing.assert_allclose(got, plain_nominal_phi(pred, y), rtol=1e-12, atol=1e-12)
 
 
-# ----------------------------------------------------------------------------- on_undefined (SPEC E1's policy)
+# ----------------------------------------------------------------------------- on_undefined (the policy)
 @pytest.mark.parametrize("measure", [phi, psi])
 def test_constant_reference_follows_on_undefined(measure) -> None:
     pred = np.array([[0, 1, 1], [1, 1, 0], [0, 1, 1]])

@@ -118,7 +118,7 @@ def test_twopl_function_matches_plain_formula():
     np.testing.assert_allclose(st.twopl(n, 42.0, 0.7), curve(n, 42.0, 0.7), rtol=1e-12)
 
 
-# ------------------------------------------------------------------ degenerate fits (SPEC E1)
+# ------------------------------------------------------------------ degenerate fits say so
 def test_plateau_is_degenerate_and_says_so():
     """Stability flat across the grid: the fit must not claim convergence nor give a count.
 

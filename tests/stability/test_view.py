@@ -15,14 +15,14 @@ N = np.array([250, 500, 750, 1000, 2000])
 
 def test_slider_moves_recommended_count():
     s = st.twopl(N, 300.0, 1.2) - np.array([0.004, -0.003, 0.002, -0.001, 0.0])
-    view = StabilityView(n_learners=N, stability=s, target=0.9)
+    view = StabilityView(n_learners=N, stability=s, stability_target=0.9)
     fit = st.fit_2pl(N, s)
     assert view.recommended == pytest.approx(fit.learners_for(0.9))
     before = view.recommended
     with warnings.catch_warnings():
         warnings.simplefilter("error", st.ExtrapolationWarning)  # the view says it in its label instead
         view.slider.value = 0.97  # as if the user dragged the slider
-    assert view.target == 0.97
+    assert view.stability_target == 0.97
     with pytest.warns(st.ExtrapolationWarning):
         assert view.recommended == pytest.approx(fit.learners_for(0.97))
     assert "extrapolation of the 2PL fit" in view.label.value
@@ -35,7 +35,7 @@ def test_slider_moves_recommended_count():
 
 def test_hand_computed_recommendation():
     # exact 2PL with p1 = 100, p2 = 1: n(S*) = 100 / (1/S* − 1); S* = 0.8 → 400
-    view = StabilityView(n_learners=N, stability=N / (N + 100.0), target=0.8)
+    view = StabilityView(n_learners=N, stability=N / (N + 100.0), stability_target=0.8)
     assert view.recommended == pytest.approx(400.0, rel=1e-6)
 
 
@@ -68,7 +68,7 @@ def test_from_curve():
     curve = st.stability_curve(
         make, X[:60], y[:60], X[60:], n_learners=[2, 4, 8, 16], repeats=3, n_jobs=1, progress=False
     )
-    view = StabilityView(curve, target=0.99)
+    view = StabilityView(curve, stability_target=0.99)
     assert view.recommended == pytest.approx(curve.learners_for(0.99))
     np.testing.assert_allclose(view.per_object, curve.result(3).per_object)
 

@@ -7,8 +7,9 @@ against the number of trees with the fitted 2PL curves and shades the region bey
 measured grid, where every read-off is an extrapolation; :func:`plot_small_sets` compares the
 ICC with psi on small test sets.
 
-Colours: phi green and psi purple (the pair colours of :mod:`confusionlab.lessons.style`), the ICC
-red (the colour of low values), the extrapolated region light grey.
+Colours come from :mod:`confusionlab.palette`: phi green and psi purple (the pair colours), the
+ICC red (the colour of low values on the diverging scale), the extrapolated region the light grey
+of the page's grid.
 
 Examples
 --------
@@ -31,33 +32,36 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_probability
-from .style import DIVERGING_STOPS, NEUTRAL, PAIR_COLOURS
+from .._deprecation import renamed_arguments
+from .._validation import InvalidParameterError, check_probability
+from ..palette import DIVERGING, NEUTRAL, PAIR_COLOURS, THEME
 
 __all__ = ["EXTRAPOLATION_COLOUR", "MEASURE_COLOURS", "learners_band", "plot_curves", "plot_small_sets"]
 
 #: One colour per stability measure in the lesson's figures.
-MEASURE_COLOURS: dict[str, str] = {"phi": PAIR_COLOURS["A"], "psi": PAIR_COLOURS["B"], "icc": DIVERGING_STOPS[0]}
+MEASURE_COLOURS: dict[str, str] = {"phi": PAIR_COLOURS["A"], "psi": PAIR_COLOURS["B"], "icc": DIVERGING[0]}
 #: Shade of the region beyond the measured grid (extrapolation).
-EXTRAPOLATION_COLOUR = "#e0e0e0"
+EXTRAPOLATION_COLOUR = THEME["grid"]
 
 
-def learners_band(curve: Any, target: float = 0.95, measure: str | None = None) -> np.ndarray:
-    """Number of learners reaching ``target`` by the 2PL, once per refit left out (jackknife over refits).
+@renamed_arguments(target="stability_target")
+def learners_band(curve: Any, stability_target: float = 0.95, measure: str | None = None) -> np.ndarray:
+    """Learners reaching ``stability_target`` by the 2PL, once per refit left out (jackknife over refits).
 
     Parameters
     ----------
     curve : StabilityCurve
         From :func:`confusionlab.stability.stability_curve`, with at least 3 refits per grid point.
-    target : float, default 0.95
-        Stability level S*, in (0, 1).
+    stability_target : float, default 0.95
+        Stability level S*, in (0, 1) (``target=`` is its old name, still accepted for one
+        release with a FutureWarning).
     measure : str, optional
         Any measure of :meth:`StabilityCurve.stability` (default: the curve's own).
 
     Returns
     -------
     numpy.ndarray of shape (repeats,)
-        ``learners_for(target)`` of the curve without refit ``r``, for every ``r``; NaN where that
+        ``learners_for(stability_target)`` of the curve without refit ``r``, for every ``r``; NaN where that
         2PL cannot be fitted or read (a degenerate fit or an undefined coefficient). Its range is a
         band over refits for the extrapolated tree count.
 
@@ -75,15 +79,13 @@ def learners_band(curve: Any, target: float = 0.95, measure: str | None = None) 
     >>> band.shape, bool(np.all(band > 0))
     ((4,), True)
     """
-    target = check_probability(target, "target")
-    if not 0.0 < target < 1.0:
-        raise ValueError(f"target must be in (0, 1), got {target!r}")
+    stability_target = check_probability(stability_target, "stability_target", open_interval=True)
     predictions = getattr(curve, "predictions", None)
     if not isinstance(predictions, np.ndarray) or predictions.ndim != 3:
-        raise TypeError(f"curve must be a StabilityCurve, got {type(curve).__name__}")
+        raise InvalidParameterError(f"curve must be a StabilityCurve, got {type(curve).__name__}")
     repeats = predictions.shape[1]
     if repeats < 3:
-        raise ValueError(f"curve needs at least 3 refits per grid point to leave one out, it has {repeats}")
+        raise InvalidParameterError(f"curve needs at least 3 refits per grid point to leave one out, it has {repeats}")
     out = np.full(repeats, np.nan)
     for r in range(repeats):
         keep = np.delete(np.arange(repeats), r)
@@ -93,7 +95,7 @@ def learners_band(curve: Any, target: float = 0.95, measure: str | None = None) 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
-                out[r] = sub.fit_2pl(measure).learners_for(target)
+                out[r] = sub.fit_2pl(measure).learners_for(stability_target)
             except ValueError:
                 pass
     return out
@@ -124,13 +126,13 @@ def plot_curves(
     import matplotlib.pyplot as plt
 
     if not isinstance(curves, Mapping) or not curves:
-        raise TypeError("curves must be a non-empty mapping of panel title to StabilityCurve")
+        raise InvalidParameterError("curves must be a non-empty mapping of panel title to StabilityCurve")
     if isinstance(measures, str):
-        raise TypeError("measures must be a sequence of measure names, not a string")
+        raise InvalidParameterError("measures must be a sequence of measure names, not a string")
     if isinstance(upto, bool) or not isinstance(upto, (int, float)):
-        raise TypeError(f"upto must be a number of trees, got {upto!r}")
+        raise InvalidParameterError(f"upto must be a number of trees, got {upto!r}")
     if not math.isfinite(upto) or not 1 < upto <= 1e9:
-        raise ValueError(f"upto must be a number of trees in (1, 1e9], got {upto!r}")
+        raise InvalidParameterError(f"upto must be a number of trees in (1, 1e9], got {upto!r}")
     if axes is None:
         _, axes = plt.subplots(1, len(curves), figsize=(4.4 * len(curves), 3.4), sharey=True, squeeze=False)
     axes = np.ravel(axes)
@@ -167,7 +169,7 @@ def plot_small_sets(small: Mapping[int, tuple[Any, Any]], *, ax: Any = None) -> 
     import matplotlib.pyplot as plt
 
     if not isinstance(small, Mapping) or not small:
-        raise TypeError("small must be a non-empty mapping of subset size to (ICC values, psi values)")
+        raise InvalidParameterError("small must be a non-empty mapping of subset size to (ICC values, psi values)")
     if ax is None:
         _, ax = plt.subplots(figsize=(6, 3.2))
     sizes = list(small)

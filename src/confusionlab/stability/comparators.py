@@ -1,4 +1,4 @@
-r"""Classical agreement coefficients used as comparators (SPEC C2), closed-form and vectorised.
+r"""Classical agreement coefficients used as comparators, closed-form and vectorised.
 
 Predictions are refits × objects: the refits play the role of raters, the objects of
 subjects/units/targets. Each function returns a :class:`~confusionlab.stability.Coefficient`
@@ -15,6 +15,13 @@ Documented undefined cases
 - Krippendorff's α: no object with two or more predictions, or all pairable values equal
   (D_e = 0).
 - ICC: one object, or a zero denominator (e.g. all predictions equal).
+
+Why phi and psi instead: under extreme prevalence (20 objects × 10 refits, 19 objects
+always "neg", one 8 × "neg" and 2 × "pos") Fleiss' κ is 0.102 and Krippendorff's α 0.107
+although the refits agree on almost everything, while Gwet's AC1 is 0.982 and phi, against
+training responses with 10 % positives, 0.902 (tests/stability/test_comparators.py). When every
+prediction is in one class κ is undefined and phi is 1. On few test objects the ICC is biased
+low and highly variable.
 """
 
 from __future__ import annotations
@@ -23,8 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_on_undefined
-from ._input import as_float, as_matrix, category_counts, check_scale
+from .._validation import InvalidParameterError, check_on_undefined
+from ._counting import category_counts
+from ._input import as_float, as_matrix, check_scale
 from ._undefined import Coefficient, OnUndefined, undefined_result
 from .distances import ordinal_positions, pair_distance_sums
 
@@ -57,7 +65,7 @@ def _complete_counts(predictions: Any, categories: Any, name: str) -> tuple[np.n
     pred = as_matrix(predictions)
     (counts,), _ = category_counts([(predictions, pred, "predictions", True)], categories, ordinal=False)
     if np.any(counts.sum(axis=1) != pred.shape[0]):
-        raise ValueError(
+        raise InvalidParameterError(
             f"{name} needs every refit to predict every object; predictions has missing "
             "values. Use krippendorff_alpha, phi or psi, which skip missing values."
         )
@@ -85,6 +93,13 @@ def fleiss_kappa(predictions: Any, categories: Any = None, *, on_undefined: OnUn
     Returns
     -------
     Coefficient
+
+    See Also
+    --------
+    gwet_ac1 : the same observed agreement with another chance correction.
+    krippendorff_alpha : allows missing predictions, ordinal and metric scales.
+    phi, psi : per-object stability against a reference sample, which stays meaningful
+        where κ fails (extreme prevalence, one category).
 
     Notes
     -----
@@ -129,6 +144,11 @@ def gwet_ac1(predictions: Any, categories: Any = None, *, on_undefined: OnUndefi
     Returns
     -------
     Coefficient
+
+    See Also
+    --------
+    fleiss_kappa : the same observed agreement with Fleiss' chance correction.
+    krippendorff_alpha, phi, psi
 
     Notes
     -----
@@ -176,6 +196,13 @@ def krippendorff_alpha(
     Returns
     -------
     Coefficient
+
+    See Also
+    --------
+    fleiss_kappa, gwet_ac1 : for complete nominal predictions.
+    phi, psi : the same mean-distance construction, per object, against the training
+        responses or out-of-sample predictions instead of the pooled predictions.
+    stability_curve : any of these measures against the number of learners.
 
     Notes
     -----
@@ -245,7 +272,9 @@ def _normalise_form(form: Any) -> str:
         f = _PINGOUIN_NAMES.get(compact, compact.replace("(", "").replace(")", ""))
         if f in ICC_FORMS:
             return f
-    raise ValueError(f"form must be one of {ICC_FORMS} (or pingouin's names {tuple(_PINGOUIN_NAMES)}); got {form!r}")
+    raise InvalidParameterError(
+        f"form must be one of {ICC_FORMS} (or pingouin's names {tuple(_PINGOUIN_NAMES)}); got {form!r}"
+    )
 
 
 def icc(predictions: Any, form: str = "1,1", *, on_undefined: OnUndefined = "warn") -> Coefficient:
@@ -266,6 +295,12 @@ def icc(predictions: Any, form: str = "1,1", *, on_undefined: OnUndefined = "war
     Returns
     -------
     Coefficient
+
+    See Also
+    --------
+    krippendorff_alpha : with ``scale="metric"``, allows missing predictions.
+    psi : per-object stability against out-of-sample predictions, far less variable than
+        the ICC on few test objects.
 
     Notes
     -----
@@ -296,7 +331,7 @@ def icc(predictions: Any, form: str = "1,1", *, on_undefined: OnUndefined = "war
     f = _normalise_form(form)
     x = as_float(as_matrix(predictions), "predictions")
     if np.isnan(x).any():
-        raise ValueError("icc needs every refit to predict every object; predictions has missing values")
+        raise InvalidParameterError("icc needs every refit to predict every object; predictions has missing values")
     k, n = x.shape
     if n < 2:
         return undefined_result("icc", "one object: the between-object variance cannot be estimated", on_undefined)

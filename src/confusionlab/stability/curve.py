@@ -24,18 +24,31 @@ from __future__ import annotations
 import dataclasses
 import numbers
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from scipy.special import ndtri
 
-from .._validation import check_int, check_memory, check_on_undefined, check_random_state
+from .._deprecation import renamed_arguments
+from .._result import Result, new_figure
+from .._validation import (
+    InvalidParameterError,
+    check_confidence,
+    check_int,
+    check_learner_counts,
+    check_memory,
+    check_on_undefined,
+    check_random_state,
+)
+from ..palette import NEUTRAL, THEME
 from ._input import check_scale
-from ._undefined import OnUndefined
+from ._undefined import OnUndefined, UndefinedCoefficientWarning, UndefinedError
 from .comparators import fleiss_kappa, gwet_ac1, icc, krippendorff_alpha
 from .measures import StabilityResult, phi, psi
-from .twopl import MAX_LEARNERS, Recommendation, TwoPLFit, _time_model, fit_2pl
+from .twopl import MAX_LEARNERS, ExtrapolationWarning, Recommendation, TwoPLFit, _time_model, fit_2pl
 
 __all__ = ["DEFAULT_N_LEARNERS", "MAX_REFITS", "MEASURES", "StabilityCurve", "stability_curve"]
 
@@ -132,8 +145,13 @@ def _refit(
 
 
 @dataclass(eq=False)
-class StabilityCurve:
+class StabilityCurve(Result):
     """Predictions of repeated refits over a grid of learner counts, and their stability.
+
+    A result like every other of the library: ``value`` (stability per number of learners),
+    ``interval(confidence)`` (a jackknife over the refits), ``to_frame()`` (one row per grid
+    point), ``to_html()``, ``plot()`` (stability against the number of learners with the 2PL
+    fit) and ``view()`` (a :class:`~confusionlab.widgets.stability_view.StabilityView`).
 
     Attributes
     ----------
@@ -164,7 +182,9 @@ class StabilityCurve:
     measure: str
     scale: str
     categories: Any = None
-    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+    _cache: dict[Any, Any] = field(default_factory=dict, repr=False)
+
+    title = "Stability against the number of learners"
 
     @property
     def repeats(self) -> int:
@@ -173,8 +193,10 @@ class StabilityCurve:
 
     def result(self, index: int, measure: str | None = None) -> StabilityResult:
         """phi or psi (per object) at grid point ``index``."""
-        measure = measure or self.measure
-        pred = self.predictions[index]
+        return self._result(self.predictions[index], index, measure or self.measure)
+
+    def _result(self, pred: np.ndarray, index: int, measure: str) -> StabilityResult:
+        """phi or psi of the refits ``pred`` (some of grid point ``index``'s) against its reference."""
         if measure == "phi":
             return phi(pred, self.train_y, self.scale, self.categories)
         if measure == "psi":
@@ -186,7 +208,24 @@ class StabilityCurve:
                     "oob_score=True"
                 )
             return psi(pred, ref, self.scale, self.categories)
-        raise ValueError(f"result() is for 'phi' or 'psi'; got {measure!r}")
+        raise InvalidParameterError(f"result() is for 'phi' or 'psi'; got measure={measure!r}")
+
+    def _check_measure(self, measure: str | None) -> str:
+        measure = measure or self.measure
+        if measure not in MEASURES:
+            raise InvalidParameterError(f"measure must be one of {MEASURES}; got {measure!r}")
+        return measure
+
+    def _value(self, pred: np.ndarray, index: int, measure: str, on_undefined: str) -> float:
+        """``measure`` of the refits ``pred`` at grid point ``index``."""
+        if measure in ("phi", "psi"):
+            return self._result(pred, index, measure).value
+        if measure == "icc":
+            return float(icc(pred, on_undefined=on_undefined))
+        if measure == "krippendorff_alpha":
+            return float(krippendorff_alpha(pred, self.scale, self.categories, on_undefined=on_undefined))
+        func = fleiss_kappa if measure == "fleiss_kappa" else gwet_ac1
+        return float(func(pred, self.categories, on_undefined=on_undefined))
 
     def stability(self, measure: str | None = None, *, on_undefined: OnUndefined = "warn") -> np.ndarray:
         """Stability at every grid point, shape (G,), for ``measure`` (see MEASURES).
@@ -195,24 +234,11 @@ class StabilityCurve:
         (``"warn"``, ``"nan"`` or ``"raise"``) decides whether that also warns
         (:class:`~confusionlab.stability.UndefinedCoefficientWarning`) or raises.
         """
-        measure = measure or self.measure
-        if measure not in MEASURES:
-            raise ValueError(f"measure must be one of {MEASURES}; got {measure!r}")
+        measure = self._check_measure(measure)
         on_undefined = check_on_undefined(on_undefined)
         key = (measure, on_undefined)
         if key not in self._cache:
-            if measure in ("phi", "psi"):
-                vals = [self.result(i, measure).value for i in range(self.n_learners.size)]
-            elif measure == "icc":
-                vals = [float(icc(p, on_undefined=on_undefined)) for p in self.predictions]
-            elif measure == "krippendorff_alpha":
-                vals = [
-                    float(krippendorff_alpha(p, self.scale, self.categories, on_undefined=on_undefined))
-                    for p in self.predictions
-                ]
-            else:
-                func = fleiss_kappa if measure == "fleiss_kappa" else gwet_ac1
-                vals = [float(func(p, self.categories, on_undefined=on_undefined)) for p in self.predictions]
+            vals = [self._value(p, i, measure, on_undefined) for i, p in enumerate(self.predictions)]
             self._cache[key] = np.asarray(vals, dtype=np.float64)
         return self._cache[key]
 
@@ -227,44 +253,198 @@ class StabilityCurve:
         time_model = _time_model(np.repeat(self.n_learners, self.repeats), self.fit_seconds.reshape(-1))
         return dataclasses.replace(fit, time_model=time_model)
 
-    def learners_for(self, target: float, measure: str | None = None) -> float:
-        """Number of learners reaching ``target`` stability according to the 2PL fit."""
-        return self.fit_2pl(measure).learners_for(target)
+    @renamed_arguments(target="stability_target")
+    def learners_for(self, stability_target: float, measure: str | None = None) -> float:
+        """Number of learners reaching ``stability_target`` according to the 2PL fit.
+
+        See :meth:`TwoPLFit.learners_for` (``target=`` is the old name of
+        ``stability_target``, still accepted for one release with a FutureWarning).
+        """
+        return self.fit_2pl(measure).learners_for(stability_target)
 
     def recommendation(self, measure: str | None = None, **kwargs: Any) -> Recommendation:
         """optRF-style recommendation (see :meth:`TwoPLFit.recommendation`)."""
         return self.fit_2pl(measure).recommendation(**kwargs)
 
-    def plot(self, ax: Any = None, measure: str | None = None, target: float | None = None):
+    # -- the result protocol -------------------------------------------------------------
+    @property
+    def value(self) -> dict[int, float]:
+        """Stability of the curve's own ``measure`` per number of learners: ``{n_learners: S}``.
+
+        Ordered like the grid; a grid that lists a number of learners twice keeps its last
+        point here (:meth:`to_frame` and :meth:`stability` keep them all).
+        """
+        return {int(n): float(v) for n, v in zip(self.n_learners, self.stability(), strict=True)}
+
+    def interval(self, confidence: float = 0.95, *, measure: str | None = None) -> dict[int, tuple[float, float]]:
+        r"""Jackknife interval over the refits of the stability at each number of learners.
+
+        Parameters
+        ----------
+        confidence : float, default 0.95
+            Coverage in (0, 1).
+        measure : str, optional
+            Any of :data:`MEASURES` (default: the curve's own).
+
+        Returns
+        -------
+        dict of int to (float, float)
+            ``{n_learners: (low, high)}``, keyed like :attr:`value`.
+
+        Notes
+        -----
+        At each grid point the measure is computed R times, leaving one of the R refits out
+        each time (:math:`S_{(r)}`); the jackknife standard error is
+        :math:`\sqrt{(R-1)/R \, \sum_r (S_{(r)} - \bar S_{(\cdot)})^2}`, and the interval is
+        :math:`S \pm z_{(1+c)/2}\,\mathrm{se}`, its upper end at most 1 (no measure exceeds 1).
+        The interval says how much the measured stability depends on which refits were
+        drawn; the reference sample (D_e) is held fixed. It needs R ≥ 3 refits; with fewer,
+        or where a leave-one-out value is undefined, it is (NaN, NaN).
+        """
+        confidence = check_confidence(confidence)
+        measure = self._check_measure(measure)
+        values = self.stability(measure, on_undefined="nan")
+        leave_out = self._leave_one_out(measure)
+        r = self.repeats
+        z = float(ndtri(0.5 + confidence / 2.0))
+        se = np.sqrt((r - 1.0) / r * np.sum((leave_out - leave_out.mean(axis=1, keepdims=True)) ** 2, axis=1))
+        out = {}
+        for n, v, e in zip(self.n_learners, values, se, strict=True):
+            if np.isfinite(v) and np.isfinite(e):
+                out[int(n)] = (float(v - z * e), float(min(v + z * e, 1.0)))
+            else:
+                out[int(n)] = (float("nan"), float("nan"))
+        return out
+
+    def _leave_one_out(self, measure: str) -> np.ndarray:
+        """``measure`` at every grid point without refit r, shape (G, R); NaN where undefined."""
+        key = ("leave-one-out", measure)
+        if key not in self._cache:
+            r = self.repeats
+            out = np.full((self.n_learners.size, r), np.nan)
+            if r >= 3:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", UndefinedCoefficientWarning)
+                    for g, pred in enumerate(self.predictions):
+                        for k in range(r):
+                            try:
+                                out[g, k] = self._value(np.delete(pred, k, axis=0), g, measure, "nan")
+                            except UndefinedError:
+                                pass
+            self._cache[key] = out
+        return self._cache[key]
+
+    def to_frame(self) -> Any:
+        """One row per grid point: ``n_learners``, ``stability`` (the curve's measure) and ``fit_seconds``.
+
+        ``fit_seconds`` is the mean measured fit time of the point's refits. The measure,
+        the scale and the number of refits per point are in ``frame.attrs``.
+        """
+        import pandas as pd
+
+        frame = pd.DataFrame(
+            {
+                "n_learners": self.n_learners,
+                "stability": self.stability(),
+                "fit_seconds": self.fit_seconds.mean(axis=1),
+            }
+        )
+        frame.attrs.update(measure=self.measure, scale=self.scale, repeats=self.repeats)
+        return frame
+
+    @renamed_arguments(target="stability_target")
+    def plot(
+        self, ax: Any = None, *legacy: Any, measure: str | None = None, stability_target: float | None = None
+    ) -> Any:
         """Plot stability against the number of learners (log x) with the 2PL fit.
 
-        Uses matplotlib (imported here). Returns the Axes.
-        """
-        import matplotlib.pyplot as plt
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw (a new figure when omitted; no pyplot).
+        measure : str, optional
+            Any of :data:`MEASURES` (default: the curve's own).
+        stability_target : float, optional
+            Mark the number of learners at which the 2PL fit reaches this stability
+            (``target=`` is its old name, still accepted for one release with a FutureWarning).
 
-        if ax is None:
-            _, ax = plt.subplots(figsize=(5, 3.2))
-        measure = measure or self.measure
+        Returns
+        -------
+        matplotlib.figure.Figure
+            ``ax``'s own figure when given. (Before the result protocol this returned the
+            Axes: take ``fig.axes[0]``.)
+        """
+        if legacy:
+            if len(legacy) > 2 or (measure is not None) or (len(legacy) == 2 and stability_target is not None):
+                raise InvalidParameterError(
+                    "plot() takes ax positionally and measure=, stability_target= by keyword; "
+                    f"got {len(legacy) + 1} positional arguments"
+                )
+            warnings.warn(
+                "StabilityCurve.plot(ax, measure, target) with measure or target given positionally is "
+                "deprecated; pass measure= and stability_target= by keyword (positional use will stop "
+                "working in the next release)",
+                FutureWarning,
+                stacklevel=3,
+            )
+            measure = legacy[0]
+            if len(legacy) == 2:
+                stability_target = legacy[1]
+        fig, ax = new_figure(ax, figsize=(5.0, 3.2))
+        measure = self._check_measure(measure)
         s = self.stability(measure)
-        ax.plot(self.n_learners, s, "o", label=f"{measure} (measured)")
+        ax.plot(self.n_learners, s, "o", color=NEUTRAL, label=f"{measure} (measured)")
         try:
             fit = self.fit_2pl(measure)
         except ValueError as exc:
             ax.set_title(f"2PL not fitted: {exc}"[:80])
         else:
             grid = np.geomspace(self.n_learners.min() / 2, self.n_learners.max() * 4, 200)
-            ax.plot(grid, fit.predict(grid), "-", label=f"2PL p1={fit.p1:.3g}, p2={fit.p2:.3g}")
+            ax.plot(grid, fit.predict(grid), "-", color=THEME["accent"], label=f"2PL p1={fit.p1:.3g}, p2={fit.p2:.3g}")
             if fit.reason is not None:
                 ax.set_title(f"degenerate 2PL fit: {fit.reason}"[:80], fontsize=8)
-            elif target is not None:
-                n_t = fit.learners_for(target)
-                ax.axvline(n_t, ls="--", c="gray")
-                ax.annotate(f"{n_t:.0f} for S={target}", (n_t, target), fontsize=8)
+            elif stability_target is not None:
+                n_t = fit.learners_for(stability_target)
+                ax.axvline(n_t, ls="--", c=THEME["muted"])
+                ax.annotate(f"{n_t:.0f} for S={stability_target}", (n_t, stability_target), fontsize=8)
         ax.set_xscale("log")
         ax.set_xlabel("number of learners")
         ax.set_ylabel("stability")
         ax.legend(fontsize=8)
-        return ax
+        return fig
+
+    def view(self) -> Any:
+        """A :class:`~confusionlab.widgets.stability_view.StabilityView` of this curve."""
+        from ..widgets.stability_view import StabilityView
+
+        return StabilityView(self)
+
+    def summary(self, confidence: float = 0.95) -> str:
+        """Stability at the ends of the grid, its interval, and what the 2PL fit says, in words."""
+        confidence = check_confidence(confidence)
+        s = self.stability()
+        first, last = int(self.n_learners[0]), int(self.n_learners[-1])
+        text = (
+            f"{self.measure} is {s[0]:.3f} with {first:,} learners and {s[-1]:.3f} with {last:,} "
+            f"({self.repeats} refits per grid point"
+        )
+        lo, hi = self.interval(confidence)[last]
+        if np.isfinite(lo):
+            text += f"; {confidence * 100:g} % jackknife interval at {last:,}: {lo:.3f} to {hi:.3f}"
+        text += ")"
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                fit = self.fit_2pl()
+                if fit.reason is not None:
+                    return f"{text}; the 2PL fit is degenerate: {fit.reason}."
+                n95 = fit.learners_for(0.95)
+            except ValueError as exc:
+                return f"{text}; no 2PL answer: {exc}."
+        far = any(issubclass(item.category, ExtrapolationWarning) for item in caught)
+        return f"{text}; the fitted 2PL curve reaches 0.95 at about {n95:,.0f} learners" + (
+            " (an extrapolation far beyond the grid)." if far else "."
+        )
 
     def __repr__(self) -> str:
         return (
@@ -288,19 +468,6 @@ def _seeds(random_state: Any, count: int) -> list[int]:
     else:
         ss = np.random.SeedSequence(None if random_state is None else int(random_state))
     return [int(c.generate_state(1, dtype=np.uint32)[0]) for c in ss.spawn(count)]
-
-
-def _check_grid(n_learners: Any) -> np.ndarray:
-    if isinstance(n_learners, (str, bytes)) or n_learners is None:
-        raise TypeError(f"n_learners must be a 1-D sequence of counts; got {n_learners!r}")
-    grid = np.asarray(n_learners)
-    if grid.ndim != 1 or grid.size < 1 or grid.dtype.kind not in "iuf":
-        raise ValueError(f"n_learners must be a non-empty 1-D sequence of counts; got {n_learners!r}"[:300])
-    if not np.all(np.isfinite(grid)) or np.any(grid < 1) or np.any(grid != np.round(grid)):
-        raise ValueError(f"n_learners must hold positive integers; got {grid.tolist()}"[:300])
-    if np.any(grid > MAX_LEARNERS):
-        raise ValueError(f"n_learners must be at most {MAX_LEARNERS:.3g}; got {float(grid.max()):.3g}")
-    return grid.astype(np.int64)
 
 
 def stability_curve(
@@ -367,6 +534,13 @@ def stability_curve(
     -------
     StabilityCurve
 
+    See Also
+    --------
+    phi, psi : the per-object stability measured at each grid point.
+    fleiss_kappa, gwet_ac1, krippendorff_alpha, icc : the comparators (``measure=``).
+    fit_2pl : the 2PL model of stability against the number of learners
+        (:meth:`StabilityCurve.fit_2pl`, :meth:`StabilityCurve.learners_for`).
+
     Examples
     --------
     >>> from sklearn.datasets import make_classification
@@ -381,30 +555,32 @@ def stability_curve(
     (4,)
     """
     if not callable(make_model):
-        raise TypeError(f"make_model must be callable; got {type(make_model).__name__}")
-    grid = _check_grid(n_learners)
+        raise InvalidParameterError(f"make_model must be callable; got {type(make_model).__name__}")
+    grid = check_learner_counts(n_learners, "n_learners", maximum=MAX_LEARNERS)
     repeats = check_int(repeats, "repeats", minimum=2, maximum=MAX_REFITS)
     if grid.size * repeats > MAX_REFITS:
-        raise ValueError(
+        raise InvalidParameterError(
             f"{grid.size} grid points × repeats={repeats} = {grid.size * repeats:,} refits, more than "
             f"MAX_REFITS = {MAX_REFITS:,}; use fewer grid points or repeats"
         )
     if measure not in MEASURES:
-        raise ValueError(f"measure must be one of {MEASURES}; got {measure!r}")
+        raise InvalidParameterError(f"measure must be one of {MEASURES}; got {measure!r}")
     if reference not in ("auto", "oob", "kfold", "none"):
-        raise ValueError(f"reference must be 'auto', 'oob', 'kfold' or 'none'; got {reference!r}")
+        raise InvalidParameterError(f"reference must be 'auto', 'oob', 'kfold' or 'none'; got {reference!r}")
     if scale is not None:
         check_scale(scale)
     try:
         n_train = len(y)
         n_test = len(X_test)
     except TypeError:
-        raise TypeError("y and X_test must be sized array-likes (numpy arrays, lists, pandas objects)") from None
+        raise InvalidParameterError(
+            "y and X_test must be sized array-likes (numpy arrays, lists, pandas objects)"
+        ) from None
     n_folds = check_int(n_folds, "n_folds", minimum=2, maximum=max(2, n_train))
     if n_jobs is not None and not isinstance(n_jobs, numbers.Integral):
-        raise TypeError(f"n_jobs must be an integer or None; got {n_jobs!r}")
+        raise InvalidParameterError(f"n_jobs must be an integer or None; got {n_jobs!r}")
     if not isinstance(progress, (bool, np.bool_)):
-        raise TypeError(f"progress must be True or False; got {progress!r}")
+        raise InvalidParameterError(f"progress must be True or False; got {progress!r}")
     # predictions (G × repeats × test objects) and pooled references (≤ training objects
     # per refit), float64 or object pointers
     check_memory(

@@ -13,8 +13,8 @@ which equals the mean over ordered pairs because δ(c, c) = 0. For metric data
 δ(x, y) = (x − y)² and the mean over ordered pairs is twice the sample variance
 (``ddof=1``), so no pair is ever formed explicitly.
 
-Distances (SPEC C1)
--------------------
+Distances
+---------
 nominal
     δ(c, k) = [c ≠ k]
 ordinal
@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validation import check_int, check_memory
+from .._validation import InvalidParameterError, check_int, check_memory
 
 __all__ = [
     "mean_pair_distance",
@@ -116,9 +116,13 @@ def _as_counts(reference_counts: ArrayLike) -> np.ndarray:
     try:
         m = np.asarray(reference_counts, dtype=np.float64)
     except (TypeError, ValueError):
-        raise TypeError(f"reference_counts must be a 1-D array of counts; got {reference_counts!r}") from None
+        raise InvalidParameterError(
+            f"reference_counts must be a 1-D array of counts; got {reference_counts!r}"[:300]
+        ) from None
     if m.ndim != 1 or m.size < 1 or not np.all(np.isfinite(m)) or np.any(m < 0):
-        raise ValueError("reference_counts must be a 1-D array of non-negative counts")
+        raise InvalidParameterError(
+            f"reference_counts must be a 1-D array of non-negative counts; got {m.tolist()}"[:300]
+        )
     return m
 
 

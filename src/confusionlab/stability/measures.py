@@ -1,7 +1,8 @@
 r"""Per-object predictive stability: phi (data-based) and psi (model-based).
 
 For object i predicted by R refits, :math:`x_{i1}, \dots, x_{iR}`, and a reference sample
-:math:`z_1, \dots, z_m` (SPEC C1):
+:math:`z_1, \dots, z_m`, with a distance δ (nominal, ordinal or metric: see
+:mod:`confusionlab.stability.distances`):
 
 .. math::
 
@@ -21,25 +22,44 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
-from .._validation import check_confidence, check_int, check_memory, check_on_undefined, check_random_state
-from ._input import as_float, as_matrix, as_sample, category_counts, check_scale
+from .._deprecation import renamed_arguments
+from .._result import Result, new_figure
+from .._validation import (
+    InvalidParameterError,
+    check_confidence,
+    check_int,
+    check_memory,
+    check_on_undefined,
+    check_random_state,
+)
+from ..palette import NEUTRAL, THEME
+from ._counting import category_counts
+from ._input import as_float, as_matrix, as_sample, check_scale
 from ._undefined import OnUndefined, UndefinedCoefficientWarning, undefined_result
 from .distances import mean_pair_squared_difference, ordinal_positions, pair_distance_sums
 
-__all__ = ["MAX_BOOT", "StabilityResult", "phi", "psi", "stability"]
+__all__ = ["MAX_BOOT", "MAX_RESAMPLES", "StabilityResult", "phi", "psi", "stability"]
 
 #: Most bootstrap resamples :meth:`StabilityResult.interval` accepts (10⁶ resamples pin a
 #: 95 % percentile down far below any other error in the interval).
-MAX_BOOT = 1_000_000
-#: Most resampled values (n_boot × objects) one interval may draw; above it the call is
-#: refused rather than left running for minutes.
-MAX_BOOT_DRAWS = 2 * 10**9
+MAX_RESAMPLES = 1_000_000
+#: Most resampled values (n_resamples × objects) one interval may draw; above it the call
+#: is refused rather than left running for minutes.
+MAX_RESAMPLED_VALUES = 2 * 10**9
+#: The old names of :data:`MAX_RESAMPLES` and :data:`MAX_RESAMPLED_VALUES` (kept for one release).
+MAX_BOOT = MAX_RESAMPLES
+MAX_BOOT_DRAWS = MAX_RESAMPLED_VALUES
 
 
 @dataclass(frozen=True, repr=False, eq=False)
-class StabilityResult:
+class StabilityResult(Result):
     """Per-object stability and its aggregate.
+
+    A result like every other of the library: ``value`` (the mean stability),
+    ``interval(confidence)`` (a bootstrap over objects), ``to_frame()`` (one row per object),
+    ``to_html()``, ``plot()`` (the histogram of per-object stability) and ``view()``.
 
     Attributes
     ----------
@@ -72,6 +92,8 @@ class StabilityResult:
     categories: np.ndarray | None = None
     reason: str | None = None
 
+    title = "Predictive stability"
+
     @property
     def defined(self) -> bool:
         """True when the measure has a value for these data."""
@@ -88,10 +110,11 @@ class StabilityResult:
         """Number of objects (columns of the prediction matrix)."""
         return int(self.per_object.size)
 
+    @renamed_arguments(n_boot="n_resamples")
     def interval(
         self,
         confidence: float = 0.95,
-        n_boot: int = 2000,
+        n_resamples: int = 2000,
         random_state: int | np.random.Generator | None = None,
     ) -> tuple[float, float]:
         """Percentile bootstrap interval of ``value``, resampling objects.
@@ -100,9 +123,10 @@ class StabilityResult:
         ----------
         confidence : float
             Coverage in (0, 1).
-        n_boot : int
-            Number of bootstrap resamples, 1 to :data:`MAX_BOOT`; at most
-            :data:`MAX_BOOT_DRAWS` values (n_boot × objects) are drawn.
+        n_resamples : int
+            Number of bootstrap resamples, 1 to :data:`MAX_RESAMPLES`; at most
+            :data:`MAX_RESAMPLED_VALUES` values (n_resamples × objects) are drawn. (Was
+            ``n_boot``, still accepted for one release with a FutureWarning.)
         random_state : None, int, numpy.random.SeedSequence or numpy.random.Generator
             Seed for reproducible intervals.
 
@@ -128,7 +152,7 @@ class StabilityResult:
         True
         """
         confidence = check_confidence(confidence)
-        n_boot = check_int(n_boot, "n_boot", minimum=1, maximum=MAX_BOOT)
+        n_resamples = check_int(n_resamples, "n_resamples", minimum=1, maximum=MAX_RESAMPLES)
         rng = check_random_state(random_state)
         if self.reason is not None:
             return float("nan"), float("nan")
@@ -137,24 +161,99 @@ class StabilityResult:
             raise ValueError(
                 f"interval() resamples objects and needs at least 2 objects with a defined stability; got {s.size}"
             )
-        if n_boot * s.size > MAX_BOOT_DRAWS:
-            raise ValueError(
-                f"n_boot={n_boot:,} resamples of {s.size:,} objects would draw {n_boot * s.size:,} values, more "
-                f"than {MAX_BOOT_DRAWS:,}; use a smaller n_boot (2,000 is plenty for a 95 % interval)"
+        if n_resamples * s.size > MAX_RESAMPLED_VALUES:
+            raise InvalidParameterError(
+                f"n_resamples={n_resamples:,} resamples of {s.size:,} objects would draw {n_resamples * s.size:,} "
+                f"values, more than {MAX_RESAMPLED_VALUES:,}; use a smaller n_resamples (2,000 is plenty for a "
+                "95 % interval)"
             )
         chunk = max(1, 4_000_000 // s.size)
         check_memory(
-            8.0 * n_boot + 16.0 * min(chunk, n_boot) * s.size,
-            f"n_boot={n_boot:,} bootstrap resamples",
-            "use a smaller n_boot",
+            8.0 * n_resamples + 16.0 * min(chunk, n_resamples) * s.size,
+            f"n_resamples={n_resamples:,} bootstrap resamples",
+            "use a smaller n_resamples",
         )
-        means = np.empty(n_boot)
-        for start in range(0, n_boot, chunk):
-            b = min(chunk, n_boot - start)
+        means = np.empty(n_resamples)
+        for start in range(0, n_resamples, chunk):
+            b = min(chunk, n_resamples - start)
             means[start : start + b] = s[rng.integers(0, s.size, size=(b, s.size))].mean(axis=1)
         tail = (1.0 - confidence) / 2.0
         lo, hi = np.quantile(means, [tail, 1.0 - tail])
         return float(lo), float(hi)
+
+    def to_frame(self) -> Any:
+        """One row per object (index ``object``): its stability, observed disagreement and predictions.
+
+        Columns ``stability`` (:math:`S_i`, NaN for an object with fewer than two
+        predictions), ``observed`` (:math:`D_{o,i}`) and ``n_refits``. The expected
+        disagreement :math:`D_e`, the same for every object, and the measure's name are in
+        ``frame.attrs`` (``"expected"``, ``"measure"``, ``"scale"``); the mean of the
+        ``stability`` column is :attr:`value`.
+
+        Examples
+        --------
+        >>> from confusionlab.stability import phi
+        >>> s = phi([[0, 1], [0, 1], [0, 0]], train_y=[0, 1, 1, 0], scale="nominal")
+        >>> s.to_frame()
+                stability  observed  n_refits
+        object
+        0             1.0  0.000000         3
+        1             0.0  0.666667         3
+        """
+        import pandas as pd
+
+        frame = pd.DataFrame(
+            {"stability": self.per_object, "observed": self.observed, "n_refits": self.n_refits},
+            index=pd.RangeIndex(self.n_objects, name="object"),
+        )
+        frame.attrs.update(expected=self.expected, measure=self.measure, scale=self.scale)
+        return frame
+
+    def plot(self, ax: Any = None) -> Any:
+        """Histogram of the per-object stability, with its mean (:attr:`value`) marked.
+
+        Returns the matplotlib Figure (``ax``'s own when given).
+        """
+        fig, ax = new_figure(ax)
+        s = self.per_object[~np.isnan(self.per_object)]
+        if s.size:
+            ax.hist(s, bins=min(20, max(5, s.size // 5)), color=THEME["accent"], alpha=0.85)
+            ax.axvline(self.value, color=NEUTRAL, ls="--", lw=1.2, label=f"mean {self.value:.3f}")
+            ax.legend(fontsize=8)
+        else:
+            ax.text(0.5, 0.5, f"{self.measure} is undefined: {self.reason}"[:90], ha="center", transform=ax.transAxes)
+        ax.set_xlabel(f"per-object {self.measure}")
+        ax.set_ylabel("objects")
+        ax.set_title(f"{self.title}: {self.measure} ({self.scale})")
+        return fig
+
+    def view(self) -> Any:
+        """A widget with the summary, the histogram of per-object stability and the least stable objects."""
+        from ..widgets.stability_view import stability_result_view
+
+        return stability_result_view(self)
+
+    def summary(self, confidence: float = 0.95) -> str:
+        """The mean stability in words, with its bootstrap interval (``random_state=0``: the same every time).
+
+        The interval is :meth:`interval` with ``random_state=0``; above 10,000 objects it
+        uses fewer resamples (at least 100, about 2·10⁷ resampled values), so that a
+        notebook shows a large result at once.
+
+        >>> from confusionlab.stability import phi
+        >>> print(phi([[0, 1], [0, 1], [0, 0]], train_y=[0, 1, 1, 0], scale="nominal").summary())
+        phi = 0.500 over 2 objects (95 % bootstrap interval over objects 0.000 to 1.000); 1 means
+        every refit agrees, 0 no more agreement than chance.
+        """
+        confidence = check_confidence(confidence)
+        if self.reason is not None:
+            return f"{self.measure} is undefined for these data: {self.reason}."
+        text = f"{self.measure} = {self.value:.3f} over {self.n_objects:,} objects"
+        n_defined = int(np.count_nonzero(~np.isnan(self.per_object)))
+        if n_defined >= 2:
+            lo, hi = self.interval(confidence, max(100, min(2000, 20_000_000 // n_defined)), random_state=0)
+            text += f" ({confidence * 100:g} % bootstrap interval over objects {lo:.3f} to {hi:.3f})"
+        return text + "; 1 means every refit agrees, 0 no more agreement than chance."
 
     def __repr__(self) -> str:
         return (
@@ -167,7 +266,7 @@ def stability(
     predictions: Any,
     reference: Any,
     scale: str,
-    categories: Any = None,
+    categories: ArrayLike | None = None,
     *,
     measure: str = "stability",
     reference_name: str = "reference",
@@ -202,9 +301,25 @@ def stability(
 
     Raises
     ------
+    InvalidParameterError
+        Bad predictions, reference, scale or categories (the message names the argument).
     UndefinedError
         If the reference sample is constant (D_e = 0): stability is then undefined
         (``on_undefined="raise"``).
+
+    See Also
+    --------
+    phi : this function with the training responses as reference.
+    psi : this function with out-of-sample predictions as reference.
+    stability_curve : stability against the number of learners, by refitting a model.
+    krippendorff_alpha, fleiss_kappa, gwet_ac1, icc : the classical agreement coefficients.
+
+    Examples
+    --------
+    >>> from confusionlab.stability import stability
+    >>> s = stability([[1, 2], [1, 3], [1, 2]], reference=[1, 2, 3, 1], scale="ordinal")
+    >>> s.per_object.round(3).tolist()  # D_o = 2/3 against D_e = 3 (mid-ranks 1, 2.5, 3.5)
+    [1.0, 0.778]
     """
     scale = check_scale(scale)
     on_undefined = check_on_undefined(on_undefined)
@@ -215,7 +330,7 @@ def stability(
         z = as_float(ref, reference_name)
         z = z[~np.isnan(z)]
         if z.size < 2:
-            raise ValueError(f"{reference_name} needs at least 2 non-missing values")
+            raise InvalidParameterError(f"{reference_name} needs at least 2 non-missing values")
         expected = float(mean_pair_squared_difference(z))
         observed = mean_pair_squared_difference(x, axis=0)
         n_refits = (~np.isnan(x)).sum(axis=0)
@@ -228,7 +343,7 @@ def stability(
         )
         n_ref = float(m.sum())
         if n_ref < 2:
-            raise ValueError(f"{reference_name} needs at least 2 non-missing values")
+            raise InvalidParameterError(f"{reference_name} needs at least 2 non-missing values")
         # ordinal δ(c, k) = (t_c − t_k)² with t the mid-ranks of the reference counts
         positions = None if scale == "nominal" else ordinal_positions(m)
         expected = float(pair_distance_sums(m, positions) / (n_ref * (n_ref - 1.0)))
@@ -305,11 +420,20 @@ def phi(
 
     Raises
     ------
-    ValueError
+    InvalidParameterError
         Ragged or non-2-D predictions, fewer than 2 refits, unknown scale, values missing
         from ``categories``.
     UndefinedError
         Constant training responses (D_e = 0), with ``on_undefined="raise"``.
+
+    See Also
+    --------
+    psi : the same measure against out-of-sample predictions of the model.
+    stability : the same measure against any reference sample.
+    stability_curve : phi (or psi) against the number of learners, by refitting a model.
+    krippendorff_alpha, fleiss_kappa, gwet_ac1, icc : the classical agreement coefficients,
+        which refits × objects data also answer (and where they fail: extreme prevalence,
+        few objects).
 
     Notes
     -----
@@ -320,7 +444,7 @@ def phi(
     References
     ----------
     T. M. Lange, F. Heinrich et al., "A General Framework for Stability Assessment of
-    Non-Deterministic Prediction Models" (R package APS); SPEC Part C1.
+    Non-Deterministic Prediction Models" (R package APS).
 
     Examples
     --------
@@ -382,6 +506,14 @@ def psi(
     Returns
     -------
     StabilityResult
+
+    See Also
+    --------
+    phi : the same measure against the training responses.
+    stability : the same measure against any reference sample.
+    stability_curve : psi against the number of learners (``measure="psi"``).
+    icc : the intraclass correlation, biased and highly variable on few test objects, where
+        psi is not.
 
     Notes
     -----

@@ -4,9 +4,12 @@ r"""The two-parameter logistic (2PL) model of stability against the number of le
 
     S(n) = \frac{1}{1 + (p_1 / n)^{p_2}}
 
-is logistic in log n: p1 is the number of learners at which S = ½ and p2 the slope
-(SPEC C3, from the optRF package). The number of learners reaching a target S* is
-:math:`n(S^*) = p_1 / (1/S^* - 1)^{1/p_2}`.
+is logistic in log n: p1 is the number of learners at which S = ½ and p2 the slope (the
+model of the optRF package). The number of learners reaching a stability target S* is
+:math:`n(S^*) = p_1 / (1/S^* - 1)^{1/p_2}` (solve S(n) = S* for n; optRF once raised to the
+power p2 instead of 1/p2, a bug). The fit is a least-squares Levenberg–Marquardt fit from
+p1 = the middle grid value and p2 = 0.5, as optRF's, on at least :data:`MIN_GRID_POINTS`
+distinct numbers of learners.
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ from numpy.typing import ArrayLike
 from scipy.optimize import least_squares
 from scipy.special import expit
 
-from .._validation import check_int, check_positive_real, check_probability
+from .._deprecation import renamed_arguments
+from .._validation import InvalidParameterError, check_int, check_positive_real, check_probability, check_real_array
 
 __all__ = [
     "DegenerateFitWarning",
@@ -187,12 +191,12 @@ class TwoPLFit:
         if self.reason is not None:
             raise ValueError(f"{what} is not available from a degenerate 2PL fit: {self.reason}")
 
-    def _raw_learners_for(self, target: float) -> float:
+    def _raw_learners_for(self, stability_target: float) -> float:
         """p1 / (1/S* − 1)^(1/p2) in log space (inf on overflow); p2 > 0."""
-        log_n = self.log_p1 - math.log(1.0 / target - 1.0) / self.p2
+        log_n = self.log_p1 - math.log(1.0 / stability_target - 1.0) / self.p2
         return math.exp(log_n) if log_n < 700 else math.inf
 
-    def _warn_if_outside(self, n: float, what: str) -> bool:
+    def _warn_if_outside(self, n: float, what: str, stacklevel: int = 3) -> bool:
         hi = float(np.max(self.n_learners))
         lo = float(np.min(self.n_learners))
         if n > EXTRAPOLATION_FACTOR * hi or n < lo / EXTRAPOLATION_FACTOR:
@@ -205,33 +209,36 @@ class TwoPLFit:
                 f"{what} = {n:,.0f} lies {side}: it is an extrapolation of the 2PL fit, not a "
                 "measurement; measure stability near that number of learners to confirm it",
                 ExtrapolationWarning,
-                stacklevel=3,
+                stacklevel=stacklevel,
             )
             return True
         return False
 
-    def learners_for(self, target: float) -> float:
-        """Number of learners at which the fitted curve reaches ``target``.
+    @renamed_arguments(target="stability_target")
+    def learners_for(self, stability_target: float) -> float:
+        """Number of learners at which the fitted curve reaches ``stability_target``.
 
         n(S*) = p1 / (1/S* − 1)^(1/p2), never less than 1. Not rounded: take ``math.ceil``
         for a count.
 
         Parameters
         ----------
-        target : float
-            Target stability S* in (0, 1).
+        stability_target : float
+            Target stability S* in (0, 1). (Was ``target``, still accepted for one release
+            with a FutureWarning.)
 
         Returns
         -------
         float
-            At least 1 (when the fit reaches ``target`` with fewer than one learner, one
-            learner is enough).
+            At least 1 (when the fit reaches ``stability_target`` with fewer than one
+            learner, one learner is enough).
 
         Raises
         ------
         ValueError
             For a degenerate fit (plateau, decreasing data: see ``reason``) and for a
-            target the fit never reaches in a representable number of learners.
+            stability target the fit never reaches in a representable number of learners.
+            (A ``stability_target`` outside (0, 1) is an InvalidParameterError.)
 
         Warns
         -----
@@ -247,16 +254,16 @@ class TwoPLFit:
         >>> round(fit.learners_for(0.95), 1)
         284.8
         """
-        target = check_probability(target, "target", open_interval=True)
+        target = check_probability(stability_target, "stability_target", open_interval=True)
         self._refuse_degenerate(f"learners_for({target:g})")
         n = self._raw_learners_for(target)
         if not math.isfinite(n) or n > MAX_LEARNERS:
             raise ValueError(
-                f"the fitted curve (p1={self.p1:.3g}, p2={self.p2:.3g}) reaches target={target:g} only "
-                f"beyond {MAX_LEARNERS:.3g} learners: effectively never; choose a lower target"
+                f"the fitted curve (p1={self.p1:.3g}, p2={self.p2:.3g}) reaches stability_target={target:g} "
+                f"only beyond {MAX_LEARNERS:.3g} learners: effectively never; choose a lower stability_target"
             )
         n = max(n, 1.0)
-        self._warn_if_outside(n, f"learners_for({target:g})")
+        self._warn_if_outside(n, f"learners_for({target:g})", stacklevel=4)  # past renamed_arguments' wrapper
         return float(n)
 
     def expected_seconds(self, n_learners: float) -> float | None:
@@ -274,7 +281,7 @@ class TwoPLFit:
         minimum: int = 500,
         max_learners: int = 10_000_000,
     ) -> Recommendation:
-        """optRF's automatic recommendation (SPEC C3).
+        """optRF's automatic recommendation: where adding learners stops paying.
 
         Take the first n on step, 2·step, … with n ≥ p1 where the predicted gain per
         added learner, (S(n + step) − S(n)) / step, falls below ``tol``; round to the
@@ -366,8 +373,9 @@ class TwoPLFit:
         at_95 = self._raw_learners_for(0.95)
         note = (
             f"The gain criterion does not aim at a stability level: at {n_rec:,} learners the fitted "
-            f"stability is {s_rec:.4f}. learners_for(target) answers another question, the fewest "
-            f"learners whose fitted stability reaches target (learners_for(0.95) ≈ {max(at_95, 1.0):,.0f}); "
+            f"stability is {s_rec:.4f}. learners_for(stability_target) answers another question, the "
+            "fewest learners whose fitted stability reaches that target "
+            f"(learners_for(0.95) ≈ {max(at_95, 1.0):,.0f}); "
             "the two differ whenever the curve saturates before or after that target, and rounding to "
             f"{round_to:,} moves the recommendation further."
             + (
@@ -388,37 +396,28 @@ class TwoPLFit:
         )
 
 
-def _as_float_array(values: ArrayLike, name: str) -> np.ndarray:
-    if isinstance(values, (str, bytes)) or values is None:
-        raise TypeError(f"{name} must be an array of numbers; got {values!r}")
-    try:
-        return np.asarray(values, dtype=np.float64).reshape(-1)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must be a 1-D array of numbers; got {values!r}"[:300]) from None
-
-
 def _as_grid(n_learners: ArrayLike, stability: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
-    n = _as_float_array(n_learners, "n_learners")
-    s = _as_float_array(stability, "stability")
+    n = check_real_array(n_learners, "n_learners")
+    s = check_real_array(stability, "stability")
     if n.shape != s.shape:
-        raise ValueError(f"n_learners and stability must have the same length; got {n.size} and {s.size}")
+        raise InvalidParameterError(f"n_learners and stability must have the same length; got {n.size} and {s.size}")
     keep = ~np.isnan(s)
     n, s = n[keep], s[keep]
     if np.any(~np.isfinite(n)) or np.any(n <= 0):
-        raise ValueError("n_learners must be positive and finite")
+        raise InvalidParameterError("n_learners must be positive and finite")
     if np.any(n > MAX_LEARNERS):
-        raise ValueError(f"n_learners must be at most {MAX_LEARNERS:.3g}; got {float(n.max()):.3g}")
+        raise InvalidParameterError(f"n_learners must be at most {MAX_LEARNERS:.3g}; got {float(n.max()):.3g}")
     n_grid = np.unique(n).size
     if n_grid < MIN_GRID_POINTS:
-        raise ValueError(
+        raise InvalidParameterError(
             f"fit_2pl needs at least {MIN_GRID_POINTS} distinct numbers of learners (n_learners) with a "
             f"stability; got {n_grid}. Add grid points (optRF's default grid is 250, 500, 750, 1000, 2000)."
         )
     if np.any(np.isinf(s)):
-        raise ValueError("stability must be finite")
+        raise InvalidParameterError("stability must be finite")
     bad = s <= 0
     if np.any(bad):
-        raise ValueError(
+        raise InvalidParameterError(
             "stability must be positive to fit the 2PL curve (which lives in (0, 1)); got "
             f"S <= 0 at n_learners={[int(v) if v.is_integer() else v for v in np.unique(n[bad]).tolist()]}. "
             "Such points are less stable than chance: start the grid at more learners, drop "
@@ -426,9 +425,9 @@ def _as_grid(n_learners: ArrayLike, stability: ArrayLike) -> tuple[np.ndarray, n
             "accept the distortion."
         )
     if np.any(s > 1):
-        raise ValueError("stability cannot exceed 1")
+        raise InvalidParameterError("stability cannot exceed 1")
     if np.all(s == 1):
-        raise ValueError("stability is 1 at every grid point: there is no curve to fit")
+        raise InvalidParameterError("stability is 1 at every grid point: there is no curve to fit")
     return n, s
 
 
@@ -473,13 +472,13 @@ def _degenerate_reason(res: Any, n: np.ndarray, s: np.ndarray) -> str | None:
 
 
 def _time_model(n_learners: ArrayLike, fit_seconds: ArrayLike) -> tuple[float, float]:
-    t = _as_float_array(fit_seconds, "fit_seconds")
-    n_all = _as_float_array(n_learners, "n_learners")
+    t = check_real_array(fit_seconds, "fit_seconds")
+    n_all = check_real_array(n_learners, "n_learners")
     if t.shape != n_all.shape:
-        raise ValueError("fit_seconds must have the same length as n_learners")
+        raise InvalidParameterError("fit_seconds must have the same length as n_learners")
     ok = np.isfinite(t) & np.isfinite(n_all)
     if np.unique(n_all[ok]).size < 2:
-        raise ValueError("fit_seconds needs finite times at two or more numbers of learners")
+        raise InvalidParameterError("fit_seconds needs finite times at two or more numbers of learners")
     b, a = np.polyfit(n_all[ok], t[ok], 1)
     return float(a), float(b)
 
@@ -512,7 +511,7 @@ def fit_2pl(
 
     Raises
     ------
-    ValueError
+    InvalidParameterError
         Fewer than 4 distinct grid points, or stability ≤ 0 (with advice).
 
     Warns
