@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 from ._validation import InvalidParameterError
 
-__all__ = ["renamed_arguments", "renamed_value"]
+__all__ = ["renamed_arguments", "renamed_attribute", "renamed_value"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -82,3 +82,36 @@ def renamed_value(value: Any, name: str, old_to_new: Mapping[str, str], *, stack
                 )
                 return new
     return value
+
+
+class renamed_attribute:
+    """An attribute's old name: reading it gives the new one's value with a FutureWarning.
+
+    >>> import warnings
+    >>> class Plan:
+    ...     half_width = 0.05
+    ...     target = renamed_attribute("half_width")
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     Plan().target
+    0.05
+    >>> print(caught[0].message)
+    Plan.target is renamed half_width; the old name will stop working in the next release
+    """
+
+    def __init__(self, new: str) -> None:
+        self.new = new
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.old, self.owner = name, owner.__name__
+        self.__doc__ = f"Old name of :attr:`{self.new}` (FutureWarning)."
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        warnings.warn(
+            f"{self.owner}.{self.old} is renamed {self.new}; the old name will stop working in the next release",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return getattr(obj, self.new)

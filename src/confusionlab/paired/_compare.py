@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import math
-import warnings
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from .._deprecation import renamed_arguments
+from .._deprecation import renamed_arguments, renamed_attribute
 from .._result import Result, new_figure
 from .._validation import (
     DEFAULT_TOLERANCE,
@@ -58,27 +57,6 @@ MARGIN_SLACK = 1e-12
 VERDICTS = ("A better", "B better", "practically equivalent", "insufficient evidence")
 #: :meth:`PairedComparison.plot` draws one stick per difference up to this many; beyond, a histogram.
 MAX_PLOT_STICKS = 600
-
-
-class renamed_attribute:  # lowercase, used like property
-    """An attribute's old name: reading it gives the new one's value with a FutureWarning."""
-
-    def __init__(self, new: str) -> None:
-        self.new = new
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.old, self.owner = name, owner.__name__
-        self.__doc__ = f"Old name of :attr:`{self.new}` (FutureWarning)."
-
-    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
-        if obj is None:
-            return self
-        warnings.warn(
-            f"{self.owner}.{self.old} is renamed {self.new}; the old name will stop working in the next release",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return getattr(obj, self.new)
 
 
 @dataclass(frozen=True)

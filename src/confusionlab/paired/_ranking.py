@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .._deprecation import renamed_arguments
+from .._deprecation import renamed_arguments, renamed_attribute
 from .._result import Result, new_figure
 from .._validation import (
     DEFAULT_TOLERANCE,
@@ -27,7 +27,7 @@ from .._validation import (
 from ..confusion import ConfusionMatrix, _distinct, _equals, _positive_label
 from ..metrics import Metric, get_metric, metric_value
 from ..palette import NEUTRAL, PAIR_COLOURS
-from ._compare import PairedComparison, check_options, compare_paired_cells, renamed_attribute
+from ._compare import PairedComparison, check_options, compare_paired_cells
 from ._counts import PairedCounts
 from ._model import draw_counts
 from ._ranks import exact_ranks
