@@ -328,6 +328,8 @@ def check_future_size(value: Any, p: int, n: int, name: str = "future_size") -> 
     """
     if value is None:
         return None
+    if isinstance(value, np.ndarray) and value.ndim == 0:  # a numpy scalar array is a total
+        value = value.item()
     if isinstance(value, (str, bytes)) or (hasattr(value, "__len__") and len(value) != 2):
         raise InvalidParameterError(f"{name} must be a total N or a pair (positives, negatives), got {value!r}")
     if hasattr(value, "__len__"):
@@ -691,6 +693,8 @@ def check_future_total(value: Any, name: str = "future_size", *, model: str = "d
     """
     if value is None:
         return None
+    if isinstance(value, np.ndarray) and value.ndim == 0:  # a numpy scalar array is a total
+        value = value.item()
     if not isinstance(value, (str, bytes)) and hasattr(value, "__len__"):
         try:
             hint = f"; pass future_size={sum(int(v) for v in value)} (N = p + n)" if len(value) == 2 else ""

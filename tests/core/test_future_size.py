@@ -79,3 +79,11 @@ def test_the_true_value_has_no_future_size() -> None:
     for size in (90, (30, 60)):
         with pytest.raises(cl.InvalidParameterError, match="target='true_value' has no test-set size"):
             cl.metric_distribution(CM, "mcc", target="true_value", future_size=size)
+
+
+def test_numpy_sizes_are_accepted_like_python_ones() -> None:
+    assert cl.metric_distribution(CM, "recall", future_size=np.array(90)).origin.future_size == (30, 60)
+    assert cl.metric_distribution(CM, "recall", future_size=np.int64(90)).origin.future_size == (30, 60)
+    assert cl.metric_distribution(CM, "recall", future_size=np.array([30, 60])).origin.future_size == (30, 60)
+    simplex = cl.metric_distribution(CM, "accuracy", "dirichlet-multinomial", future_size=np.array(10))
+    assert simplex.origin.future_size == 10
