@@ -329,6 +329,8 @@ def check_future_size(value: Any, p: int, n: int, name: str = "future_size") -> 
     """
     if value is None:
         return None
+    if isinstance(value, np.ndarray) and value.ndim == 0:  # a numpy scalar array is a total
+        value = value.item()
     if isinstance(value, (str, bytes)) or (hasattr(value, "__len__") and len(value) != 2):
         raise InvalidParameterError(f"{name} must be a total N or a pair (positives, negatives), got {value!r}")
     if hasattr(value, "__len__"):
@@ -569,17 +571,6 @@ def as_labels(values: Any, name: str, *, dropna: bool = False) -> np.ndarray:
 
 
 # ---- paired
-def check_instance(value: Any, name: str, cls: type, what: str) -> Any:
-    """``value`` if it is a ``cls`` (``what`` says where one comes from).
-
-    >>> check_instance(3, "k", int, "an integer")
-    3
-    """
-    if not isinstance(value, cls):
-        raise InvalidParameterError(f"{name} must be {what}, got {type(value).__name__} {value!r:.60}")
-    return value
-
-
 def check_shape(value: Any, name: str, shape: tuple[int, ...], what: str) -> np.ndarray:
     """``value`` as an object array of exactly ``shape`` (its entries are checked by the caller).
 
@@ -841,3 +832,141 @@ def check_real_array(value: Any, name: str) -> np.ndarray:
 
 
 __all__ += ["STABILITY_SCALES", "check_categories", "check_learner_counts", "check_real_array", "check_scale"]
+
+
+# ---- core
+__all__ += [
+    "check_finite_real",
+    "check_future_total",
+    "check_instance",
+    "check_positive_count",
+    "check_quantiles",
+    "check_window",
+]
+
+
+def _shown(value: Any, limit: int = 80) -> str:
+    """``repr(value)``, cut to ``limit`` characters (a message never prints a whole array)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def check_instance(value: Any, name: str, cls: type | tuple[type, ...], what: str) -> Any:
+    """``value`` itself if it is an instance of ``cls``; ``what`` names the expected type.
+
+    >>> check_instance("mcc", "metric", str, "a metric name")
+    'mcc'
+    >>> check_instance(3, "metric", str, "a metric name")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: metric must be a metric name, got int 3
+    """
+    if not isinstance(value, cls):
+        raise InvalidParameterError(f"{name} must be {what}, got {type(value).__name__} {_shown(value)}")
+    return value
+
+
+def check_positive_count(value: Any, name: str) -> int:
+    """A count of at least 1 (a class size, a number of panels), as a Python ``int``.
+
+    >>> check_positive_count(20, "p")
+    20
+    >>> check_positive_count(0, "p")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: p must be at least 1, got 0
+    """
+    result = check_count(value, name)
+    if result < 1:
+        raise InvalidParameterError(f"{name} must be at least 1, got {result}")
+    return result
+
+
+def check_finite_real(value: Any, name: str) -> float:
+    """A finite real number (a contour level, a reference value), as a float.
+
+    >>> check_finite_real(-0.5, "level")
+    -0.5
+    >>> check_finite_real(float("inf"), "level")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: level must be a finite number, got inf
+    """
+    fvalue = _real(value, name, "a number")
+    if not math.isfinite(fvalue):
+        raise InvalidParameterError(f"{name} must be a finite number, got {fvalue}")
+    return fvalue
+
+
+def check_quantiles(value: Any, name: str = "q") -> np.ndarray:
+    """Probabilities of quantiles (a number or an array of them), each in [0, 1].
+
+    >>> check_quantiles([0.025, 0.975]).tolist()
+    [0.025, 0.975]
+    >>> check_quantiles(1.5)
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: q must lie in [0, 1], got 1.5
+    """
+    if isinstance(value, (str, bytes, bool, np.bool_)):
+        raise InvalidParameterError(f"{name} must be numbers in [0, 1], got {_shown(value)}")
+    try:
+        arr = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"{name} must be numbers in [0, 1], got {_shown(value)}") from None
+    bad = ~((arr >= 0) & (arr <= 1))  # NaN too
+    if np.any(bad):
+        shown = float(arr[bad].reshape(-1)[0])
+        raise InvalidParameterError(f"{name} must lie in [0, 1], got {shown!r}")
+    return arr
+
+
+def check_window(value: Any, name: str = "window") -> tuple[float, float, float, float]:
+    """A rectangle ``(x0, x1, y0, y1)`` of finite numbers with ``x0 < x1`` and ``y0 < y1``.
+
+    >>> check_window((0, 1, 0, 1))
+    (0.0, 1.0, 0.0, 1.0)
+    >>> check_window((1, 0, 0, 1))
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: window must be (x0, x1, y0, y1) with x0 < x1 and y0 < y1, got (1.0, ...
+    """
+    try:
+        x0, x1, y0, y1 = (float(v) for v in value)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"{name} must be four numbers (x0, x1, y0, y1), got {_shown(value)}") from None
+    box = (x0, x1, y0, y1)
+    if not (x0 < x1 and y0 < y1) or not all(map(math.isfinite, box)):
+        raise InvalidParameterError(f"{name} must be (x0, x1, y0, y1) with x0 < x1 and y0 < y1, got {box}")
+    return box
+
+
+def check_future_total(value: Any, name: str = "future_size", *, model: str = "dirichlet-multinomial") -> int | None:
+    """The size ``N`` of the next test set for a model without a fixed prevalence; ``None`` keeps the observed size.
+
+    The simplex model (``dirichlet-multinomial``) lets the numbers of positives and
+    negatives vary, so it takes a total only: a pair ``(p, n)`` is refused, with the
+    advice to pass ``N = p + n`` (:func:`check_future_size` is the rule of the models
+    that keep ``p`` and ``n`` fixed).
+
+    >>> check_future_total(None) is None, check_future_total(30)
+    (True, 30)
+    >>> check_future_total((10, 20))
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: future_size of the dirichlet-multinomial model is one total N ...
+    """
+    if value is None:
+        return None
+    if isinstance(value, np.ndarray) and value.ndim == 0:  # a numpy scalar array is a total
+        value = value.item()
+    if not isinstance(value, (str, bytes)) and hasattr(value, "__len__"):
+        try:
+            hint = f"; pass future_size={sum(int(v) for v in value)} (N = p + n)" if len(value) == 2 else ""
+        except (TypeError, ValueError):
+            hint = ""
+        raise InvalidParameterError(
+            f"{name} of the {model} model is one total N (the model has no fixed prevalence: the numbers of "
+            f"positives and negatives vary with the test set), got {_shown(value)}{hint}"
+        )
+    return check_count(value, name)

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import as_labels, check_count, check_int, check_probability
+from ._validation import InvalidParameterError, as_labels, check_count, check_int, check_probability
 
 __all__ = ["CONFUSION_ORDER", "ConfusionMatrix"]
 
@@ -63,7 +63,7 @@ class ConfusionMatrix:
     >>> ConfusionMatrix(16, 4, 8, 32)
     Traceback (most recent call last):
     ...
-    TypeError: ConfusionMatrix takes its counts by name: ...
+    confusionlab.InvalidParameterError: ConfusionMatrix takes its counts by name: ...
     """
 
     tp: int
@@ -75,14 +75,14 @@ class ConfusionMatrix:
         self, *args: Any, tp: int | None = None, fn: int | None = None, fp: int | None = None, tn: int | None = None
     ) -> None:
         if args:
-            raise TypeError(_ORDER_HELP)
+            raise InvalidParameterError(_ORDER_HELP)
         absent = [name for name, v in (("tp", tp), ("fn", fn), ("fp", fp), ("tn", tn)) if v is None]
         if absent:
-            raise TypeError(f"ConfusionMatrix() missing the count(s) {', '.join(absent)}; {_ORDER_HELP}")
+            raise InvalidParameterError(f"ConfusionMatrix() missing the count(s) {', '.join(absent)}; {_ORDER_HELP}")
         for name, value in (("tp", tp), ("fn", fn), ("fp", fp), ("tn", tn)):
             object.__setattr__(self, name, check_count(value, name))
         if self.N == 0:
-            raise ValueError("a confusion matrix needs at least one example; all counts are 0")
+            raise InvalidParameterError("a confusion matrix needs at least one example; tp, fn, fp and tn are all 0")
 
     @classmethod
     def from_sklearn(cls, matrix: Any, *, positive_index: int = 1) -> ConfusionMatrix:
@@ -105,7 +105,7 @@ class ConfusionMatrix:
         positive_index = check_int(positive_index, "positive_index", minimum=0, maximum=1)
         arr = np.asarray(matrix, dtype=object)
         if arr.shape != (2, 2):
-            raise ValueError(
+            raise InvalidParameterError(
                 f"matrix must be scikit-learn's 2 × 2 confusion matrix (rows: true class, columns: predicted), "
                 f"got shape {arr.shape}; for more classes use confusionlab.evaluate or one class against the rest"
             )
@@ -134,9 +134,9 @@ class ConfusionMatrix:
 
         Raises
         ------
-        ValueError
-            Different lengths, no examples, missing values, more than two labels
-            without ``positive``, or a ``positive`` label that occurs in neither array.
+        InvalidParameterError
+            (a ValueError) Different lengths, no examples, missing values, more than two
+            labels without ``positive``, or a ``positive`` label that occurs in neither array.
 
         Examples
         --------
@@ -150,13 +150,15 @@ class ConfusionMatrix:
         t = as_labels(y_true, "y_true")
         p = as_labels(y_pred, "y_pred")
         if t.shape[0] != p.shape[0]:
-            raise ValueError(f"y_true and y_pred must have the same length, got {t.shape[0]} and {p.shape[0]}")
+            raise InvalidParameterError(
+                f"y_true and y_pred must have the same length, got {t.shape[0]} and {p.shape[0]}"
+            )
         if t.shape[0] == 0:
-            raise ValueError("y_true and y_pred are empty: a confusion matrix needs at least one example")
+            raise InvalidParameterError("y_true and y_pred are empty: a confusion matrix needs at least one example")
         labels = _distinct(t, p)
         if len(labels) > 2 and positive is None:
             shown = ", ".join(map(repr, labels[:6])) + (" …" if len(labels) > 6 else "")
-            raise ValueError(
+            raise InvalidParameterError(
                 f"y_true and y_pred hold {len(labels)} distinct labels ({shown}); a binary confusion matrix needs "
                 "two, or positive=<label> to count that class against all the others (one-vs-rest)"
             )
@@ -180,14 +182,11 @@ class ConfusionMatrix:
         n = check_count(n, "n")
         rates = []
         for name, rate in (("tpr", tpr), ("tnr", tnr)):
-            if not isinstance(rate, Fraction):
-                rate = check_probability(rate, name)
-            elif not 0 <= rate <= 1:
-                raise ValueError(f"{name} must lie in [0, 1], got {rate}")
-            rates.append(Fraction(rate).limit_denominator(10**9))
+            checked = check_probability(rate, name)
+            rates.append(Fraction(rate if isinstance(rate, Fraction) else checked).limit_denominator(10**9))
         tp, tn = rates[0] * p, rates[1] * n
         if tp.denominator != 1 or tn.denominator != 1:
-            raise ValueError(f"tpr*p = {float(tp)} and tnr*n = {float(tn)} must be whole counts")
+            raise InvalidParameterError(f"tpr*p = {float(tp)} and tnr*n = {float(tn)} must be whole counts")
         return cls(tp=int(tp), fn=p - int(tp), fp=n - int(tn), tn=int(tn))
 
     @property
@@ -250,7 +249,7 @@ def _distinct(*arrays: np.ndarray) -> list[Any]:
 def _positive_label(labels: list[Any], positive: Any) -> Any:
     if positive is not None:
         if not any(_same_label(v, positive) for v in labels):
-            raise ValueError(
+            raise InvalidParameterError(
                 f"positive={positive!r} occurs in neither y_true nor y_pred (labels: {labels!r}); "
                 "check its spelling and type"
             )
@@ -258,7 +257,7 @@ def _positive_label(labels: list[Any], positive: Any) -> Any:
     numeric = all(isinstance(v, _NUMBER) for v in labels)
     if numeric and (set(labels) <= {0, 1} or set(labels) <= {-1, 1}):
         return True if all(isinstance(v, bool | np.bool_) for v in labels) else 1
-    raise ValueError(
+    raise InvalidParameterError(
         f"cannot tell which label is positive among {labels!r}; pass positive=<label> "
         "(the default is 1/True for labels 0/1, False/True or -1/1)"
     )

@@ -1,4 +1,4 @@
-"""Metric contours (isolines) in ROC space (SPEC A2).
+"""Metric contours (isolines) in ROC space.
 
 Each metric's ``level`` contour on the slice with ``p`` positives and ``n``
 negatives is a curve in (x, y) = (FPR, TPR). The metric registry holds each
@@ -10,12 +10,16 @@ whose every vertex lies on the contour.
 
 from __future__ import annotations
 
-import math
-import numbers
-
 import numpy as np
 
-from ._validation import check_count, check_int
+from ._validation import (
+    InvalidParameterError,
+    check_count,
+    check_finite_real,
+    check_int,
+    check_rate,
+    check_window,
+)
 from .metrics import Metric, ParametricCurve, get_metric
 
 __all__ = ["EXTENDED_WINDOW", "MAX_SAMPLES", "UNIT_SQUARE", "contour", "mcc_eccentricity"]
@@ -77,24 +81,13 @@ def contour(
     p = check_count(p, "p")
     n = check_count(n, "n")
     if p == 0 or n == 0:
-        raise ValueError(f"contours live on slices with p > 0 and n > 0, got p={p}, n={n}")
-    if isinstance(level, bool | np.bool_) or not isinstance(level, numbers.Real):
-        raise TypeError(f"level must be a number, got {level!r}")
-    level = float(level)
-    if not math.isfinite(level):
-        raise ValueError(f"level must be a finite number, got {level}")
+        raise InvalidParameterError(f"contours live on slices with p > 0 and n > 0, got p={p}, n={n}")
+    level = check_finite_real(level, "level")
     num = check_int(num, "num", minimum=2, maximum=MAX_SAMPLES)
     lo, hi = m.range
     if not lo <= level <= hi:
         return []
-    if window is None:
-        window = EXTENDED_WINDOW if extend else UNIT_SQUARE
-    try:
-        x0, x1, y0, y1 = (float(v) for v in window)
-    except (TypeError, ValueError):
-        raise TypeError(f"window must be four numbers (x0, x1, y0, y1), got {window!r}") from None
-    if not (x0 < x1 and y0 < y1) or not all(map(math.isfinite, (x0, x1, y0, y1))):
-        raise ValueError(f"window must be (x0, x1, y0, y1) with x0 < x1 and y0 < y1, got {window}")
+    x0, x1, y0, y1 = check_window((EXTENDED_WINDOW if extend else UNIT_SQUARE) if window is None else window)
     lines: list[np.ndarray] = []
     for curve in m.contour_curves(level, p, n):
         lines.extend(_clip(curve, (x0, x1, y0, y1), num))
@@ -175,15 +168,19 @@ def _bisect(
 def mcc_eccentricity(level: float, prevalence: float) -> float:
     """Eccentricity of the ellipse carrying the MCC = ±``level`` contours.
 
-    The ellipse is π(1−π)(y−x)² = k²·u(1−u) with u = πy + (1−π)x (SPEC A2).
+    MCC = k on the slice of prevalence π reads, in ROC coordinates (x = FPR, y = TPR),
+    π(1−π)(y−x)² = k²·u(1−u) with u = πy + (1−π)x (square both sides of MCC's
+    definition written in rates), a conic through (0, 0) and (1, 1): an ellipse for
+    0 < |k| ≤ 1, whose eccentricity follows from the eigenvalues of its quadratic form.
 
     >>> round(mcc_eccentricity(0.5, 0.5), 3)
     0.866
     """
-    k2 = float(level) ** 2
-    pi = float(prevalence)
-    if not 0 < pi < 1 or not 0 < k2 <= 1:
-        raise ValueError("need 0 < prevalence < 1 and 0 < |level| <= 1")
+    k = check_finite_real(level, "level")
+    pi = check_rate(prevalence, "prevalence")
+    if not 0 < abs(k) <= 1:
+        raise InvalidParameterError(f"level must satisfy 0 < |level| <= 1 (MCC's range without 0), got {k}")
+    k2 = k * k
     d = np.array([-1.0, 1.0])
     u = np.array([1 - pi, pi])
     q = pi * (1 - pi) * np.outer(d, d) + k2 * np.outer(u, u)

@@ -15,9 +15,12 @@ Command line::
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
+
+from ._validation import InvalidParameterError, check_instance, check_int
 
 __all__ = ["RENDERER", "to_html"]
 
@@ -46,16 +49,17 @@ def to_html(notebook: str | Path, output_dir: str | Path, *, execute: bool = Tru
     Path
         The HTML file.
     """
+    notebook = Path(check_instance(notebook, "notebook", (str, os.PathLike), "a path to an .ipynb file"))
+    timeout = check_int(timeout, "timeout", minimum=1)
+    if notebook.suffix != ".ipynb" or not notebook.is_file():
+        raise InvalidParameterError(f"notebook must be an existing .ipynb file, got {str(notebook)!r}")
+    renderer = _HERE / "static" / "embed.js"
+    if not renderer.is_file():
+        raise FileNotFoundError(f"{renderer} is missing; build the front-end with `make install` or `npm run build`")
     import nbformat
     from nbclient import NotebookClient
     from nbconvert import HTMLExporter
 
-    notebook = Path(notebook)
-    if notebook.suffix != ".ipynb" or not notebook.is_file():
-        raise ValueError(f"notebook must be an existing .ipynb file, got {str(notebook)!r}")
-    renderer = _HERE / "static" / "embed.js"
-    if not renderer.is_file():
-        raise FileNotFoundError(f"{renderer} is missing; build the front-end with `make install` or `npm run build`")
     nb = nbformat.read(notebook, as_version=4)
     if execute:
         client = NotebookClient(

@@ -1,4 +1,4 @@
-"""Exact grouping of lattice points by metric value (SPEC A4).
+"""Exact grouping of lattice points by metric value.
 
 The PMF of a metric is the push-forward of a lattice PMF: the masses of all
 lattice points with the *same* metric value are added. "Same" is decided on exact

@@ -1,4 +1,4 @@
-"""The confusion simplex and its slices (SPEC A1).
+"""The confusion simplex and its slices.
 
 All binary confusion matrices with ``N`` examples are the weak compositions of
 ``N`` into four parts, ``C(N+3, 3)`` of them. The isometric map
@@ -17,7 +17,7 @@ from math import comb
 
 import numpy as np
 
-from ._validation import check_count, check_memory
+from ._validation import InvalidParameterError, check_count, check_memory
 
 __all__ = ["MAX_SIMPLEX_POINTS", "SimplexPoints", "isometric", "simplex_counts", "simplex_points", "slice_lattice"]
 
@@ -133,7 +133,7 @@ def simplex_counts(N: int) -> np.ndarray:
     N = check_count(N, "N")
     total = comb(N + 3, 3)
     if total > MAX_SIMPLEX_POINTS:
-        raise ValueError(
+        raise InvalidParameterError(
             f"the simplex for N={N} has {total:,} points, more than the {MAX_SIMPLEX_POINTS:,} "
             "this function builds in memory; use N <= 492, or work on slices (slice_lattice)"
         )

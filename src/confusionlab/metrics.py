@@ -1,6 +1,6 @@
 """Binary confusion-matrix metrics: value, exact grouping form and contour.
 
-Every metric in :data:`METRICS` carries three things (SPEC A2, A4):
+Every metric in :data:`METRICS` carries three things:
 
 * ``values(tp, fn, fp, tn)`` — the value as a float, vectorised over numpy arrays;
 * ``exact(tp, fn, fp, tn)`` — an :class:`ExactForm`: the value written as a ratio
@@ -15,12 +15,13 @@ A point where a metric is 0/0 is *undefined* (e.g. MCC at the ROC corners);
 ``values`` returns ``undefined`` there (0.0 by default, the paper's convention).
 A ratio with a zero denominator and a non-zero numerator is ±inf, not undefined
 (LR+ with FPR = 0 < TPR, LR− with TNR = 0, DOR with FN·FP = 0 < TP·TN), as in
-scikit-learn, pycm and the authors' R code (SPEC E1).
+scikit-learn, pycm and the authors' R code: the ratio grows without bound as its
+denominator shrinks, whereas 0/0 has no limit to report.
 """
 
 from __future__ import annotations
 
-import math
+import numbers
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import check_undefined
+from ._validation import InvalidParameterError, check_instance, check_positive_real, check_undefined
 from .confusion import ConfusionMatrix
 
 __all__ = [
@@ -124,7 +125,7 @@ class ExactForm:
 def _i(x: ArrayLike) -> np.ndarray:
     arr = np.asarray(x)
     if arr.dtype.kind not in "iu":
-        raise TypeError("exact forms need integer counts")
+        raise InvalidParameterError(f"exact forms need integer counts, got an array of dtype {arr.dtype}")
     return arr.astype(np.int64, copy=False)
 
 
@@ -383,13 +384,8 @@ def fbeta_metric(beta: float | int | Fraction) -> Metric:
     >>> fbeta_metric(1).formula
     '2·TP / (2·TP + 1·FN + 1·FP)'
     """
-    if isinstance(beta, bool) or not isinstance(beta, (int, float, Fraction)):
-        raise TypeError(f"beta must be a positive number, got {beta!r}")
-    if isinstance(beta, float) and not math.isfinite(beta):
-        raise ValueError(f"beta must be a finite positive number, got {beta!r}")
-    b = Fraction(beta) if isinstance(beta, (int, Fraction)) else Fraction(repr(float(beta)))
-    if b <= 0:
-        raise ValueError(f"beta must be positive, got {beta!r}")
+    check_positive_real(beta, "beta")
+    b = Fraction(beta) if isinstance(beta, numbers.Rational) else Fraction(repr(float(beta)))
     b2 = b * b
     r, s = b2.numerator, b2.denominator  # beta² = r / s
     name = "f1" if b == 1 else f"f{float(b):g}"
@@ -785,8 +781,7 @@ def get_metric(metric: str | Metric) -> Metric:
     """
     if isinstance(metric, Metric):
         return metric
-    if not isinstance(metric, str):
-        raise TypeError(f"metric must be a metric name or a Metric, got {metric!r}")
+    check_instance(metric, "metric", str, "a metric name or a Metric")
     key = metric.strip().lower().replace("-", "_").replace(" ", "_")
     if key in _METRICS:
         return _METRICS[key]
@@ -796,7 +791,7 @@ def get_metric(metric: str | Metric) -> Metric:
     match = _FBETA.match(key)
     if match:
         return fbeta_metric(Fraction(match.group(1)))
-    raise ValueError(f"unknown metric {metric!r}; expected one of {sorted(_METRICS)} (or 'f<beta>')")
+    raise InvalidParameterError(f"unknown metric {metric!r}; expected one of {sorted(_METRICS)} (or 'f<beta>')")
 
 
 def metric_value(cm: ConfusionMatrix, metric: str | Metric, *, undefined: float = 0.0) -> float:
@@ -819,8 +814,7 @@ def metric_value(cm: ConfusionMatrix, metric: str | Metric, *, undefined: float 
     >>> metric_value(ConfusionMatrix(tp=0, fn=20, fp=0, tn=40), "mcc")
     0.0
     """
-    if not isinstance(cm, ConfusionMatrix):
-        raise TypeError(f"cm must be a ConfusionMatrix, got {type(cm).__name__}")
+    check_instance(cm, "cm", ConfusionMatrix, "a ConfusionMatrix")
     if not (isinstance(undefined, float) and undefined != undefined):  # NaN shows undefined values as NaN
         undefined = check_undefined(undefined, allow_exclude=False)
     return get_metric(metric)(cm, undefined=undefined)

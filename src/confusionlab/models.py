@@ -1,4 +1,4 @@
-"""Uncertainty models for a confusion matrix (SPEC A3).
+"""Uncertainty models for a confusion matrix: what a new test set could show.
 
 * ``binomial`` — the paper's plug-in model: TP ~ Bin(p, TP/p) and
   TN ~ Bin(n, TN/n), independent, ``p`` and ``n`` fixed.
@@ -9,8 +9,13 @@
   (TP, FN, FP, TN) of a new test set of size N ~ DirMult(N, counts + prior), a
   mass over the whole simplex.
 
-Each model can predict a test set of another size (``future_size``). Marginal
-tails lighter than a tolerance are pruned; the pruned mass is reported.
+Each model can predict a test set of another size (``future_size``): the slice models
+take a total ``N`` (split in the observed proportions) or a pair ``(p, n)``; the
+simplex model, whose prevalence is not fixed, takes ``N`` only. Marginal tails
+lighter than ``tolerance`` are pruned; the pruned mass is reported.
+
+Model names are registered here once (:data:`MODELS`, :data:`SLICE_MODELS`,
+:data:`SIMPLEX_MODELS`, :data:`PAIRED_MODELS`); every other module takes them from here.
 """
 
 from __future__ import annotations
@@ -24,8 +29,11 @@ from scipy import special
 
 from ._validation import (
     DEFAULT_TOLERANCE,
+    InvalidParameterError,
     check_choice,
-    check_count,
+    check_future_size,
+    check_future_total,
+    check_instance,
     check_memory,
     check_positive_real,
     check_tolerance,
@@ -68,15 +76,25 @@ MAX_PRIOR = 1e300
 
 
 def resolve_prior(prior: Any) -> float:
-    """The symmetric prior parameter α = β: a name from :data:`PRIORS` or a positive number."""
+    """The symmetric prior parameter α = β: a name from :data:`PRIORS` or a positive number.
+
+    >>> resolve_prior("jeffreys"), resolve_prior(2)
+    (0.5, 2.0)
+    >>> resolve_prior("flat")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: unknown prior 'flat'; expected one of ['bayes-laplace', 'jeffreys', ...
+    """
     if isinstance(prior, str):
         key = prior.strip().lower().replace("_", "-")
         if key not in PRIORS:
-            raise ValueError(f"unknown prior {prior!r}; expected one of {sorted(PRIORS)} or a positive number")
+            raise InvalidParameterError(
+                f"unknown prior {prior!r}; expected one of {sorted(PRIORS)} or a positive number"
+            )
         return PRIORS[key]
     value = check_positive_real(prior, "prior")
     if value > MAX_PRIOR:
-        raise ValueError(
+        raise InvalidParameterError(
             f"prior must be at most {MAX_PRIOR:g} pseudo-counts, got {prior!r}; a prior that large is already "
             "a point mass at rate ½ (try 1e12 for the same answer)"
         )
@@ -171,7 +189,7 @@ def marginal(
         if trials == 0:
             if future == 0:
                 return Marginal(0, np.ones(1), 0.0)
-            raise ValueError(
+            raise InvalidParameterError(
                 f"the binomial model needs observed {what} to estimate a rate; use the "
                 "beta-binomial model, whose prior covers an empty class"
             )
@@ -291,7 +309,7 @@ def slice_model(
     model: str = "beta-binomial",
     *,
     prior: Any = "uniform",
-    future_size: tuple[int, int] | None = None,
+    future_size: int | tuple[int, int] | None = None,
     tolerance: float = DEFAULT_TOLERANCE,
 ) -> SliceModel:
     """Marginal PMFs of TP and TN for a new test set (binomial or beta-binomial).
@@ -301,28 +319,29 @@ def slice_model(
     cm : ConfusionMatrix
         The observed matrix.
     model : {"binomial", "beta-binomial"}
+        One of :data:`SLICE_MODELS`.
     prior : {"uniform", "jeffreys"} or float
         Symmetric Beta(α, α) prior of the beta-binomial model.
-    future_size : (p, n), optional
-        Positives and negatives of the predicted test set (default: as observed).
+    future_size : int or (p, n), optional
+        Size of the predicted test set (default: as observed): a pair of positives
+        and negatives, or a total ``N`` split in the observed proportions,
+        ``p′ = ⌊N·p/(p + n) + ½⌋`` (see :func:`~confusionlab._validation.check_future_size`).
     tolerance : float
         Each marginal drops tails of total mass at most ``tolerance``.
 
     Examples
     --------
-    >>> m = slice_model(ConfusionMatrix(tp=16, fn=4, fp=8, tn=32), tolerance=0)
+    >>> cm = ConfusionMatrix(tp=16, fn=4, fp=8, tn=32)
+    >>> m = slice_model(cm, tolerance=0)
     >>> m.tp_pmf.size, m.tn_pmf.size, m.pruned_mass
     (21, 41, 0.0)
+    >>> big = slice_model(cm, future_size=90)  # 90 · 20/60 = 30 positives
+    >>> big.p, big.n
+    (30, 60)
     """
-    p_new, n_new = (
-        (cm.p, cm.n)
-        if future_size is None
-        else (
-            check_count(future_size[0], "future_size[0] (positives)"),
-            check_count(future_size[1], "future_size[1] (negatives)"),
-        )
-    )
-    model = check_choice(model, "model", ("binomial", "beta-binomial"))
+    cm = check_instance(cm, "cm", ConfusionMatrix, "a ConfusionMatrix")
+    p_new, n_new = check_future_size(future_size, cm.p, cm.n) or (cm.p, cm.n)
+    model = check_choice(model, "model", SLICE_MODELS)
     alpha = resolve_prior(prior)
     tolerance = check_tolerance(tolerance)
     tp = marginal(model, cm.tp, cm.p, p_new, alpha, tolerance, "positives (TP)")
@@ -367,13 +386,30 @@ def simplex_model(
 ) -> SimplexModel:
     """Dirichlet-multinomial posterior predictive over all matrices of size N.
 
-    The smallest masses summing to at most ``tolerance`` are pruned.
+    Parameters
+    ----------
+    cm : ConfusionMatrix
+        The observed matrix.
+    prior : {"uniform", "jeffreys"} or float
+        Concentration added to each of the four cells.
+    future_size : int, optional
+        The total ``N`` of the predicted test set (default: as observed). A pair
+        ``(p, n)`` is refused: this model does not fix the prevalence, so the numbers
+        of positives and negatives are part of what it predicts; pass ``N = p + n``.
+    tolerance : float
+        The smallest masses summing to at most ``tolerance`` are pruned (at most
+        :data:`~confusionlab._validation.MAX_TOLERANCE`).
 
+    Examples
+    --------
     >>> m = simplex_model(ConfusionMatrix(tp=2, fn=1, fp=1, tn=2), tolerance=0)
     >>> len(m.pmf), round(float(m.pmf.sum()), 12)
     (84, 1.0)
     """
-    N = cm.N if future_size is None else check_count(future_size, "future_size")
+    cm = check_instance(cm, "cm", ConfusionMatrix, "a ConfusionMatrix")
+    N = check_future_total(future_size)
+    N = cm.N if N is None else N
+    tolerance = check_tolerance(tolerance)
     alpha = np.array(cm.as_tuple(), dtype=np.float64) + resolve_prior(prior)
     pts = simplex_points(N)
     pmf = np.exp(dirichlet_multinomial_logpmf(pts.counts, alpha))

@@ -52,7 +52,8 @@ def _vmsize() -> int:
 
 # ----------------------------------------------------------------------------- checks
 def check_distribution(d: Any, *, excluded: bool) -> list[str]:
-    """Every invariant SPEC E1 asks of a MetricDistribution; returns the violations."""
+    """Every invariant a MetricDistribution keeps (Σ probabilities + pruned mass = 1, ordered
+    finite-or-±inf values, cdf/sf in [0, 1], mean/std/interval consistent); returns the violations."""
     import numpy as np
 
     out: list[str] = []

@@ -1,4 +1,4 @@
-"""One named regression test per core defect (SPEC E1), with independent references.
+"""One named regression test per core defect, with independent references.
 
 References are computed without confusionlab: exact ``fractions.Fraction`` arithmetic
 and exact beta-binomial masses (factorials), scipy.stats, scikit-learn, and hand

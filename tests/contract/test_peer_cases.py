@@ -56,8 +56,8 @@ def test_sklearn_precision_recall_f_binary_single_class() -> None:
 def test_sklearn_likelihood_ratios() -> None:
     """sklearn test_likelihood_ratios: tn=9, fp=8, fn=1, tp=2 -> LR+ = 34/24, LR- = 17/27; with the
     last 5 samples weighted 0: tn=9, fp=3, fn=1, tp=2 -> LR+ = 24/9, LR- = 12/27. For y_pred = y_true
-    scikit-learn returns LR+ = nan and LR- = 0; our convention (SPEC E1) is LR+ = +inf there (FPR = 0
-    < TPR: x/0, not 0/0), LR- = 0 as theirs."""
+    scikit-learn returns LR+ = nan and LR- = 0; our convention (x/0 is ±inf, only 0/0 is undefined)
+    is LR+ = +inf there (FPR = 0 < TPR: x/0, not 0/0), LR- = 0 as theirs."""
     assert value("lr_plus", 2, 1, 8, 9) == pytest.approx(34 / 24, rel=1e-12)
     assert value("lr_minus", 2, 1, 8, 9) == pytest.approx(17 / 27, rel=1e-12)
     assert value("lr_plus", 2, 1, 3, 9) == pytest.approx(24 / 9, rel=1e-12)
@@ -69,8 +69,8 @@ def test_sklearn_likelihood_ratios() -> None:
 def test_sklearn_likelihood_ratios_zero_fp_and_zero_tn() -> None:
     """sklearn test_likelihood_ratios_replace_undefined_by_0_fp / _0_tn: y=[1,1,0], y_pred=[1,0,0]
     (fp = 0, tp = 1) and y=[1,0,0], y_pred=[1,1,1] (tn = 0). scikit-learn replaces these by a
-    user value (nan by default). Ours (SPEC E1): LR+ = +inf at fp = 0 < tp (x/0); in the tn = 0 case
-    fn = 0 as well, so LR- = FNR/TNR is 0/0 and takes ``undefined``."""
+    user value (nan by default). Ours (x/0 is ±inf, only 0/0 is undefined): LR+ = +inf at fp = 0 < tp;
+    in the tn = 0 case fn = 0 as well, so LR- = FNR/TNR is 0/0 and takes ``undefined``."""
     assert value("lr_plus", 1, 1, 0, 1) == math.inf
     assert value("lr_minus", 1, 1, 0, 1) == pytest.approx(0.5, rel=1e-12)  # FNR 1/2 over TNR 1
     assert value("lr_minus", 1, 0, 2, 0, undefined=-7.0) == -7.0  # FNR = 0, TNR = 0: 0/0
@@ -150,8 +150,8 @@ PYCM_NAMES = {"ACC": "accuracy", "BM": "informedness", "F0.5": "f0.5", "F1": "f1
 def test_pycm_class_statistics(cls) -> None:
     """pycm Test/overall_test.py, 'Class Statistics' of the standard example (5 decimals).
     pycm's Otsuka-Ochiai coefficient OOC = TP/√(TOP·P) is the Fowlkes–Mallows index. Class 0
-    has fn = 0: pycm prints DOR 'None' (it divides PLR by NLR = 0); ours is +inf (SPEC E1:
-    TP·TN > 0 = FN·FP is x/0)."""
+    has fn = 0: pycm prints DOR 'None' (it divides PLR by NLR = 0); ours is +inf
+    (TP·TN > 0 = FN·FP is x/0)."""
     case = PYCM_CLASSES[cls]
     tp, fn, fp, tn = case["counts"]
     for stat, ours in PYCM_NAMES.items():

@@ -78,11 +78,11 @@ def test_mcc_contours_are_half_ellipses_beyond_the_square() -> None:
 
 def test_levels_outside_the_range_draw_nothing_and_bad_arguments_fail() -> None:
     assert cl.contour("accuracy", 1.5, 10, 10) == []
-    with pytest.raises(ValueError, match="p > 0 and n > 0"):
+    with pytest.raises(cl.InvalidParameterError, match="p > 0 and n > 0"):
         cl.contour("accuracy", 0.5, 0, 10)
-    with pytest.raises(ValueError, match="level"):
+    with pytest.raises(cl.InvalidParameterError, match="level"):
         cl.contour("accuracy", float("nan"), 10, 10)
-    with pytest.raises(ValueError, match="unknown metric"):
+    with pytest.raises(cl.InvalidParameterError, match="unknown metric"):
         cl.contour("accuracyy", 0.5, 10, 10)
-    with pytest.raises(ValueError, match="window"):
+    with pytest.raises(cl.InvalidParameterError, match="window"):
         cl.contour("accuracy", 0.5, 10, 10, window=(1, 0, 0, 1))

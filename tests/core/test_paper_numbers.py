@@ -1,7 +1,8 @@
-"""The paper's three results (SPEC A5), reproduced by the code.
+"""The paper's three results, reproduced by the code.
 
-Reference numbers are the paper's published figures (Lovell et al., ICML 2023),
-quoted in SPEC A5. Tolerances: published values are given to 4 decimals, so we
+Reference numbers are the published figures of Lovell, Miller, Capra and Bradley,
+*Never mind the metrics — what about the uncertainty?* (ICML 2023), copied into the
+tests below. Tolerances: published values are given to 4 decimals, so we
 allow half a unit in the last place (5e-5) unless stated.
 """
 

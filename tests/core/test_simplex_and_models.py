@@ -40,7 +40,7 @@ def test_isometric_projection_preserves_distances_and_places_vertices() -> None:
 
 def test_simplex_size_is_refused_with_advice() -> None:
     assert len(cl.simplex_points(100)) == 176_851
-    with pytest.raises(ValueError, match="N <= 492"):
+    with pytest.raises(cl.InvalidParameterError, match="N <= 492"):
         cl.simplex_points(600)
 
 
@@ -138,7 +138,7 @@ def test_dirichlet_multinomial_with_a_huge_prior_is_the_multinomial_at_one_quart
 
 
 def test_priors_beyond_the_largest_are_refused_by_name() -> None:
-    with pytest.raises(ValueError, match="prior must be at most"):
+    with pytest.raises(cl.InvalidParameterError, match="prior must be at most"):
         slice_model(cl.ConfusionMatrix(tp=1, fn=1, fp=1, tn=1), prior=8.98e307)
 
 

@@ -28,11 +28,19 @@ import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.colors import to_rgb
 
-from .._validation import DEFAULT_TOLERANCE, check_choice, check_confidence, check_count, check_tolerance
+from .._validation import (
+    DEFAULT_TOLERANCE,
+    InvalidParameterError,
+    check_choice,
+    check_confidence,
+    check_positive_count,
+    check_tolerance,
+)
 from ..confusion import ConfusionMatrix
 from ..contours import contour, mcc_eccentricity
 from ..distribution import MetricDistribution, metric_distribution
-from ..metrics import METRICS
+from ..metrics import get_metric
+from ..models import SLICE_MODELS
 from ._figure import axes, pmf_stairs
 from .style import METRIC_CMAP, MODEL_COLOURS, NEUTRAL
 
@@ -56,8 +64,9 @@ __all__ = [
     "shades",
 ]
 
-#: The two slice models, in the order the lessons show them.
-MODELS: tuple[str, str] = ("binomial", "beta-binomial")
+#: The two slice models, in the order the lessons show them (an alias of
+#: :data:`confusionlab.models.SLICE_MODELS`).
+MODELS: tuple[str, ...] = SLICE_MODELS
 
 #: Largest slice :func:`plot_lattice_contours` draws point by point.
 MAX_LATTICE_POINTS = 200_000
@@ -75,20 +84,12 @@ _FIGSIZE = (6.0, 3.6)
 _SQUARE = "0.92"
 
 
-def _positive(value: Any, name: str) -> int:
-    """A count of at least 1 (a slice side, a number of shades or columns)."""
-    value = check_count(value, name)
-    if value < 1:
-        raise ValueError(f"{name} must be at least 1, got {value!r}")
-    return value
-
-
 def _bins(lo: float, hi: float, bin_width: Any) -> np.ndarray:
     """Edges of bins of ``bin_width`` covering [lo, hi], at most :data:`MAX_BINS` of them."""
     if isinstance(bin_width, bool) or not isinstance(bin_width, (int, float)) or not 0 < bin_width <= 1:
-        raise ValueError(f"bin_width must be a number in (0, 1], got {bin_width!r}")
+        raise InvalidParameterError(f"bin_width must be a number in (0, 1], got {bin_width!r}")
     if (hi - lo) / bin_width + 2 > MAX_BINS:
-        raise ValueError(f"bin_width={bin_width!r} gives more than {MAX_BINS:,} bins over [{lo:g}, {hi:g}]")
+        raise InvalidParameterError(f"bin_width={bin_width!r} gives more than {MAX_BINS:,} bins over [{lo:g}, {hi:g}]")
     start = np.floor(lo / bin_width) * bin_width
     return np.arange(start, hi + 2 * bin_width, bin_width)
 
@@ -113,7 +114,7 @@ def default_levels(metric: str) -> list[float]:
     >>> default_levels("mcc"), default_levels("lr_plus")
     ([-0.6, -0.2, 0.2, 0.6], [0.25, 0.5, 2.0, 4.0])
     """
-    lo, hi = METRICS[metric].range
+    lo, hi = get_metric(metric).range
     if hi == np.inf:
         return [0.25, 0.5, 2.0, 4.0]
     if lo < 0:
@@ -129,9 +130,9 @@ def shades(colour: str, k: int) -> list[tuple[float, float, float]]:
     >>> shades("#2166ac", 2)[-1] == to_rgb("#2166ac")
     True
     """
-    k = _positive(k, "k")
+    k = check_positive_count(k, "k")
     if k > MAX_SHADES:
-        raise ValueError(f"k must be at most {MAX_SHADES} (one shade per curve of a figure), got {k:,}")
+        raise InvalidParameterError(f"k must be at most {MAX_SHADES} (one shade per curve of a figure), got {k:,}")
     rgb = np.array(to_rgb(colour))
     weights = np.linspace(0.35, 1.0, k) if k > 1 else np.ones(1)
     return [tuple(float(c) for c in (1 - w) * 1.0 + w * rgb) for w in weights]
@@ -139,7 +140,7 @@ def shades(colour: str, k: int) -> list[tuple[float, float, float]]:
 
 def _level_colours(metric: str, levels: Sequence[float]) -> list[Any]:
     """Colour of each level on the metric colour map (red low → blue high), as in the widgets."""
-    lo, hi = METRICS[metric].range
+    lo, hi = get_metric(metric).range
     levels = np.asarray(levels, dtype=float)
     if not np.isfinite(hi):  # ratios: compare on a log scale, 1 in the middle
         t = 0.5 + np.log(levels) / (2 * np.log(8.0))
@@ -228,16 +229,16 @@ def plot_model_pair(
     ndarray of two Axes
     """
     tolerance = check_tolerance(tolerance)
-    name = METRICS[metric].name
+    name = get_metric(metric).name
     new_figure = axes is None
     if axes is None:
         _, axes = plt.subplots(1, 2, figsize=(11, 3.4), sharex=True, sharey=True)
     axes = np.asarray(axes)
-    observed = float(METRICS[name].values(cm.tp, cm.fn, cm.fp, cm.tn))
+    observed = float(get_metric(name).values(cm.tp, cm.fn, cm.fp, cm.tn))
     lo, hi = np.inf, -np.inf
-    for ax, model in zip(axes, MODELS, strict=False):
+    for ax, model in zip(axes, SLICE_MODELS, strict=False):
         d = metric_distribution(cm, name, model, tolerance=tolerance)
-        plot_pmf(d, ax=ax, model=model, xlabel=METRICS[name].label, confidence=confidence)
+        plot_pmf(d, ax=ax, model=model, xlabel=get_metric(name).label, confidence=confidence)
         ax.axvline(observed, color=NEUTRAL, lw=1.0, label=f"observed {observed:.3f}")
         ax.legend(fontsize=7, loc="upper left")
         lo, hi = min(lo, float(d.ppf(1e-6))), max(hi, float(d.ppf(1 - 1e-6)))
@@ -300,8 +301,8 @@ def plot_contours(
     Axes
         One line per drawn polyline (``ax.lines``), plus the common point.
     """
-    p, n = _positive(p, "p"), _positive(n, "n")
-    name = METRICS[metric].name
+    p, n = check_positive_count(p, "p"), check_positive_count(n, "n")
+    name = get_metric(metric).name
     levels = default_levels(name) if levels is None else [float(v) for v in levels]
     ax = axes(ax, (4.0, 4.0))
     ax.add_patch(plt.Rectangle((0, 0), 1, 1, color=_SQUARE, zorder=0))
@@ -315,7 +316,7 @@ def plot_contours(
     ax.set_aspect("equal")
     ax.set_xlabel("FPR")
     ax.set_ylabel("TPR")
-    ax.set_title(f"{name}:\n{METRICS[name].geometry}", fontsize=8)
+    ax.set_title(f"{name}:\n{get_metric(name).geometry}", fontsize=8)
     return ax
 
 
@@ -334,10 +335,10 @@ def plot_contour_families(
     ndarray of Axes
         One per metric (unused cells removed).
     """
-    names = [METRICS[m].name for m in names]
+    names = [get_metric(m).name for m in names]
     if not names:
-        raise ValueError("names must list at least one metric")
-    ncols = _positive(ncols, "ncols")
+        raise InvalidParameterError("names must list at least one metric")
+    ncols = check_positive_count(ncols, "ncols")
     rows = -(-len(names) // ncols)
     fig, axes = plt.subplots(rows, ncols, figsize=(3.6 * ncols, 3.6 * rows), squeeze=False)
     common_points = common_points or {}
@@ -369,7 +370,7 @@ def plot_mcc_ellipses(
     ndarray of Axes
     """
     if not slices:
-        raise ValueError("slices must hold at least one (p, n)")
+        raise InvalidParameterError("slices must hold at least one (p, n)")
     limits = limits or {}
     fig, axes = plt.subplots(1, len(slices), figsize=(3.7 * len(slices), 3.9), squeeze=False)
     colours = _level_colours("mcc", ks)
@@ -443,13 +444,13 @@ def plot_lattice_contours(
     -------
     Axes
     """
-    p, n = _positive(p, "p"), _positive(n, "n")
+    p, n = check_positive_count(p, "p"), check_positive_count(n, "n")
     if (p + 1) * (n + 1) > MAX_LATTICE_POINTS:
-        raise ValueError(
+        raise InvalidParameterError(
             f"p = {p}, n = {n} gives {(p + 1) * (n + 1):,} lattice points; "
             f"a figure draws at most {MAX_LATTICE_POINTS:,} (take a smaller slice)"
         )
-    name = METRICS[metric].name
+    name = get_metric(metric).name
     ax = axes(ax, (7.5, 4.6))
     tp, tn = np.meshgrid(np.arange(p + 1), np.arange(n + 1), indexing="ij")
     ax.plot(((n - tn) / n).ravel(), (tp / p).ravel(), ".", color="0.75", ms=3, label=f"lattice ({p + 1} × {n + 1})")
@@ -496,6 +497,8 @@ def plot_pmf_histograms(
         One step line (``ax.patches``) per distribution.
     """
     model = check_choice(model, "model", tuple(MODEL_COLOURS))
+    if not dists:
+        raise InvalidParameterError("dists must hold at least one distribution")
     lo = min(float(np.min(d.values[np.isfinite(d.values)])) for d in dists.values())
     hi = max(float(np.max(d.values[np.isfinite(d.values)])) for d in dists.values())
     bins = _bins(lo, hi, bin_width)
@@ -536,7 +539,7 @@ def plot_sd_loglog(
     for (name, model), values in sds.items():
         y = np.asarray(values, dtype=float)
         if y.shape != sizes.shape or np.any(y <= 0) or np.any(sizes <= 0):
-            raise ValueError(f"sds[{(name, model)!r}] must hold one positive SD per size")
+            raise InvalidParameterError(f"sds[{(name, model)!r}] must hold one positive SD per size")
         b = float(np.polyfit(np.log(sizes), np.log(y), 1)[0])
         slopes[name, model] = b
         marker = markers.setdefault(name, "osD^v"[len(markers) % 5])
