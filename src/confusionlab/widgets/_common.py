@@ -53,11 +53,14 @@ class InvalidTraitError(InvalidParameterError, traitlets.TraitError):
     Examples
     --------
     >>> import confusionlab as cl
+    >>> w = cl.RocSlice(p=20, n=40)
     >>> try:
-    ...     cl.RocSlice(p=20, n=40, tp=21)
+    ...     w.tp = 21
     ... except cl.InvalidParameterError as error:
     ...     print(error)
     tp must be between 0 and p=20, got tp=21.
+    >>> w.tp
+    10
     """
 
 
