@@ -1,13 +1,15 @@
 // View geometry of the AuditView: grid layout, hit-testing, verdict colours and the scale of
 // one cell's interval against its band. Nothing here judges bias: verdicts, values and
 // intervals arrive from Python (confusionlab.bias.audit).
+import { PALETTE } from "../shared/palette.js";
 
 /** Verdict codes as Python sends them (one byte per cell); 255 = no row. */
 export const VERDICTS = ["bias", "no material bias", "insufficient evidence"];
 
-/** Fill colours per verdict code (ColorBrewer RdBu ends and a neutral grey). */
-export const VERDICT_COLOURS = ["#d6604d", "#4393c3", "#bdbdbd"];
-export const EMPTY_COLOUR = "#ffffff";
+/** Fill colours per verdict code (PALETTE.verdicts: RdBu's ends and a neutral grey). */
+export const VERDICT_COLOURS = VERDICTS.map((verdict) => PALETTE.verdicts[verdict]);
+/** Fill of a cell with no row (the page's background). */
+export const EMPTY_COLOUR = PALETTE.theme.background;
 
 /** Colour of a verdict code. */
 export function verdictColour(code) {

@@ -1,6 +1,8 @@
 // AuditView front-end: the verdict grid (canvas) and one cell's interval against its band.
 import { asDataView, decodeFloat64 } from "../shared/buffers.js";
-import { el } from "../shared/dom.js";
+import { beginFrame, canvas2d, listen, pixelRatio, sizeCanvas } from "../shared/canvas.js";
+import { el, parts } from "../shared/dom.js";
+import { PALETTE } from "../shared/palette.js";
 import { formatNumber } from "../shared/format.js";
 import { redrawOnChange } from "../shared/redraw.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
@@ -95,8 +97,7 @@ export function cellText(state, index) {
 /** Draw the grid; returns the number of cells drawn. */
 export function drawGrid(ctx, state, layout, theme, dpr = 1, hover = -1) {
   const { labelWidth, headerHeight, cell, width, height } = layout;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, width, height);
+  beginFrame(ctx, width, height, dpr);
   ctx.font = `10px ${theme.font}`;
   ctx.fillStyle = theme.foreground;
   ctx.textAlign = "center";
@@ -130,8 +131,7 @@ export function drawGrid(ctx, state, layout, theme, dpr = 1, hover = -1) {
 
 /** Draw one cell's interval against its band (the detail strip). Returns false when there is none. */
 export function drawDetail(ctx, state, index, width, theme, dpr = 1) {
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, width, DETAIL_HEIGHT);
+  beginFrame(ctx, width, DETAIL_HEIGHT, dpr);
   if (!(index >= 0 && index < state.verdicts.length) || state.verdicts[index] === 255) return false;
   const j = index % state.metrics.length;
   const v0 = state.noBias[j];
@@ -185,31 +185,27 @@ export function drawDetail(ctx, state, index, width, theme, dpr = 1) {
 /** anywidget entry point. */
 export function render({ model, el: host }) {
   const root = el("div", "confusionlab-audit", host);
-  const title = el("div", "cl-title", root);
-  const legend = el("div", "cl-legend", root);
-  const grid = el("canvas", "cl-grid", root);
+  const { title, legend, grid, detail, text, notes } = parts(root, {
+    title: "cl-title",
+    legend: "cl-legend",
+    grid: ["canvas", "cl-grid"],
+    detail: ["canvas", "cl-detail"],
+    text: "cl-hover",
+    notes: "cl-notes",
+  });
   grid.setAttribute("role", "img");
-  const detail = el("canvas", "cl-detail", root);
-  const text = el("div", "cl-hover", root);
-  const notes = el("div", "cl-notes", root);
   let state = null;
   let layout = null;
   let hover = -1;
 
-  const dprOf = () => (typeof window !== "undefined" && window.devicePixelRatio) || 1;
-
   const paint = () => {
     const theme = resolveTheme(cssVariableReader(root));
-    const dpr = dprOf();
-    const ctx = grid.getContext("2d");
+    const dpr = pixelRatio();
+    const ctx = grid.getContext?.("2d") ?? null;
     const drawn = ctx ? drawGrid(ctx, state, layout, theme, dpr, hover) : 0;
     const shown = hover >= 0 ? hover : state.selected;
     const width = Math.max(360, layout.width);
-    detail.width = Math.round(width * dpr);
-    detail.height = Math.round(DETAIL_HEIGHT * dpr);
-    detail.style.width = `${width}px`;
-    detail.style.height = `${DETAIL_HEIGHT}px`;
-    const dctx = detail.getContext("2d");
+    const dctx = canvas2d(detail, width, DETAIL_HEIGHT, dpr);
     if (dctx) drawDetail(dctx, state, shown, width, theme, dpr);
     text.textContent = shown >= 0 ? cellText(state, shown) : "Hover over or click a cell to see its interval.";
     root.dataset.selected = String(state.selected);
@@ -219,11 +215,7 @@ export function render({ model, el: host }) {
   const draw = () => {
     state = readState(model);
     layout = gridLayout(state.groups, state.metrics, state.cell);
-    const dpr = dprOf();
-    grid.width = Math.round(layout.width * dpr);
-    grid.height = Math.round(layout.height * dpr);
-    grid.style.width = `${layout.width}px`;
-    grid.style.height = `${layout.height}px`;
+    sizeCanvas(grid, layout.width, layout.height);
     if (hover >= state.verdicts.length) hover = -1;
     const drawn = paint();
     const counts = countVerdicts(state.verdicts);
@@ -236,6 +228,7 @@ export function render({ model, el: host }) {
     VERDICTS.forEach((v, k) => {
       const item = el("span", "cl-legend-item", legend);
       item.style.background = VERDICT_COLOURS[k];
+      item.style.color = PALETTE.theme.foreground; // dark text on the light swatches, whatever the theme
       item.textContent = `${v}: ${[counts.bias, counts.fair, counts.insufficient][k]}`;
     });
     notes.textContent = (s.notes ?? []).length ? `Notes: ${(s.notes ?? []).join("; ")}` : "";
@@ -274,15 +267,15 @@ export function render({ model, el: host }) {
     model.set("selected", k === state.selected ? -1 : k);
     model.save_changes();
   };
-  grid.addEventListener("pointermove", onMove);
-  grid.addEventListener("pointerleave", onLeave);
-  grid.addEventListener("click", onClick);
+  const unlisten = listen([
+    [grid, "pointermove", onMove],
+    [grid, "pointerleave", onLeave],
+    [grid, "click", onClick],
+  ]);
   const { dispose } = redrawOnChange(model, KEYS, draw);
   draw();
   return () => {
     dispose();
-    grid.removeEventListener("pointermove", onMove);
-    grid.removeEventListener("pointerleave", onLeave);
-    grid.removeEventListener("click", onClick);
+    unlisten();
   };
 }

@@ -1,8 +1,9 @@
 // ConfusionSimplex front-end: wires the model to camera.js (view geometry),
 // layers.js (per-point attributes) and gl.js (regl drawing).
+import { listen, pixelRatio, sizeCanvas } from "../shared/canvas.js";
 import { DIVERGING, cssRGB } from "../shared/colour.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
-import { el } from "../shared/dom.js";
+import { el, parts } from "../shared/dom.js";
 import { redrawOnChange } from "../shared/redraw.js";
 import {
   DEFAULT_CAMERA,
@@ -120,8 +121,7 @@ export function render({ model, el: host }) {
   root.setAttribute("role", "application");
   root.setAttribute("aria-roledescription", "rotatable 3-D view");
   root.setAttribute("aria-label", "Confusion simplex: drag or use the arrow keys to rotate, + and − to zoom");
-  const title = el("div", "cl-title", root);
-  const stage = el("div", "cl-stage", root);
+  const { title, stage } = parts(root, { title: "cl-title", stage: "cl-stage" });
   const canvas = el("canvas", "cl-canvas", stage);
   canvas.setAttribute("role", "img");
   const labels = VERTEX_NAMES.map((name) => {
@@ -131,17 +131,16 @@ export function render({ model, el: host }) {
     return label;
   });
   // Hover read-out: a ring on the point under the pointer and a box naming its matrix.
-  const hoverRing = el("div", "cl-hover-ring", stage);
-  const hoverTip = el("div", "cl-hover", stage);
+  const { hoverRing, hoverTip } = parts(stage, { hoverRing: "cl-hover-ring", hoverTip: "cl-hover" });
   hoverRing.hidden = true;
   hoverTip.hidden = true;
-  const legend = el("div", "cl-legend", root);
-  const legendLo = el("span", "cl-legend-lo", legend);
-  const legendBar = el("span", "cl-legend-bar", legend);
-  const legendHi = el("span", "cl-legend-hi", legend);
+  const { legend, status, help } = parts(root, { legend: "cl-legend", status: "cl-status", help: "cl-help" });
+  const { legendLo, legendBar, legendHi } = parts(legend, {
+    legendLo: ["span", "cl-legend-lo"],
+    legendBar: ["span", "cl-legend-bar"],
+    legendHi: ["span", "cl-legend-hi"],
+  });
   legendBar.style.background = `linear-gradient(to right, ${DIVERGING.map(cssRGB).join(", ")})`;
-  const status = el("div", "cl-status", root);
-  const help = el("div", "cl-help", root);
   help.textContent = "Drag or arrow keys: rotate · wheel or + / −: zoom · 0: reset";
 
   const gl = webglContext(canvas);
@@ -174,7 +173,6 @@ export function render({ model, el: host }) {
     renderer = null;
     showError(CONTEXT_LOST);
   };
-  canvas.addEventListener("webglcontextlost", onContextLost);
 
   let disposed = false;
   let camera = { ...DEFAULT_CAMERA };
@@ -189,15 +187,10 @@ export function render({ model, el: host }) {
   let pointer = null;
   // Inputs the GPU buffers were last built from (identity of the model's values).
   const uploaded = {};
-  const dpr = () => (typeof window !== "undefined" && window.devicePixelRatio) || 1;
 
   const layout = () => {
     const size = state.size;
-    const ratio = dpr();
-    canvas.width = Math.round(size * ratio);
-    canvas.height = Math.round(size * ratio);
-    canvas.style.width = `${size}px`;
-    canvas.style.height = `${size}px`;
+    sizeCanvas(canvas, size, size);
     stage.style.width = `${size}px`;
     stage.style.height = `${size}px`;
   };
@@ -358,7 +351,7 @@ export function render({ model, el: host }) {
       } else {
         lastFrameAt = null;
       }
-      drawn = renderer.draw({ clip, pointSize, dimAlpha: dim, dpr: dpr(), theme, ready, limit });
+      drawn = renderer.draw({ clip, pointSize, dimAlpha: dim, dpr: pixelRatio(), theme, ready, limit });
       drawnLimit = limit;
       frames += 1;
       root.dataset.level = String(interacting ? level : 0);
@@ -444,13 +437,16 @@ export function render({ model, el: host }) {
     event.preventDefault();
     setCamera(next);
   };
-  canvas.addEventListener("pointerdown", onPointerDown);
-  canvas.addEventListener("pointermove", onPointerMove);
-  canvas.addEventListener("pointerup", onPointerUp);
-  canvas.addEventListener("pointercancel", onPointerUp);
-  canvas.addEventListener("pointerleave", onPointerLeave);
-  canvas.addEventListener("wheel", onWheel, { passive: false });
-  root.addEventListener("keydown", onKey);
+  const unlisten = listen([
+    [canvas, "webglcontextlost", onContextLost],
+    [canvas, "pointerdown", onPointerDown],
+    [canvas, "pointermove", onPointerMove],
+    [canvas, "pointerup", onPointerUp],
+    [canvas, "pointercancel", onPointerUp],
+    [canvas, "pointerleave", onPointerLeave],
+    [canvas, "wheel", onWheel, { passive: false }],
+    [root, "keydown", onKey],
+  ]);
 
   // Model changes sync the GPU buffers once per burst; a JupyterLab theme switch
   // re-reads the colours for the next frame.
@@ -468,14 +464,7 @@ export function render({ model, el: host }) {
     disposed = true;
     clearTimeout(settleTimer);
     redraw.dispose();
-    canvas.removeEventListener("pointerdown", onPointerDown);
-    canvas.removeEventListener("pointermove", onPointerMove);
-    canvas.removeEventListener("pointerup", onPointerUp);
-    canvas.removeEventListener("pointercancel", onPointerUp);
-    canvas.removeEventListener("pointerleave", onPointerLeave);
-    canvas.removeEventListener("wheel", onWheel);
-    root.removeEventListener("keydown", onKey);
-    canvas.removeEventListener("webglcontextlost", onContextLost);
+    unlisten();
     if (renderer) renderer.destroy();
   };
 }

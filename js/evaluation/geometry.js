@@ -6,12 +6,6 @@
 export const MARGINS = { left: 10, right: 10, top: 12, bottom: 22 };
 export const PLOT_HEIGHT = 70;
 
-/** Linear scale from [d0, d1] to [r0, r1] (constant r0 when the domain is empty). */
-export function linearScale(d0, d1, r0, r1) {
-  const span = d1 - d0;
-  return (v) => (span > 0 ? r0 + ((v - d0) / span) * (r1 - r0) : r0);
-}
-
 /** Slice `array` into parts by `offsets` (start of each part plus the end); [] when inconsistent. */
 export function splitByOffsets(array, offsets, parts) {
   const out = [];

@@ -1,12 +1,17 @@
 // EvaluationView front-end: the question in words, then per group a PMF canvas with the
 // refits' means overlaid, the decomposition bar and the verdict; the least stable objects below.
 import { decodeFloat32, decodeFloat64 } from "../shared/buffers.js";
+import { beginFrame, canvas2d, drawAxes, pixelRatio, segment } from "../shared/canvas.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
-import { el } from "../shared/dom.js";
+import { el, parts } from "../shared/dom.js";
+import { PALETTE } from "../shared/palette.js";
 import { redrawOnChange } from "../shared/redraw.js";
-import { niceTicks } from "../shared/scale.js";
+import { linearScale, niceTicks } from "../shared/scale.js";
 import { formatNumber } from "../shared/format.js";
-import { MARGINS, PLOT_HEIGHT, linearScale, maxMassInside, splitByOffsets, spread, varianceShares } from "./geometry.js";
+import { MARGINS, PLOT_HEIGHT, maxMassInside, splitByOffsets, spread, varianceShares } from "./geometry.js";
+
+/** Colour of the refits' means and of their share of the variance. */
+export const REFIT_COLOUR = PALETTE.sources.refit;
 
 export const KEYS = [
   "metric",
@@ -55,9 +60,7 @@ export function readState(model) {
 /** Draw one group's PMF with the refit spread; returns the number of sticks drawn. */
 export function drawGroup(ctx, panel, state, theme, yMax, dpr = 1) {
   const W = state.width;
-  const H = MARGINS.top + PLOT_HEIGHT + MARGINS.bottom;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, W, H);
+  beginFrame(ctx, W, MARGINS.top + PLOT_HEIGHT + MARGINS.bottom, dpr);
   const [lo, hi] = state.domain;
   const x = linearScale(lo, hi, MARGINS.left, W - MARGINS.right);
   const base = MARGINS.top + PLOT_HEIGHT;
@@ -81,8 +84,8 @@ export function drawGroup(ctx, panel, state, theme, yMax, dpr = 1) {
   }
   const s = spread(panel.means);
   if (s) {
-    ctx.strokeStyle = "#d84315";
-    ctx.fillStyle = "#d84315";
+    ctx.strokeStyle = REFIT_COLOUR;
+    ctx.fillStyle = REFIT_COLOUR;
     ctx.globalAlpha = 0.25;
     ctx.fillRect(x(s.min), MARGINS.top - 6, Math.max(2, x(s.max) - x(s.min)), 5);
     ctx.globalAlpha = 1;
@@ -95,24 +98,14 @@ export function drawGroup(ctx, panel, state, theme, yMax, dpr = 1) {
     ctx.stroke();
   }
   if (panel.value !== null && panel.value >= lo && panel.value <= hi) {
-    ctx.strokeStyle = theme.foreground;
-    ctx.lineWidth = 2;
-    ctx.beginPath();
-    ctx.moveTo(x(panel.value), MARGINS.top);
-    ctx.lineTo(x(panel.value), base);
-    ctx.stroke();
+    segment(ctx, x(panel.value), MARGINS.top, x(panel.value), base, { colour: theme.foreground, width: 2 });
   }
-  ctx.strokeStyle = theme.muted;
-  ctx.lineWidth = 1;
-  ctx.beginPath();
-  ctx.moveTo(MARGINS.left, base + 0.5);
-  ctx.lineTo(W - MARGINS.right, base + 0.5);
-  ctx.stroke();
-  ctx.fillStyle = theme.foreground;
-  ctx.font = `10px ${theme.font}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const t of niceTicks(lo, hi, Math.max(2, Math.floor(W / 80)))) ctx.fillText(String(t), x(t), base + 4);
+  drawAxes(ctx, theme, {
+    box: { left: MARGINS.left, top: MARGINS.top, width: W - MARGINS.left - MARGINS.right, height: PLOT_HEIGHT },
+    frame: "base",
+    x,
+    xTicks: niceTicks(lo, hi, Math.max(2, Math.floor(W / 80))),
+  });
   return sticks;
 }
 
@@ -142,17 +135,20 @@ export function selectGroup(model, group) {
 /** anywidget entry point. */
 export function render({ model, el: host }) {
   const root = el("div", "confusionlab-evaluation", host);
-  const question = el("div", "cl-question", root);
-  const note = el("div", "cl-note", root);
-  const sliceNote = el("div", "cl-slice-note", root);
-  const list = el("div", "cl-groups", root);
-  const unstable = el("div", "cl-unstable", root);
+  root.style.setProperty("--cl-refit", REFIT_COLOUR); // evaluation.css colours the refit's share with it
+  const { question, note, sliceNote, list, unstable } = parts(root, {
+    question: "cl-question",
+    note: "cl-note",
+    sliceNote: "cl-slice-note",
+    list: "cl-groups",
+    unstable: "cl-unstable",
+  });
   let rows = [];
 
   const draw = () => {
     const state = readState(model);
     const theme = resolveTheme(cssVariableReader(root));
-    const dpr = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
+    const dpr = pixelRatio();
     question.textContent = state.question;
     note.textContent =
       `Sticks: the distribution of ${state.label} (shaded: the central interval; black line: the observed value)` +
@@ -160,13 +156,14 @@ export function render({ model, el: host }) {
     while (rows.length > state.panels.length) rows.pop().box.remove();
     while (rows.length < state.panels.length) {
       const box = el("div", "cl-group", list);
-      const title = el("div", "cl-group-title", box);
-      const canvas = el("canvas", "cl-canvas", box);
+      const { title, canvas, bar, verdict } = parts(box, {
+        title: "cl-group-title",
+        canvas: ["canvas", "cl-canvas"],
+        bar: "cl-decomposition",
+        verdict: "cl-verdict",
+      });
       canvas.setAttribute("role", "img");
-      const bar = el("div", "cl-decomposition", box);
-      const test = el("div", "cl-share-test", bar);
-      const refit = el("div", "cl-share-refit", bar);
-      const verdict = el("div", "cl-verdict", box);
+      const { test, refit } = parts(bar, { test: "cl-share-test", refit: "cl-share-refit" });
       const row = { box, title, canvas, test, refit, verdict, group: "" };
       box.tabIndex = 0;
       box.setAttribute("role", "button");
@@ -188,13 +185,8 @@ export function render({ model, el: host }) {
       row.box.dataset.group = row.group;
       row.box.classList.toggle("cl-selected", row.group === state.selected);
       row.box.setAttribute("aria-pressed", String(row.group === state.selected));
-      const H = MARGINS.top + PLOT_HEIGHT + MARGINS.bottom;
-      row.canvas.width = Math.round(state.width * dpr);
-      row.canvas.height = Math.round(H * dpr);
-      row.canvas.style.width = `${state.width}px`;
-      row.canvas.style.height = `${H}px`;
+      const ctx = canvas2d(row.canvas, state.width, MARGINS.top + PLOT_HEIGHT + MARGINS.bottom, dpr);
       row.canvas.setAttribute("aria-label", `distribution of ${state.label} for ${panel.group}`);
-      const ctx = row.canvas.getContext("2d");
       if (ctx) marks += drawGroup(ctx, panel, state, theme, yMax * 1.05, dpr);
       row.title.textContent = groupSummary(panel);
       const shares = varianceShares(panel.test_set_sd, panel.refit_sd);

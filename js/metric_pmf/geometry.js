@@ -7,12 +7,6 @@ export const PANEL_MARGINS = { left: 46, right: 12, top: 10, bottom: 30 };
 /** Heights (CSS pixels) of the PMF plot, the rug and the multiplicity strip. */
 export const PANEL_HEIGHTS = { plot: 170, rug: 10, gap: 4, counts: 34 };
 
-/** Linear scale from [d0, d1] to [r0, r1] (constant r0 when the domain is empty). */
-export function linearScale(d0, d1, r0, r1) {
-  const span = d1 - d0;
-  return (v) => (span > 0 ? r0 + ((v - d0) / span) * (r1 - r0) : r0);
-}
-
 /**
  * Sum masses (and multiplicities) of sorted values into `bins` equal-width bins over
  * [lo, hi]. Values outside are clamped into the end bins (±Infinity too), or skipped

@@ -1,23 +1,19 @@
 // MetricPMF front-end: one canvas panel per model (same axes), drawn from the buffers.
 import { decodeFloat32, decodeFloat64, decodeUint32 } from "../shared/buffers.js";
+import { beginFrame, canvas2d, drawAxes, pixelRatio, segment } from "../shared/canvas.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
-import { el } from "../shared/dom.js";
+import { el, parts } from "../shared/dom.js";
 import { redrawOnChange } from "../shared/redraw.js";
-import { maxOf, niceTicks } from "../shared/scale.js";
-import { readCommonState } from "../shared/state.js";
-import { PANEL_HEIGHTS, PANEL_MARGINS, histogram, linearScale, nearestIndex, stickColumns } from "./geometry.js";
+import { linearScale, maxOf, niceTicks } from "../shared/scale.js";
+import { COMMON_KEYS, readCommonState, setCommonData } from "../shared/state.js";
+import { PANEL_HEIGHTS, PANEL_MARGINS, histogram, nearestIndex, stickColumns } from "./geometry.js";
 import { formatNumber } from "../shared/format.js";
 
 export const KEYS = [
-  "p",
-  "n",
-  "tp",
-  "tn",
-  "metric",
+  ...COMMON_KEYS,
   "mode",
   "bins",
   "width",
-  "generation",
   "_panels",
   "_offsets",
   "_values",
@@ -25,7 +21,6 @@ export const KEYS = [
   "_multiplicities",
   "_distinct",
   "_domain",
-  "_metric_label",
 ];
 
 const MODEL_NAMES = { binomial: "Binomial", "beta-binomial": "Beta-binomial" };
@@ -103,15 +98,19 @@ export function panelMarks(panel, state, plotWidth) {
   return { marks, merged: true };
 }
 
+/** Height (CSS pixels) of a panel's canvas: the plot, the rug and the multiplicity strip. */
+export function panelHeight() {
+  const H = PANEL_HEIGHTS;
+  return PANEL_MARGINS.top + H.plot + H.gap + H.rug + H.gap + H.counts + PANEL_MARGINS.bottom;
+}
+
 /** Draw one panel; returns the number of marks drawn. */
 export function drawPanel(ctx, panel, state, theme, yMax, marksInfo, dpr = 1) {
   const M = PANEL_MARGINS;
   const H = PANEL_HEIGHTS;
   const width = state.width;
   const plotW = width - M.left - M.right;
-  const height = M.top + H.plot + H.gap + H.rug + H.gap + H.counts + M.bottom;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, width, height);
+  beginFrame(ctx, width, panelHeight(), dpr);
   const [lo, hi] = state.domain;
   const x = linearScale(lo, hi, M.left, M.left + plotW);
   const y = linearScale(0, yMax || 1, M.top + H.plot, M.top);
@@ -167,35 +166,25 @@ export function drawPanel(ctx, panel, state, theme, yMax, marksInfo, dpr = 1) {
   ctx.globalAlpha = 1;
   // Mean.
   if (panel.mean !== null && panel.mean !== undefined && panel.mean >= lo && panel.mean <= hi) {
-    ctx.strokeStyle = theme.accent;
-    ctx.lineWidth = 2;
-    ctx.beginPath();
-    ctx.moveTo(x(panel.mean), M.top);
-    ctx.lineTo(x(panel.mean), countsBottom);
-    ctx.stroke();
+    segment(ctx, x(panel.mean), M.top, x(panel.mean), countsBottom, { colour: theme.accent, width: 2 });
   }
-  // Axes.
-  ctx.strokeStyle = theme.muted;
-  ctx.lineWidth = 1;
-  ctx.strokeRect(M.left, M.top, plotW, H.plot);
-  ctx.fillStyle = theme.foreground;
-  ctx.font = `10px ${theme.font}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const t of niceTicks(lo, hi, Math.max(2, Math.floor(plotW / 70)))) ctx.fillText(String(t), x(t), countsBottom + 4);
+  // Axes: the metric across, the probability of each value up.
+  drawAxes(ctx, theme, {
+    box: { left: M.left, top: M.top, width: plotW, height: H.plot },
+    x,
+    y,
+    xTicks: niceTicks(lo, hi, Math.max(2, Math.floor(plotW / 70))),
+    yTicks: niceTicks(0, yMax || 1, 4),
+    xTickY: countsBottom + 4,
+    xTitle: state.label,
+    xTitleY: countsBottom + 17,
+    yTitle: state.mode === "histogram" ? "probability per bin" : "probability",
+    yTitleX: 2,
+    yTitleBaseline: "top",
+  });
   ctx.textAlign = "right";
   ctx.textBaseline = "middle";
-  for (const t of niceTicks(0, yMax || 1, 4)) ctx.fillText(String(t), M.left - 4, y(t));
   ctx.fillText("count", M.left - 4, countsTop + H.counts / 2);
-  // Axis titles: the metric across, the probability of each value up.
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  ctx.fillText(state.label, M.left + plotW / 2, countsBottom + 17);
-  ctx.save();
-  ctx.translate(2, M.top + H.plot / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.fillText(state.mode === "histogram" ? "probability per bin" : "probability", 0, 0);
-  ctx.restore();
   return marks.length;
 }
 
@@ -217,9 +206,7 @@ export function panelSummary(panel, state) {
 /** anywidget entry point. */
 export function render({ model, el: host }) {
   const root = el("div", "confusionlab-metric-pmf", host);
-  const title = el("div", "cl-title", root);
-  const row = el("div", "cl-panels", root);
-  const hover = el("div", "cl-hover", root);
+  const { title, row, hover } = parts(root, { title: "cl-title", row: "cl-panels", hover: "cl-hover" });
   let views = [];
   let state = null;
   let infos = [];
@@ -228,33 +215,23 @@ export function render({ model, el: host }) {
     const started = typeof performance !== "undefined" ? performance.now() : 0;
     state = readState(model);
     const theme = resolveTheme(cssVariableReader(root));
-    const dpr = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
+    const dpr = pixelRatio();
     root.dataset.theme = theme.background; // the theme the canvas was drawn with
     while (views.length > state.panels.length) views.pop().box.remove();
     while (views.length < state.panels.length) {
       const box = el("div", "cl-panel", row);
-      const heading = el("div", "cl-panel-title", box);
-      const canvas = el("canvas", "cl-canvas", box);
-      canvas.setAttribute("role", "img");
-      const summary = el("div", "cl-summary", box);
-      canvas.addEventListener("pointermove", (event) => onMove(event, views.indexOf(view)));
-      const view = { box, heading, canvas, summary };
+      const view = { box, ...parts(box, { heading: "cl-panel-title", canvas: ["canvas", "cl-canvas"], summary: "cl-summary" }) };
+      view.canvas.setAttribute("role", "img");
+      view.canvas.addEventListener("pointermove", (event) => onMove(event, views.indexOf(view)));
       views.push(view);
     }
-    const M = PANEL_MARGINS;
-    const H = PANEL_HEIGHTS;
-    const plotW = state.width - M.left - M.right;
-    const height = M.top + H.plot + H.gap + H.rug + H.gap + H.counts + M.bottom;
+    const plotW = state.width - PANEL_MARGINS.left - PANEL_MARGINS.right;
     infos = state.panels.map((panel) => panelMarks(panel, state, plotW));
     const yMax = Math.max(...infos.map((info) => maxOf(info.marks.map((m) => m.mass))), 0);
     let marks = 0;
     state.panels.forEach((panel, k) => {
       const { heading, canvas, summary } = views[k];
-      canvas.width = Math.round(state.width * dpr);
-      canvas.height = Math.round(height * dpr);
-      canvas.style.width = `${state.width}px`;
-      canvas.style.height = `${height}px`;
-      const ctx = canvas.getContext("2d");
+      const ctx = canvas2d(canvas, state.width, panelHeight(), dpr);
       if (ctx) marks += drawPanel(ctx, panel, state, theme, yMax * 1.05, infos[k], dpr);
       heading.textContent = MODEL_NAMES[panel.model] ?? String(panel.model);
       summary.textContent = panelSummary(panel, state);
@@ -269,14 +246,9 @@ export function render({ model, el: host }) {
       (state.mode === "histogram" ? ` (histogram, ${state.bins} bins)` : "") +
       ` · shown: ${formatNumber(state.domain[0])} to ${formatNumber(state.domain[1])}` +
       (infos.some((i) => i.merged) ? " · sticks merged per pixel" : "");
+    setCommonData(root, state);
     const d = root.dataset;
-    d.p = String(state.p);
-    d.n = String(state.n);
-    d.tp = String(state.tp);
-    d.tn = String(state.tn);
-    d.metric = String(state.metric);
     d.mode = state.mode;
-    d.generation = String(state.generation);
     d.values = state.panels.map((panel) => String(panel.distinct)).join(",");
     d.marks = String(marks);
     if (started) d.drawMs = (performance.now() - started).toFixed(1);

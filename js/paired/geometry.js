@@ -1,6 +1,9 @@
 // PairedView geometry: view mapping only (scales, colour of a cell, the band |A − B| ≤ margin).
 // Nothing here computes a probability: the joint PMF, the difference and the verdict arrive
 // from Python (confusionlab.paired).
+import { PALETTE } from "../shared/palette.js";
+import { hexRGB, paletteAt } from "../shared/colour.js";
+import { maxOf } from "../shared/scale.js";
 
 /** Margins (CSS pixels) of the heat map and of the difference panel. */
 export const HEAT_MARGINS = { left: 48, right: 10, top: 10, bottom: 36 };
@@ -9,23 +12,8 @@ export const DIFF_MARGINS = { left: 48, right: 12, top: 10, bottom: 36 };
 export const DIFF_HEIGHT = 180;
 /** Decades of mass the heat map's colour spans (cells below max · 10^-DECADES are left blank). */
 export const DECADES = 4;
-
-/** Sequential palette (light → dark), ColorBrewer YlGnBu, 7 classes. */
-export const SEQUENTIAL = [
-  [255, 255, 204],
-  [199, 233, 180],
-  [127, 205, 187],
-  [65, 182, 196],
-  [29, 145, 192],
-  [34, 94, 168],
-  [12, 44, 132],
-];
-
-/** Linear scale from [d0, d1] to [r0, r1] (constant r0 when the domain is empty). */
-export function linearScale(d0, d1, r0, r1) {
-  const span = d1 - d0;
-  return (v) => (span > 0 ? r0 + ((v - d0) / span) * (r1 - r0) : r0);
-}
+/** Sequential scale of the heat map (PALETTE.sequential: ColorBrewer YlGnBu, light → dark), [r, g, b]. */
+export const SEQUENTIAL = PALETTE.sequential.map(hexRGB);
 
 /**
  * Position of a cell's mass on the colour scale: log10(mass / max) mapped from
@@ -37,20 +25,11 @@ export function massPosition(mass, max, decades = DECADES) {
   return t < 0 ? null : Math.min(1, t);
 }
 
-/** Interpolate a palette at t in [0, 1] (clamped) → [r, g, b] integers. */
-export function sequentialAt(t, stops = SEQUENTIAL) {
-  const u = Math.min(1, Math.max(0, t)) * (stops.length - 1);
-  const i = Math.min(stops.length - 2, Math.floor(u));
-  const f = u - i;
-  return [0, 1, 2].map((k) => Math.round(stops[i][k] + f * (stops[i + 1][k] - stops[i][k])));
-}
+/** Colour of a position t in [0, 1] on the sequential scale → [r, g, b] integers. */
+export const sequentialAt = (t, stops = SEQUENTIAL) => paletteAt(t, stops);
 
-/** Largest finite entry (0 when none is positive). */
-export function maxMass(values) {
-  let m = 0;
-  for (let i = 0; i < values.length; i++) if (values[i] > m) m = values[i];
-  return m;
-}
+/** Largest entry (0 when none is positive). */
+export const maxMass = maxOf;
 
 /**
  * The cells of a `rows` × `cols` joint PMF (row-major, row = A's bin, column = B's bin)

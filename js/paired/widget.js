@@ -2,24 +2,19 @@
 // the PMF of A − B with the margin band, and the verdict in words. Every number arrives from
 // Python (confusionlab.paired.compare_paired); this file scales, colours and writes text.
 import { decodeFloat32, decodeFloat64 } from "../shared/buffers.js";
+import { beginFrame, canvas2d, drawAxes, pixelRatio, segment } from "../shared/canvas.js";
+import { cssRGB } from "../shared/colour.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
-import { el } from "../shared/dom.js";
+import { el, parts } from "../shared/dom.js";
+import { PALETTE } from "../shared/palette.js";
 import { redrawOnChange } from "../shared/redraw.js";
-import { niceTicks } from "../shared/scale.js";
+import { linearScale, niceTicks } from "../shared/scale.js";
 import { formatNumber } from "../shared/format.js";
 import { stickColumns } from "../metric_pmf/geometry.js";
-import {
-  DECADES,
-  DIFF_HEIGHT,
-  DIFF_MARGINS,
-  HEAT_MARGINS,
-  bandPolygon,
-  binOf,
-  heatCells,
-  linearScale,
-  maxMass,
-  sequentialAt,
-} from "./geometry.js";
+import { DECADES, DIFF_HEIGHT, DIFF_MARGINS, HEAT_MARGINS, bandPolygon, binOf, heatCells, maxMass, sequentialAt } from "./geometry.js";
+
+/** Colour of the cross on the observed pair (the palette's colour of an observed value). */
+export const OBSERVED_COLOUR = PALETTE.neutral;
 
 export const KEYS = [
   "metric",
@@ -106,7 +101,7 @@ export function notesText(state) {
   const parts = [
     `observed ${state.label}: ${state.nameA} ${formatNumber(s.value_a)}, ${state.nameB} ${formatNumber(s.value_b)}`,
     `examples where the two disagree: ${s.discordant ?? "?"}`,
-    s.method === "exact" ? "exact" : `Monte Carlo, ${s.draws} draws`,
+    s.method === "exact" ? "exact" : `Monte Carlo, ${s.n_draws ?? s.draws} draws`,
   ];
   if (s.pruned_mass > 0) parts.push(`pruned mass ≤ ${formatNumber(s.pruned_mass)}`);
   if (s.outside_mass > 0) parts.push(`mass outside the map ${formatNumber(s.outside_mass)}`);
@@ -118,10 +113,7 @@ export function notesText(state) {
 export function drawHeatMap(ctx, state, theme, dpr = 1) {
   const M = HEAT_MARGINS;
   const side = state.width;
-  const W = M.left + side + M.right;
-  const H = M.top + side + M.bottom;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, W, H);
+  beginFrame(ctx, M.left + side + M.right, M.top + side + M.bottom, dpr);
   const { edges, bins } = state;
   if (bins < 1) return 0;
   const lo = edges[0];
@@ -141,8 +133,7 @@ export function drawHeatMap(ctx, state, theme, dpr = 1) {
   }
   const cells = heatCells(state.joint, bins, bins);
   for (const c of cells) {
-    const [r, g, b] = sequentialAt(c.t);
-    ctx.fillStyle = `rgb(${r}, ${g}, ${b})`;
+    ctx.fillStyle = cssRGB(sequentialAt(c.t));
     const x0 = x(edges[c.i]);
     const x1 = x(edges[c.i + 1]);
     const y0 = y(edges[c.j + 1]);
@@ -161,46 +152,30 @@ export function drawHeatMap(ctx, state, theme, dpr = 1) {
     ctx.stroke();
   }
   // The diagonal A = B.
-  ctx.strokeStyle = theme.foreground;
-  ctx.lineWidth = 1.5;
-  ctx.setLineDash([5, 4]);
-  ctx.beginPath();
-  ctx.moveTo(x(lo), y(lo));
-  ctx.lineTo(x(hi), y(hi));
-  ctx.stroke();
-  ctx.setLineDash([]);
-  // The observed pair.
+  segment(ctx, x(lo), y(lo), x(hi), y(hi), { colour: theme.foreground, width: 1.5, dash: [5, 4] });
+  // The observed pair: a cross, over a halo of the background so that it shows on dark cells.
   const { value_a: va, value_b: vb } = state.summary;
   if (va >= lo && va <= hi && vb >= lo && vb <= hi) {
-    ctx.strokeStyle = "#d62728";
-    ctx.lineWidth = 2;
-    ctx.beginPath();
-    ctx.moveTo(x(va) - 5, y(vb));
-    ctx.lineTo(x(va) + 5, y(vb));
-    ctx.moveTo(x(va), y(vb) - 5);
-    ctx.lineTo(x(va), y(vb) + 5);
-    ctx.stroke();
+    for (const [colour, width] of [
+      [theme.background, 4],
+      [OBSERVED_COLOUR, 2],
+    ]) {
+      segment(ctx, x(va) - 5, y(vb), x(va) + 5, y(vb), { colour, width });
+      segment(ctx, x(va), y(vb) - 5, x(va), y(vb) + 5, { colour, width });
+    }
   }
   // Frame, ticks, labels.
-  ctx.strokeStyle = theme.muted;
-  ctx.lineWidth = 1;
-  ctx.strokeRect(M.left, M.top, side, side);
-  ctx.fillStyle = theme.foreground;
-  ctx.font = `10px ${theme.font}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
   const ticks = niceTicks(lo, hi, Math.max(2, Math.floor(side / 70)));
-  for (const t of ticks) ctx.fillText(String(t), x(t), M.top + side + 3);
-  ctx.fillText(`${state.label}, ${state.nameA}`, M.left + side / 2, M.top + side + 18);
-  ctx.textAlign = "right";
-  ctx.textBaseline = "middle";
-  for (const t of ticks) ctx.fillText(String(t), M.left - 4, y(t));
-  ctx.save();
-  ctx.translate(12, M.top + side / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.textAlign = "center";
-  ctx.fillText(`${state.label}, ${state.nameB}`, 0, 0);
-  ctx.restore();
+  drawAxes(ctx, theme, {
+    box: { left: M.left, top: M.top, width: side, height: side },
+    x,
+    y,
+    xTicks: ticks,
+    yTicks: ticks,
+    xTickY: M.top + side + 3,
+    xTitle: `${state.label}, ${state.nameA}`,
+    yTitle: `${state.label}, ${state.nameB}`,
+  });
   ctx.fillStyle = theme.muted;
   ctx.textAlign = "right";
   ctx.textBaseline = "bottom";
@@ -215,10 +190,7 @@ export function drawHeatMap(ctx, state, theme, dpr = 1) {
 export function drawDifference(ctx, state, theme, dpr = 1) {
   const M = DIFF_MARGINS;
   const plotW = state.width;
-  const W = M.left + plotW + M.right;
-  const H = M.top + DIFF_HEIGHT + M.bottom;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, W, H);
+  beginFrame(ctx, M.left + plotW + M.right, M.top + DIFF_HEIGHT + M.bottom, dpr);
   const [lo, hi] = state.diffDomain;
   if (!(hi > lo)) return 0;
   const x = linearScale(lo, hi, M.left, M.left + plotW);
@@ -244,65 +216,49 @@ export function drawDifference(ctx, state, theme, dpr = 1) {
     ctx.fillRect(Math.round(x(v)) - 0.5, top, 1.5, M.top + DIFF_HEIGHT - top);
     sticks += 1;
   }
-  ctx.strokeStyle = theme.foreground;
-  ctx.lineWidth = 1;
-  ctx.setLineDash([5, 4]);
-  ctx.beginPath();
-  ctx.moveTo(x(0), M.top);
-  ctx.lineTo(x(0), M.top + DIFF_HEIGHT);
-  ctx.stroke();
-  ctx.setLineDash([]);
-  ctx.strokeStyle = theme.muted;
-  ctx.strokeRect(M.left, M.top, plotW, DIFF_HEIGHT);
-  ctx.fillStyle = theme.foreground;
-  ctx.font = `10px ${theme.font}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const t of niceTicks(lo, hi, Math.max(2, Math.floor(plotW / 70)))) {
-    ctx.fillText(String(t), x(t), M.top + DIFF_HEIGHT + 3);
-  }
-  ctx.fillText(`${state.label}: ${state.nameA} − ${state.nameB}`, M.left + plotW / 2, M.top + DIFF_HEIGHT + 18);
-  ctx.textAlign = "right";
-  ctx.textBaseline = "middle";
-  for (const t of niceTicks(0, yMax, 4)) ctx.fillText(String(t), M.left - 4, y(t));
+  segment(ctx, x(0), M.top, x(0), M.top + DIFF_HEIGHT, { colour: theme.foreground, dash: [5, 4] });
+  drawAxes(ctx, theme, {
+    box: { left: M.left, top: M.top, width: plotW, height: DIFF_HEIGHT },
+    x,
+    y,
+    xTicks: niceTicks(lo, hi, Math.max(2, Math.floor(plotW / 70))),
+    yTicks: niceTicks(0, yMax, 4),
+    xTickY: M.top + DIFF_HEIGHT + 3,
+    xTitle: `${state.label}: ${state.nameA} − ${state.nameB}`,
+  });
   return sticks;
 }
 
 /** anywidget entry point. */
 export function render({ model, el: host }) {
   const root = el("div", "confusionlab-paired", host);
-  const title = el("div", "cl-title", root);
-  const row = el("div", "cl-panels", root);
+  const { title, row } = parts(root, { title: "cl-title", row: "cl-panels" });
   const heatBox = el("div", "cl-panel", row);
-  el("div", "cl-panel-title", heatBox).textContent = "Joint PMF of the two scores";
-  const heat = el("canvas", "cl-canvas cl-heat", heatBox);
-  heat.setAttribute("role", "img");
-  const legend = el("div", "cl-summary", heatBox);
+  const { heatTitle, heat, legend } = parts(heatBox, {
+    heatTitle: "cl-panel-title",
+    heat: ["canvas", "cl-canvas cl-heat"],
+    legend: "cl-summary",
+  });
+  heatTitle.textContent = "Joint PMF of the two scores";
   const diffBox = el("div", "cl-panel", row);
-  const diffTitle = el("div", "cl-panel-title", diffBox);
-  const diff = el("canvas", "cl-canvas cl-difference", diffBox);
+  const { diffTitle, diff } = parts(diffBox, { diffTitle: "cl-panel-title", diff: ["canvas", "cl-canvas cl-difference"] });
+  const { verdict, words, notes, hover } = parts(root, {
+    verdict: "cl-verdict",
+    words: "cl-words",
+    notes: "cl-summary",
+    hover: "cl-hover",
+  });
+  heat.setAttribute("role", "img");
   diff.setAttribute("role", "img");
-  const verdict = el("div", "cl-verdict", root);
-  const words = el("div", "cl-words", root);
-  const notes = el("div", "cl-summary", root);
-  const hover = el("div", "cl-hover", root);
   let state = null;
-
-  const size = (canvas, w, h, dpr) => {
-    canvas.width = Math.round(w * dpr);
-    canvas.height = Math.round(h * dpr);
-    canvas.style.width = `${w}px`;
-    canvas.style.height = `${h}px`;
-    return canvas.getContext("2d");
-  };
 
   const draw = () => {
     state = readState(model);
     const theme = resolveTheme(cssVariableReader(root));
-    const dpr = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
+    const dpr = pixelRatio();
     const side = state.width;
-    const hctx = size(heat, HEAT_MARGINS.left + side + HEAT_MARGINS.right, HEAT_MARGINS.top + side + HEAT_MARGINS.bottom, dpr);
-    const dctx = size(diff, DIFF_MARGINS.left + side + DIFF_MARGINS.right, DIFF_MARGINS.top + DIFF_HEIGHT + DIFF_MARGINS.bottom, dpr);
+    const hctx = canvas2d(heat, HEAT_MARGINS.left + side + HEAT_MARGINS.right, HEAT_MARGINS.top + side + HEAT_MARGINS.bottom, dpr);
+    const dctx = canvas2d(diff, DIFF_MARGINS.left + side + DIFF_MARGINS.right, DIFF_MARGINS.top + DIFF_HEIGHT + DIFF_MARGINS.bottom, dpr);
     const cells = hctx ? drawHeatMap(hctx, state, theme, dpr) : 0;
     const sticks = dctx ? drawDifference(dctx, state, theme, dpr) : 0;
     legend.style.maxWidth = `${HEAT_MARGINS.left + side + HEAT_MARGINS.right}px`;

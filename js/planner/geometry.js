@@ -1,14 +1,8 @@
 // Planner view geometry: pure functions (scales, the curve's path, the plan's mark), tested by vitest.
-import { niceTicks } from "../shared/scale.js";
+import { linearScale, niceTicks } from "../shared/scale.js";
 
 export const MARGINS = { left: 56, right: 16, top: 14, bottom: 38 };
 export const HEIGHT = 300;
-
-/** A linear map [d0, d1] → [r0, r1] (constant r0 when the domain is empty). */
-export function linear(d0, d1, r0, r1) {
-  const span = d1 - d0;
-  return (v) => (span === 0 ? r0 : r0 + ((v - d0) / span) * (r1 - r0));
-}
 
 /**
  * The drawing frame: x over the N range, y from 0 to the largest finite half-width shown
@@ -21,8 +15,8 @@ export function frame(state, width) {
     for (let i = 0; i < arr.length; i++) if (Number.isFinite(arr[i]) && arr[i] > yMax) yMax = arr[i];
   }
   yMax = yMax > 0 ? yMax * 1.08 : 1;
-  const x = linear(lo, hi, MARGINS.left, width - MARGINS.right);
-  const y = linear(0, yMax, HEIGHT - MARGINS.bottom, MARGINS.top);
+  const x = linearScale(lo, hi, MARGINS.left, width - MARGINS.right);
+  const y = linearScale(0, yMax, HEIGHT - MARGINS.bottom, MARGINS.top);
   return { x, y, yMax, xTicks: niceTicks(lo, hi, 6), yTicks: niceTicks(0, yMax, 5) };
 }
 

@@ -1,7 +1,9 @@
 // PlannerView front-end: sliders that set the model, and a canvas with half-width against N.
 import { decodeFloat64 } from "../shared/buffers.js";
+import { beginFrame, canvas2d, pixelRatio, segment } from "../shared/canvas.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
 import { el } from "../shared/dom.js";
+import { PALETTE } from "../shared/palette.js";
 import { redrawOnChange } from "../shared/redraw.js";
 import { HEIGHT, MARGINS, frame, planSummary, stepPaths, upwardJumps } from "./geometry.js";
 
@@ -34,6 +36,9 @@ export const SLIDERS = [
   ["confidence", "confidence", 0.5, 0.99, 0.01],
 ];
 
+/** Colour of a plan that does not reach the half-width asked for. */
+export const UNREACHED_COLOUR = PALETTE.theme.warning;
+
 /** Read the model into plain arrays (inconsistent buffers give empty curves). */
 export function readState(model) {
   const get = (k) => model.get(k);
@@ -63,18 +68,14 @@ export function readState(model) {
 /** Draw the curve; returns the number of exact points drawn. */
 export function drawCurve(ctx, state, theme, dpr = 1) {
   const width = state.width;
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, width, HEIGHT);
+  beginFrame(ctx, width, HEIGHT, dpr);
   const f = frame(state, width);
   ctx.font = `11px ${theme.font}`;
   ctx.strokeStyle = theme.grid;
   ctx.fillStyle = theme.muted;
   ctx.lineWidth = 1;
   for (const t of f.yTicks) {
-    ctx.beginPath();
-    ctx.moveTo(MARGINS.left, f.y(t));
-    ctx.lineTo(width - MARGINS.right, f.y(t));
-    ctx.stroke();
+    segment(ctx, MARGINS.left, f.y(t), width - MARGINS.right, f.y(t));
     ctx.fillText(String(t), 4, f.y(t) + 4);
   }
   for (const t of f.xTicks) ctx.fillText(t.toLocaleString("en-US"), f.x(t) - 12, HEIGHT - MARGINS.bottom + 16);
@@ -87,13 +88,10 @@ export function drawCurve(ctx, state, theme, dpr = 1) {
   ctx.restore();
   // Target.
   if (Number.isFinite(state.target)) {
-    ctx.strokeStyle = theme.accent;
-    ctx.setLineDash([5, 4]);
-    ctx.beginPath();
-    ctx.moveTo(MARGINS.left, f.y(state.target));
-    ctx.lineTo(width - MARGINS.right, f.y(state.target));
-    ctx.stroke();
-    ctx.setLineDash([]);
+    segment(ctx, MARGINS.left, f.y(state.target), width - MARGINS.right, f.y(state.target), {
+      colour: theme.accent,
+      dash: [5, 4],
+    });
   }
   // Approximation (steps show the rounding jumps).
   ctx.strokeStyle = theme.muted;
@@ -113,7 +111,7 @@ export function drawCurve(ctx, state, theme, dpr = 1) {
   // The plan.
   const plan = state.plan;
   if (plan.N !== undefined && plan.half_width != null) {
-    ctx.strokeStyle = plan.reached ? theme.accent : "#c62828";
+    ctx.strokeStyle = plan.reached ? theme.accent : UNREACHED_COLOUR;
     ctx.lineWidth = 2;
     ctx.beginPath();
     ctx.arc(f.x(plan.N), f.y(plan.half_width), 6, 0, 2 * Math.PI);
@@ -161,12 +159,8 @@ export function render({ model, el: host }) {
       const hidden = (key === "value" && state.mode !== "value") || ((key === "tpr" || key === "tnr") && state.mode === "value");
       row.style.display = hidden ? "none" : "";
     }
-    const dpr = globalThis.devicePixelRatio || 1;
-    canvas.width = Math.round(state.width * dpr);
-    canvas.height = Math.round(HEIGHT * dpr);
-    canvas.style.width = `${state.width}px`;
-    canvas.style.height = `${HEIGHT}px`;
-    const ctx = canvas.getContext?.("2d");
+    const dpr = pixelRatio();
+    const ctx = canvas2d(canvas, state.width, HEIGHT, dpr);
     const theme = resolveTheme(cssVariableReader(root));
     const drawn = ctx ? drawCurve(ctx, state, theme, dpr) : state.exactN.length;
     summary.textContent = planSummary(state.plan, state.label);

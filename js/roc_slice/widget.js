@@ -1,12 +1,14 @@
 // RocSlice front-end: wires the model to the pure functions of geometry.js,
 // ../shared/colour.js and ../shared/buffers.js, and draws on a 2D canvas.
 import { decodeFloat32, decodeInt32, decodeUint32 } from "../shared/buffers.js";
+import { beginFrame, canvas2d, drawAxes, listen, pixelRatio } from "../shared/canvas.js";
 import { DIVERGING, colourValues, cssRGB } from "../shared/colour.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
-import { el } from "../shared/dom.js";
+import { el, parts } from "../shared/dom.js";
+import { PALETTE } from "../shared/palette.js";
 import { redrawOnChange } from "../shared/redraw.js";
 import { niceTicks } from "../shared/scale.js";
-import { readCommonState } from "../shared/state.js";
+import { COMMON_KEYS, readCommonState, setCommonData } from "../shared/state.js";
 import {
   boundingBox,
   bubbleGeometry,
@@ -27,8 +29,8 @@ import {
 } from "./geometry.js";
 import { formatNumber } from "../shared/format.js";
 
-/** Colours of the extra contour metrics (Okabe–Ito: distinguishable, light and dark themes). */
-export const CONTOUR_COLOURS = ["#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#D55E00", "#0072B2", "#F0E442", "#999999"];
+/** Colours of the extra contour metrics (PALETTE.contours, Okabe–Ito: distinguishable in light and dark themes). */
+export const CONTOUR_COLOURS = PALETTE.contours;
 
 /** Stroke colour of contour metric `index` (0 = the colouring metric, in the foreground colour). */
 export function contourColour(index, theme) {
@@ -37,15 +39,10 @@ export function contourColour(index, theme) {
 
 /** Model keys whose change triggers a redraw. */
 export const KEYS = [
-  "p",
-  "n",
-  "tp",
-  "tn",
-  "metric",
+  ...COMMON_KEYS,
   "coordinates",
   "extend",
   "size",
-  "_metric_label",
   "_slice",
   "_tp_axis",
   "_tn_axis",
@@ -56,7 +53,6 @@ export const KEYS = [
   "_contour_levels",
   "_observed_value",
   "model",
-  "generation",
   "contour_metrics",
   "_contour_metric",
   "_contour_labels",
@@ -188,38 +184,26 @@ export function layoutFor(state) {
   return { view: { ...view, left: margins.left, top: margins.top }, width: w, height: h };
 }
 
-function drawAxes(ctx, view, state, theme) {
+function drawSliceAxes(ctx, view, state, theme) {
   const { coordinates, sliceP: p, sliceN: n } = state;
   const [ox, oy] = project(view, ...rocToData(coordinates, p, n, 0, 0));
   const [ux, uy] = project(view, ...rocToData(coordinates, p, n, 1, 1));
-  ctx.strokeStyle = theme.muted;
-  ctx.lineWidth = 1;
-  ctx.strokeRect(ox, uy, ux - ox, oy - uy);
-  ctx.fillStyle = theme.foreground;
-  ctx.font = `11px ${theme.font}`;
-  const bottom = view.top + view.height;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const t of niceTicks(view.x0, view.x1, 5)) {
-    const [x] = project(view, t, 0);
-    ctx.fillText(String(t), x, bottom + 4);
-  }
-  ctx.textAlign = "right";
-  ctx.textBaseline = "middle";
-  for (const t of niceTicks(view.y0, view.y1, 5)) {
-    const [, y] = project(view, 0, t);
-    ctx.fillText(String(t), view.left - 5, y);
-  }
   const roc = coordinates === "roc";
-  ctx.textAlign = "center";
-  ctx.textBaseline = "bottom";
-  ctx.fillText(roc ? "FPR = FP / n" : "FP", view.left + view.width / 2, bottom + 34);
-  ctx.save();
-  ctx.translate(14, view.top + view.height / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.textBaseline = "middle";
-  ctx.fillText(roc ? "TPR = TP / p" : "TP", 0, 0);
-  ctx.restore();
+  drawAxes(ctx, theme, {
+    box: view,
+    frame: { left: ox, top: uy, width: ux - ox, height: oy - uy }, // the unit square
+    x: (t) => project(view, t, 0)[0],
+    y: (t) => project(view, 0, t)[1],
+    xTicks: niceTicks(view.x0, view.x1, 5),
+    yTicks: niceTicks(view.y0, view.y1, 5),
+    fontSize: 11,
+    yTickX: view.left - 5,
+    xTitle: roc ? "FPR = FP / n" : "FP",
+    xTitleY: view.top + view.height + 34,
+    xTitleBaseline: "bottom",
+    yTitle: roc ? "TPR = TP / p" : "TP",
+    yTitleX: 14,
+  });
 }
 
 /** Largest bubble radius (CSS pixels) for a lattice spacing. */
@@ -279,8 +263,7 @@ export function drawSlice(ctx, state, theme, dpr = 1, counts = {}) {
   const { view } = layout;
   const width = Math.round(layout.width * dpr);
   const height = Math.round(layout.height * dpr);
-  ctx.setTransform(1, 0, 0, 1, 0, 0);
-  ctx.clearRect(0, 0, width, height);
+  beginFrame(ctx, width, height); // in device pixels
   // Lattice points, straight into the pixels (transparent background).
   const image = ctx.createImageData(width, height);
   const pixels = new Uint32Array(image.data.buffer);
@@ -291,7 +274,7 @@ export function drawSlice(ctx, state, theme, dpr = 1, counts = {}) {
   ctx.putImageData(image, 0, 0);
   // Vector layer in CSS pixels.
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  drawAxes(ctx, view, state, theme);
+  drawSliceAxes(ctx, view, state, theme);
   ctx.save();
   ctx.beginPath();
   ctx.rect(view.left, view.top, view.width, view.height);
@@ -325,12 +308,8 @@ export function drawSlice(ctx, state, theme, dpr = 1, counts = {}) {
 
 /** Mirror the state in data attributes of the root element. */
 export function setDataAttributes(root, state, drawn, extra = {}) {
+  setCommonData(root, state);
   const d = root.dataset;
-  d.p = String(state.p);
-  d.n = String(state.n);
-  d.tp = String(state.tp);
-  d.tn = String(state.tn);
-  d.metric = String(state.metric);
   d.coordinates = state.coordinates;
   d.extend = String(state.extend);
   d.stride = String(state.stride);
@@ -341,23 +320,26 @@ export function setDataAttributes(root, state, drawn, extra = {}) {
   d.bubbles = String(extra.bubbles ?? 0);
   d.marginalBars = String(extra.marginalBars ?? 0);
   d.contourMetrics = state.contourLabels.length > 1 ? String(state.contourLabels.length - 1) : "0";
-  d.generation = String(state.generation);
 }
 
 /** anywidget entry point. */
 export function render({ model, el: host }) {
   const root = el("div", "confusionlab-roc-slice", host);
   root.tabIndex = 0;
-  const title = el("div", "cl-title", root);
-  const canvas = el("canvas", "cl-canvas", root);
+  const { title, canvas, legend, contourLegend, status, hover } = parts(root, {
+    title: "cl-title",
+    canvas: ["canvas", "cl-canvas"],
+    legend: "cl-legend",
+    contourLegend: "cl-contour-legend",
+    status: "cl-status",
+    hover: "cl-hover",
+  });
   canvas.setAttribute("role", "img");
-  const legend = el("div", "cl-legend", root);
-  const legendLo = el("span", "cl-legend-lo", legend);
-  const legendBar = el("span", "cl-legend-bar", legend);
-  const legendHi = el("span", "cl-legend-hi", legend);
-  const contourLegend = el("div", "cl-contour-legend", root);
-  const status = el("div", "cl-status", root);
-  const hover = el("div", "cl-hover", root);
+  const { legendLo, legendBar, legendHi } = parts(legend, {
+    legendLo: ["span", "cl-legend-lo"],
+    legendBar: ["span", "cl-legend-bar"],
+    legendHi: ["span", "cl-legend-hi"],
+  });
   legendBar.style.background = `linear-gradient(to right, ${DIVERGING.map(cssRGB).join(", ")})`;
 
   let state = null;
@@ -366,14 +348,10 @@ export function render({ model, el: host }) {
   const draw = () => {
     const started = typeof performance !== "undefined" ? performance.now() : 0;
     state = readState(model);
-    const dpr = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
+    const dpr = pixelRatio();
     const layout = layoutFor(state);
     view = layout.view;
-    canvas.width = Math.round(layout.width * dpr);
-    canvas.height = Math.round(layout.height * dpr);
-    canvas.style.width = `${layout.width}px`;
-    canvas.style.height = `${layout.height}px`;
-    const ctx = canvas.getContext("2d");
+    const ctx = canvas2d(canvas, layout.width, layout.height, dpr);
     const theme = resolveTheme(cssVariableReader(root));
     const counts = {};
     root.dataset.theme = theme.background; // the theme the canvas was drawn with
@@ -490,25 +468,21 @@ export function render({ model, el: host }) {
     event.preventDefault();
     moveTo(model.get("tp") + step[0], model.get("tn") + step[1]);
   };
-  canvas.addEventListener("pointermove", onMove);
-  canvas.addEventListener("pointerdown", onDown);
-  canvas.addEventListener("pointermove", onDrag);
-  canvas.addEventListener("pointerup", onUp);
-  canvas.addEventListener("pointercancel", onUp);
-  canvas.addEventListener("click", onClick);
-  root.addEventListener("keydown", onKey);
+  const unlisten = listen([
+    [canvas, "pointermove", onMove],
+    [canvas, "pointerdown", onDown],
+    [canvas, "pointermove", onDrag],
+    [canvas, "pointerup", onUp],
+    [canvas, "pointercancel", onUp],
+    [canvas, "click", onClick],
+    [root, "keydown", onKey],
+  ]);
   // Canvas colours come from the theme's CSS variables: a theme switch redraws too.
   const redraw = redrawOnChange(model, KEYS, draw);
   draw();
 
   return () => {
     redraw.dispose();
-    canvas.removeEventListener("pointermove", onMove);
-    canvas.removeEventListener("pointerdown", onDown);
-    canvas.removeEventListener("pointermove", onDrag);
-    canvas.removeEventListener("pointerup", onUp);
-    canvas.removeEventListener("pointercancel", onUp);
-    canvas.removeEventListener("click", onClick);
-    root.removeEventListener("keydown", onKey);
+    unlisten();
   };
 }

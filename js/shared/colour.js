@@ -1,21 +1,16 @@
 // Colour scales. Only view mapping happens here: the values and the domain
-// (lo, mid, hi) are computed in Python and shipped with the widget state.
+// (lo, mid, hi) are computed in Python and shipped with the widget state; the colours
+// come from ./palette.js.
+import { PALETTE } from "./palette.js";
 
-/** Diverging palette (ColorBrewer RdBu, 9 classes, reversed so that high = blue). */
-export const DIVERGING = [
-  [178, 24, 43],
-  [214, 96, 77],
-  [244, 165, 130],
-  [253, 219, 199],
-  [224, 224, 224],
-  [209, 229, 240],
-  [146, 197, 222],
-  [67, 147, 195],
-  [33, 102, 172],
-];
+/** "#rrggbb" → [r, g, b] integers in 0…255. */
+export const hexRGB = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+
+/** Diverging scale of metric values (ColorBrewer RdBu, 9 stops, low = red, high = blue), [r, g, b]. */
+export const DIVERGING = PALETTE.diverging.map(hexRGB);
 
 /** Colour used for values that are not a number. */
-export const MISSING = [136, 136, 136];
+export const MISSING = hexRGB(PALETTE.missing);
 
 /**
  * Interpolate a palette at t in [0, 1] (clamped).

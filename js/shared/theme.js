@@ -1,12 +1,14 @@
-// Theme colours from JupyterLab's CSS variables, with fallbacks outside JupyterLab.
+// Theme colours from JupyterLab's CSS variables, with the palette's page colours as
+// fallbacks outside JupyterLab.
+import { PALETTE } from "./palette.js";
 
-/** The CSS variables we read, with light-theme fallbacks. */
+/** The CSS variables we read, with light-theme fallbacks (PALETTE.theme). */
 export const THEME_VARIABLES = {
-  background: ["--jp-layout-color0", "#ffffff"],
-  foreground: ["--jp-ui-font-color1", "#212121"],
-  muted: ["--jp-ui-font-color2", "#616161"],
-  grid: ["--jp-border-color2", "#e0e0e0"],
-  accent: ["--jp-brand-color1", "#1976d2"],
+  background: ["--jp-layout-color0", PALETTE.theme.background],
+  foreground: ["--jp-ui-font-color1", PALETTE.theme.foreground],
+  muted: ["--jp-ui-font-color2", PALETTE.theme.muted],
+  grid: ["--jp-border-color2", PALETTE.theme.grid],
+  accent: ["--jp-brand-color1", PALETTE.theme.accent],
   font: ["--jp-ui-font-family", "system-ui, sans-serif"],
 };
 

@@ -1,6 +1,6 @@
 // The canvas chart of BiasView and StabilityView: reading, scales, ticks, drawing, render.
 import { describe, expect, it } from "vitest";
-import { chartRender, chartScales, drawChart, readChart, xTicks, MARGINS } from "../bias_view/chart.js";
+import { chartScales, drawChart, readChart, render, xTicks, MARGINS } from "../chart/chart.js";
 import { applyLayout } from "../export/embed.js";
 import { mountWidget } from "./fake_model.js";
 
@@ -24,6 +24,7 @@ const STATE = {
   ],
   _xy: f64([0, 0, 1, 1, 0.1, 0.9, 0.2, 0.8, NaN, 0.5, 0.25, 0.4]),
   _texts: [{ x: 0.5, y: 0.5, text: "here" }],
+  _root_class: "confusionlab-bias-plot",
 };
 
 /** A 2-D context that records the calls that draw marks. */
@@ -86,9 +87,8 @@ describe("drawChart", () => {
   });
 });
 
-describe("chartRender", () => {
+describe("render", () => {
   it("mirrors what it drew in data attributes and says when it cannot draw", () => {
-    const render = chartRender("confusionlab-bias-plot");
     const { root, model } = mountWidget(render, STATE, ".confusionlab-bias-plot");
     expect(root.querySelector(".cl-title").textContent).toBe("Facets in ROC space");
     expect(root.dataset.series).toBe("3");
@@ -98,6 +98,13 @@ describe("chartRender", () => {
     expect(root.querySelector(".cl-message").textContent).toMatch(/cannot be drawn/);
     model.set("title", "new");
     return Promise.resolve().then(() => expect(root.querySelector(".cl-title").textContent).toBe("new"));
+  });
+
+  it("carries the root class its model names: one bundle serves BiasView's and StabilityView's charts", () => {
+    const stability = mountWidget(render, { ...STATE, _root_class: "confusionlab-stability-plot" }, ".confusionlab-chart");
+    expect([...stability.root.classList]).toEqual(["confusionlab-chart", "confusionlab-stability-plot"]);
+    const unnamed = mountWidget(render, { ...STATE, _root_class: undefined }, ".confusionlab-chart");
+    expect(unnamed.root.classList.contains("confusionlab-plot")).toBe(true);
   });
 });
 

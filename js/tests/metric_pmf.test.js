@@ -1,7 +1,7 @@
 // MetricPMF: histogram binning, per-pixel merging, float64 decoding, render with a fake model.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { histogram, linearScale, nearestIndex, stickColumns } from "../metric_pmf/geometry.js";
-import { niceTicks } from "../shared/scale.js";
+import { histogram, nearestIndex, stickColumns } from "../metric_pmf/geometry.js";
+import { linearScale, niceTicks } from "../shared/scale.js";
 import { decodeFloat64 } from "../shared/buffers.js";
 import { panelMarks, panelSummary, readState, render } from "../metric_pmf/widget.js";
 import { FakeModel, f32, u32, mountWidget } from "./fake_model.js";

@@ -175,6 +175,14 @@ describe("render", () => {
     expect(root.dataset.verdict).toBe("insufficient evidence");
   });
 
+  it("names the cell under the pointer on both axes (B runs upwards)", () => {
+    const { root } = mount(pairedState());
+    const heat = root.querySelector("canvas.cl-heat");
+    // A = 0.95 (third bin), B = 0.85 (second bin): 48 + 200 px across, 10 + 240 − 120 px down.
+    heat.dispatchEvent(new MouseEvent("pointermove", { clientX: 248, clientY: 130 }));
+    expect(root.querySelector(".cl-hover").textContent).toBe("logistic in [0.9, 1), tree in [0.8, 0.9): P = 0.4");
+  });
+
   it("writes labels as text and removes its listeners on cleanup", () => {
     const { root, model, cleanup } = mount(pairedState({ name_a: "<b>x</b>" }));
     expect(root.querySelector("b")).toBeNull();

@@ -1,6 +1,7 @@
 // PlannerView: pure geometry (frame, step paths, jumps, summary) and render with a fake model.
 import { afterEach, describe, expect, it } from "vitest";
-import { frame, linear, planSummary, stepPaths, upwardJumps } from "../planner/geometry.js";
+import { frame, planSummary, stepPaths, upwardJumps } from "../planner/geometry.js";
+import { linearScale as linear } from "../shared/scale.js";
 import { SLIDERS, drawCurve, readState, render } from "../planner/widget.js";
 import { FakeModel, mountWidget } from "./fake_model.js";
 

@@ -6,6 +6,8 @@ for the browser (``tests/contract/test_palette.py`` keeps the two sides equal).
 
 * Metric values use a diverging scale, ColorBrewer RdBu with nine stops: low values
   red, the middle grey, high values blue (:data:`DIVERGING`).
+* Masses on a map (the joint PMF of two classifiers' scores) use a sequential scale,
+  ColorBrewer YlGnBu with seven stops, light to dark (:data:`SEQUENTIAL`).
 * Each uncertainty model, each side of a comparison, each facet of a bias metric and
   each verdict of an audit has one colour (:data:`MODEL_COLOURS`, :data:`PAIR_COLOURS`,
   :data:`GROUP_COLOURS`, :data:`VERDICT_COLOURS`).
@@ -34,6 +36,7 @@ __all__ = [
     "NEUTRAL",
     "PAIR_COLOURS",
     "PALETTE",
+    "SEQUENTIAL",
     "SOURCE_COLOURS",
     "THEME",
     "VERDICT_COLOURS",
@@ -52,6 +55,9 @@ DIVERGING: tuple[str, ...] = (
     "#4393c3",
     "#2166ac",
 )
+
+#: The seven YlGnBu stops of a mass scale, light (little mass) → dark (the most).
+SEQUENTIAL: tuple[str, ...] = ("#ffffcc", "#c7e9b4", "#7fcdbb", "#41b6c4", "#1d91c0", "#225ea8", "#0c2c84")
 
 #: Values that are not a number (0/0 excluded, NaN).
 MISSING = "#888888"
@@ -110,6 +116,7 @@ THEME: dict[str, str] = {
 #: Every colour above by one flat name (what ``js/shared/palette.js`` exports).
 PALETTE: dict[str, object] = {
     "diverging": DIVERGING,
+    "sequential": SEQUENTIAL,
     "missing": MISSING,
     "neutral": NEUTRAL,
     "models": MODEL_COLOURS,

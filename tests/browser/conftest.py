@@ -1,4 +1,4 @@
-"""Browser-test harness: JupyterLab in headless Chromium (SPEC Part D).
+"""Browser-test harness: JupyterLab in headless Chromium (Debian's, driven by Playwright).
 
 Fixtures
 --------
@@ -44,7 +44,7 @@ from typing import Any
 import nbformat
 import pytest
 
-#: Chromium flags that work on these machines (SPEC Part D).
+#: Chromium flags that work on these machines (headless, no sandbox as root, no GPU, no network of its own).
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -332,7 +332,7 @@ def _write_lab_config(base: Path) -> dict[str, str]:
 
 @contextmanager
 def running_server(base: Path, app: str, server_class: type[JupyterLab] = JupyterLab) -> Iterator[JupyterLab]:
-    """Start ``python -m <app>`` (``jupyterlab`` or ``notebook``) as in SPEC Part D.
+    """Start ``python -m <app>`` (``jupyterlab`` or ``notebook``) for the tests.
 
     Free port, token, fresh config/data/runtime/workspace/settings dirs under ``base``;
     ready when ``/api/status`` answers; terminated on exit, even after a failure.
@@ -383,7 +383,7 @@ def running_server(base: Path, app: str, server_class: type[JupyterLab] = Jupyte
 
 @pytest.fixture(scope="session")
 def jupyter_lab(tmp_path_factory: pytest.TempPathFactory, chromium_executable: str) -> Iterator[JupyterLab]:
-    """JupyterLab on a free port with fresh dirs (SPEC Part D); stopped at teardown.
+    """JupyterLab on a free port with fresh dirs; stopped at teardown.
 
     Depends on ``chromium_executable`` only to fail fast when there is no browser.
     """

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from conftest import wait_until
 
 if TYPE_CHECKING:
     from conftest import LabSession
@@ -23,16 +24,6 @@ SETUP = (
     "view = AuditView(a)\n"
     "view"
 )
-
-
-def _poll(condition: Any, timeout: float) -> bool:
-    """True as soon as ``condition()`` is; False after ``timeout`` seconds (a polling loop, not a fixed wait)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
 
 
 # 2 + 3 single groups, 6 intersections: 11 groups × 3 metrics.
@@ -60,7 +51,7 @@ def test_audit_view_hover_and_click_reach_the_kernel(lab: LabSession, tmp_path: 
     page.get_by_text("sex: F · DPPL =", exact=False).wait_for()
     grid.click(position={"x": first + 28 + 14, "y": 22 + 28 + 14})  # sex: M · DI
     page.wait_for_selector('.confusionlab-audit[data-selected="4"]')
-    assert _poll(lambda: kernel.evaluate("view.selected") == 4, 10), "the click never reached the kernel"
+    wait_until(lambda: kernel.evaluate("view.selected") == 4, 10, "the click never reached the kernel")
     row = kernel.evaluate("tuple(view.cell_row(4)[['facet', 'group', 'metric']])")
     assert list(row) == ["sex", "M", "DI"]
     assert box is not None and box["width"] > 3 * 28

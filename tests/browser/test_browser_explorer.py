@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from conftest import wait_until
 
 if TYPE_CHECKING:
     from conftest import LabSession
@@ -80,9 +80,7 @@ def wait_for_state(page: Any, generation: int, N: int, p: int, tp: int, tn: int,
 
 def settled_generation(kernel: Any, timeout: float = 30) -> int:
     """The generation of the kernel's state once its flush has run (shown == state)."""
-    deadline = time.monotonic() + timeout
-    while kernel.evaluate("x.shown == x.state") is not True:
-        assert time.monotonic() < deadline, "the Explorer never computed its current state"
+    wait_until(lambda: kernel.evaluate("x.shown == x.state") is True, timeout, "the Explorer never computed its state")
     return kernel.evaluate("x.generation")
 
 
@@ -173,9 +171,7 @@ def test_dragging_the_observed_point_writes_tp_tn_back(lab: LabSession, tmp_path
     page.mouse.down()
     page.mouse.move(*end, steps=8)
     page.mouse.up()
-    deadline = time.monotonic() + 20
-    while kernel.evaluate("[x.tp, x.tn]") != [12, 36]:
-        assert time.monotonic() < deadline, f"kernel has {kernel.evaluate('[x.tp, x.tn]')} after the drag"
+    wait_until(lambda: kernel.evaluate("[x.tp, x.tn]") == [12, 36], 20, "the kernel never got the drag's end (12, 36)")
     generation = settled_generation(kernel)
     wait_for_state(page, generation, 60, 20, 12, 36)
     page.wait_for_selector(f'{SIMPLEX}[data-observed="12,8,4,36"]', timeout=20_000)
@@ -183,9 +179,7 @@ def test_dragging_the_observed_point_writes_tp_tn_back(lab: LabSession, tmp_path
     # Keyboard nudging still works: focus the slice, one step up in TP.
     page.locator(SLICE).focus()
     page.keyboard.press("ArrowUp")
-    deadline = time.monotonic() + 20
-    while kernel.evaluate("x.tp") != 13:
-        assert time.monotonic() < deadline, "arrow key did not reach the kernel"
+    wait_until(lambda: kernel.evaluate("x.tp") == 13, 20, "arrow key did not reach the kernel")
     snap(page, shots / "explorer_dragged.png")
 
     # View options: contours of two more metrics, the PMFs as histograms.

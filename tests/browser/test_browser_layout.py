@@ -1,4 +1,4 @@
-"""The Explorer's layout on a 1,400 × 900 screen (SPEC E6), measured by bounding boxes.
+"""The Explorer's layout on a 1,400 × 900 screen, measured by bounding boxes.
 
 JupyterLab with its file browser open (the Explorer gets about 970 px), with the side
 bar closed (about 1,220 px), Notebook 7 (about 1,110 px) and a narrow 800-px window:
@@ -81,7 +81,7 @@ def side_by_side(left: dict[str, float], right: dict[str, float]) -> bool:
 
 
 def check_first_screen(m: dict[str, Any], height: int) -> None:
-    """The SPEC E6 checks at one window size (see the module docstring)."""
+    """The layout's checks at one window size (see the module docstring)."""
     sl, pmf, sx, ex = m["slice"], m["pmf"], m["simplex"], m["explorer"]
     assert sl and pmf and sx, m
     assert side_by_side(sl, pmf), f"slice {sl} and PMF {pmf} are not side by side"

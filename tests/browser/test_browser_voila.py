@@ -1,5 +1,5 @@
 """The tour as a Voila dashboard: ``voila notebooks/01_tour.ipynb`` serves it, the Explorer's
-views draw in Chromium, laid out as in a notebook (SPEC E6).
+views draw in Chromium, laid out as in a notebook.
 
 Voila runs on a free local port with fresh Jupyter directories (as the JupyterLab
 fixture in conftest.py), is ready when its port accepts connections, and is stopped

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Callable
 
 import pytest
 import traitlets
@@ -46,6 +48,24 @@ def assert_consistent(x: Explorer) -> None:
     sl = x.sliders
     assert (sl["N"].value, sl["p"].value, sl["tp"].value, sl["tn"].value) == (s["N"], s["p"], s["tp"], s["tn"])
     assert (sl["p"].max, sl["tp"].max, sl["tn"].max) == (s["N"] - 1, s["p"], n)
+
+
+async def wait_until(condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    """Poll ``condition`` on the running event loop until it holds; fail after ``timeout`` s.
+
+    Each poll hands the loop back for a few milliseconds, so the Explorer's scheduled
+    flush (and its quiet window) runs in between: a bounded wait for an outcome, not a
+    fixed sleep."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:.0f} s waiting until {what}")
+        await asyncio.sleep(0.002)
+
+
+def settled(x: Explorer, before: int) -> Callable[[], bool]:
+    """Whether the Explorer computed since ``before`` and shows its current state."""
+    return lambda: x.computations > before and x.shown == x.state
 
 
 @pytest.fixture
@@ -106,7 +126,7 @@ def test_coalescing_on_a_real_event_loop() -> None:
             x.N = 60 + k
             x.p = 20 + k % 5
         assert x.computations == before  # nothing computed inside the turn
-        await asyncio.sleep(0.05)  # past the quiet window
+        await wait_until(settled(x, before), "the Explorer has computed and shows its state")
         assert x.computations == before + 1
         return x
 
@@ -229,18 +249,16 @@ def test_changes_arriving_as_separate_messages_coalesce() -> None:
         x = Explorer()
         loop = asyncio.get_running_loop()
         before = x.computations
+        delivered: list[int] = []
 
         def deliver(k: int) -> None:  # one message per turn, the next one read after it
             x.tp = 1 + k % 15 if k < 19 else 7
+            delivered.append(k)
             if k < 19:
                 loop.call_soon(deliver, k + 1)
 
         loop.call_soon(deliver, 0)
-        for _ in range(200):
-            await asyncio.sleep(0.005)
-            if x.computations > before:
-                break
-        await asyncio.sleep(0.05)
+        await wait_until(lambda: len(delivered) == 20 and settled(x, before)(), "all 20 messages are shown")
         assert x.computations == before + 1
         return x
 

@@ -38,7 +38,8 @@ def test_panels_are_the_core_distributions(widget: MetricPMF) -> None:
 
 
 def test_paper_numbers_reach_the_panel(widget: MetricPMF) -> None:
-    """SPEC A5.2: SD binomial 0.1064, beta-binomial 0.1505; 95 % intervals."""
+    """The paper's example (TP = 16, FN = 4, FP = 8, TN = 32, MCC): SD binomial 0.1064,
+    beta-binomial 0.1505, and their 95 % intervals, as the paper reports them."""
     binomial, beta = widget._panels
     assert binomial["std"] == pytest.approx(0.1064, abs=5e-5)
     assert beta["std"] == pytest.approx(0.1505, abs=5e-5)

@@ -1,4 +1,4 @@
-"""SPEC E1: widgets validate before they change anything.
+"""Widgets validate before they change anything.
 
 A refused update — an invalid value, or any exception of the core while the new state
 is computed — leaves every trait, every buffer drawn in the browser and every

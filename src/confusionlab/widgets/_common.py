@@ -7,7 +7,9 @@
   base in directly.
 * traits validated with the rules and messages of :mod:`confusionlab._validation`
   (:class:`Tolerance`, :class:`Confidence`), counts (:class:`Count`,
-  :class:`SliceCounts`) and metric names (:class:`MetricName`);
+  :class:`SliceCounts`) and metric names (:class:`MetricName`); a refused value raises
+  :class:`InvalidTraitError`, the library's one error for bad arguments that is a
+  traitlets ``TraitError`` too;
 * :class:`Buffer`: a numpy array shipped to the browser as a little-endian binary
   buffer, its dtype declared once with the trait.
 """
@@ -17,16 +19,18 @@ from __future__ import annotations
 import contextlib
 import math
 import operator
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import anywidget
 import numpy as np
 import traitlets
 
-from .._validation import DEFAULT_TOLERANCE, check_confidence, check_tolerance
+from .._validation import DEFAULT_TOLERANCE, InvalidParameterError, check_confidence, check_tolerance
 from ..metrics import METRICS
+
+T = TypeVar("T")
 
 #: Largest p or n a slice widget accepts (a slice this size is drawn thinned).
 MAX_SIDE = 10_000_000
@@ -35,23 +39,51 @@ MAX_SIDE = 10_000_000
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
 
+class InvalidTraitError(InvalidParameterError, traitlets.TraitError):
+    """A widget refused a value: :class:`confusionlab.InvalidParameterError` and
+    :class:`traitlets.TraitError` at once.
+
+    A widget's traits are its arguments, so a refused value is the library's one error for
+    bad arguments. It is a ``TraitError`` too: traitlets puts cross-validated values back
+    (``hold_trait_notifications``, which :meth:`StatefulWidget.update` uses) only on a
+    ``TraitError``, and code that catches ``TraitError`` keeps working. (traitlets' own
+    checks, such as an ``Int``'s bounds or an ``Enum``'s values, still raise a plain
+    ``TraitError``.)
+
+    Examples
+    --------
+    >>> import confusionlab as cl
+    >>> w = cl.RocSlice(p=20, n=40)
+    >>> try:
+    ...     w.tp = 21
+    ... except cl.InvalidParameterError as error:
+    ...     print(error)
+    tp must be between 0 and p=20, got tp=21.
+    >>> w.tp
+    10
+    """
+
+
+def trait_check(check: Callable[..., T], value: Any, *args: Any, **kwargs: Any) -> T:
+    """``check(value, *args, **kwargs)``, a check of :mod:`confusionlab._validation`, whose
+    refusal is raised as an :class:`InvalidTraitError` (same message)."""
+    try:
+        return check(value, *args, **kwargs)
+    except InvalidParameterError as error:
+        raise InvalidTraitError(str(error)) from None
+
+
 class Count(traitlets.Int):
     """A non-negative integer count; accepts numpy integers, rejects bool and floats."""
 
     info_text = "a non-negative integer"
 
     def validate(self, obj: Any, value: Any) -> int:
-        if isinstance(value, bool | np.bool_):
-            self.error(obj, value)
-        try:
-            value = operator.index(value)
-        except TypeError:
-            self.error(obj, value)
-        if value < 0:
-            raise traitlets.TraitError(
+        if not is_int(value) or operator.index(value) < 0:
+            raise InvalidTraitError(
                 f"The '{self.name}' trait of {type(obj).__name__} must be a non-negative integer, got {value!r}."
             )
-        return super().validate(obj, value)
+        return super().validate(obj, operator.index(value))
 
 
 class MetricName(traitlets.Unicode):
@@ -61,7 +93,7 @@ class MetricName(traitlets.Unicode):
         try:
             return METRICS[value].name
         except (KeyError, ValueError, TypeError):
-            raise traitlets.TraitError(
+            raise InvalidTraitError(
                 f"{self.name} must be one of {list(METRICS)} (or an alias, or 'f<beta>'), got {self.name}={value!r}."
             ) from None
 
@@ -82,10 +114,10 @@ class SliceCounts(traitlets.HasTraits):
     def _check_side(self, proposal: traitlets.Bunch) -> int:
         name, value = proposal.trait.name, proposal.value
         if not 1 <= value <= MAX_SIDE:
-            raise traitlets.TraitError(f"{name} must be between 1 and {MAX_SIDE:,}, got {name}={value}.")
+            raise InvalidTraitError(f"{name} must be between 1 and {MAX_SIDE:,}, got {name}={value}.")
         inner = "tp" if name == "p" else "tn"
         if getattr(self, inner) > value:
-            raise traitlets.TraitError(
+            raise InvalidTraitError(
                 f"{name}={value} is smaller than {inner}={getattr(self, inner)}; change both "
                 f"together with update({name}=..., {inner}=...)."
             )
@@ -96,7 +128,7 @@ class SliceCounts(traitlets.HasTraits):
         name = proposal.trait.name
         side = "p" if name == "tp" else "n"
         if proposal.value > getattr(self, side):
-            raise traitlets.TraitError(
+            raise InvalidTraitError(
                 f"{name} must be between 0 and {side}={getattr(self, side)}, got {name}={proposal.value}."
             )
         return proposal.value
@@ -144,7 +176,7 @@ class Buffer(traitlets.Bytes):
         if isinstance(value, bytes | bytearray | memoryview):
             value = bytes(value)
             if len(value) % self.dtype.itemsize:
-                raise traitlets.TraitError(
+                raise InvalidTraitError(
                     f"{self.name} holds {self.dtype} items of {self.dtype.itemsize} bytes; got {len(value)} bytes."
                 )
             return value
@@ -164,20 +196,14 @@ class Tolerance(traitlets.Float):
         super().__init__(DEFAULT_TOLERANCE, **kwargs)
 
     def validate(self, obj: Any, value: Any) -> float:
-        try:
-            return check_tolerance(value, self.name)
-        except (TypeError, ValueError) as error:
-            raise traitlets.TraitError(str(error)) from None
+        return trait_check(check_tolerance, value, self.name)
 
 
 class Confidence(traitlets.Float):
     """Level of a central interval, in (0, 1) (:func:`confusionlab._validation.check_confidence`)."""
 
     def validate(self, obj: Any, value: Any) -> float:
-        try:
-            return check_confidence(value, self.name)
-        except (TypeError, ValueError) as error:
-            raise traitlets.TraitError(str(error)) from None
+        return trait_check(check_confidence, value, self.name)
 
 
 def observed_defaults(kwargs: dict[str, Any]) -> dict[str, Any]:
@@ -302,11 +328,12 @@ class StatefulWidget(traitlets.HasTraits):
 
         Raises
         ------
-        TypeError
-            For a name that is not a trait the widget accepts here.
-        traitlets.TraitError
-            When a value is invalid or the values are inconsistent. Nothing changes:
-            neither a trait nor a buffer drawn in the browser.
+        confusionlab.InvalidParameterError
+            For a name that is not a trait the widget accepts here (it is a
+            ``TypeError`` too), or, as an :class:`InvalidTraitError`, when a value is
+            invalid or the values are inconsistent. Nothing changes: neither a trait
+            nor a buffer drawn in the browser. (A value traitlets itself refuses, out of
+            an ``Int``'s bounds, say, raises its plain ``traitlets.TraitError``.)
         Exception
             Whatever the core raised while computing the new state; the widget is
             rolled back to its previous state first.
@@ -314,7 +341,7 @@ class StatefulWidget(traitlets.HasTraits):
         allowed = self._UPDATE_TRAITS if self._UPDATE_TRAITS is not None else tuple(self.trait_names())
         unknown = sorted(set(traits) - set(allowed))
         if unknown:
-            raise TypeError(
+            raise InvalidParameterError(
                 f"{type(self).__name__} got unknown traits (state names) {unknown}; expected some of {list(allowed)}"
             )
         order = {name: i for i, name in enumerate(allowed)}

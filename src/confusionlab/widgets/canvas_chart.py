@@ -1,9 +1,11 @@
 """`CanvasChart`: the small canvas chart behind BiasView and StabilityView.
 
-Points, lines and bars on a linear or log x axis, drawn by ``js/bias_view/chart.js``
-on a canvas. Unlike bqplot figures, anywidget state draws in the static HTML export
-(SPEC E6). The chart holds no mathematics: its owner computes every series with the
-core and sets them here in one :meth:`CanvasChart.show` (one message).
+Points, lines and bars on a linear or log x axis, drawn by ``js/chart/chart.js`` on a
+canvas; both views load the one bundle ``static/chart.js`` and tell their charts apart
+by the root class they send. An anywidget's state, unlike a bqplot figure, draws in the
+static HTML export too (its front-end travels in the state). The chart holds no
+mathematics: its owner computes every series with the core and sets them here in one
+:meth:`CanvasChart.show` (one message).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 import numpy as np
 import traitlets
 
+from .._validation import InvalidParameterError, check_choice
 from ._common import Buffer, BundledWidget, buffer_array
 
 __all__ = ["BiasChart", "CanvasChart", "StabilityChart", "series"]
@@ -32,12 +35,11 @@ def series(kind: str, x: Any, y: Any, **style: Any) -> dict[str, Any]:
     >>> s["kind"], s["xy"].tolist()
     ('line', [[1.0, 0.5], [2.0, 0.6]])
     """
-    if kind not in SERIES_KINDS:
-        raise ValueError(f"kind must be one of {SERIES_KINDS}, got {kind!r}")
+    kind = check_choice(kind, "kind", SERIES_KINDS)
     xs = np.asarray(x, dtype=np.float64).ravel()
     ys = np.asarray(y, dtype=np.float64).ravel()
     if xs.shape != ys.shape:
-        raise ValueError(f"x and y must have the same length, got {xs.size} and {ys.size}")
+        raise InvalidParameterError(f"x and y must have the same length, got {xs.size} and {ys.size}")
     return {"kind": kind, "xy": np.column_stack([xs, ys]), **style}
 
 
@@ -47,13 +49,16 @@ def _finite_or_none(value: Any) -> Any:
     return value
 
 
-class CanvasChart(BundledWidget):
+class CanvasChart(BundledWidget, bundle="chart"):
     """A canvas chart: title, axes (x linear or log), series of points, lines and bars.
 
-    The root element carries ``confusionlab-chart`` and the subclass's class, with
-    ``data-series`` and ``data-marks`` (marks drawn), and ``data-error`` plus a message
-    in the page when it cannot draw.
+    The root element carries ``confusionlab-chart`` and the subclass's class
+    (``_root_class``), with ``data-series`` and ``data-marks`` (marks drawn), and
+    ``data-error`` plus a message in the page when it cannot draw.
     """
+
+    #: Class of the chart's root element, besides ``confusionlab-chart``.
+    _root_class = traitlets.Unicode("confusionlab-plot").tag(sync=True)
 
     title = traitlets.Unicode("").tag(sync=True)
     x_label = traitlets.Unicode("").tag(sync=True)
@@ -96,9 +101,13 @@ class CanvasChart(BundledWidget):
         return pairs[spec["offset"] : spec["offset"] + spec["count"]]
 
 
-class BiasChart(CanvasChart, bundle="bias_view"):
+class BiasChart(CanvasChart):
     """BiasView's chart: facets in ROC space (root ``confusionlab-bias-plot``)."""
 
+    _root_class = traitlets.Unicode("confusionlab-bias-plot").tag(sync=True)
 
-class StabilityChart(CanvasChart, bundle="stability_view"):
+
+class StabilityChart(CanvasChart):
     """StabilityView's charts: the 2PL curve, the histogram (root ``confusionlab-stability-plot``)."""
+
+    _root_class = traitlets.Unicode("confusionlab-stability-plot").tag(sync=True)

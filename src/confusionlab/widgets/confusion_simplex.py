@@ -20,18 +20,28 @@ entries): the value of point ``i`` is ``table[codes[i]]``, exactly the core's va
 
 from __future__ import annotations
 
-import operator
 from math import comb
 from typing import Any
 
 import numpy as np
 import traitlets
 
+from .._validation import InvalidParameterError, check_int
 from ..confusion import ConfusionMatrix
 from ..lattice import isometric, simplex_counts
 from ..metrics import METRICS
 from ..models import PRIORS, simplex_model, slice_model
-from ._common import Buffer, BundledWidget, Count, MetricName, Tolerance, buffer_array, colour_domain
+from ._common import (
+    Buffer,
+    BundledWidget,
+    Count,
+    InvalidTraitError,
+    MetricName,
+    Tolerance,
+    buffer_array,
+    colour_domain,
+    trait_check,
+)
 
 __all__ = ["CLOUDS", "MAX_N", "MAX_POINTS", "ConfusionSimplex", "drawing_order", "encode_values", "simplex_stride"]
 
@@ -93,12 +103,10 @@ def drawing_order(N: int, stride: int = 1) -> tuple[np.ndarray, list[int]]:
     >>> counts[:3].tolist(), ends
     ([[0, 0, 0, 2], [0, 0, 2, 0], [0, 2, 0, 0]], [4, 10, 10, 10])
     """
-    N = _as_count(N, "N")
-    stride = _as_count(stride, "stride")
-    if stride < 1:
-        raise ValueError(f"stride must be a positive integer, got stride={stride}.")
+    N = check_int(N, "N", minimum=0)
+    stride = check_int(stride, "stride", minimum=1)
     if comb(N // stride + 3, 3) > 10 * MAX_POINTS:
-        raise ValueError(
+        raise InvalidParameterError(
             f"the simplex N={N} with stride={stride} has {comb(N // stride + 3, 3):,} points, more than "
             f"{10 * MAX_POINTS:,}; use a larger stride (simplex_stride)."
         )
@@ -272,43 +280,43 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
     def _check_n(self, proposal: traitlets.Bunch) -> int:
         value = proposal.value
         if not 1 <= value <= MAX_N:
-            raise traitlets.TraitError(
+            raise InvalidTraitError(
                 f"N must be between 1 and {MAX_N} (the largest simplex this widget draws: "
                 f"{comb(MAX_N + 3, 3):,} matrices), got N={value}."
             )
         if self.observed and sum(self.observed) != value:
-            raise traitlets.TraitError(
+            raise InvalidTraitError(
                 f"N={value} differs from sum(observed)={sum(self.observed)}; change both together "
                 f"with update(N=..., observed=[...])."
             )
         above = [p for p in self.slices if p > value]
         if above:
-            raise traitlets.TraitError(
+            raise InvalidTraitError(
                 f"N={value} is smaller than the slices {above}; change both together with update(N=..., slices=[...])."
             )
         return value
 
     @traitlets.validate("slices")
     def _check_slices(self, proposal: traitlets.Bunch) -> list[int]:
-        values = [_as_int(v, "slices") for v in proposal.value]
+        values = [trait_check(check_int, v, "slices") for v in proposal.value]
         bad = [v for v in values if not 0 <= v <= self.N]
         if bad:
-            raise traitlets.TraitError(f"slices must be values of p between 0 and N={self.N}, got {bad}.")
+            raise InvalidTraitError(f"slices must be values of p between 0 and N={self.N}, got {bad}.")
         return sorted(set(values))
 
     @traitlets.validate("observed")
     def _check_observed(self, proposal: traitlets.Bunch) -> list[int]:
-        values = [_as_int(v, "observed") for v in proposal.value]
+        values = [trait_check(check_int, v, "observed") for v in proposal.value]
         if not values:
             return []
         if len(values) != 4:
-            raise traitlets.TraitError(
+            raise InvalidTraitError(
                 f"observed must be [TP, FN, FP, TN] (4 counts) or [], got {len(values)} values {values}."
             )
         if min(values) < 0:
-            raise traitlets.TraitError(f"observed must hold non-negative counts, got {values}.")
+            raise InvalidTraitError(f"observed must hold non-negative counts, got {values}.")
         if sum(values) != self.N:
-            raise traitlets.TraitError(
+            raise InvalidTraitError(
                 f"observed={values} sums to {sum(values)}, not N={self.N}; change both together "
                 "with update(N=..., observed=[...])."
             )
@@ -318,8 +326,9 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
     def update(self, **changes: Any) -> None:
         """Change several of ``N, metric, slices, dim_others, observed, cloud, prior, size,
         tolerance`` together: validated all at once, sent in one message; a refused
-        change (TypeError for an unknown name, TraitError for a bad or inconsistent
-        value such as ``sum(observed) != N``, or an error of the core) changes nothing.
+        change (:class:`~confusionlab.InvalidParameterError` for an unknown name or a bad
+        or inconsistent value such as ``sum(observed) != N``, or an error of the core)
+        changes nothing.
 
         Examples
         --------
@@ -470,24 +479,3 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
         self._cloud_xyz = xyz
         self._cloud_mass = mass
         self._cloud_info = info
-
-
-def _as_count(value: Any, name: str) -> int:
-    if isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be an integer, got the boolean {value!r}.")
-    try:
-        value = operator.index(value)
-    except TypeError:
-        raise TypeError(f"{name} must be an integer, got {value!r}.") from None
-    if value < 0:
-        raise ValueError(f"{name} must be a non-negative integer, got {name}={value}.")
-    return value
-
-
-def _as_int(value: Any, name: str) -> int:
-    if isinstance(value, bool | np.bool_):
-        raise traitlets.TraitError(f"{name} must hold integers, got the boolean {value!r}.")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise traitlets.TraitError(f"{name} must hold integers, got {value!r}.") from None

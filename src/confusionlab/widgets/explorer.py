@@ -49,7 +49,7 @@ import ipywidgets as widgets
 import traitlets
 
 from ..metrics import METRICS
-from ._common import MetricName, StatefulWidget
+from ._common import InvalidTraitError, MetricName, StatefulWidget
 from .confusion_simplex import ConfusionSimplex
 from .metric_pmf import MetricPMF
 from .roc_slice import SLICE_MODELS, RocSlice
@@ -204,26 +204,26 @@ class Explorer(StatefulWidget, widgets.VBox):
     @traitlets.validate("N")
     def _check_n(self, proposal: traitlets.Bunch) -> int:
         if not 2 <= proposal.value <= MAX_N:
-            raise traitlets.TraitError(f"N must be between 2 and {MAX_N:,}, got N={proposal.value}.")
+            raise InvalidTraitError(f"N must be between 2 and {MAX_N:,}, got N={proposal.value}.")
         return proposal.value
 
     @traitlets.validate("p")
     def _check_p(self, proposal: traitlets.Bunch) -> int:
         if not 1 <= proposal.value <= self.N - 1:
-            raise traitlets.TraitError(f"p must be between 1 and N - 1 = {self.N - 1}, got p={proposal.value}.")
+            raise InvalidTraitError(f"p must be between 1 and N - 1 = {self.N - 1}, got p={proposal.value}.")
         return proposal.value
 
     @traitlets.validate("tp")
     def _check_tp(self, proposal: traitlets.Bunch) -> int:
         if not 0 <= proposal.value <= self.p:
-            raise traitlets.TraitError(f"tp must be between 0 and p = {self.p}, got tp={proposal.value}.")
+            raise InvalidTraitError(f"tp must be between 0 and p = {self.p}, got tp={proposal.value}.")
         return proposal.value
 
     @traitlets.validate("tn")
     def _check_tn(self, proposal: traitlets.Bunch) -> int:
         n = self.N - self.p
         if not 0 <= proposal.value <= n:
-            raise traitlets.TraitError(f"tn must be between 0 and n = N - p = {n}, got tn={proposal.value}.")
+            raise InvalidTraitError(f"tn must be between 0 and n = N - p = {n}, got tn={proposal.value}.")
         return proposal.value
 
     # ---------------------------------------------------------------- public API
@@ -242,10 +242,9 @@ class Explorer(StatefulWidget, widgets.VBox):
 
         Raises
         ------
-        TypeError
-            For a name that is not part of the state.
-        traitlets.TraitError
-            When the values are invalid or inconsistent; nothing changes.
+        confusionlab.InvalidParameterError
+            For a name that is not part of the state, or values that are invalid or
+            inconsistent; nothing changes.
         """
         self.update(**state)
 

@@ -7,7 +7,8 @@ value (multiplicity), the mean and a central interval. Every number comes from
 
 Why a canvas anywidget and not bqplot: a PMF at N = 10,000 has up to hundreds of
 thousands of distinct values (far beyond bqplot's ~10k marks), and anywidget
-state, unlike bqplot figures, renders in a static HTML export (SPEC D).
+state, unlike bqplot figures, renders in a static HTML export (the front-end travels
+in the state, see :func:`confusionlab.export.to_html`).
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ import traitlets
 from ..confusion import ConfusionMatrix
 from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import METRICS
+from ..models import SLICE_MODELS
 from ._common import (
     Buffer,
     BundledWidget,
     Confidence,
+    InvalidTraitError,
     MetricName,
     SliceCounts,
     Tolerance,
@@ -34,8 +37,8 @@ from ._common import (
 
 __all__ = ["MetricPMF"]
 
-#: Models a panel can show (the slice models of SPEC A3).
-PMF_MODELS = ("binomial", "beta-binomial")
+#: Models a panel can show: the models of one slice (:data:`confusionlab.models.SLICE_MODELS`).
+PMF_MODELS = SLICE_MODELS
 
 #: Mass left outside the shown value range on each side (the axis zooms on the mass).
 DOMAIN_TAIL = 1e-6
@@ -128,7 +131,7 @@ class MetricPMF(BundledWidget, SliceCounts, bundle="metric_pmf"):
         models = list(proposal.value)
         bad = [m for m in models if m not in PMF_MODELS]
         if bad or not 1 <= len(models) <= 4:
-            raise traitlets.TraitError(f"models must be 1 to 4 of {list(PMF_MODELS)}, got models={models!r}.")
+            raise InvalidTraitError(f"models must be 1 to 4 of {list(PMF_MODELS)}, got models={models!r}.")
         return models
 
     # ------------------------------------------------------------------ public API

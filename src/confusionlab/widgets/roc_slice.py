@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import traitlets
 
+from .. import models
 from ..confusion import ConfusionMatrix
 from ..contours import contour
 from ..lattice import slice_lattice
@@ -26,6 +27,7 @@ from ._common import (
     Buffer,
     BundledWidget,
     Count,
+    InvalidTraitError,
     MetricName,
     SliceCounts,
     Tolerance,
@@ -46,8 +48,9 @@ _ALL_PARTS = frozenset({"observed", "lattice", "contours", "model"})
 #: Largest number of contour levels accepted.
 MAX_LEVELS = 64
 
-#: Uncertainty models whose joint PMF the slice can draw as bubbles.
-SLICE_MODELS = ("none", "binomial", "beta-binomial")
+#: What the slice can draw as bubbles: nothing, or the joint PMF of a model of one slice
+#: (:data:`confusionlab.models.SLICE_MODELS`).
+SLICE_MODELS = ("none", *models.SLICE_MODELS)
 
 #: Largest number of extra contour metrics drawn at once.
 MAX_CONTOUR_METRICS = 8
@@ -87,8 +90,10 @@ class RocSlice(BundledWidget, SliceCounts, bundle="roc_slice"):
         smallest k that fits, and the widget says so; ``data-points`` then
         counts the points actually drawn.
     model : {"none", "binomial", "beta-binomial"}
-        Uncertainty model of a new test set of the same size (SPEC A3). Other
-        than ``"none"``, its joint PMF is drawn as bubbles (area ∝ probability)
+        Uncertainty model of a new test set of the same size (one of
+        :data:`confusionlab.models.SLICE_MODELS`: TP and TN independent, ``p`` and
+        ``n`` fixed), or ``"none"``. Other than ``"none"``, its joint PMF is drawn as
+        bubbles (area ∝ probability)
         over the lattice and the marginal PMFs of FPR and TPR along the top and
         right axes; the numbers come from :func:`confusionlab.models.slice_model`.
     tolerance : float
@@ -175,10 +180,10 @@ class RocSlice(BundledWidget, SliceCounts, bundle="roc_slice"):
     def _check_levels(self, proposal: traitlets.Bunch) -> list[float]:
         levels = [float(v) for v in proposal.value]
         if len(levels) > MAX_LEVELS:
-            raise traitlets.TraitError(f"levels accepts at most {MAX_LEVELS} values, got {len(levels)}.")
+            raise InvalidTraitError(f"levels accepts at most {MAX_LEVELS} values, got {len(levels)}.")
         bad = [v for v in levels if not math.isfinite(v)]
         if bad:
-            raise traitlets.TraitError(f"levels must be finite numbers, got {bad}.")
+            raise InvalidTraitError(f"levels must be finite numbers, got {bad}.")
         return levels
 
     @traitlets.validate("contour_metrics")
@@ -188,15 +193,13 @@ class RocSlice(BundledWidget, SliceCounts, bundle="roc_slice"):
             try:
                 name = METRICS[value].name
             except (KeyError, ValueError, TypeError):
-                raise traitlets.TraitError(
+                raise InvalidTraitError(
                     f"contour_metrics must name metrics of {list(METRICS)}, got {value!r}."
                 ) from None
             if name not in names:
                 names.append(name)
         if len(names) > MAX_CONTOUR_METRICS:
-            raise traitlets.TraitError(
-                f"contour_metrics accepts at most {MAX_CONTOUR_METRICS} metrics, got {len(names)}."
-            )
+            raise InvalidTraitError(f"contour_metrics accepts at most {MAX_CONTOUR_METRICS} metrics, got {len(names)}.")
         return names
 
     @traitlets.validate("contour_levels")
@@ -206,13 +209,13 @@ class RocSlice(BundledWidget, SliceCounts, bundle="roc_slice"):
             try:
                 name = METRICS[key].name
             except (KeyError, ValueError, TypeError):
-                raise traitlets.TraitError(f"contour_levels has an unknown metric {key!r}.") from None
+                raise InvalidTraitError(f"contour_levels has an unknown metric {key!r}.") from None
             try:
                 values = [float(v) for v in levels]
             except (TypeError, ValueError):
-                raise traitlets.TraitError(f"contour_levels[{key!r}] must be a list of numbers.") from None
+                raise InvalidTraitError(f"contour_levels[{key!r}] must be a list of numbers.") from None
             if len(values) > MAX_LEVELS or not all(math.isfinite(v) for v in values):
-                raise traitlets.TraitError(
+                raise InvalidTraitError(
                     f"contour_levels[{key!r}] must hold at most {MAX_LEVELS} finite numbers, got {levels!r}."
                 )
             out[name] = values
@@ -235,8 +238,10 @@ class RocSlice(BundledWidget, SliceCounts, bundle="roc_slice"):
 
         Raises
         ------
-        traitlets.TraitError
+        confusionlab.InvalidParameterError
             When the new values are inconsistent (e.g. ``tp > p``); nothing changes.
+            (An :class:`~confusionlab.widgets._common.InvalidTraitError`, a
+            ``traitlets.TraitError`` too.)
         """
         self.update(**{k: v for k, v in {"p": p, "n": n, "tp": tp, "tn": tn}.items() if v is not None})
 

@@ -1,15 +1,18 @@
 // A small canvas chart (points, lines, bars, texts on linear or log axes) for the views
 // whose data is small: BiasView (facets in ROC space) and StabilityView (the 2PL curve,
-// the per-object histogram). Canvas, not bqplot, so they also draw in the static export.
+// the per-object histogram), one bundle for both. Canvas, so they also draw in the static export.
 // Every number comes from Python; this only scales and draws.
 import { decodeFloat64 } from "../shared/buffers.js";
-import { el } from "../shared/dom.js";
+import { beginFrame, canvas2d, drawAxes, pixelRatio } from "../shared/canvas.js";
+import { el, parts } from "../shared/dom.js";
 import { formatNumber } from "../shared/format.js";
 import { redrawOnChange } from "../shared/redraw.js";
 import { niceTicks } from "../shared/scale.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
 
 export const KEYS = ["title", "x_label", "y_label", "x_log", "x_domain", "y_domain", "width", "height", "_series", "_xy", "_texts", "message"];
+/** Root class of a chart whose model names none. */
+export const DEFAULT_ROOT_CLASS = "confusionlab-plot";
 export const MARGINS = { left: 56, right: 14, top: 12, bottom: 44 };
 
 /** Read the model: series with their (x, y) pairs; inconsistent buffers give no series. */
@@ -70,8 +73,7 @@ export function xTicks(chart) {
 export function drawChart(ctx, chart, theme, dpr = 1) {
   const M = MARGINS;
   const { x, y, plotW, plotH } = chartScales(chart);
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, chart.width, chart.height);
+  beginFrame(ctx, chart.width, chart.height, dpr);
   ctx.save();
   ctx.beginPath();
   ctx.rect(M.left, M.top, plotW, plotH);
@@ -153,75 +155,64 @@ export function drawChart(ctx, chart, theme, dpr = 1) {
     if (Number.isFinite(px) && Number.isFinite(py)) ctx.fillText(String(t.text), Math.min(px + 4, M.left + plotW - 4 - ctx.measureText(String(t.text)).width), py - 3);
   }
   ctx.restore();
-  // Axes, ticks, labels.
-  ctx.strokeStyle = theme.muted;
-  ctx.lineWidth = 1;
-  ctx.strokeRect(M.left, M.top, plotW, plotH);
-  ctx.fillStyle = theme.foreground;
-  ctx.font = `10px ${theme.font}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "top";
-  for (const t of xTicks(chart)) ctx.fillText(formatNumber(t), x(t), M.top + plotH + 4);
-  ctx.textAlign = "right";
-  ctx.textBaseline = "middle";
-  for (const t of niceTicks(chart.yDomain[0], chart.yDomain[1], 5)) ctx.fillText(formatNumber(t), M.left - 4, y(t));
-  ctx.font = `11px ${theme.font}`;
-  ctx.textAlign = "center";
-  ctx.textBaseline = "bottom";
-  ctx.fillText(chart.xLabel, M.left + plotW / 2, chart.height - 4);
-  ctx.save();
-  ctx.translate(12, M.top + plotH / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.textBaseline = "middle";
-  ctx.fillText(chart.yLabel, 0, 0);
-  ctx.restore();
+  drawAxes(ctx, theme, {
+    box: { left: M.left, top: M.top, width: plotW, height: plotH },
+    x,
+    y,
+    xTicks: xTicks(chart),
+    yTicks: niceTicks(chart.yDomain[0], chart.yDomain[1], 5),
+    format: formatNumber,
+    titleSize: 11,
+    xTitle: chart.xLabel,
+    xTitleY: chart.height - 4,
+    xTitleBaseline: "bottom",
+    yTitle: chart.yLabel,
+  });
   return marks;
 }
 
-/** The anywidget render() of a chart whose root carries `rootClass`. */
-export function chartRender(rootClass) {
-  return function render({ model, el: host }) {
-    const root = el("div", `confusionlab-chart ${rootClass}`, host);
-    const title = el("div", "cl-title", root);
-    const canvas = el("canvas", "cl-canvas", root);
-    canvas.setAttribute("role", "img");
-    const legend = el("div", "cl-legend", root);
-    const message = el("div", "cl-message", root);
-    const draw = () => {
-      const chart = readChart(model);
-      const theme = resolveTheme(cssVariableReader(root));
-      const dpr = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
-      canvas.width = Math.round(chart.width * dpr);
-      canvas.height = Math.round(chart.height * dpr);
-      canvas.style.width = `${chart.width}px`;
-      canvas.style.height = `${chart.height}px`;
-      const ctx = canvas.getContext("2d");
-      let marks = 0;
-      let error = "";
-      if (!ctx) error = "This browser gives no 2-D canvas, so the plot cannot be drawn.";
-      else if (!chart.consistent) error = "The plot's data arrived incomplete, so it is not drawn.";
-      else marks = drawChart(ctx, chart, theme, dpr);
-      title.textContent = chart.title;
-      legend.replaceChildren();
-      for (const s of chart.series.filter((s) => s.label)) {
-        const item = el("span", "cl-legend-item", legend);
-        const swatch = el("span", "cl-legend-swatch", item);
-        swatch.style.background = s.colour ?? theme.accent;
-        el("span", null, item).textContent = s.label;
-      }
-      // A plot that cannot be drawn says so in the page (never a silently empty canvas).
-      message.textContent = error || chart.message;
-      message.classList.toggle("cl-error", Boolean(error));
-      canvas.setAttribute("aria-label", `${chart.title}: ${marks} marks`);
-      const d = root.dataset;
-      d.series = String(chart.series.length);
-      d.marks = String(marks);
-      d.theme = theme.background;
-      if (error) d.error = error;
-      else delete d.error;
-    };
-    const redraw = redrawOnChange(model, KEYS, draw);
-    draw();
-    return () => redraw.dispose();
+/**
+ * anywidget entry point: the root carries `confusionlab-chart` and the class the model
+ * names in `_root_class` (BiasView's and StabilityView's charts share this one bundle).
+ */
+export function render({ model, el: host }) {
+  const root = el("div", `confusionlab-chart ${model.get("_root_class") || DEFAULT_ROOT_CLASS}`, host);
+  const { title, canvas, legend, message } = parts(root, {
+    title: "cl-title",
+    canvas: ["canvas", "cl-canvas"],
+    legend: "cl-legend",
+    message: "cl-message",
+  });
+  canvas.setAttribute("role", "img");
+  const draw = () => {
+    const chart = readChart(model);
+    const theme = resolveTheme(cssVariableReader(root));
+    const ctx = canvas2d(canvas, chart.width, chart.height);
+    let marks = 0;
+    let error = "";
+    if (!ctx) error = "This browser gives no 2-D canvas, so the plot cannot be drawn.";
+    else if (!chart.consistent) error = "The plot's data arrived incomplete, so it is not drawn.";
+    else marks = drawChart(ctx, chart, theme, pixelRatio());
+    title.textContent = chart.title;
+    legend.replaceChildren();
+    for (const s of chart.series.filter((s) => s.label)) {
+      const item = el("span", "cl-legend-item", legend);
+      const swatch = el("span", "cl-legend-swatch", item);
+      swatch.style.background = s.colour ?? theme.accent;
+      el("span", null, item).textContent = s.label;
+    }
+    // A plot that cannot be drawn says so in the page (never a silently empty canvas).
+    message.textContent = error || chart.message;
+    message.classList.toggle("cl-error", Boolean(error));
+    canvas.setAttribute("aria-label", `${chart.title}: ${marks} marks`);
+    const d = root.dataset;
+    d.series = String(chart.series.length);
+    d.marks = String(marks);
+    d.theme = theme.background;
+    if (error) d.error = error;
+    else delete d.error;
   };
+  const redraw = redrawOnChange(model, KEYS, draw);
+  draw();
+  return () => redraw.dispose();
 }
