@@ -32,7 +32,7 @@ def _data(seed: int = 3) -> pd.DataFrame:
     return pd.DataFrame({"y": y, "p": p, "sex": sex, "race": race})
 
 
-KW = dict(label="y", positive_values=[1], predicted="p", metrics=METRICS, margin=0.1, n_samples=2000)
+KW = dict(label="y", positive_values=[1], predicted="p", metrics=METRICS, margin=0.1, n_draws=2000)
 
 
 @pytest.fixture(scope="module")
@@ -69,10 +69,10 @@ def test_intervals_are_the_reports_at_the_bonferroni_level(df, full):
         if facet == "sex & race":
             s, r = group.split(" & ")
             rep = bias.report(df, label="y", positive_values=[1], predicted="p", facet=["sex", "race"],
-                              facet_values=[(s, r)], n_samples=2000)  # fmt: skip
+                              facet_values=[(s, r)], n_draws=2000)  # fmt: skip
         else:
             rep = bias.report(df, label="y", positive_values=[1], predicted="p", facet=facet, facet_values=[group],
-                              n_samples=2000)  # fmt: skip
+                              n_draws=2000)  # fmt: skip
         for row in rows.itertuples():
             metric = rep[row.metric]
             assert row.value == metric.value
@@ -102,8 +102,8 @@ def test_bonferroni_widens_every_interval(df):
     one = audit(df, facets="sex", **KW)
     many = audit(df, facets=["sex", "race"], intersections=True, **KW)
     assert one.level < many.level  # 12 rows, then 60: each interval at a higher level
-    a = pd.DataFrame(one)
-    b = pd.DataFrame(many[many.facet == "sex"])
+    a = one.to_frame()
+    b = many[many.facet == "sex"].to_frame()
     both = a.merge(b, on=["facet", "group", "metric"], suffixes=("", "_many")).dropna()
     assert len(both) > 0
     assert (both.lower_many <= both.lower).all() and (both.upper_many >= both.upper).all()
@@ -118,17 +118,25 @@ def test_unadjusted_rows_for_comparison(df, full):
 
 
 def test_one_group_by(df, monkeypatch):
-    calls = []
-    original = audit_module._count_pandas
-    monkeypatch.setattr(audit_module, "_count_pandas", lambda *a, **k: calls.append(1) or original(*a, **k))
+    """The audit counts once, through the engines' one counting call (the report's), on the pandas engine."""
+    from confusionlab.bias import counts as counts_module
+    from confusionlab.bias.engines import narwhals as narwhals_engine
+    from confusionlab.bias.engines import pandas as pandas_engine
+
+    calls, engine_calls = [], []
+    original, original_engine = counts_module.count_cells, pandas_engine.count_cells
+    monkeypatch.setattr(counts_module, "count_cells", lambda *a, **k: calls.append(a[1]) or original(*a, **k))
+    monkeypatch.setattr(
+        pandas_engine, "count_cells", lambda *a, **k: engine_calls.append(1) or original_engine(*a, **k)
+    )
 
     def refuse(*args, **kwargs):
-        raise AssertionError("the audit must not count per row")
+        raise AssertionError("a pandas frame is counted by the pandas engine")
 
-    monkeypatch.setattr("confusionlab.bias.engines.count_cells", refuse)
-    monkeypatch.setattr("confusionlab.bias.counts.count_cells", refuse)
+    monkeypatch.setattr(narwhals_engine, "count_cells", refuse)
     audit(df, facets=["sex", "race"], intersections=True, **KW)
-    assert calls == [1]
+    assert len(calls) == 1 and engine_calls == [1]
+    assert calls[0].facets == ("sex", "race")  # every facet column in the one group-by
 
 
 def test_reference_group(df):
@@ -137,7 +145,7 @@ def test_reference_group(df):
     assert sorted(set(race.group)) == ["b", "c"]  # the reference group gets no row
     sub = df[df.race.isin(["a", "b"])]
     rep = bias.report(sub, label="y", positive_values=[1], predicted="p", facet="race", facet_values=["b"],
-                      n_samples=2000)  # fmt: skip
+                      n_draws=2000)  # fmt: skip
     for row in race[race.group == "b"].itertuples():
         assert row.value == rep[row.metric].value
         assert (row.lower, row.upper) == rep[row.metric].interval(a.level)
@@ -157,7 +165,7 @@ def test_empty_rest_is_insufficient_evidence_not_a_crash():
     d = _data().assign(sex="F")  # a single sex: "F" against nobody
     a = audit(d, facets=["sex", "race"], intersections=True, **KW)
     f = a[a.facet == "sex"]
-    assert (f.verdict == "insufficient evidence").all() and f.value.isna().all()
+    assert (f.verdict == "insufficient evidence").all() and f["value"].isna().all()  # .value is the protocol mapping
     assert any("facet a is empty" in n for n in a.notes)
 
 
@@ -172,7 +180,7 @@ def test_empty_intersections_are_skipped_with_a_note():
 def test_polars_and_pandas_agree(df):
     a = audit(df, facets=["sex", "race"], intersections=True, **KW)
     b = audit(pl.from_pandas(df), facets=["sex", "race"], intersections=True, **KW)
-    pd.testing.assert_frame_equal(pd.DataFrame(a), pd.DataFrame(b))
+    pd.testing.assert_frame_equal(a.to_frame(), b.to_frame())
 
 
 def test_missing_values_refused_or_dropped(df):
@@ -183,14 +191,13 @@ def test_missing_values_refused_or_dropped(df):
         audit(d, facets=["sex", "race"], **KW)
     a = audit(d, facets=["sex", "race"], dropna=True, **KW)
     b = audit(d.dropna().reset_index(drop=True), facets=["sex", "race"], **KW)
-    pd.testing.assert_frame_equal(pd.DataFrame(a), pd.DataFrame(b))
+    pd.testing.assert_frame_equal(a.to_frame(), b.to_frame())
 
 
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
         (dict(facets=["sex", "nope"]), "facets: column 'nope'"),
-        (dict(facets="sex", margin=0), "margin"),
         (dict(facets="sex", margin=-0.1), "margin"),
         (dict(facets="sex", margin=math.nan), "margin"),
         (dict(facets="sex", margin={"DPPL": 0.1}), "margin"),
@@ -207,6 +214,15 @@ def test_bad_input(df, kwargs, message):
         audit(df, **{**KW, **kwargs})
 
 
+def test_a_margin_of_zero_asks_for_exactly_no_bias(df):
+    """The one margin rule (finite, ≥ 0): with margin 0 the band is the no-bias value itself."""
+    a = audit(df, facets="sex", **{**KW, "margin": 0})
+    assert a.margin == dict.fromkeys(METRICS, 0.0)
+    for row in a.itertuples():
+        assert row.verdict == _rule(row.lower, row.upper, 1.0 if row.metric == "DI" else 0.0, 0.0)
+    assert "no material bias" not in set(a.verdict)  # no interval here is a single point
+
+
 def test_margin_per_metric(df):
     margins = {"CI": 0.5, "DPL": 0.05, "DPPL": 0.05, "DI": 0.2, "RD": 0.1, "AD": 0.1}
     a = audit(df, facets="sex", **{**KW, "margin": margins})
@@ -216,9 +232,9 @@ def test_margin_per_metric(df):
 
 
 def test_default_metrics(df):
-    pre = audit(df, label="y", positive_values=[1], facets="sex", margin=0.1, n_samples=500)
+    pre = audit(df, label="y", positive_values=[1], facets="sex", margin=0.1, n_draws=500)
     assert list(dict.fromkeys(pre.metric)) == [m for m in AUDIT_METRICS if m in bias.PRETRAINING]
-    post = audit(df, label="y", positive_values=[1], predicted="p", facets="sex", margin=0.1, n_samples=500)
+    post = audit(df, label="y", positive_values=[1], predicted="p", facets="sex", margin=0.1, n_draws=500)
     assert list(dict.fromkeys(post.metric)) == list(AUDIT_METRICS)
 
 
@@ -266,12 +282,12 @@ def big() -> pd.DataFrame:
 def test_every_metric_shares_its_family_and_still_equals_the_report(big, monkeypatch):
     """All 17 metrics (lattices, shared draws of each family): each row is the report's, serial or threaded."""
     kw = dict(label="y", positive_values=[1], predicted="p", facets=["sex", "age"], intersections=True,
-              margin=0.05, n_samples=1000, random_state=5)  # fmt: skip
+              margin=0.05, n_draws=1000, random_state=5)  # fmt: skip
     monkeypatch.setattr(audit_module, "_WORKERS", 1)
     serial = audit(big, **kw)
     monkeypatch.setattr(audit_module, "_WORKERS", 3)
     threaded = audit(big, **kw)
-    pd.testing.assert_frame_equal(pd.DataFrame(serial), pd.DataFrame(threaded), check_exact=True)
+    pd.testing.assert_frame_equal(serial.to_frame(), threaded.to_frame(), check_exact=True)
     assert serial.notes == threaded.notes and serial.sizes.equals(threaded.sizes)
     assert list(dict.fromkeys(serial.metric)) == list(AUDIT_METRICS)
     checked = {("sex", "F"), ("age", "65+"), ("sex & age", "F & 65+")}
@@ -280,7 +296,7 @@ def test_every_metric_shares_its_family_and_still_equals_the_report(big, monkeyp
             continue
         cols, values = (["sex", "age"], [tuple(group.split(" & "))]) if " & " in group else (facet, [group])
         rep = bias.report(big, label="y", positive_values=[1], predicted="p", facet=cols, facet_values=values,
-                          n_samples=1000, random_state=5)  # fmt: skip
+                          n_draws=1000, random_state=5)  # fmt: skip
         assert rep["DPL"].distribution.strategy.startswith("monte carlo")  # the draws, shared in the audit
         for row in rows.itertuples():
             assert row.value == rep[row.metric].value

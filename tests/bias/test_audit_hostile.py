@@ -22,9 +22,9 @@ HOSTILE = st.one_of(
 DF = pd.DataFrame({"y": [1, 0, 1, 0, 1, 1] * 5, "p": [1, 0, 0, 0, 1, 1] * 5, "s": list("FFFMMM") * 5,
                    "r": list("xyxyxz") * 5})  # fmt: skip
 BASE = dict(label="y", positive_values=[1], predicted="p", facets=["s", "r"], metrics=["DPPL", "DI"], margin=0.1,
-            n_samples=200)  # fmt: skip
+            n_draws=200)  # fmt: skip
 ARGS = ["label", "positive_values", "facets", "predicted", "intersections", "metrics", "margin", "confidence",
-        "reference", "simultaneous", "prior", "n_samples", "random_state", "tolerance", "dropna"]  # fmt: skip
+        "reference", "simultaneous", "prior", "n_draws", "random_state", "tolerance", "dropna"]  # fmt: skip
 
 
 @settings(max_examples=150, deadline=None)
@@ -56,5 +56,5 @@ def test_any_small_table(rows, intersections):
     except ValueError as exc:
         assert "positive_values" in str(exc) or "predicted" in str(exc)
         return
-    assert (a.verdict[a.value.isna()] == "insufficient evidence").all()
+    assert (a.verdict[a["value"].isna()] == "insufficient evidence").all()  # .value is the protocol mapping
     assert (a.sizes.n > 0).all()

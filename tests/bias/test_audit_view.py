@@ -21,12 +21,12 @@ def result():
     df["p"] = np.where(rng.random(n) < 0.85, df.y, 1 - df.y)
     df.loc[(df.sex == "M") & (df.race == "b"), "race"] = "a"  # an empty intersection
     return audit(df, label="y", positive_values=[1], predicted="p", facets=["sex", "race"], intersections=True,
-                 metrics=["DPPL", "DI"], margin=0.1, n_samples=500)  # fmt: skip
+                 metrics=["DPPL", "DI"], margin=0.1, n_draws=500)  # fmt: skip
 
 
 def test_buffers_hold_the_audit(result):
     view = AuditView(result)
-    df = pd.DataFrame(result)
+    df = result.to_frame()
     assert view._groups == ["sex: F", "sex: M", "race: a", "race: b", "sex & race: F & a", "sex & race: F & b",
                             "sex & race: M & a"]  # fmt: skip
     assert view._metrics == ["DPPL", "DI"]
@@ -45,7 +45,7 @@ def test_refused_changes_leave_the_view_as_it_was(result):
     view = AuditView(result)
     before = {k: getattr(view, k) for k in ("_groups", "_verdicts", "_lower", "selected")}
     with pytest.raises(TypeError, match="audit"):
-        view.show(pd.DataFrame(result))
+        view.show(result.to_frame())  # its rows without the audit: refused
     with pytest.raises(traitlets.TraitError, match="selected"):
         view.selected = 14
     with pytest.raises(traitlets.TraitError):

@@ -14,7 +14,7 @@ A, D = (2718, 3678, 84, 13900), (433, 679, 10, 8660)
 
 @pytest.fixture(scope="module")
 def rep():
-    return bias.report_from_counts(bias.CountTable.from_confusion(a=A, d=D), n_samples=2000)
+    return bias.report_from_counts(bias.CountTable.from_confusion(a=A, d=D), n_draws=2000)
 
 
 def test_roc_points_are_fpr_tpr():
@@ -24,7 +24,7 @@ def test_roc_points_are_fpr_tpr():
 
 
 def test_view_draws_observed_points_and_clouds(rep):
-    v = BiasView(rep, n_cloud=300)
+    v = BiasView(rep, n_draws=300)
     fpr, tpr = v.observed_points
     assert tpr[0] == pytest.approx(2718 / 6396) and fpr[1] == pytest.approx(10 / 8670)
     cf, ct = v.cloud_points
@@ -38,7 +38,7 @@ def test_view_draws_observed_points_and_clouds(rep):
 
 
 def test_flags_are_the_metrics_whose_interval_contains_no_bias(rep):
-    v = BiasView(rep, n_cloud=50)
+    v = BiasView(rep, n_draws=50)
     expected = [k for k, m in rep.items() if m.value is not None and m.contains_no_bias(0.95)]
     assert v.flagged == expected and "DAR" in expected
     for name in rep:
@@ -58,5 +58,7 @@ def test_failed_metric_shows_its_error():
 def test_bad_arguments(rep):
     with pytest.raises(TypeError, match="report must be a BiasReport"):
         BiasView({"DPPL": 1})
-    with pytest.raises(ValueError, match="n_cloud must be an integer in"):
-        BiasView(rep, n_cloud=0)
+    with pytest.raises(ValueError, match="n_draws must be at least 1"):
+        BiasView(rep, n_draws=0)
+    with pytest.raises(ValueError, match="n_draws must be at most 5,000"):
+        BiasView(rep, n_draws=5001)

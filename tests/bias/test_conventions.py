@@ -1,4 +1,4 @@
-"""One vocabulary with the rest of ConfusionLab (SPEC E1): count order (tp, fn, fp, tn),
+"""One vocabulary with the rest of ConfusionLab: count order (tp, fn, fp, tn),
 ``random_state``, ``tolerance`` (mass dropped per marginal) and ``confidence``."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from confusionlab.bias.counts import CountTable
 # facet a: tp 5, fn 1, fp 2, tn 8; facet d: tp 3, fn 1, fp 2, tn 4
 A = dict(tp=5, fn=1, fp=2, tn=8)
 D = dict(tp=3, fn=1, fp=2, tn=4)
-BY_HAND = {  # smclarify's definitions (SPEC B3), by hand with fractions
+BY_HAND = {  # smclarify's definitions, by hand with fractions
     "RD": F(5, 6) - F(3, 4),  # recall a − d
     "DAR": F(5, 7) - F(3, 5),  # precision a − d
     "SD": F(4, 6) - F(8, 10),  # TNR d − a
@@ -45,7 +45,7 @@ def test_from_confusion_reads_tp_fn_fp_tn():
 
 @pytest.mark.parametrize("name", list(BY_HAND))
 def test_post_training_metrics_in_the_library_order(name):
-    r = bias.report_from_counts(CountTable.from_confusion(a=A, d=D), stage="post", n_samples=100)
+    r = bias.report_from_counts(CountTable.from_confusion(a=A, d=D), stage="post", n_draws=100)
     assert r[name].value == pytest.approx(float(BY_HAND[name]), abs=1e-15)
     fn = {
         "RD": pm.recall_difference,
@@ -121,7 +121,7 @@ def test_tolerance_keyword_and_default():
 
 
 def test_confidence_is_validated():
-    r = bias.report_from_counts(CountTable.from_confusion(a=A, d=D), n_samples=100)
+    r = bias.report_from_counts(CountTable.from_confusion(a=A, d=D), n_draws=100)
     for bad, exc in ((1.5, ValueError), (0.0, ValueError), ("0.9", TypeError), (float("nan"), ValueError)):
         with pytest.raises(exc, match="confidence"):
             r["DPPL"].interval(bad)

@@ -139,3 +139,53 @@ def test_lazy_engine_returns_only_the_count_table(frame, engine, monkeypatch):
     # 3 races x 2 facets x 2 labels x 2 predictions = 24 cells at most (per Dask partition)
     per_part = 4 if engine == "dask" else 1
     assert sizes and max(sizes) <= 24 * per_part < len(frame)
+
+
+# ----------------------------------------------------------------------------- one counting call for report and audit
+AUDIT = dict(label="income", positive_values=[">50K"], predicted="pred", facets=["sex", "race"], intersections=True,
+             metrics=["DPL", "DPPL", "DI", "AD"], margin=0.05, n_draws=500)  # fmt: skip
+
+
+@pytest.mark.parametrize("engine", ["polars", "polars-lazy", "pyarrow", "duckdb", "dask"])
+def test_same_audit_on_every_engine(frame, engine):
+    ref = bias.audit(frame, **AUDIT)
+    other = bias.audit(_engines(frame)[engine], **AUDIT)
+    pd.testing.assert_frame_equal(other.to_frame(), ref.to_frame(), check_exact=True)
+    pd.testing.assert_frame_equal(other.sizes, ref.sizes)
+    assert other.notes == ref.notes
+
+
+def test_a_dask_report_and_a_dask_audit_count_through_the_same_code(frame, monkeypatch):
+    from confusionlab.bias.engines import dask as dask_engine
+    from confusionlab.bias.engines import narwhals as narwhals_engine
+
+    requests = []
+    original = dask_engine.count_cells
+    monkeypatch.setattr(dask_engine, "count_cells", lambda f, req: requests.append(req) or original(f, req))
+    monkeypatch.setattr(narwhals_engine, "count_cells", lambda *a: pytest.fail("Dask is counted by its own engine"))
+    data = _engines(frame)["dask"]
+    bias.report(data, label="income", positive_values=[">50K"], facet="sex", facet_values=["Female"], predicted="pred")
+    bias.audit(data, **AUDIT)
+    assert len(requests) == 2
+    assert requests[0].facet is not None and requests[0].facets == ()  # the report: facet d or not
+    assert requests[1].facet is None and requests[1].facets == ("sex", "race")  # the audit: every facet value
+
+
+def test_more_combinations_than_an_int64_index_holds_are_counted_exactly():
+    """Five facet columns of 10,000 values each: 10^20 combinations, counted without a flat index."""
+    from confusionlab.bias.engines import CountRequest, count_cells, facet_key
+    from confusionlab.bias.selection import label_selection
+
+    rng = np.random.default_rng(3)
+    n = 3000
+    df = pd.DataFrame({f"c{i}": rng.integers(0, 10_000, n) for i in range(5)})
+    df.loc[: n // 2, ["c0", "c1", "c2", "c3", "c4"]] = [1, 2, 3, 4, 5]  # half the rows in one combination
+    df["y"] = rng.integers(0, 2, n)
+    req = CountRequest("y", label_selection([1]), None, facets=tuple(f"c{i}" for i in range(5)))
+    cells = count_cells(df, req)
+    got = {
+        (*(cells.keys[facet_key(i)][j] for i in range(5)), cells.keys["_l"][j]): cells.n[j] for j in range(len(cells.n))
+    }
+    expected = df.groupby(["c0", "c1", "c2", "c3", "c4", "y"]).size()  # pandas' own group-by, independently
+    assert got == {tuple(int(v) for v in k): int(m) for k, m in expected.items()}
+    assert all(type(v) is int for v in cells.keys[facet_key(0)])  # Python scalars, as on every engine

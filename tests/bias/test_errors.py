@@ -41,7 +41,7 @@ KW = dict(label="y", positive_values=["+"], facet="s", facet_values=["F"])
         (dict(facet=["s", "g"], facet_values=["F"]), ValueError, r"tuple of 2 values, got 'F'"),
         (dict(facet=3), TypeError, r"facet must be a column name"),
         (dict(kl_labels="all"), ValueError, r"unknown kl_labels 'all'"),
-        (dict(n_samples=5), ValueError, r"n_samples must be at least 100, got 5"),
+        (dict(n_draws=5), ValueError, r"n_draws must be at least 100, got 5"),
         (dict(prior="flat"), ValueError, r"unknown prior 'flat'"),
     ],
 )

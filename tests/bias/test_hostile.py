@@ -52,7 +52,7 @@ def test_from_confusion_whole_argument(a):
     _expect(lambda: CountTable.from_confusion(a=a, d=(1, 1, 1, 1)), "a[", "a must")
 
 
-OPTIONS = ["stage", "kl_labels", "prior", "n_samples", "random_state", "tolerance", "value_or_threshold"]
+OPTIONS = ["stage", "kl_labels", "prior", "n_draws", "random_state", "tolerance", "value_or_threshold"]
 TABLE = CountTable.from_confusion(a=(5, 1, 2, 8), d=(3, 1, 2, 4))
 
 
@@ -90,7 +90,7 @@ ARGS = [
     "group",
     "features",
     "dropna",
-    "n_samples",
+    "n_draws",
     "random_state",
     "tolerance",
     "stage",

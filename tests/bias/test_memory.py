@@ -1,4 +1,4 @@
-"""Monte Carlo draws in bounded memory, and refusals before allocating (SPEC E1)."""
+"""Monte Carlo draws in bounded memory, and refusals before allocating."""
 
 from __future__ import annotations
 
@@ -27,11 +27,11 @@ def small_memory_limit():
 
 
 def test_cddl_interval_draws_in_chunks_whatever_the_number_of_groups(monkeypatch):
-    """5,000 subgroups: the draws used to be materialised at once (n_samples x groups x 4 cells,
+    """5,000 subgroups: the draws used to be materialised at once (n_draws x groups x 4 cells,
     > 9 GB at the default 20,000 draws); now the working memory is a chunk, here 1 MiB."""
     monkeypatch.setattr(un, "CHUNK_BYTES", 1024**2)
     t = _grouped_table(5000)
-    r = bias.report_from_counts(t, stage="pre", n_samples=200)
+    r = bias.report_from_counts(t, stage="pre", n_draws=200)
     tracemalloc.start()
     try:
         lo, hi = r["CDDL"].interval(0.95)
@@ -46,46 +46,44 @@ def test_cddl_interval_draws_in_chunks_whatever_the_number_of_groups(monkeypatch
 
 def test_chunked_draws_are_the_same_draws_as_one_block(monkeypatch):
     cells = np.array([[3, 1, 0, 2], [5, 0, 1, 1], [0, 0, 2, 7]])
-    whole = un.dirichlet_multinomial_draws(cells, n_samples=500, random_state=4)
+    whole = un.dirichlet_multinomial_draws(cells, n_draws=500, random_state=4)
     f = lambda x: x[..., 0].sum(axis=-1) / x.sum(axis=(-1, -2))  # noqa: E731
-    values = un.sampled_metric(f, cells, n_samples=500, random_state=4)
+    values = un.sampled_metric(f, cells, n_draws=500, random_state=4)
     np.testing.assert_array_equal(values, f(whole))
     assert (whole.sum(axis=-1) == cells.sum(axis=-1)).all()
 
 
 def test_one_draw_too_large_for_the_memory_limit_is_refused(small_memory_limit):
     t = _grouped_table(10_000)
-    r = bias.report_from_counts(t, stage="pre", n_samples=100)
+    r = bias.report_from_counts(t, stage="pre", n_draws=100)
     small_memory_limit("1M")
     with pytest.raises(TooLargeError, match=r"one Monte Carlo draw of 40,000 count cells would need about"):
         r["CDDL"].interval()
 
 
 @pytest.mark.parametrize("where", ["report", "report_from_counts", "draws", "sampled_metric"])
-def test_huge_n_samples_is_refused_before_allocating(where):
+def test_huge_n_draws_is_refused_before_allocating(where):
     t = CountTable.from_confusion(a=(5, 1, 2, 8), d=(3, 1, 2, 4))
     import pandas as pd
 
     df = pd.DataFrame({"y": [1, 0, 1, 0], "s": list("FFMM")})
     call = {
-        "report": lambda: bias.report(
-            df, label="y", positive_values=[1], facet="s", facet_values=["F"], n_samples=10**9
-        ),
-        "report_from_counts": lambda: bias.report_from_counts(t, n_samples=10**9),
-        "draws": lambda: un.dirichlet_multinomial_draws(np.array([[1, 2]]), n_samples=10**9),
-        "sampled_metric": lambda: un.sampled_metric(np.sum, np.array([[1, 2]]), n_samples=10**9),
+        "report": lambda: bias.report(df, label="y", positive_values=[1], facet="s", facet_values=["F"], n_draws=10**9),
+        "report_from_counts": lambda: bias.report_from_counts(t, n_draws=10**9),
+        "draws": lambda: un.dirichlet_multinomial_draws(np.array([[1, 2]]), n_draws=10**9),
+        "sampled_metric": lambda: un.sampled_metric(np.sum, np.array([[1, 2]]), n_draws=10**9),
     }[where]
-    with pytest.raises(TooLargeError, match=r"n_samples=1,000,000,000 Monte Carlo draws would need about"):
+    with pytest.raises(TooLargeError, match=r"n_draws=1,000,000,000 Monte Carlo draws would need about"):
         call()
 
 
 @pytest.mark.parametrize(
     ("value", "exc"), [(100.0, TypeError), (True, TypeError), (99, ValueError), ("1e4", TypeError)]
 )
-def test_n_samples_is_an_integer(value, exc):
+def test_n_draws_is_an_integer(value, exc):
     t = CountTable.from_confusion(a=(5, 1, 2, 8), d=(3, 1, 2, 4))
-    with pytest.raises(exc, match=r"n_samples must be"):
-        bias.report_from_counts(t, n_samples=value)
+    with pytest.raises(exc, match=r"n_draws must be"):
+        bias.report_from_counts(t, n_draws=value)
 
 
 def test_huge_facet_support_is_refused_before_allocating(small_memory_limit):

@@ -1,4 +1,4 @@
-"""Missing values are never a category: one rule for every engine (SPEC E1).
+"""Missing values are never a category: one rule for every engine.
 
 ``<NA>`` (pandas nullable Int64/boolean/string), None and NaN in the label,
 facet, predicted or group column are refused with the argument, the column and

@@ -81,7 +81,7 @@ def test_report_identical_to_pandas_in_one_aggregation(frames, monkeypatch):
     original = cls.collect
     monkeypatch.setattr(cls, "collect", lambda self: calls.append(1) or original(self))
     kw = dict(label="y", positive_values=[1], facet="sex", facet_values=["F"], predicted="p", group="race",
-              n_samples=500)  # fmt: skip
+              n_draws=500)  # fmt: skip
     r_spark = bias.report(sdf, **kw)
     assert len(calls) == 1  # one groupBy(...).count(); only the count table is collected
     r_pandas = bias.report(df, **kw)
@@ -116,9 +116,9 @@ def test_audit_identical_to_pandas_in_one_aggregation(frames, monkeypatch):
     original = cls.collect
     monkeypatch.setattr(cls, "collect", lambda self: calls.append(1) or original(self))
     kw = dict(label="y", positive_values=[1], predicted="p", facets=["sex", "race"], intersections=True,
-              metrics=["DPL", "DPPL", "DI", "RD"], margin=0.1, n_samples=500)  # fmt: skip
+              metrics=["DPL", "DPPL", "DI", "RD"], margin=0.1, n_draws=500)  # fmt: skip
     a_spark = audit(sdf, **kw)
     assert len(calls) == 1
     a_pandas = audit(df, **kw)
-    pd.testing.assert_frame_equal(pd.DataFrame(a_spark), pd.DataFrame(a_pandas))
+    pd.testing.assert_frame_equal(a_spark.to_frame(), a_pandas.to_frame())
     pd.testing.assert_frame_equal(a_spark.sizes, a_pandas.sizes)

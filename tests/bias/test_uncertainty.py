@@ -42,7 +42,7 @@ def test_jeffreys_prior_changes_the_model():
 def test_monte_carlo_fallback_agrees_with_exact():
     o = np.array([[300, 100], [150, 30]])
     exact = un.exact_binary_facets(lm.difference_in_proportions, o)
-    mc = un.exact_binary_facets(lm.difference_in_proportions, o, max_points=10, n_samples=40000)
+    mc = un.exact_binary_facets(lm.difference_in_proportions, o, max_points=10, n_draws=40000)
     assert mc.strategy == "monte carlo: 40000 draws, random_state 0"
     assert mc.mean() == pytest.approx(exact.mean(), abs=3 * exact.std() / np.sqrt(40000) + 1e-4)
     assert mc.std() == pytest.approx(exact.std(), rel=0.03)
@@ -54,7 +54,7 @@ def test_monte_carlo_fallback_agrees_with_exact():
 def test_dirichlet_multinomial_draws_have_the_right_moments():
     cells = np.array([30, 10, 5, 55])
     n, a = cells.sum(), cells + 1.0
-    draws = un.dirichlet_multinomial_draws(cells, n_samples=50000, random_state=3)
+    draws = un.dirichlet_multinomial_draws(cells, n_draws=50000, random_state=3)
     assert draws.shape == (50000, 4) and (draws.sum(axis=1) == n).all()
     a0 = a.sum()
     mean = n * a / a0
@@ -95,7 +95,7 @@ def test_intervals_shrink_with_facet_size():
 
 def test_every_count_based_metric_has_an_interval_and_ft_none():
     t = bias.CountTable.from_confusion(a=(300, 100, 40, 500), d=(60, 40, 10, 150))
-    r = bias.report_from_counts(t, n_samples=2000)
+    r = bias.report_from_counts(t, n_draws=2000)
     for name, m in r.items():
         if m.value is None:
             continue
@@ -167,7 +167,7 @@ FAMILY = {
 @pytest.mark.parametrize("o", [[[140, 60], [90, 15]], [[0, 50], [30, 0]], [[5, 0], [0, 0]]])
 def test_shared_lattice_or_draws_equal_each_metric_alone(o, max_points):
     o = np.array(o)
-    kw = dict(prior="jeffreys", max_points=max_points, n_samples=3000, random_state=11)
+    kw = dict(prior="jeffreys", max_points=max_points, n_draws=3000, random_state=11)
     together = un.exact_binary_facets_shared(FAMILY, o, **kw)
     for name, fn in FAMILY.items():
         assert _same(together[name], un.exact_binary_facets(fn, o, metric=name, **kw)), name
@@ -177,9 +177,9 @@ def test_sampled_metrics_equal_sampled_metric_across_chunks(monkeypatch):
     cells = np.array([[30, 10, 4, 50], [6, 4, 1, 15]])
     fns = {"AD": lambda x: x[..., 1, 0] / x[..., 1, :].sum(axis=-1), "TE": lambda x: x[..., 0, 1] - x[..., 1, 2]}
     monkeypatch.setattr(un, "CHUNK_BYTES", 8 * 40 * 37)  # 37 draws a chunk: many chunks, one stream
-    together = un.sampled_metrics(fns, cells, n_samples=1000, random_state=np.random.SeedSequence(4))
+    together = un.sampled_metrics(fns, cells, n_draws=1000, random_state=np.random.SeedSequence(4))
     for name, fn in fns.items():
-        alone = un.sampled_metric(fn, cells, n_samples=1000, random_state=np.random.SeedSequence(4))
+        alone = un.sampled_metric(fn, cells, n_draws=1000, random_state=np.random.SeedSequence(4))
         assert together[name].tobytes() == alone.tobytes()
         draws = un.dirichlet_multinomial_draws(cells, 1000, random_state=np.random.SeedSequence(4))
         assert together[name].tobytes() == np.asarray(fn(draws), dtype=np.float64).tobytes()
@@ -197,9 +197,9 @@ HOSTILE = st.one_of(
                      object()]),
 )  # fmt: skip
 # prior is left out: resolve_prior/models.marginal (the core) own it, and a prior of 1e150 overflows there
-SHARED_ARGS = ["outcomes", "tolerance", "max_points", "n_samples", "random_state"]
+SHARED_ARGS = ["outcomes", "tolerance", "max_points", "n_draws", "random_state"]
 GOOD = dict(outcomes=np.array([[40, 10], [20, 5]]), prior="uniform", tolerance=1e-12, max_points=10**6,
-            n_samples=200, random_state=0)  # fmt: skip
+            n_draws=200, random_state=0)  # fmt: skip
 
 
 @settings(max_examples=150, deadline=None)
@@ -212,14 +212,12 @@ def test_hostile_arguments_to_the_shared_functions(name, value):
         assert name in str(exc), f"{type(exc).__name__} does not name {name}: {exc}"
     else:
         assert set(out) == {"DPL"}
-    if name in ("outcomes", "n_samples", "random_state"):
-        kw = {k: GOOD[k] for k in ("n_samples", "random_state", "prior")} | (
-            {name: value} if name != "outcomes" else {}
-        )
+    if name in ("outcomes", "n_draws", "random_state"):
+        kw = {k: GOOD[k] for k in ("n_draws", "random_state", "prior")} | ({name: value} if name != "outcomes" else {})
         cells = value if name == "outcomes" else GOOD["outcomes"]
         try:
             v = un.sampled_metrics({"DPL": lm.difference_in_proportions}, cells, **kw)
         except (ValueError, TypeError) as exc:
             assert name in str(exc) or "cells" in str(exc), f"{exc}"
         else:
-            assert v["DPL"].shape == (kw["n_samples"],)
+            assert v["DPL"].shape == (kw["n_draws"],)

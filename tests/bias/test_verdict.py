@@ -1,4 +1,4 @@
-"""BiasMetric.verdict: the interval-and-margin rule of SPEC E4, on constructed intervals and real facets."""
+"""BiasMetric.verdict: the interval-and-margin rule, on constructed intervals and real facets."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats
 
+from confusionlab._validation import check_margin
 from confusionlab.bias import CountTable, report_from_counts
-from confusionlab.bias.results import BiasMetric, check_margin, verdict_of
+from confusionlab.bias.results import BiasMetric, verdict_of
 from confusionlab.distribution import MetricDistribution
 
 
@@ -108,7 +109,7 @@ def test_three_row_facet_is_never_fair(k_tp, k_fp, k_fn_extra, margin):
     fn = min(k_fn_extra, 3 - tp - fp)
     d = (tp, fn, fp, 3 - tp - fn - fp)
     t = CountTable.from_confusion(a=(300, 100, 50, 550), d=d)
-    r = report_from_counts(t, n_samples=2000)
+    r = report_from_counts(t, n_draws=2000)
     k = tp + fp
     lo, hi = _betabinom_interval(k, 3, 0.95)
     assert (hi - lo) / 3 >= 1 / 3
@@ -127,7 +128,14 @@ def test_empty_facet_and_ft_stay_errors():
         ft.verdict(0.1)
 
 
-@pytest.mark.parametrize("bad", [0, -0.1, math.nan, math.inf, -math.inf])
+def test_a_margin_of_zero_asks_whether_the_metric_is_exactly_its_no_bias_value():
+    assert _metric(0.0, 0.0).verdict(0) == "no material bias"  # the interval is the single point 0
+    assert _metric(1.0, 1.0, "DI").verdict(0.0) == "no material bias"
+    assert _metric(-0.1, 0.1).verdict(0) == "insufficient evidence"
+    assert _metric(0.05, 0.1).verdict(0) == "bias"
+
+
+@pytest.mark.parametrize("bad", [-0.1, -1e-300, math.nan, math.inf, -math.inf])
 def test_bad_margin_value(bad):
     with pytest.raises(ValueError, match="margin"):
         _metric(0.0, 0.1).verdict(bad)
@@ -152,4 +160,4 @@ def test_hostile_arguments(margin, confidence):
         assert "margin" in str(exc) or "confidence" in str(exc)
     else:
         assert v in ("bias", "no material bias", "insufficient evidence")
-        assert check_margin(margin) > 0
+        assert check_margin(margin) >= 0

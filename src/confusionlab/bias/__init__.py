@@ -1,8 +1,9 @@
 """Bias metrics as in Amazon SageMaker Clarify, with their uncertainty.
 
 All 21 of Clarify's metrics with smclarify 0.5's numbers, signs and edge cases
-(SPEC Part B), from any dataframe engine narwhals wraps (pandas, polars,
-pyarrow, DuckDB, Dask) or PySpark, computed from one group-by count; and, beyond
+(so that a Clarify user gets the same report), from any dataframe engine
+narwhals wraps (pandas, polars, pyarrow, DuckDB, Dask) or PySpark, computed
+from one group-by count through one counting call; and, beyond
 Clarify, the posterior predictive uncertainty of every count-based metric at the
 facet sizes observed, verdicts (``BiasMetric.verdict``) and audits (:func:`audit`:
 every group and intersection, Bonferroni-simultaneous intervals).
@@ -25,8 +26,13 @@ small module per dataframe engine behind one ``count_cells`` interface),
 :mod:`.evaluator` (metrics and posteriors from a count table),
 :mod:`.results` (:class:`BiasMetric`, :class:`BiasReport`), :mod:`.report`
 (the entry points), :mod:`.auditing` (fairness audits, imported on first use: they
-need pandas), :mod:`.planning` (group sizes), :mod:`.datasets` (UCI Adult). Heavy engines
-(polars, DuckDB, Dask, pandas, scikit-learn) are never imported here.
+need pandas), :mod:`.figures` (their matplotlib figures), :mod:`.planning` (group
+sizes), :mod:`.datasets` (UCI Adult). Heavy engines (polars, DuckDB, Dask, pandas,
+scikit-learn) are never imported here.
+
+:class:`BiasMetric`, :class:`BiasReport` and :class:`Audit` are results of the
+library's one protocol: ``value``, ``interval(confidence)``, ``to_frame()``,
+``to_html(path)``, ``plot(ax)``, ``view()``.
 """
 
 from __future__ import annotations

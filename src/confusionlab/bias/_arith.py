@@ -1,4 +1,4 @@
-"""smclarify's division conventions, vectorised (SPEC B4)."""
+"""smclarify 0.5's division conventions, vectorised: 0/0 → 0, x/0 → ±inf, +inf − +inf → 0."""
 
 from __future__ import annotations
 

@@ -3,15 +3,16 @@
 :func:`audit` answers, for every value of every facet column (and, with
 ``intersections=True``, every combination of two facet columns), and for every
 count-based bias metric: is there bias beyond a stated margin, no material
-bias, or too little evidence to say? (SPEC E4.)
+bias, or too little evidence to say?
 
 How it is computed
 ------------------
 1. **One group-by** over all facet columns, the label and the prediction, in the
-   engine that holds the data (pandas: numpy codes and one ``bincount``;
-   polars, pyarrow, DuckDB, Dask: one narwhals group-by; Spark: one
-   ``groupBy(...).count()``, :mod:`.engines.spark`). Only that small table of
-   facet combinations comes back; every group below is a sum of its rows.
+   engine that holds the data, through the counting call every report uses
+   (:func:`.engines.count_cells`: pandas, numpy codes and one ``bincount``; Dask,
+   that on every partition; polars, pyarrow, DuckDB, one narwhals group-by;
+   Spark, one ``groupBy(...).count()``). Only that small table of facet
+   combinations comes back; every group below is a sum of its rows.
 2. Each audit row compares facet *d* (the group) with facet *a* (the rest of
    the data, Clarify's one-vs-rest, or a chosen ``reference`` group, fairlearn's
    habit) through the same :class:`~.counts.CountTable` and
@@ -42,7 +43,8 @@ import html
 import itertools
 import math
 import os
-from collections.abc import Mapping, Sequence
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -50,17 +52,29 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import DEFAULT_TOLERANCE, check_confidence
-from .counts import CountTable, _assemble
-from .engines import Cells, CountRequest, check_columns, to_narwhals
-from .engines import spark as spark_engine
+from .._deprecation import renamed_arguments
+from .._result import Result, new_figure
+from .._validation import (
+    DEFAULT_TOLERANCE,
+    InvalidParameterError,
+    check_column_names,
+    check_confidence,
+    check_flag,
+    check_instance,
+    check_margin,
+    check_names,
+)
+from ..palette import MISSING, THEME, VERDICT_COLOURS
+from .counts import CountTable, _assemble, counted_cells
+from .engines import Cells, CountRequest, check_columns, facet_key, to_narwhals
 from .evaluator import Evaluator
+from .figures import SHORT_VERDICTS
 from .report import _options
-from .results import DESCRIPTIONS, POSTTRAINING, PRETRAINING, BiasMetric, check_margin, verdict_of
+from .results import DESCRIPTIONS, POSTTRAINING, PRETRAINING, VERDICTS, BiasMetric, verdict_of
 from .selection import FacetSelection, label_selection
-from .uncertainty import DEFAULT_SAMPLES
+from .uncertainty import DEFAULT_N_DRAWS
 
-__all__ = ["AUDIT_METRICS", "COLUMNS", "Audit", "audit"]
+__all__ = ["AUDIT_METRICS", "COLUMNS", "FRAME_METHODS", "Audit", "audit"]
 
 #: Metrics an audit can judge: every count-based comparison of two facets (GE is not a
 #: comparison, CDDL/CDDPL need a subgroup column and FT the features).
@@ -77,20 +91,30 @@ _WORKERS = min(4, os.cpu_count() or 1)
 MAX_COMBINATIONS = 1_000_000
 
 
-class Audit(pd.DataFrame):
-    """The result of :func:`audit`: a DataFrame with one row per (facet, group, metric).
+class Audit(Result):
+    """The result of :func:`audit`: one row per (facet, group, metric), each with its verdict.
 
-    Columns ``facet, group, metric, value, lower, upper, verdict`` (see
-    :data:`COLUMNS`); ``lower``/``upper`` are the simultaneous interval of
-    each row. Further attributes:
+    A result of the library's protocol that holds a table: :meth:`to_frame` gives
+    the plain DataFrame with columns ``facet, group, metric, value, lower, upper,
+    verdict`` (see :data:`COLUMNS`), ``lower``/``upper`` being the simultaneous
+    interval of each row. The common uses of a DataFrame work on the audit itself
+    and act on that table: ``len``, iteration over the column names, ``in``,
+    ``audit["verdict"]`` (a Series), ``audit[["group", "verdict"]]`` (a DataFrame),
+    ``audit[mask]`` (an Audit of those rows, with the same attributes), the columns
+    as attributes (``audit.verdict``; but ``audit.value`` is the protocol's mapping,
+    the column is ``audit["value"]``), ``.columns``, ``.index``, ``.shape``,
+    ``.loc``, ``.iloc`` and read-only methods such as ``groupby``, ``itertuples``,
+    ``query``, ``merge``, ``set_index``, ``head`` (:data:`FRAME_METHODS`), which
+    return plain pandas objects. ``pandas.DataFrame(audit)`` does not: use
+    ``audit.to_frame()``.
 
     Attributes
     ----------
     confidence : float
         Joint coverage of all the intervals.
     level : float
-        Level of each row's interval, ``1 − (1 − confidence)/m`` (``confidence``
-        itself with ``simultaneous=False``).
+        Level of each row's interval, ``1 − (1 − confidence)/m`` for m rows
+        (``confidence`` itself with ``simultaneous=False``).
     margin : dict
         Metric → half-width of the no-material-bias band.
     no_bias : dict
@@ -100,6 +124,11 @@ class Audit(pd.DataFrame):
         is compared with (the rest, or the reference group).
     notes : list of str
         Skipped combinations and rows that could not be compared, in words.
+    simultaneous : bool
+        Whether the intervals are Bonferroni-simultaneous.
+    value : dict
+        ``(facet, group, metric)`` → the row's value (NaN where the metric is
+        undefined); :meth:`interval` is keyed the same way.
 
     Examples
     --------
@@ -112,17 +141,58 @@ class Audit(pd.DataFrame):
     facet group
     sex   F      no material bias
           M      no material bias
+    >>> a.value[("sex", "F", "DPPL")]
+    0.0
+    >>> len(a), list(a.verdict)
+    (2, ['no material bias', 'no material bias'])
     """
 
-    _metadata = ["confidence", "level", "margin", "no_bias", "sizes", "notes"]  # noqa: RUF012 - pandas protocol
+    title = "Fairness audit"
 
-    @property
-    def _constructor(self) -> type[pd.DataFrame]:
-        return Audit
+    def __init__(
+        self,
+        frame: pd.DataFrame,
+        *,
+        confidence: float,
+        level: float,
+        margin: dict[str, float],
+        no_bias: dict[str, float],
+        sizes: pd.DataFrame,
+        notes: list[str],
+        simultaneous: bool = True,
+        n_verdicts: int | None = None,
+        metrics: Mapping[tuple[str, str, str], BiasMetric] | None = None,
+    ) -> None:
+        self._frame = frame
+        self.confidence = confidence
+        self.level = level
+        self.margin = margin
+        self.no_bias = no_bias
+        self.sizes = sizes
+        self.notes = notes
+        self.simultaneous = simultaneous
+        self._n_verdicts = len(frame) if n_verdicts is None else n_verdicts  # m of the Bonferroni correction
+        self._bias_metrics = dict(metrics or {})  # row key → its metric, to judge at another confidence
 
+    def _with_rows(self, frame: pd.DataFrame) -> Audit:
+        """An audit of some of these rows (same attributes, same Bonferroni m)."""
+        return Audit(
+            frame,
+            confidence=self.confidence,
+            level=self.level,
+            margin=self.margin,
+            no_bias=self.no_bias,
+            sizes=self.sizes,
+            notes=self.notes,
+            simultaneous=self.simultaneous,
+            n_verdicts=self._n_verdicts,
+            metrics=self._bias_metrics,
+        )
+
+    # -- the audit's own questions ------------------------------------------------------------
     def verdict_table(self) -> pd.DataFrame:
         """Verdicts as a grid: rows (facet, group) in audit order, columns metrics."""
-        df = pd.DataFrame(self)
+        df = self._frame
         order = list(dict.fromkeys(zip(df["facet"], df["group"], strict=True)))
         grid = df.pivot(index=["facet", "group"], columns="metric", values="verdict")
         grid = grid.reindex(pd.MultiIndex.from_tuples(order, names=["facet", "group"]))
@@ -130,10 +200,90 @@ class Audit(pd.DataFrame):
 
     def counts(self) -> dict[str, int]:
         """How many rows got each verdict."""
-        s = pd.Series(np.asarray(self["verdict"]))
-        return {v: int((s == v).sum()) for v in ("bias", "no material bias", "insufficient evidence")}
+        s = pd.Series(np.asarray(self._frame["verdict"]))
+        return {v: int((s == v).sum()) for v in VERDICTS}
 
-    def to_html(self, path: str | Path | None = None, *, title: str = "Fairness audit") -> str:  # type: ignore[override]
+    # -- the result protocol ------------------------------------------------------------------
+    @property
+    def value(self) -> dict[tuple[str, str, str], float]:
+        """``(facet, group, metric)`` → the row's value (NaN where the metric is undefined)."""
+        df = self._frame
+        return {(f, g, m): float(v) for f, g, m, v in zip(df.facet, df.group, df.metric, df.value, strict=True)}
+
+    def _level(self, confidence: float) -> float:
+        return 1.0 - (1.0 - confidence) / max(self._n_verdicts, 1) if self.simultaneous else confidence
+
+    def interval(self, confidence: float = 0.95) -> dict[tuple[str, str, str], tuple[float, float]]:
+        """``(facet, group, metric)`` → the row's interval, the intervals holding together at ``confidence``.
+
+        At the audit's own confidence these are its ``lower``/``upper`` columns; at
+        another one each row's posterior is computed again and its central interval
+        taken at the Bonferroni level for that joint coverage (``confidence`` itself
+        for an audit with ``simultaneous=False``). Rows without a value give
+        ``(nan, nan)``.
+        """
+        confidence = check_confidence(confidence)
+        df = self._frame
+        keys = list(zip(df.facet, df.group, df.metric, strict=True))
+        if confidence == self.confidence:
+            return {k: (float(lo), float(hi)) for k, lo, hi in zip(keys, df.lower, df.upper, strict=True)}
+        level = self._level(confidence)
+        out = {}
+        for k in keys:
+            metric = self._bias_metrics.get(k)
+            dist = metric._posterior() if metric is not None and metric._posterior is not None else None
+            out[k] = (math.nan, math.nan) if dist is None else dist.interval(level)  # not cached: memory stays flat
+        return out
+
+    def _judged_at(self, confidence: float) -> Audit:
+        """This audit with every interval and verdict decided at joint coverage ``confidence``."""
+        if confidence == self.confidence:
+            return self
+        intervals = self.interval(confidence)
+        df = self._frame.copy()
+        ends = [intervals[k] for k in zip(df.facet, df.group, df.metric, strict=True)]
+        df["lower"] = [lo for lo, _ in ends]
+        df["upper"] = [hi for _, hi in ends]
+        df["verdict"] = [
+            "insufficient evidence" if math.isnan(lo) else verdict_of(lo, hi, self.no_bias[m], self.margin[m])
+            for (lo, hi), m in zip(ends, df.metric, strict=True)
+        ]
+        judged = self._with_rows(df)
+        judged.confidence, judged.level = confidence, self._level(confidence)
+        return judged
+
+    def to_frame(self) -> pd.DataFrame:
+        """The audit's rows as a plain pandas DataFrame (a copy): the columns of :data:`COLUMNS`."""
+        return self._frame.copy()
+
+    def summary(self, confidence: float = 0.95) -> str:
+        """How many rows got each verdict, with intervals holding together at ``confidence``."""
+        confidence = check_confidence(confidence)
+        judged = self._judged_at(confidence)
+        counts = judged.counts()
+        each = "each interval" if self.simultaneous else "each interval, not corrected for the others,"
+        return (
+            f"{len(self)} verdicts ({each} at level {judged.level:.6g}, joint coverage {confidence:g}): "
+            + ", ".join(f"{n} {v}" for v, n in counts.items())
+            + "."
+        )
+
+    def plot(self, ax: Any = None) -> Any:
+        """The verdict grid: groups × metrics, each cell coloured by its verdict. Returns the Figure."""
+        from .figures import draw_verdict_grid
+
+        grid = self.verdict_table()
+        fig, ax = new_figure(ax, figsize=(1.2 * len(grid.columns) + 4.5, 0.32 * len(grid) + 1.4))
+        draw_verdict_grid(ax, grid, title=f"Verdicts, intervals at joint coverage {self.confidence:g}")
+        return fig
+
+    def view(self) -> Any:
+        """The interactive :class:`~confusionlab.widgets.audit_view.AuditView` of this audit."""
+        from ..widgets.audit_view import AuditView
+
+        return AuditView(self)
+
+    def to_html(self, path: str | Path | None = None, *, confidence: float = 0.95, **old: Any) -> str:
         """The auditor's report: a self-contained HTML page (no script, no network).
 
         It states the question, the rule and the Bonferroni level, shows the
@@ -144,109 +294,98 @@ class Audit(pd.DataFrame):
         ----------
         path : str or Path, optional
             Where to write the page (UTF-8). Without it the page is only returned.
-        title : str
+        confidence : float, default 0.95
+            Joint coverage of the intervals on the page. At the audit's own
+            confidence (the usual case) the page shows the audit as it is; at
+            another one every interval and verdict is decided again at that
+            coverage (the posteriors are computed again).
 
         Returns
         -------
         str
             The HTML text.
         """
-        page = _html_page(self, title)
+        title = self.title
+        if "title" in old:
+            warnings.warn(
+                "Audit.to_html(title=...) is deprecated: the page's heading is Audit.title; the keyword will "
+                "stop working in the next release",
+                FutureWarning,
+                stacklevel=2,
+            )
+            title = str(old.pop("title"))
+        if old:
+            raise InvalidParameterError(f"Audit.to_html() got unexpected keyword arguments {sorted(old)}")
+        page = _html_page(self._judged_at(check_confidence(confidence)), title)
         if path is not None:
             Path(path).write_text(page, encoding="utf-8")
         return page
 
+    # -- the DataFrame uses kept, by delegation to the rows -----------------------------------
+    def __len__(self) -> int:
+        return len(self._frame)
 
-def _check_facets(facets: Any) -> list[str]:
-    cols = [facets] if isinstance(facets, str) else facets
-    if not isinstance(cols, Sequence) or not cols or not all(isinstance(c, str) for c in cols):
-        raise TypeError(f"facets must be a column name or a non-empty list of column names, got {facets!r}")
-    if len(set(cols)) != len(cols):
-        raise ValueError(f"facets lists a column twice: {facets!r}")
-    return list(cols)
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._frame)
+
+    def __contains__(self, column: object) -> bool:
+        return column in self._frame
+
+    def __getitem__(self, key: Any) -> Any:
+        """A column (Series), a list of columns (DataFrame), or rows by a boolean mask or slice (Audit)."""
+        if isinstance(key, str) or (isinstance(key, list) and all(isinstance(k, str) for k in key)):
+            return self._frame[key]
+        rows = self._frame[key]
+        return self._with_rows(rows) if list(rows.columns) == list(COLUMNS) else rows
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        frame = self.__dict__.get("_frame")
+        if frame is not None and (name in COLUMNS or name in FRAME_METHODS):
+            return getattr(frame, name)
+        raise AttributeError(
+            f"'Audit' object has no attribute {name!r} (it is not a DataFrame: audit.to_frame().{name} is)"
+        )
+
+    def __repr__(self) -> str:
+        return repr(self._frame)
+
+
+#: DataFrame attributes and read-only methods an :class:`Audit` answers from its rows (plain pandas results).
+FRAME_METHODS = frozenset(
+    {
+        "apply", "columns", "copy", "describe", "drop", "dropna", "dtypes", "empty", "equals", "filter",
+        "groupby", "head", "iloc", "index", "isna", "iterrows", "itertuples", "loc", "merge", "notna",
+        "nunique", "pivot", "pivot_table", "query", "reset_index", "round", "set_index", "shape",
+        "sort_values", "tail", "to_csv", "to_dict", "to_string", "value_counts",
+    }
+)  # fmt: skip
 
 
 def _check_metrics(metrics: Any, predicted: str | None) -> list[str]:
     if metrics is None:
         return list(AUDIT_METRICS if predicted is not None else _PRE)
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    if not isinstance(metrics, Sequence) or not metrics or not all(isinstance(m, str) for m in metrics):
-        raise TypeError(f"metrics must be a non-empty list of metric names such as ['DPPL', 'DI'], got {metrics!r}")
-    bad = [m for m in metrics if m not in AUDIT_METRICS]
-    if bad:
-        raise ValueError(f"metrics: {bad!r} cannot be audited; choose from {list(AUDIT_METRICS)}")
-    post = [m for m in metrics if m not in PRETRAINING]
+    names = check_names(metrics, "metrics", AUDIT_METRICS, "metric names such as ['DPPL', 'DI']")
+    post = [m for m in names if m not in PRETRAINING]
     if post and predicted is None:
-        raise ValueError(f"metrics {post!r} compare predictions: give predicted=<column of predicted labels>")
-    if len(set(metrics)) != len(metrics):
-        raise ValueError(f"metrics lists a metric twice: {metrics!r}")
-    return list(metrics)
+        raise InvalidParameterError(
+            f"metrics {post!r} compare predictions: give predicted=<column of predicted labels>"
+        )
+    return names
 
 
 def _check_margins(margin: Any, metrics: list[str]) -> dict[str, float]:
+    """One margin per metric (:func:`~confusionlab._validation.check_margin`: finite, ≥ 0)."""
     if isinstance(margin, Mapping):
         missing = [m for m in metrics if m not in margin]
         if missing:
-            raise ValueError(f"margin: no margin for {missing!r} (give one per audited metric, or one number)")
+            raise InvalidParameterError(
+                f"margin: no margin for {missing!r} (give one per audited metric, or one number)"
+            )
         return {m: check_margin(margin[m], f"margin[{m!r}]") for m in metrics}
     value = check_margin(margin)
     return dict.fromkeys(metrics, value)
-
-
-# ----------------------------------------------------------------------------- the one group-by
-def _plain(v: Any) -> Any:
-    return v.item() if isinstance(v, np.generic) else v
-
-
-def _count_pandas(df: pd.DataFrame, columns: list[str], checked: list[tuple[str, str]], label: str,
-                  predicted: str | None, threshold: float | None) -> Cells:  # fmt: skip
-    """pandas' own group-by over the key columns (rows with a missing key value counted, then left out)."""
-    missing: dict[str, int] = {}
-    drop = np.zeros(len(df), dtype=bool)
-    for _, col in checked:
-        s = df[col]
-        if isinstance(s.dtype, np.dtype) and s.dtype.kind in "biu":
-            continue
-        m = s.isna().to_numpy(dtype=bool)
-        if m.any():
-            missing[col] = int(m.sum())
-            drop |= m
-    dropped = int(drop.sum())
-    if dropped:
-        df = df.loc[~drop]
-    by = {spark_engine.key_name(i): df[c] for i, c in enumerate(columns)}
-    for k, col in (("_l", label), ("_p", predicted)):
-        if col is not None:
-            by[k] = df[col] > threshold if threshold is not None else df[col]
-    sizes = df.groupby(list(by.values()), sort=False, observed=True, dropna=False).size()
-    index = sizes.index if isinstance(sizes.index, pd.MultiIndex) else pd.MultiIndex.from_arrays([sizes.index])
-    keys = {name: [_plain(v) for v in index.get_level_values(i)] for i, name in enumerate(by)}
-    return Cells(keys, [int(n) for n in sizes.to_numpy()], missing, dropped)
-
-
-def _count_narwhals(frame: Any, columns: list[str], checked: list[tuple[str, str]], label: str,
-                    predicted: str | None, threshold: float | None) -> Cells:  # fmt: skip
-    """One narwhals group-by (polars, pyarrow, DuckDB, Dask…), as :mod:`.engines.narwhals`."""
-    import narwhals as nw
-
-    from .engines.narwhals import group_count
-
-    keys: dict[str, Any] = {spark_engine.key_name(i): nw.col(c) for i, c in enumerate(columns)}
-    for k, col in (("_l", label), ("_p", predicted)):
-        if col is not None:
-            keys[k] = nw.col(col) > threshold if threshold is not None else nw.col(col)
-    return group_count(frame, keys, checked, convert=_plain)
-
-
-def _count(frame: Any, native: Any, columns: list[str], checked: list[tuple[str, str]], label: str,
-           predicted: str | None, threshold: float | None) -> Cells:  # fmt: skip
-    impl = frame.implementation
-    if impl.is_pandas():
-        return _count_pandas(native, columns, checked, label, predicted, threshold)
-    if impl.is_pyspark() or impl.is_pyspark_connect():
-        return spark_engine.count_keys(native, columns, checked, label=label, predicted=predicted, threshold=threshold)
-    return _count_narwhals(frame, columns, checked, label, predicted, threshold)
 
 
 # ----------------------------------------------------------------------------- the audit
@@ -258,25 +397,26 @@ def _sort_key(v: Any) -> tuple[str, Any]:
     return (type(v).__name__, v)
 
 
+@renamed_arguments(n_samples="n_draws")
 def audit(
     data: Any,
     *,
     label: str,
     positive_values: Sequence[Any] | None = None,
+    label_threshold: float | None = None,
     facets: str | Sequence[str],
     predicted: str | None = None,
+    dropna: bool = False,
     intersections: bool = False,
     metrics: Sequence[str] | None = None,
     margin: float | Mapping[str, float],
     confidence: float = 0.95,
     reference: Mapping[str, Any] | None = None,
     simultaneous: bool = True,
-    label_threshold: float | None = None,
     prior: str | float = "uniform",
-    n_samples: int = DEFAULT_SAMPLES,
+    n_draws: int = DEFAULT_N_DRAWS,
     random_state: Any = 0,
     tolerance: float = DEFAULT_TOLERANCE,
-    dropna: bool = False,
 ) -> Audit:
     r"""Audit every group of every facet for bias beyond ``margin``, with simultaneous intervals.
 
@@ -290,10 +430,15 @@ def audit(
     positive_values : list, optional
         Label values that count as positive (exactly one of this and
         ``label_threshold``); predictions are binarised the same way.
+    label_threshold : float, optional
+        Positive label = ``label > label_threshold`` (numeric labels).
     facets : str or list of str
         Facet columns. Every value of each is audited against the rest.
     predicted : str, optional
         Predicted-label column; needed for the post-training metrics.
+    dropna : bool, default False
+        As in :func:`confusionlab.bias.report`: rows with a missing label,
+        facet or prediction are refused unless ``dropna=True`` leaves them out.
     intersections : bool, default False
         Also audit every combination of two facet columns (facet
         ``"sex & race"``, group ``"Female & Black"``). Combinations that never
@@ -303,8 +448,9 @@ def audit(
         pre-training ones only when ``predicted`` is not given).
     margin : float or dict
         Half-width of the band of immaterial values around each metric's
-        no-bias value (1 for DI, 0 otherwise); finite and > 0. One number for
-        every metric or a dict metric → margin.
+        no-bias value (1 for DI, 0 otherwise); finite and ≥ 0 (0 asks whether
+        a metric is exactly its no-bias value). One number for every metric or
+        a dict metric → margin.
     confidence : float, default 0.95
         Joint coverage of all the intervals of the audit.
     reference : dict, optional
@@ -319,26 +465,32 @@ def audit(
         ``confidence`` interval, which is only useful to show what the
         correction changes: with m rows, about ``m·(1 − confidence)`` of those
         intervals miss.
-    label_threshold : float, optional
-        Positive label = ``label > label_threshold`` (numeric labels).
-    prior, n_samples, random_state, tolerance, dropna
-        As in :func:`confusionlab.bias.report`.
+    prior, n_draws, random_state, tolerance
+        As in :func:`confusionlab.bias.report` (``n_draws`` was ``n_samples``,
+        still accepted with a FutureWarning).
 
     Returns
     -------
     Audit
-        A DataFrame with columns ``facet, group, metric, value, lower, upper,
-        verdict`` (group as text), one row per (group, metric); ``value`` and
-        the interval are NaN where the metric is undefined.
+        One row per (group, metric) with columns ``facet, group, metric, value,
+        lower, upper, verdict`` (group as text; :meth:`Audit.to_frame` gives
+        them as a DataFrame); ``value`` and the interval are NaN where the
+        metric is undefined.
 
     Raises
     ------
+    InvalidParameterError
+        Arguments of the wrong type or value (a ValueError and a TypeError): a
+        facet (or label, predicted) column missing; ``margin`` negative or not
+        finite; a metric that cannot be audited; a reference value that does
+        not occur.
     ValueError
-        A facet (or label, predicted) column missing; ``margin`` ≤ 0 or NaN;
-        a metric that cannot be audited; a reference value that does not occur;
-        missing values without ``dropna=True``; data without rows.
-    TypeError
-        Arguments of the wrong type.
+        Missing values without ``dropna=True``; data without rows.
+
+    See Also
+    --------
+    report : one facet, every metric, with each metric's own interval.
+    plan_group_size : how many rows a group needs before an audit can call it fair.
 
     Notes
     -----
@@ -350,9 +502,9 @@ def audit(
     material bias" when entirely inside, "insufficient evidence" otherwise —
     a small group (wide interval) is never called fair.
 
-    Where a metric's uncertainty is a Monte Carlo sample (``n_samples`` draws,
+    Where a metric's uncertainty is a Monte Carlo sample (``n_draws`` draws,
     see :mod:`.uncertainty`), an interval end at a tail level below about
-    ``1/n_samples`` is an extreme draw: raise ``n_samples`` for very many rows.
+    ``1/n_draws`` is an extreme draw: raise ``n_draws`` for very many rows.
 
     Examples
     --------
@@ -375,77 +527,58 @@ def audit(
     >>> a.counts()
     {'bias': 8, 'no material bias': 0, 'insufficient evidence': 0}
     """
-    opts = _options("all", "binary", prior, n_samples, random_state, tolerance)
+    opts = _options(prior=prior, n_draws=n_draws, random_state=random_state, tolerance=tolerance)
     opts.pop("stage")
-    columns = _check_facets(facets)
+    columns = check_column_names(facets, "facets")
     metric_names = _check_metrics(metrics, predicted)
     margins = _check_margins(margin, metric_names)
     confidence = check_confidence(confidence)
-    for arg, flag in (("intersections", intersections), ("simultaneous", simultaneous)):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise TypeError(f"{arg} must be True or False, got {flag!r}")
-    if not isinstance(dropna, (bool, np.bool_)):
-        raise TypeError(f"dropna must be True or False, got {dropna!r}")
-    if not isinstance(label, str):
-        raise TypeError(f"label must be a column name, got {label!r}")
-    if predicted is not None and not isinstance(predicted, str):
-        raise TypeError(f"predicted must be a column name, got {predicted!r}")
-    if reference is not None and not isinstance(reference, Mapping):
-        raise TypeError(f"reference must be a dict facet column → reference value, got {reference!r}")
+    intersections = check_flag(intersections, "intersections")
+    simultaneous = check_flag(simultaneous, "simultaneous")
+    dropna = check_flag(dropna, "dropna")
+    check_instance(label, "label", str, "a column name")
+    if predicted is not None:
+        check_instance(predicted, "predicted", str, "a column name")
+    if reference is not None:
+        check_instance(reference, "reference", Mapping, "a dict facet column → reference value")
     reference = dict(reference or {})
     unknown = [c for c in reference if c not in columns]
     if unknown:
-        raise ValueError(f"reference names {unknown!r}, which are not among facets {columns!r}")
+        raise InvalidParameterError(f"reference names {unknown!r}, which are not among facets {columns!r}")
     lsel = label_selection(positive_values, label_threshold)
     if label in columns or (predicted is not None and predicted in columns):
-        raise ValueError(f"facets {columns!r} must not include the label or predicted column")
+        raise InvalidParameterError(f"facets {columns!r} must not include the label or predicted column")
 
-    native = data
     frame = to_narwhals(data)
-    if not spark_engine.is_spark(data):
-        import narwhals as nw
-
-        native = nw.to_native(frame)
     check_columns(frame, label=label, facets=columns, predicted=predicted)
     schema = frame.collect_schema()
     for arg, col in (("label", label), ("predicted", predicted)):
         if lsel.threshold is not None and col is not None and not schema[col].is_numeric():
-            raise TypeError(f"{arg}: column {col!r} is {schema[col]}, not numeric; label_threshold needs numbers")
-    checked = [("label", label), *(("facets", c) for c in columns)]
-    if predicted is not None:
-        checked.append(("predicted", predicted))
-    cells = _count(frame, native, columns, checked, label, predicted, lsel.threshold)
-    if cells.missing and not dropna:
-        parts = [
-            f"{arg}: column {col!r} has {k} missing value{'s' if k != 1 else ''}"
-            for arg, col in checked
-            if (k := cells.missing.get(col, 0))
-        ]
-        raise ValueError(
-            "; ".join(parts) + " (None/NaN/<NA>); missing values are never a category: drop or fill them first, "
-            "or pass dropna=True to leave those rows out"
-        )
-    if sum(cells.n) == 0:
-        raise ValueError("data has no rows" + (" left after dropna=True" if cells.dropped else ""))
+            raise InvalidParameterError(
+                f"{arg}: column {col!r} is {schema[col]}, not numeric; label_threshold needs numbers"
+            )
+    # One group-by over every facet column, in the engine, through the report's counting call.
+    request = CountRequest(label, lsel, None, predicted, dropna=dropna, facets=tuple(columns))
+    cells = counted_cells(frame, request)
 
     # Combinations of facet values → a dense (G, L, P) table through the report's own assembly.
-    combos = list(zip(*(cells.keys[spark_engine.key_name(i)] for i in range(len(columns))), strict=True))
+    combos = list(zip(*(cells.keys[facet_key(i)] for i in range(len(columns))), strict=True))
     combo_ids = {c: i for i, c in enumerate(dict.fromkeys(combos))}
     as_cells = Cells(
         {"_f": [False] * len(combos), "_l": cells.keys["_l"], "_g": [combo_ids[c] for c in combos]}
         | ({"_p": cells.keys["_p"]} if predicted is not None else {}),
         cells.n,
     )
-    request = CountRequest(label, lsel, FacetSelection(tuple(columns), ()), predicted, "_combo")
+    assembly = CountRequest(label, lsel, FacetSelection(tuple(columns), ()), predicted, "_combo")
     float_pred = predicted is not None and schema[predicted].is_float() and not schema[label].is_float()
-    table = _assemble(as_cells, request, float_predictions=float_pred)
+    table = _assemble(as_cells, assembly, float_predictions=float_pred)
     by_combo = table.counts[:, 0]  # (G, L, P); groups are the combo ids in order
     combo_of = list(combo_ids)
     values_of = [sorted({c[i] for c in combo_of}, key=_sort_key) for i in range(len(columns))]
     for col, ref in reference.items():
         i = columns.index(col)
         if ref not in values_of[i]:
-            raise ValueError(
+            raise InvalidParameterError(
                 f"reference: value {ref!r} does not occur in facet column {col!r} (values: {values_of[i][:20]!r})"
             )
 
@@ -491,6 +624,7 @@ def audit(
     level = 1.0 - (1.0 - confidence) / max(m, 1) if simultaneous else confidence
 
     def judge(group: tuple[str, str, np.ndarray, np.ndarray]) -> tuple[dict[str, Any], list[dict[str, Any]], list[str]]:
+        """The group's size, its rows (one per metric) and notes; its metrics are kept in ``kept``."""
         facet_name, label_text, d, a = group
         counts = np.stack([by_combo[a].sum(axis=0), by_combo[d].sum(axis=0)])[None]
         t = CountTable(counts, table.label_values, table.label_positive, None, predicted is not None)
@@ -511,6 +645,8 @@ def audit(
             else:
                 lo, hi = bm.interval(level)
                 verdict = verdict_of(lo, hi, bm.no_bias, margins[name])
+                bm.__dict__.pop("distribution", None)  # kept to judge at another confidence, without its lattice
+                kept[(facet_name, label_text, name)] = bm
             out_rows.append(
                 {
                     "facet": facet_name,
@@ -526,6 +662,7 @@ def audit(
 
     rows: list[dict[str, Any]] = []
     sizes: list[dict[str, Any]] = []
+    kept: dict[tuple[str, str, str], BiasMetric] = {}
     # Groups are independent (each its own draws from the same seed), so they are judged on a few
     # threads (numpy's random generators and array loops release the GIL); results keep the audit order.
     workers = min(_WORKERS, len(groups))
@@ -538,14 +675,17 @@ def audit(
         sizes.append(size)
         rows.extend(group_rows)
         notes.extend(group_notes)
-    out = Audit(pd.DataFrame(rows, columns=list(COLUMNS)))
-    out.confidence = confidence
-    out.level = level
-    out.margin = margins
-    out.no_bias = {mname: (1.0 if mname == "DI" else 0.0) for mname in metric_names}
-    out.sizes = pd.DataFrame(sizes, columns=["facet", "group", "n", "n_compared"])
-    out.notes = notes
-    return out
+    return Audit(
+        pd.DataFrame(rows, columns=list(COLUMNS)),
+        confidence=confidence,
+        level=level,
+        margin=margins,
+        no_bias={mname: (1.0 if mname == "DI" else 0.0) for mname in metric_names},
+        sizes=pd.DataFrame(sizes, columns=["facet", "group", "n", "n_compared"]),
+        notes=notes,
+        simultaneous=simultaneous,
+        metrics=kept,
+    )
 
 
 def _metrics(t: CountTable, opts: dict[str, Any], names: list[str], what: str) -> dict[str, BiasMetric]:
@@ -566,9 +706,6 @@ def _metrics(t: CountTable, opts: dict[str, Any], names: list[str], what: str) -
 
 
 # ----------------------------------------------------------------------------- the auditor's page
-_COLOURS = {"bias": "#d6604d", "no material bias": "#4393c3", "insufficient evidence": "#bdbdbd"}
-
-
 def _fmt(x: float) -> str:
     if isinstance(x, float) and math.isnan(x):
         return "—"
@@ -579,7 +716,7 @@ def _fmt(x: float) -> str:
 
 def _html_page(a: Audit, title: str) -> str:
     e = html.escape
-    df = pd.DataFrame(a)
+    df = a._frame
     metrics = list(dict.fromkeys(df["metric"]))
     counts = a.counts()
     grid = a.verdict_table()
@@ -589,7 +726,8 @@ def _html_page(a: Audit, title: str) -> str:
     for (facet, group), verdicts in grid.iterrows():
         n, n_c = sizes.get((facet, group), (0, 0))
         cells = "".join(
-            f"<td style='background:{_COLOURS.get(v, '#fff')}' title='{e(str(v))}'>{e(_short(v))}</td>"
+            f"<td style='background:{VERDICT_COLOURS.get(v, MISSING)}' title='{e(str(v))}'>"
+            f"{e(SHORT_VERDICTS.get(v, '–'))}</td>"
             for v in verdicts
         )
         body.append(f"<tr><th>{e(str(facet))}</th><th>{e(str(group))}</th><td>{n:,}</td><td>{n_c:,}</td>{cells}</tr>")
@@ -599,17 +737,29 @@ def _html_page(a: Audit, title: str) -> str:
         detail.append(
             f"<tr><td>{e(r.facet)}</td><td>{e(r.group)}</td><td>{e(r.metric)}</td><td>{_fmt(r.value)}</td>"
             f"<td>[{_fmt(r.lower)}, {_fmt(r.upper)}]</td><td>[{_fmt(band[0])}, {_fmt(band[1])}]</td>"
-            f"<td style='background:{_COLOURS[r.verdict]}'>{e(r.verdict)}</td></tr>"
+            f"<td style='background:{VERDICT_COLOURS[r.verdict]}'>{e(r.verdict)}</td></tr>"
         )
     notes = "".join(f"<li>{e(n)}</li>" for n in a.notes) or "<li>none</li>"
-    m = len(df)
+    m = a._n_verdicts
+    if a.simultaneous:
+        levels = (
+            f"{m} verdicts; each interval is at level 1 − (1 − {a.confidence:g})/{m} = {a.level:.6g} (Bonferroni), "
+            f"so all {m} intervals hold together with probability at least {a.confidence:g}."
+        )
+    else:
+        levels = (
+            f"{m} verdicts; each interval is at level {a.level:g} on its own (not corrected: about "
+            f"{m * (1 - a.level):.1f} of them are expected to miss)."
+        )
     margins = ", ".join(f"{e(k)} ± {v:g} around {a.no_bias[k]:g}" for k, v in a.margin.items())
+    legend = "".join(f"<span style='background:{c}'>{e(v)}: {counts[v]}</span>" for v, c in VERDICT_COLOURS.items())
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
 <style>
-body {{ font-family: system-ui, sans-serif; margin: 2em; color: #212121; }}
+body {{ font-family: system-ui, sans-serif; margin: 2em; color: {THEME["foreground"]};
+       background: {THEME["background"]}; }}
 table {{ border-collapse: collapse; margin: 1em 0; }}
-th, td {{ border: 1px solid #e0e0e0; padding: 3px 8px; text-align: left; }}
+th, td {{ border: 1px solid {THEME["grid"]}; padding: 3px 8px; text-align: left; }}
 td {{ font-variant-numeric: tabular-nums; }}
 .legend span {{ display: inline-block; padding: 2px 8px; margin-right: 6px; }}
 </style></head><body>
@@ -619,10 +769,8 @@ reference group) larger than the margin the auditor accepts as immaterial? Each 
 posterior predictive interval (the value it would take on a new sample of the same group sizes).</p>
 <p><b>Rule.</b> Interval entirely outside the band no-bias ± margin → <i>bias</i>; entirely inside →
 <i>no material bias</i>; otherwise → <i>insufficient evidence</i>. Margins: {margins}.</p>
-<p><b>Simultaneous intervals.</b> {m} verdicts; each interval is at level 1 − (1 − {a.confidence:g})/{m}
-= {a.level:.6g} (Bonferroni), so all {m} intervals hold together with probability at least
-{a.confidence:g}.</p>
-<p class="legend">{"".join(f"<span style='background:{c}'>{e(v)}: {counts[v]}</span>" for v, c in _COLOURS.items())}</p>
+<p><b>{"Simultaneous intervals" if a.simultaneous else "Intervals"}.</b> {levels}</p>
+<p class="legend">{legend}</p>
 <h2>Verdicts</h2>
 <table><tr><th>facet</th><th>group</th><th>n</th><th>compared with</th>{head}</tr>
 {"".join(body)}</table>
@@ -633,7 +781,3 @@ posterior predictive interval (the value it would take on a new sample of the sa
 <h2>Notes</h2><ul>{notes}</ul>
 </body></html>
 """
-
-
-def _short(v: Any) -> str:
-    return {"bias": "bias", "no material bias": "fair", "insufficient evidence": "?"}.get(v, str(v))

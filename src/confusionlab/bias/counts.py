@@ -20,17 +20,17 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_count
-from ..confusion import CONFUSION_ORDER
-from .engines import CountRequest, check_columns, count_cells, to_narwhals
+from .._validation import InvalidParameterError, check_count, check_flag, check_instance
+from ..confusion import CONFUSION_ORDER  # the core's count order; importable from here as before
+from .engines import Cells, CountRequest, check_columns, count_cells, to_narwhals
 from .selection import FacetSelection, LabelSelection, facet_selection, label_selection
 
 __all__ = [
-    "CONFUSION_ORDER",
     "CountTable",
     "FacetSelection",
     "LabelSelection",
     "count_table",
+    "counted_cells",
     "facet_selection",
     "label_selection",
 ]
@@ -69,22 +69,26 @@ class CountTable:
     def __post_init__(self) -> None:
         c = self.counts
         if not isinstance(c, np.ndarray) or c.dtype.kind not in "iu":
-            raise TypeError(f"counts must be an integer numpy array, got {type(c).__name__} {getattr(c, 'dtype', '')}")
+            raise InvalidParameterError(
+                f"counts must be an integer numpy array, got {type(c).__name__} {getattr(c, 'dtype', '')}"
+            )
         if c.ndim != 4 or c.shape[1] != 2 or c.shape[3] not in (1, 2):
-            raise ValueError(f"counts must have shape (groups, 2, labels, 1 or 2), got {c.shape}")
+            raise InvalidParameterError(f"counts must have shape (groups, 2, labels, 1 or 2), got {c.shape}")
         if c.size and c.min() < 0:
-            raise ValueError(f"counts must be non-negative, got a minimum of {int(c.min())}")
+            raise InvalidParameterError(f"counts must be non-negative, got a minimum of {int(c.min())}")
         if not isinstance(self.label_values, tuple) or len(self.label_values) != c.shape[2]:
-            raise ValueError(f"label_values must be a tuple of {c.shape[2]} values, got {self.label_values!r}")
+            raise InvalidParameterError(
+                f"label_values must be a tuple of {c.shape[2]} values, got {self.label_values!r}"
+            )
         lp = self.label_positive
         if not isinstance(lp, np.ndarray) or lp.dtype != bool or lp.shape != (c.shape[2],):
-            raise ValueError(f"label_positive must be a boolean array of shape ({c.shape[2]},), got {lp!r}")
+            raise InvalidParameterError(f"label_positive must be a boolean array of shape ({c.shape[2]},), got {lp!r}")
         if self.groups is not None and (not isinstance(self.groups, tuple) or len(self.groups) != c.shape[0]):
-            raise ValueError(f"groups must be None or a tuple of {c.shape[0]} values, got {self.groups!r}")
+            raise InvalidParameterError(f"groups must be None or a tuple of {c.shape[0]} values, got {self.groups!r}")
         if self.groups is None and c.shape[0] != 1:
-            raise ValueError(f"groups must name the {c.shape[0]} groups of counts, got None")
+            raise InvalidParameterError(f"groups must name the {c.shape[0]} groups of counts, got None")
         if not isinstance(self.has_predictions, (bool, np.bool_)) or bool(self.has_predictions) != (c.shape[3] == 2):
-            raise ValueError(
+            raise InvalidParameterError(
                 f"has_predictions={self.has_predictions!r} does not match counts of shape {c.shape} "
                 "(P = 2 with predictions)"
             )
@@ -148,7 +152,7 @@ class CountTable:
         >>> CountTable.from_confusion(a=(1, 2, 3), d=(1, 1, 1, 1))
         Traceback (most recent call last):
         ...
-        ValueError: a must hold 4 counts (tp, fn, fp, tn), got (1, 2, 3)
+        confusionlab.InvalidParameterError: a must hold 4 counts (tp, fn, fp, tn), got (1, 2, 3)
         """
         c = np.zeros((1, 2, 2, 2), dtype=np.int64)
         for f, (name, cm) in enumerate((("a", a), ("d", d))):
@@ -162,14 +166,14 @@ def _confusion_counts(cm: Any, name: str) -> tuple[int, int, int, int]:
     if isinstance(cm, Mapping):
         keys = {str(k).lower(): v for k, v in cm.items()}
         if set(keys) != set(CONFUSION_ORDER):
-            raise ValueError(f"{name} must have exactly the keys tp, fn, fp, tn, got {sorted(map(str, cm))}")
+            raise InvalidParameterError(f"{name} must have exactly the keys tp, fn, fp, tn, got {sorted(map(str, cm))}")
         values = [keys[k] for k in CONFUSION_ORDER]
     elif isinstance(cm, (str, bytes)) or not isinstance(cm, (Sequence, np.ndarray)):
-        raise TypeError(f"{name} must be 4 counts (tp, fn, fp, tn) or a mapping of them, got {cm!r}")
+        raise InvalidParameterError(f"{name} must be 4 counts (tp, fn, fp, tn) or a mapping of them, got {cm!r}")
     else:
         values = list(np.asarray(cm, dtype=object).ravel()) if isinstance(cm, np.ndarray) else list(cm)
         if len(values) != 4:
-            raise ValueError(f"{name} must hold 4 counts (tp, fn, fp, tn), got {cm!r}")
+            raise InvalidParameterError(f"{name} must hold 4 counts (tp, fn, fp, tn), got {cm!r}")
     tp, fn, fp, tn = (check_count(v, f"{name}[{key}]") for key, v in zip(CONFUSION_ORDER, values, strict=True))
     return tp, fn, fp, tn
 
@@ -195,7 +199,7 @@ def count_table(
     Parameters
     ----------
     data : DataFrame-like
-        pandas/polars DataFrame, pyarrow Table, DuckDB relation or Dask DataFrame.
+        pandas/polars DataFrame, pyarrow Table, DuckDB relation, Dask or PySpark DataFrame.
     label, predicted, group : str
         Column names. ``predicted`` and ``group`` are optional.
     labels : LabelSelection
@@ -212,10 +216,12 @@ def count_table(
 
     Raises
     ------
+    InvalidParameterError
+        A column is missing, or an argument of the wrong type or value.
     ValueError
-        A column is missing; a key column has missing values (the message
-        names the argument, the column and the count) and ``dropna`` is False;
-        the data has no rows; predictions take values that are not label values.
+        A key column has missing values (the message names the argument, the
+        column and the count) and ``dropna`` is False; the data has no rows;
+        predictions take values that are not label values.
 
     Examples
     --------
@@ -230,17 +236,13 @@ def count_table(
     >>> t.label_distribution().tolist()    # [[neg, pos] of a, [neg, pos] of d]
     [[1, 1], [1, 1]]
     """
-    if not isinstance(label, str):
-        raise TypeError(f"label must be a column name, got {label!r}")
+    check_instance(label, "label", str, "a column name")
     for arg, v in (("predicted", predicted), ("group", group)):
-        if v is not None and not isinstance(v, str):
-            raise TypeError(f"{arg} must be a column name, got {v!r}")
-    if not isinstance(labels, LabelSelection):
-        raise TypeError(f"labels must be a LabelSelection (see label_selection), got {labels!r}")
-    if not isinstance(facet, FacetSelection):
-        raise TypeError(f"facet must be a FacetSelection (see facet_selection), got {facet!r}")
-    if not isinstance(dropna, (bool, np.bool_)):
-        raise TypeError(f"dropna must be True or False, got {dropna!r}")
+        if v is not None:
+            check_instance(v, arg, str, "a column name")
+    check_instance(labels, "labels", LabelSelection, "a LabelSelection (see label_selection)")
+    check_instance(facet, "facet", FacetSelection, "a FacetSelection (see facet_selection)")
+    dropna = check_flag(dropna, "dropna")
     frame = to_narwhals(data)
     check_columns(frame, label=label, facet=facet.columns, predicted=predicted, group=group)
     schema = frame.collect_schema()
@@ -250,37 +252,51 @@ def count_table(
         ("predicted", predicted, labels.threshold),
     ):
         if thr is not None and col is not None and not schema[col].is_numeric():
-            raise TypeError(
+            raise InvalidParameterError(
                 f"{arg}: column {col!r} is {schema[col]}, not numeric; a threshold "
                 f"({thr!r}) needs numbers (use facet_values/positive_values instead)"
             )
-    request = CountRequest(label, labels, facet, predicted, group, bool(dropna))
+    request = CountRequest(label, labels, facet, predicted, group, dropna)
+    return _assemble(
+        counted_cells(frame, request),
+        request,
+        float_predictions=predicted is not None and schema[predicted].is_float() and not schema[label].is_float(),
+    )
+
+
+def counted_cells(frame: Any, request: CountRequest) -> Cells:
+    """:func:`~.engines.count_cells`, refusing missing key values (unless ``request.dropna``) and empty data.
+
+    The one place where a report and an audit turn missing values into an error:
+    the message names the argument, the column and the count.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": [1, None], "s": ["F", "M"]})
+    >>> counted_cells(df, CountRequest("y", label_selection([1]), None, facets=("s",)))
+    Traceback (most recent call last):
+    ...
+    ValueError: label: column 'y' has 1 missing value (None/NaN/<NA>); missing values are never a category: ...
+    """
     cells = count_cells(frame, request)
-    if cells.missing and not dropna:
-        raise _missing_error(request, cells.missing)
+    if cells.missing and not request.dropna:
+        parts = []
+        for arg, col in request.checked:
+            m = cells.missing.get(col, 0)
+            if m:
+                parts.append(f"{arg}: column {col!r} has {m} missing value{'s' if m != 1 else ''}")
+        raise ValueError(
+            "; ".join(parts) + " (None/NaN/<NA>); missing values are never a category: drop or fill them first, "
+            "or pass dropna=True to leave those rows out"
+        )
     if sum(cells.n) == 0:
         if cells.dropped:
             raise ValueError(
                 f"data has no rows left after dropna=True left out {cells.dropped} rows with missing values"
             )
         raise ValueError("data has no rows")
-    return _assemble(
-        cells,
-        request,
-        float_predictions=predicted is not None and schema[predicted].is_float() and not schema[label].is_float(),
-    )
-
-
-def _missing_error(request: CountRequest, missing: dict[str, int]) -> ValueError:
-    parts = []
-    for arg, col in request.checked:
-        m = missing.get(col, 0)
-        if m:
-            parts.append(f"{arg}: column {col!r} has {m} missing value{'s' if m != 1 else ''}")
-    return ValueError(
-        "; ".join(parts) + " (None/NaN/<NA>); missing values are never a category: drop or fill them first, "
-        "or pass dropna=True to leave those rows out"
-    )
+    return cells
 
 
 def _assemble(cells: Any, request: CountRequest, *, float_predictions: bool = False) -> CountTable:
@@ -294,7 +310,7 @@ def _assemble(cells: Any, request: CountRequest, *, float_predictions: bool = Fa
         and not label_positive.any()
         and (predicted is None or not set(cells.keys["_p"]) & set(labels.positive_values or ()))
     ):
-        raise ValueError(
+        raise InvalidParameterError(
             f"positive_values {list(labels.positive_values or ())!r} match no value of label column "
             f"{label!r} (values: {list(label_values)[:10]!r}); check spelling and type"
         )

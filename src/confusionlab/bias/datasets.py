@@ -10,6 +10,8 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any, Literal
 
+from .._validation import check_choice
+
 __all__ = ["ADULT_ATTRIBUTION", "ADULT_COLUMNS", "load_adult"]
 
 ADULT_COLUMNS = (
@@ -67,8 +69,7 @@ def load_adult(split: Literal["train", "test", "all"] = "train", *, drop_missing
     """
     import pandas as pd
 
-    if split not in ("train", "test", "all"):
-        raise ValueError(f"split must be 'train', 'test' or 'all', got {split!r}")
+    split = check_choice(split, "split", ("train", "test", "all"))
     files = {"train": ["adult.data.gz"], "test": ["adult.test.gz"], "all": ["adult.data.gz", "adult.test.gz"]}[split]
     root = resources.files("confusionlab").joinpath("data", "adult")
     frames = []

@@ -68,7 +68,7 @@ def root_seed(random_state: Any) -> int | np.random.SeedSequence:
     >>> root_seed("7")
     Traceback (most recent call last):
     ...
-    TypeError: random_state must be None, a non-negative integer seed, a numpy SeedSequence or Generator, got '7'
+    confusionlab.InvalidParameterError: random_state must be None, a non-negative integer seed, ... got '7'
     """
     from .._validation import check_random_state
 
@@ -115,14 +115,14 @@ class Evaluator:
         *,
         kl_labels: str,
         prior: str | float,
-        n_samples: int,
+        n_draws: int,
         random_state: int | np.random.SeedSequence,
         tolerance: float,
         facet_text: str = "",
     ) -> None:
         self.t, self.kl_labels, self.prior = t, kl_labels, prior
         self.facet_text = facet_text
-        self.n_samples, self.random_state, self.tolerance = n_samples, random_state, tolerance
+        self.n_draws, self.random_state, self.tolerance = n_draws, random_state, tolerance
         self.sizes = t.facet_sizes
 
     def _exact2(self, name: str, fn: Callable, outcomes: np.ndarray) -> Callable[[], MetricDistribution | None]:
@@ -132,15 +132,13 @@ class Evaluator:
             prior=self.prior,
             tolerance=self.tolerance,
             metric=name,
-            n_samples=self.n_samples,
+            n_draws=self.n_draws,
             random_state=self.random_state,
         )
 
     def _sampled(self, name: str, fn: Callable, cells: np.ndarray) -> Callable[[], MetricDistribution | None]:
         def posterior() -> MetricDistribution | None:
-            values = sampled_metric(
-                fn, cells, n_samples=self.n_samples, random_state=self.random_state, prior=self.prior
-            )
+            values = sampled_metric(fn, cells, n_draws=self.n_draws, random_state=self.random_state, prior=self.prior)
             return sampled_distribution(values, metric=name, random_state=self.random_state)
 
         return posterior
@@ -255,10 +253,10 @@ class Evaluator:
         Examples
         --------
         >>> t = CountTable.from_confusion(a=(300, 100, 40, 500), d=(60, 40, 10, 150))
-        >>> ev = Evaluator(t, kl_labels="binary", prior="uniform", n_samples=500, random_state=0, tolerance=1e-12)
+        >>> ev = Evaluator(t, kl_labels="binary", prior="uniform", n_draws=500, random_state=0, tolerance=1e-12)
         >>> found = ev.post(False)
         >>> ev.share_posteriors(found, ["DPPL", "DI", "AD"])
-        >>> alone = Evaluator(t, kl_labels="binary", prior="uniform", n_samples=500, random_state=0,
+        >>> alone = Evaluator(t, kl_labels="binary", prior="uniform", n_draws=500, random_state=0,
         ...                   tolerance=1e-12).post(False)
         >>> all(found[m].interval(0.9) == alone[m].interval(0.9) for m in ("DPPL", "DI", "AD"))
         True
@@ -297,12 +295,12 @@ class Evaluator:
                     cells(),
                     prior=self.prior,
                     tolerance=self.tolerance,
-                    n_samples=self.n_samples,
+                    n_draws=self.n_draws,
                     random_state=self.random_state,
                 )
             else:
                 values = sampled_metrics(
-                    todo, cells(), n_samples=self.n_samples, random_state=self.random_state, prior=self.prior
+                    todo, cells(), n_draws=self.n_draws, random_state=self.random_state, prior=self.prior
                 )
                 dists = {
                     n: sampled_distribution(v, metric=n, random_state=self.random_state) for n, v in values.items()

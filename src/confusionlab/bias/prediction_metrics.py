@@ -7,9 +7,10 @@ library's count order (that of :meth:`CountTable.confusion
 are kept (posterior draws). NaN marks a value smclarify refuses to compute
 (an empty facet; GE when every row is a false negative).
 
-Signs follow smclarify 0.5 (which for SD, DRR and FT differ from some AWS
-prose; see the SPEC B3): differences are a − d except SD, DRR, DCR and TE,
-which are d − a. Rates use smclarify's division: 0/0 → 0, x/0 → +inf, and a
+Signs follow smclarify 0.5, which for SD, DRR and FT differ from some AWS
+prose (the Clarify blog prints SD and DRR as a − d, and the AWS documentation
+describes FT with the opposite sign): differences are a − d except SD, DRR,
+DCR and TE, which are d − a. Rates use smclarify's division: 0/0 → 0, x/0 → +inf, and a
 difference of two +inf rates is 0.
 """
 
@@ -21,6 +22,7 @@ import warnings
 
 import numpy as np
 
+from .._validation import InvalidParameterError
 from ._arith import divide, inf_diff
 from .label_metrics import conditional_demographic_disparity, difference_in_proportions
 
@@ -49,7 +51,7 @@ def _parts(cm: np.ndarray) -> tuple[np.ndarray, ...]:
     """``tp, fn, fp, tn`` (in the library's order) and the mask of non-empty facet pairs."""
     c = np.asarray(cm, dtype=np.float64)
     if c.ndim < 2 or c.shape[-2:] != (2, 4):
-        raise ValueError(f"cm must have shape (..., 2, 4): facets (a, d) x (tp, fn, fp, tn), got {c.shape}")
+        raise InvalidParameterError(f"cm must have shape (..., 2, 4): facets (a, d) x (tp, fn, fp, tn), got {c.shape}")
     tp, fn, fp, tn = c[..., 0], c[..., 1], c[..., 2], c[..., 3]
     n = c.sum(axis=-1)
     ok = (n[..., 0] > 0) & (n[..., 1] > 0)
@@ -222,12 +224,12 @@ def generalized_entropy(cm_all: np.ndarray, alpha: float = 2.0) -> np.ndarray:
     0.086527
     """
     if isinstance(alpha, (bool, np.bool_)) or not isinstance(alpha, numbers.Real):
-        raise TypeError(f"alpha must be a real number, got {alpha!r}")
+        raise InvalidParameterError(f"alpha must be a real number, got {alpha!r}")
     if not math.isfinite(alpha) or alpha in (0, 1):
-        raise ValueError(f"alpha must be finite and not 0 or 1, got alpha={alpha!r}")
+        raise InvalidParameterError(f"alpha must be finite and not 0 or 1, got alpha={alpha!r}")
     c = np.asarray(cm_all, dtype=np.float64)
     if c.ndim < 1 or c.shape[-1] != 4:
-        raise ValueError(f"cm_all must have shape (..., 4): (tp, fn, fp, tn), got {c.shape}")
+        raise InvalidParameterError(f"cm_all must have shape (..., 4): (tp, fn, fp, tn), got {c.shape}")
     tp, fn, fp, tn = c[..., 0], c[..., 1], c[..., 2], c[..., 3]
     n = c.sum(axis=-1)
     ok = (n > 0) & (tp + tn + fp > 0)
@@ -280,9 +282,9 @@ def flip_test(
     ya = np.asarray(predicted_a, dtype=bool)
     yd = np.asarray(predicted_d, dtype=bool)
     if xa.ndim != 2 or xd.ndim != 2 or xa.shape[1] != xd.shape[1]:
-        raise ValueError(f"features must be 2-D with the same columns, got shapes {xa.shape} and {xd.shape}")
+        raise InvalidParameterError(f"features must be 2-D with the same columns, got shapes {xa.shape} and {xd.shape}")
     if xa.shape[1] == 0:
-        raise ValueError("FT needs at least one numeric feature (features=[])")
+        raise InvalidParameterError("FT needs at least one numeric feature (features=[])")
     if len(xa) == 0:
         raise ValueError("FT: facet a is empty")
     if len(xd) == 0:

@@ -18,7 +18,16 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._validation import DEFAULT_TOLERANCE, check_choice, check_tolerance
+from .._deprecation import renamed_arguments
+from .._validation import (
+    DEFAULT_TOLERANCE,
+    InvalidParameterError,
+    check_choice,
+    check_column_names,
+    check_flag,
+    check_instance,
+    check_tolerance,
+)
 from ..models import resolve_prior
 from . import prediction_metrics as pm
 from .counts import CountTable, count_table
@@ -26,7 +35,7 @@ from .engines import CountRequest, check_columns, distinct_values, facet_max, fe
 from .evaluator import Evaluator, facet_error, root_seed
 from .results import DESCRIPTIONS, POSTTRAINING, PRETRAINING, BiasMetric, BiasReport
 from .selection import facet_selection, label_selection
-from .uncertainty import DEFAULT_SAMPLES, check_samples
+from .uncertainty import DEFAULT_N_DRAWS, _check_draws
 
 __all__ = [
     "DESCRIPTIONS",
@@ -43,9 +52,14 @@ __all__ = [
 
 
 def _options(
-    stage: Any, kl_labels: Any, prior: Any, n_samples: Any, random_state: Any, tolerance: Any
+    stage: Any = "all",
+    kl_labels: Any = "binary",
+    prior: Any = "uniform",
+    n_draws: Any = DEFAULT_N_DRAWS,
+    random_state: Any = 0,
+    tolerance: Any = DEFAULT_TOLERANCE,
 ) -> dict[str, Any]:
-    """Validate the options shared by :func:`report` and :func:`report_from_counts`."""
+    """Validate the options of :func:`report` (what :func:`report_from_counts` and :func:`~.auditing.audit` share)."""
     stage = check_choice(stage, "stage", ("all", "pre", "post"))
     kl_labels = check_choice(kl_labels, "kl_labels", ("binary", "values"))
     resolve_prior(prior)
@@ -53,7 +67,7 @@ def _options(
         stage=stage,
         kl_labels=kl_labels,
         prior=prior,
-        n_samples=check_samples(n_samples, minimum=100),
+        n_draws=_check_draws(n_draws, minimum=100),
         random_state=root_seed(random_state),
         tolerance=check_tolerance(tolerance),
     )
@@ -71,10 +85,11 @@ def _flip_test(frame: Any, request: CountRequest, features: Sequence[str]) -> fl
     x, f, p = feature_rows(frame, request, features)
     err = facet_error(np.array([int((~f).sum()), int(f.sum())]), request.facet.text())
     if err:
-        raise ValueError(err)
+        raise ValueError(err)  # the data, not an argument: FT's error text in the report
     return pm.flip_test(x[~f], p[~f], x[f], p[f])
 
 
+@renamed_arguments(n_samples="n_draws")
 def report(
     data: Any,
     *,
@@ -87,21 +102,22 @@ def report(
     predicted: str | None = None,
     group: str | None = None,
     features: Sequence[str] | None = None,
+    dropna: bool = False,
     stage: Literal["all", "pre", "post"] = "all",
     kl_labels: Literal["binary", "values"] = "binary",
     prior: str | float = "uniform",
-    n_samples: int = DEFAULT_SAMPLES,
+    n_draws: int = DEFAULT_N_DRAWS,
     random_state: Any = 0,
     tolerance: float = DEFAULT_TOLERANCE,
-    dropna: bool = False,
 ) -> BiasReport:
     r"""Clarify's bias metrics, with posterior predictive uncertainty.
 
     Parameters
     ----------
     data : DataFrame-like
-        pandas or polars DataFrame, pyarrow Table, DuckDB relation, Dask
-        DataFrame (anything narwhals wraps). Counting happens in that engine.
+        pandas or polars DataFrame, pyarrow Table, DuckDB relation, Dask or
+        PySpark DataFrame. Counting happens in that engine, in one group-by
+        (:func:`confusionlab.bias.engines.count_cells`).
     label : str
         Label column.
     facet : str or list of str
@@ -123,6 +139,11 @@ def report(
         Subgroup column for CDDL and CDDPL (they fail without it, as in Clarify).
     features : list of str, optional
         Numeric or boolean feature columns for FT (FT fails without them).
+    dropna : bool, default False
+        Missing values (None, NaN, pandas ``<NA>``) in the label, facet,
+        predicted or group column are never a category: they are refused,
+        naming the argument, the column and the count, unless ``dropna=True``,
+        which leaves those rows out (in the engine) for every metric.
     stage : {"all", "pre", "post"}
         Which metrics to compute.
     kl_labels : {"binary", "values"}
@@ -130,19 +151,15 @@ def report(
         ``bias_report``) or on every label value (its metric functions).
     prior : "uniform", "jeffreys" or float
         Beta/Dirichlet prior α for the uncertainty.
-    n_samples : int, default 20,000
+    n_draws : int, default 20,000
         Monte Carlo draws where the uncertainty is not exact (at least 100;
         refused before allocating when the draws would exceed the memory limit).
+        (Formerly ``n_samples``, still accepted with a FutureWarning.)
     random_state : None, int, SeedSequence or Generator, default 0
         Where the Monte Carlo draws come from (every metric's draws start from it).
     tolerance : float, default 1e-12
         Probability mass each exact beta-binomial marginal may drop from its
         tails (at most half of it per tail), as everywhere in ConfusionLab.
-    dropna : bool, default False
-        Missing values (None, NaN, pandas ``<NA>``) in the label, facet,
-        predicted or group column are never a category: they are refused,
-        naming the argument, the column and the count, unless ``dropna=True``,
-        which leaves those rows out (in the engine) for every metric.
 
     Returns
     -------
@@ -150,19 +167,30 @@ def report(
 
     Raises
     ------
+    InvalidParameterError
+        Arguments of the wrong type or value (a ValueError and a TypeError):
+        missing columns, contradictory or out-of-range arguments, a data
+        object no engine wraps.
     ValueError
-        Missing columns, missing values in the label/facet/predicted/group
-        columns (without ``dropna=True``), data without rows, predictions that
-        are not label values, contradictory or out-of-range arguments.
-    TypeError
-        Arguments of the wrong type, or a data object narwhals cannot wrap.
+        Missing values in the label/facet/predicted/group columns (without
+        ``dropna=True``), data without rows, predictions that are not label
+        values.
+
+    See Also
+    --------
+    audit : every group of every facet at once, with a verdict per metric.
+    plan_group_size : how many rows a group needs for an interval of a given width.
+    report_from_counts : the same report from published confusion counts.
 
     Notes
     -----
-    Values, signs and edge cases follow smclarify 0.5 (SPEC B2–B4). Everything
-    but FT is computed from one (group × facet × label × prediction) count
-    table; FT reads the feature columns. Uncertainties are computed on first
-    use of ``interval``/``distribution`` (see :mod:`.uncertainty`).
+    Values, signs and edge cases follow smclarify 0.5: the same numbers, the
+    same sign conventions (a positive DPL/DPPL means facet *d* is
+    disadvantaged) and the same errors where smclarify's report has a null
+    (an empty facet, no shared label value, …). Everything but FT is computed
+    from one (group × facet × label × prediction) count table; FT reads the
+    feature columns. Uncertainties are computed on first use of
+    ``interval``/``distribution`` (see :mod:`.uncertainty`).
 
     Examples
     --------
@@ -187,14 +215,14 @@ def report(
     >>> round(r["CI"].value, 4)    # (4 - 3) / 7
     0.1429
     """
-    opts = _options(stage, kl_labels, prior, n_samples, random_state, tolerance)
+    opts = _options(stage, kl_labels, prior, n_draws, random_state, tolerance)
     stage = opts.pop("stage")
-    if features is not None and (
-        isinstance(features, str) or not isinstance(features, Sequence) or not all(isinstance(c, str) for c in features)
-    ):
-        raise TypeError(f"features must be a list of column names, got {features!r}")
+    if features is not None:
+        if isinstance(features, str):  # one name would be read as a list of its letters elsewhere: refuse it
+            check_instance(features, "features", (list, tuple), "a list of column names")
+        features = check_column_names(features, "features", allow_empty=True)
     if stage == "post" and predicted is None:
-        raise ValueError("stage='post' needs predicted=<column of predicted labels>")
+        raise InvalidParameterError("stage='post' needs predicted=<column of predicted labels>")
     fsel = facet_selection(facet, facet_values, facet_threshold)
     lsel = label_selection(positive_values, label_threshold)
     frame = to_narwhals(data)
@@ -274,11 +302,9 @@ def report_each_value(data: Any, *, facet: str, dropna: bool = False, **kwargs: 
     """
     for arg in ("facet_values", "facet_threshold"):
         if kwargs.get(arg) is not None:
-            raise ValueError(f"report_each_value takes no {arg}, got {kwargs[arg]!r}")
-    if not isinstance(facet, str):
-        raise TypeError(f"facet must be one column name, got {facet!r}")
-    if not isinstance(dropna, (bool, np.bool_)):
-        raise TypeError(f"dropna must be True or False, got {dropna!r}")
+            raise InvalidParameterError(f"report_each_value takes no {arg}, got {kwargs[arg]!r}")
+    check_instance(facet, "facet", str, "one column name")
+    dropna = check_flag(dropna, "dropna")
     frame = to_narwhals(data)
     check_columns(frame, facet=facet)
     found, missing = distinct_values(frame, facet)
@@ -296,27 +322,23 @@ def report_each_value(data: Any, *, facet: str, dropna: bool = False, **kwargs: 
     }
 
 
-def report_from_counts(
-    counts: CountTable,
-    *,
-    stage: Literal["all", "pre", "post"] = "all",
-    kl_labels: Literal["binary", "values"] = "binary",
-    prior: str | float = "uniform",
-    n_samples: int = DEFAULT_SAMPLES,
-    random_state: Any = 0,
-    tolerance: float = DEFAULT_TOLERANCE,
-    value_or_threshold: str = "d",
-) -> BiasReport:
+@renamed_arguments(n_samples="n_draws")
+def report_from_counts(counts: CountTable, *, value_or_threshold: str = "d", **options: Any) -> BiasReport:
     """A report from a ready count table (e.g. published confusion matrices); no FT.
 
     Parameters
     ----------
     counts : CountTable
         E.g. :meth:`CountTable.from_confusion` with per-facet ``(tp, fn, fp, tn)``.
-    stage, kl_labels, prior, n_samples, random_state, tolerance
-        As in :func:`report`.
     value_or_threshold : str
         The facet's description in :meth:`BiasReport.to_clarify_json`.
+    **options
+        ``stage``, ``kl_labels``, ``prior``, ``n_draws``, ``random_state``,
+        ``tolerance``: as in :func:`report`, with the same defaults.
+
+    See Also
+    --------
+    report : the same report from the rows of a dataframe.
 
     Examples
     --------
@@ -325,11 +347,9 @@ def report_from_counts(
     >>> round(r["DPPL"].value, 4), round(r["TE"].value, 4)
     (0.0922, 24.1143)
     """
-    if not isinstance(counts, CountTable):
-        raise TypeError(f"counts must be a CountTable, got {type(counts).__name__}")
-    if not isinstance(value_or_threshold, str):
-        raise TypeError(f"value_or_threshold must be a string, got {value_or_threshold!r}")
-    opts = _options(stage, kl_labels, prior, n_samples, random_state, tolerance)
+    check_instance(counts, "counts", CountTable, "a CountTable")
+    check_instance(value_or_threshold, "value_or_threshold", str, "a string")
+    opts = _options(**options)
     stage = opts.pop("stage")
     ev = Evaluator(counts, **opts)
     group_given = counts.groups is not None

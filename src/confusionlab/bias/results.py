@@ -4,20 +4,24 @@ A :class:`BiasReport` is a read-only mapping from Clarify's abbreviation to a
 :class:`BiasMetric`: the value (smclarify 0.5's number), or ``None`` with the
 error text where smclarify's report has a null, and the metric's posterior
 predictive distribution, computed on first use.
+
+Both are results of the library's one protocol (:class:`confusionlab._result.Result`):
+``value``, ``interval(confidence)``, ``to_frame()``, ``to_html(path)``, ``plot(ax)``,
+``view()``. A metric's ``value`` is its number; a report's is the mapping metric →
+number (NaN where a metric could not be computed), and its ``interval`` the mapping
+metric → interval.
 """
 
 from __future__ import annotations
 
+import html
 import math
-import numbers
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-import numpy as np
-
-from .._validation import check_confidence
+from .._result import Result, new_figure
+from .._validation import check_confidence, check_margin
 from ..distribution import MetricDistribution
 from .counts import CountTable
 from .uncertainty import prob_sign_real
@@ -29,7 +33,6 @@ __all__ = [
     "VERDICTS",
     "BiasMetric",
     "BiasReport",
-    "check_margin",
     "verdict_of",
 ]
 
@@ -65,34 +68,14 @@ DESCRIPTIONS = {
 VERDICTS = ("bias", "no material bias", "insufficient evidence")
 
 
-def check_margin(margin: Any, name: str = "margin") -> float:
-    """The half-width of the no-bias band: a finite number > 0.
-
-    Examples
-    --------
-    >>> check_margin(0.1)
-    0.1
-    >>> check_margin(float("nan"))
-    Traceback (most recent call last):
-    ...
-    ValueError: margin must be a finite number > 0 (the half-width of the band around the no-bias value), got nan
-    """
-    if isinstance(margin, (bool, np.bool_)) or not isinstance(margin, numbers.Real):
-        raise TypeError(f"{name} must be a number, got {type(margin).__name__} {margin!r}")
-    value = float(margin)
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(
-            f"{name} must be a finite number > 0 (the half-width of the band around the no-bias value), got {margin!r}"
-        )
-    return value
-
-
 def verdict_of(lower: float, upper: float, no_bias: float, margin: float) -> str:
     """The verdict of an interval ``[lower, upper]`` against the band ``no_bias ± margin``.
 
     Entirely outside the (closed) band → ``"bias"``; entirely inside →
     ``"no material bias"``; overlapping its edge, or NaN (no interval) →
-    ``"insufficient evidence"``. Arguments are trusted (see :meth:`BiasMetric.verdict`).
+    ``"insufficient evidence"``. With ``margin = 0`` the band is the no-bias value
+    itself: "no material bias" then needs an interval that is that single value.
+    Arguments are trusted (see :meth:`BiasMetric.verdict`).
 
     Examples
     --------
@@ -100,6 +83,8 @@ def verdict_of(lower: float, upper: float, no_bias: float, margin: float) -> str
     ('bias', 'no material bias', 'insufficient evidence')
     >>> verdict_of(0.5, float("inf"), 1.0, 0.2)      # DI: the band is [0.8, 1.2]
     'insufficient evidence'
+    >>> verdict_of(0.0, 0.0, 0.0, 0.0), verdict_of(0.01, 0.2, 0.0, 0.0)
+    ('no material bias', 'bias')
     """
     lo_band, hi_band = no_bias - margin, no_bias + margin
     if upper < lo_band or lower > hi_band:
@@ -109,11 +94,10 @@ def verdict_of(lower: float, upper: float, no_bias: float, margin: float) -> str
     return "insufficient evidence"
 
 
-@dataclass
-class BiasMetric:
+class BiasMetric(Result):
     """One bias metric: its value, description and posterior predictive uncertainty.
 
-    Attributes
+    Parameters
     ----------
     name : str
         Clarify's abbreviation (``"DPPL"``).
@@ -123,26 +107,57 @@ class BiasMetric:
     error : str or None
     no_bias : float
         The value meaning "no bias" (1 for DI, 0 otherwise).
+    posterior : callable, optional
+        Computes the posterior predictive distribution (called on first use).
+
+    Attributes
+    ----------
+    name, description, value, error, no_bias
+        As given. ``value`` is the result's number (the protocol's ``value``).
 
     Examples
     --------
     >>> from confusionlab.bias import report_from_counts
     >>> t = CountTable.from_confusion(a=(2718, 3678, 84, 13900), d=(433, 679, 10, 8660))
-    >>> m = report_from_counts(t, n_samples=2000)["DPPL"]
+    >>> m = report_from_counts(t, n_draws=2000)["DPPL"]
     >>> m.description, round(m.value, 4)
     ('Difference in Positive Proportions in Predicted Labels (DPPL)', 0.0922)
     >>> lo, hi = m.interval(0.95); bool(0.08 < lo < m.value < hi < 0.11)
     True
     >>> m.prob_sign_real, m.contains_no_bias()
     (1.0, False)
+    >>> m.summary()
+    'DPPL = 0.0922; its 95% posterior predictive interval [0.083..., 0.10...] excludes the no-bias value 0.'
     """
 
-    name: str
-    description: str
-    value: float | None
-    error: str | None = None
-    no_bias: float = 0.0
-    _posterior: Callable[[], MetricDistribution | None] | None = field(default=None, repr=False)
+    title = "Bias metric"
+
+    def __init__(
+        self,
+        name: str,
+        description: str,
+        value: float | None,
+        error: str | None = None,
+        no_bias: float = 0.0,
+        posterior: Callable[[], MetricDistribution | None] | None = None,
+    ) -> None:
+        self.name = name
+        self.description = description
+        self._value = value
+        self.error = error
+        self.no_bias = no_bias
+        self._posterior = posterior
+
+    @property
+    def value(self) -> float | None:
+        """smclarify's number for this metric, or None when it could not be computed (see ``error``)."""
+        return self._value
+
+    def __repr__(self) -> str:
+        return (
+            f"BiasMetric(name={self.name!r}, description={self.description!r}, value={self.value!r}, "
+            f"error={self.error!r}, no_bias={self.no_bias!r})"
+        )
 
     @cached_property
     def distribution(self) -> MetricDistribution | None:
@@ -183,7 +198,8 @@ class BiasMetric:
         margin : float
             Half-width of the band of immaterial values around the no-bias
             value v₀ (1 for DI, 0 for the others): a difference within
-            ``v₀ ± margin`` is not material. Finite and > 0.
+            ``v₀ ± margin`` is not material. Finite and ≥ 0; a margin of 0 asks
+            whether the metric is exactly its no-bias value.
         confidence : float, default 0.95
             Level of the central posterior predictive interval *I*.
 
@@ -196,10 +212,11 @@ class BiasMetric:
 
         Raises
         ------
+        InvalidParameterError
+            ``margin`` not a finite number ≥ 0, ``confidence`` not in (0, 1).
         ValueError
-            ``margin`` not finite and > 0; the metric could not be computed (an
-            empty facet, …: its ``error`` is the message) or has no posterior
-            (FT).
+            The metric could not be computed (an empty facet, …: its ``error``
+            is the message) or has no posterior (FT).
 
         Notes
         -----
@@ -210,7 +227,7 @@ class BiasMetric:
         margin below that. The interval is the one :meth:`interval` gives (the
         uncertainty of the metric on a new sample with the facet sizes
         observed); for many verdicts at once use simultaneous intervals
-        (:func:`confusionlab.bias.auditing.audit` does, by Bonferroni).
+        (:func:`confusionlab.bias.audit` does, by Bonferroni).
 
         Examples
         --------
@@ -237,8 +254,65 @@ class BiasMetric:
         lo, hi = self.interval(confidence)
         return verdict_of(lo, hi, self.no_bias, margin)
 
+    # -- the result protocol ---------------------------------------------------------------
+    def _row(self, confidence: float) -> dict[str, Any]:
+        lo, hi = self.interval(confidence) if self.value is not None else (math.nan, math.nan)
+        return {
+            "metric": self.name,
+            "description": self.description,
+            "value": math.nan if self.value is None else self.value,
+            "lower": lo,
+            "upper": hi,
+            "no_bias": self.no_bias,
+            "prob_sign_real": self.prob_sign_real,
+            "error": self.error,
+        }
 
-class BiasReport(Mapping[str, BiasMetric]):
+    def to_frame(self, confidence: float = 0.95) -> Any:
+        """A one-row pandas DataFrame (index: the metric), the columns of :meth:`BiasReport.to_frame`."""
+        import pandas as pd
+
+        confidence = check_confidence(confidence)
+        return pd.DataFrame([self._row(confidence)]).set_index("metric")
+
+    def summary(self, confidence: float = 0.95) -> str:
+        """The value and whether its interval at ``confidence`` holds the no-bias value, in one sentence."""
+        confidence = check_confidence(confidence)
+        if self.value is None:
+            return f"{self.name} could not be computed: {self.error}"
+        if self.distribution is None:
+            return f"{self.name} = {self.value:.4g} (no posterior interval: it is not a function of counts)."
+        lo, hi = self.interval(confidence)
+        holds = "holds" if lo <= self.no_bias <= hi else "excludes"
+        return (
+            f"{self.name} = {self.value:.4g}; its {confidence:.0%} posterior predictive interval "
+            f"[{lo:.4g}, {hi:.4g}] {holds} the no-bias value {self.no_bias:g}."
+        )
+
+    def plot(self, ax: Any = None, *, confidence: float = 0.95) -> Any:
+        """The posterior predictive distribution, its ``confidence`` interval shaded, and the no-bias value.
+
+        Returns the matplotlib Figure (``ax``'s own when given).
+        """
+        from .figures import draw_distribution
+
+        confidence = check_confidence(confidence)
+        fig, ax = new_figure(ax)
+        draw_distribution(ax, self, confidence)
+        return fig
+
+    def view(self) -> Any:
+        """A small widget: the metric's sentence and its row (an ``ipywidgets.HTML``).
+
+        For the interactive view of a whole report use :meth:`BiasReport.view`.
+        """
+        import ipywidgets
+
+        text = f"<p>{html.escape(self.summary())}</p>" + self.to_frame().to_html(float_format=lambda v: f"{v:.4g}")
+        return ipywidgets.HTML(text)
+
+
+class BiasReport(Result, Mapping[str, BiasMetric]):
     """Read-only mapping abbreviation → :class:`BiasMetric`, sorted by name.
 
     Attributes
@@ -247,6 +321,8 @@ class BiasReport(Mapping[str, BiasMetric]):
         The group-by count table every count-based metric came from.
     value_or_threshold : str
         The facet description Clarify writes (``"Female"``, ``"(40.0, 90.0]"``).
+    value : dict
+        Metric → its value (NaN where it could not be computed).
 
     Examples
     --------
@@ -259,6 +335,8 @@ class BiasReport(Mapping[str, BiasMetric]):
     >>> first["name"], first["value"], first["error"].startswith("facet d is empty")
     ('AD', None, True)
     """
+
+    title = "Bias report"
 
     def __init__(self, metrics: dict[str, BiasMetric], counts: CountTable, value_or_threshold: str) -> None:
         self._metrics = dict(sorted(metrics.items()))
@@ -281,27 +359,66 @@ class BiasReport(Mapping[str, BiasMetric]):
         body = ", ".join(f"{k}={m.value if m.value is not None else 'error'}" for k, m in self._metrics.items())
         return f"BiasReport({self.value_or_threshold!r}: {body})"
 
+    @property
+    def value(self) -> dict[str, float]:
+        """Metric → its value, NaN where the metric could not be computed (its ``error`` says why).
+
+        >>> from confusionlab.bias import report_from_counts
+        >>> t = CountTable.from_confusion(a=(50, 10, 5, 35), d=(20, 10, 5, 15))
+        >>> round(report_from_counts(t, stage="post", n_draws=500).value["DPPL"], 4)  # 55/100 − 25/50
+        0.05
+        """
+        return {k: math.nan if m.value is None else float(m.value) for k, m in self._metrics.items()}
+
+    def interval(self, confidence: float = 0.95) -> dict[str, tuple[float, float]]:
+        """Metric → its central posterior predictive interval ((nan, nan) where there is none)."""
+        confidence = check_confidence(confidence)
+        return {k: m.interval(confidence) for k, m in self._metrics.items()}
+
     def to_frame(self, confidence: float = 0.95) -> Any:
         """A pandas DataFrame: one row per metric with value, interval and sign probability."""
         import pandas as pd
 
         confidence = check_confidence(confidence)
-        rows = []
-        for m in self._metrics.values():
-            lo, hi = m.interval(confidence) if m.value is not None else (math.nan, math.nan)
-            rows.append(
-                {
-                    "metric": m.name,
-                    "description": m.description,
-                    "value": math.nan if m.value is None else m.value,
-                    "lower": lo,
-                    "upper": hi,
-                    "no_bias": m.no_bias,
-                    "prob_sign_real": m.prob_sign_real,
-                    "error": m.error,
-                }
-            )
-        return pd.DataFrame(rows).set_index("metric")
+        return pd.DataFrame([m._row(confidence) for m in self._metrics.values()]).set_index("metric")
+
+    def summary(self, confidence: float = 0.95) -> str:
+        """Which metrics' intervals at ``confidence`` exclude their no-bias value, in one sentence."""
+        confidence = check_confidence(confidence)
+        shown = [m for m in self._metrics.values() if m.value is not None and m.distribution is not None]
+        excludes = [m.name for m in shown if not m.contains_no_bias(confidence)]
+        failed = sum(m.value is None for m in self._metrics.values())
+        text = (
+            f"Facet {self.value_or_threshold}: {len(excludes)} of {len(shown)} metrics with an interval exclude "
+            f"their no-bias value at {confidence:.0%}"
+        )
+        text += f" ({', '.join(excludes)})" if excludes else ""
+        text += f"; {failed} could not be computed." if failed else "."
+        return text
+
+    def plot(self, ax: Any = None, *, confidence: float = 0.95) -> Any:
+        """Forest plot: every metric with an interval, measured from its no-bias value.
+
+        Red where the interval at ``confidence`` excludes the no-bias value, grey where
+        it holds it; a circle for an exact interval, a square for a Monte Carlo one. A
+        symmetric-log axis when a metric reaches far beyond ±1 (TE, DI). Returns the
+        matplotlib Figure.
+        """
+        from .figures import draw_intervals
+
+        confidence = check_confidence(confidence)
+        fig, ax = new_figure(ax, figsize=(6.5, 0.3 * len(self) + 1.5))
+        draw_intervals(ax, list(self._metrics.values()), confidence)
+        ends = [abs(x) for line in ax.lines[:-1] for x in line.get_xdata() if math.isfinite(x)]
+        if ends and max(ends) > 2.0:
+            ax.set_xscale("symlog", linthresh=1.0)
+        return fig
+
+    def view(self) -> Any:
+        """The interactive :class:`~confusionlab.widgets.bias_view.BiasView` of this report."""
+        from ..widgets.bias_view import BiasView
+
+        return BiasView(self)
 
     def to_clarify_json(self) -> list[dict[str, Any]]:
         """The report in smclarify's ``bias_report`` shape.

@@ -7,15 +7,19 @@ every dataframe engine (:mod:`confusionlab.bias.engines`) reads the same way.
 
 from __future__ import annotations
 
-import math
-import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .._validation import missing_mask
+from .._validation import (
+    InvalidParameterError,
+    check_column_names,
+    check_exactly_one,
+    check_threshold,
+    check_value_list,
+)
 
 __all__ = ["FacetSelection", "LabelSelection", "facet_selection", "label_selection"]
 
@@ -81,42 +85,6 @@ class LabelSelection:
         return np.asarray([v in pos for v in values], dtype=bool)
 
 
-def _as_tuple(name: str, values: Any) -> tuple[Any, ...] | None:
-    if values is None:
-        return None
-    if isinstance(values, np.ndarray):
-        values = values.tolist()
-    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
-        raise TypeError(f"{name} must be a list of values, got {values!r}")
-    if len(values) == 0:
-        raise ValueError(f"{name} must not be empty, got {values!r}")
-    flat = [x for v in values for x in (v if isinstance(v, tuple) else (v,))]
-    if any(_is_missing(x) for x in flat):
-        raise ValueError(
-            f"{name} must not contain missing values (None/NaN/<NA>), got {values!r}: missing values are "
-            "never a category (pass dropna=True to drop the rows that have them)"
-        )
-    try:
-        hash(tuple(values))
-    except TypeError:
-        raise TypeError(f"{name} must hold hashable values (str, numbers, tuples), got {values!r}") from None
-    return tuple(values)
-
-
-def _is_missing(value: Any) -> bool:
-    cell = np.empty(1, dtype=object)
-    cell[0] = value
-    return bool(missing_mask(cell)[0])
-
-
-def _threshold(name: str, value: Any) -> float | int:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
-    if not math.isfinite(float(value)):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    return int(value) if isinstance(value, numbers.Integral) else float(value)
-
-
 def facet_selection(
     facet: str | Sequence[str], facet_values: Any = None, facet_threshold: float | None = None
 ) -> FacetSelection:
@@ -129,33 +97,20 @@ def facet_selection(
     >>> facet_selection("age", facet_threshold=float("nan"))
     Traceback (most recent call last):
     ...
-    ValueError: facet_threshold must be a finite number, got nan
+    confusionlab.InvalidParameterError: facet_threshold must be a finite number, got nan
     """
-    if isinstance(facet, str):
-        cols: tuple = (facet,)
-    elif isinstance(facet, Sequence):
-        cols = tuple(facet)
-    else:
-        cols = ()
-    if not cols or not all(isinstance(c, str) for c in cols):
-        raise TypeError(f"facet must be a column name or a list of column names, got {facet!r}")
-    if len(set(cols)) != len(cols):
-        raise ValueError(f"facet lists a column twice: {facet!r}")
-    values = _as_tuple("facet_values", facet_values)
-    if (values is None) == (facet_threshold is None):
-        raise ValueError(
-            "give exactly one of facet_values and facet_threshold, got "
-            f"facet_values={facet_values!r}, facet_threshold={facet_threshold!r}"
-        )
+    cols = tuple(check_column_names(facet, "facet"))
+    values = check_value_list(facet_values, "facet_values")
+    check_exactly_one(facet_values=facet_values, facet_threshold=facet_threshold)
     if facet_threshold is not None:
-        thr = _threshold("facet_threshold", facet_threshold)
+        thr = check_threshold(facet_threshold, "facet_threshold")
         if len(cols) != 1:
-            raise ValueError(f"facet_threshold needs a single facet column, got facet={facet!r}")
+            raise InvalidParameterError(f"facet_threshold needs a single facet column, got facet={facet!r}")
         return FacetSelection(cols, None, thr)
     if len(cols) > 1:
-        bad = [v for v in values if not isinstance(v, tuple) or len(v) != len(cols)]
+        bad = [v for v in values or () if not isinstance(v, tuple) or len(v) != len(cols)]
         if bad:
-            raise ValueError(
+            raise InvalidParameterError(
                 f"with {len(cols)} facet columns each facet value must be a tuple of {len(cols)} values, got {bad[0]!r}"
             )
     return FacetSelection(cols, values, None)
@@ -169,11 +124,7 @@ def label_selection(positive_values: Any = None, label_threshold: float | None =
     >>> label_selection(label_threshold=0.5)
     LabelSelection(positive_values=None, threshold=0.5)
     """
-    values = _as_tuple("positive_values", positive_values)
-    if (values is None) == (label_threshold is None):
-        raise ValueError(
-            "give exactly one of positive_values and label_threshold, got "
-            f"positive_values={positive_values!r}, label_threshold={label_threshold!r}"
-        )
-    thr = None if label_threshold is None else float(_threshold("label_threshold", label_threshold))
+    values = check_value_list(positive_values, "positive_values")
+    check_exactly_one(positive_values=positive_values, label_threshold=label_threshold)
+    thr = None if label_threshold is None else float(check_threshold(label_threshold, "label_threshold"))
     return LabelSelection(values, thr)

@@ -17,7 +17,7 @@ posterior predictive distribution of a *new* sample with the same facet sizes:
 * several cells per facet (confusion matrices for DCA…TE; multi-valued labels
   for the KL family), per subgroup (CDDL, CDDPL) or overall (GE):
   ``cells' ~ DirMult(n, cells + α)`` per facet / subgroup at its observed size,
-  by **Monte Carlo** with ``n_samples`` draws (default 20,000) from
+  by **Monte Carlo** with ``n_draws`` draws (default 20,000) from
   ``random_state`` (an integer seed, default 0, a SeedSequence or a Generator;
   see :func:`~confusionlab._validation.check_random_state`), so results are
   reproducible. With 20,000 draws a 95 % interval end is within about ±0.002
@@ -38,16 +38,20 @@ involve ratios and logarithms, so no exact integer key is used).
 from __future__ import annotations
 
 import numbers
+import warnings
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
 
+from .._deprecation import renamed_arguments
 from .._validation import (
     DEFAULT_TOLERANCE,
+    InvalidParameterError,
     check_count,
     check_int,
     check_memory,
+    check_n_draws,
     check_random_state,
     check_tolerance,
 )
@@ -56,8 +60,8 @@ from ..models import marginal, resolve_prior
 
 __all__ = [
     "CHUNK_BYTES",
+    "DEFAULT_N_DRAWS",
     "DEFAULT_SAMPLES",
-    "check_samples",
     "dirichlet_multinomial_draws",
     "exact_binary_facets",
     "exact_binary_facets_shared",
@@ -69,42 +73,41 @@ __all__ = [
     "sampled_metrics",
 ]
 
-DEFAULT_SAMPLES = 20_000
+#: Monte Carlo draws where an uncertainty is not exact (interval ends within about ±0.002 of their level).
+DEFAULT_N_DRAWS = 20_000
+#: The old name of :data:`DEFAULT_N_DRAWS`.
+DEFAULT_SAMPLES = DEFAULT_N_DRAWS
 DEFAULT_MAX_POINTS = 1_000_000
 #: Working memory of one chunk of Monte Carlo draws (gamma variates, probabilities, counts).
 CHUNK_BYTES = 64 * 1024**2
 #: Bytes kept per Monte Carlo draw once reduced to a metric value (value, sort, atoms, weights).
-_BYTES_PER_SAMPLE = 64
+_BYTES_PER_DRAW = 64
 #: Bytes per drawn cell while a chunk is drawn (gamma float64, normalised copy, int64 counts, temporaries).
 _BYTES_PER_CELL = 40
-_SAMPLES_ADVICE = "lower n_samples (20,000 draws give interval ends within about ±0.002 of their level)"
 
 
 def check_samples(n_samples: Any, name: str = "n_samples", *, minimum: int = 1, cells: int = 1) -> int:
-    """Validate a number of Monte Carlo draws and refuse it before allocating too much.
+    """Deprecated: :func:`confusionlab._validation.check_n_draws` (the library's one name is ``n_draws``)."""
+    warnings.warn(
+        "check_samples is renamed confusionlab._validation.check_n_draws; the old name will stop working in the "
+        "next release",
+        FutureWarning,
+        stacklevel=2,
+    )
+    return _check_draws(n_samples, name, minimum=minimum, cells=cells)
 
-    Parameters
-    ----------
-    n_samples : int
-    name : str
-        The argument's name, for messages.
-    minimum : int
-        Fewest draws accepted.
-    cells : int
-        Count cells per draw (the stored draws of :func:`dirichlet_multinomial_draws`).
 
-    Examples
-    --------
-    >>> check_samples(20_000)
+def _check_draws(n_draws: Any, name: str = "n_draws", *, minimum: int = 1, cells: int = 1) -> int:
+    """A number of Monte Carlo draws, refused before allocating the stored draws (``cells`` count cells each).
+
+    >>> _check_draws(20_000)
     20000
-    >>> check_samples(10**9)
+    >>> _check_draws(10**9)
     Traceback (most recent call last):
     ...
-    confusionlab._validation.TooLargeError: n_samples=1,000,000,000 Monte Carlo draws would need about ...
+    confusionlab._validation.TooLargeError: n_draws=1,000,000,000 Monte Carlo draws would need about ...
     """
-    n = check_int(n_samples, name, minimum=minimum)
-    check_memory(float(n) * (_BYTES_PER_SAMPLE + 8.0 * cells), f"{name}={n:,} Monte Carlo draws", _SAMPLES_ADVICE)
-    return n
+    return check_n_draws(n_draws, name, minimum=minimum, bytes_per_draw=_BYTES_PER_DRAW + 8.0 * cells)
 
 
 def _describe(random_state: Any) -> str:
@@ -275,22 +278,27 @@ def exact_facet_sizes(
     return posterior_distribution(vals, pmf, metric=metric, strategy="exact (beta-binomial)", pruned_mass=pruned)
 
 
+@renamed_arguments(n_samples="n_draws")
 def exact_binary_facets(
-    fn: Callable[[np.ndarray], np.ndarray],
-    outcomes: np.ndarray,
-    prior: str | float = "uniform",
-    tolerance: float = DEFAULT_TOLERANCE,
-    max_points: int = DEFAULT_MAX_POINTS,
-    n_samples: int = DEFAULT_SAMPLES,
-    random_state: Any = 0,
-    metric: str = "",
+    fn: Callable[[np.ndarray], np.ndarray], outcomes: np.ndarray, *, metric: str = "", **options: Any
 ) -> MetricDistribution | None:
     """Distribution of ``fn`` of per-facet ``[negative, positive]`` counts, shape (2, 2).
 
     Each facet's positives k' ~ BetaBin(n, k + α, n − k + α) at its observed
     size n, independently. Exact on the pruned lattice (each marginal drops at
     most ``tolerance`` of its mass) when it has at most ``max_points`` points,
-    otherwise ``n_samples`` Monte Carlo draws from the same model.
+    otherwise ``n_draws`` Monte Carlo draws from the same model.
+
+    Parameters
+    ----------
+    fn : callable
+        Maps counts of shape (..., 2, 2) to metric values of shape (...).
+    outcomes : array_like of int, shape (2, 2)
+    metric : str
+        The metric's name, recorded in the distribution.
+    **options
+        ``prior``, ``tolerance``, ``max_points``, ``n_draws``, ``random_state``:
+        as in :func:`exact_binary_facets_shared`, whose single-metric form this is.
 
     Examples
     --------
@@ -299,24 +307,17 @@ def exact_binary_facets(
     >>> d.strategy, round(d.mean(), 3)
     ('exact (beta-binomial lattice)', 0.147)
     """
-    return exact_binary_facets_shared(
-        {metric: fn},
-        outcomes,
-        prior=prior,
-        tolerance=tolerance,
-        max_points=max_points,
-        n_samples=n_samples,
-        random_state=random_state,
-    )[metric]
+    return exact_binary_facets_shared({metric: fn}, outcomes, **options)[metric]
 
 
+@renamed_arguments(n_samples="n_draws")
 def exact_binary_facets_shared(
     fns: Mapping[str, Callable[[np.ndarray], np.ndarray]],
     outcomes: np.ndarray,
     prior: str | float = "uniform",
     tolerance: float = DEFAULT_TOLERANCE,
     max_points: int = DEFAULT_MAX_POINTS,
-    n_samples: int = DEFAULT_SAMPLES,
+    n_draws: int = DEFAULT_N_DRAWS,
     random_state: Any = 0,
 ) -> dict[str, MetricDistribution | None]:
     """:func:`exact_binary_facets` of several metrics of the same outcomes, sharing the work.
@@ -326,6 +327,21 @@ def exact_binary_facets_shared(
     of ``fns`` (metric name → function) is evaluated on them, so each result
     is exactly ``exact_binary_facets(fn, outcomes, …, metric=name)`` (the same
     lattice, weights, draws and ``random_state``) at a fraction of the cost.
+
+    Parameters
+    ----------
+    fns : mapping
+        Metric name → function of counts of shape (..., 2, 2).
+    outcomes : array_like of int, shape (2, 2)
+        ``[negative, positive]`` counts of facet *a*, then of facet *d*.
+    prior : "uniform", "jeffreys" or float
+    tolerance : float
+        Mass each marginal may drop from its tails.
+    max_points : int
+        Largest lattice computed exactly; beyond it, Monte Carlo draws.
+    n_draws : int
+        Monte Carlo draws past ``max_points``.
+    random_state : None, int, SeedSequence or Generator
 
     Examples
     --------
@@ -341,7 +357,9 @@ def exact_binary_facets_shared(
     check_memory(float(max_points) * 96.0, f"max_points={max_points:,} lattice points", "lower max_points")
     o = _cells(outcomes, "outcomes")
     if o.shape != (2, 2):
-        raise ValueError(f"outcomes must have shape (2, 2) ([negative, positive] of facets a, d), got {o.shape}")
+        raise InvalidParameterError(
+            f"outcomes must have shape (2, 2) ([negative, positive] of facets a, d), got {o.shape}"
+        )
     na, nd = int(o[0].sum()), int(o[1].sum())
     ka, pa, pra = _support(int(o[0, 1]), na, al, tolerance, "positives of facet a")
     kd, pd, prd = _support(int(o[1, 1]), nd, al, tolerance, "positives of facet d")
@@ -356,7 +374,7 @@ def exact_binary_facets_shared(
             )
             for name, fn in fns.items()
         }
-    values = sampled_metrics(fns, o, n_samples=n_samples, random_state=random_state, prior=prior)
+    values = sampled_metrics(fns, o, n_draws=n_draws, random_state=random_state, prior=prior)
     return {name: sampled_distribution(v, metric=name, random_state=random_state) for name, v in values.items()}
 
 
@@ -365,14 +383,16 @@ def _cells(cells: Any, name: str) -> np.ndarray:
     if c.dtype.kind not in "iu":
         if c.dtype.kind == "f" and np.isfinite(c).all() and (c == np.round(c)).all():
             if c.size and np.abs(c).max() >= 2.0**62:
-                raise ValueError(f"{name} holds a count of {np.abs(c).max():g}, beyond 64-bit integer counts")
+                raise InvalidParameterError(
+                    f"{name} holds a count of {np.abs(c).max():g}, beyond 64-bit integer counts"
+                )
             c = c.astype(np.int64)
         else:
-            raise TypeError(f"{name} must be an array of integer counts, got dtype {c.dtype}")
+            raise InvalidParameterError(f"{name} must be an array of integer counts, got dtype {c.dtype}")
     if c.ndim == 0 or c.shape[-1] == 0:
-        raise ValueError(f"{name} must have at least one cell along its last axis, got shape {c.shape}")
+        raise InvalidParameterError(f"{name} must have at least one cell along its last axis, got shape {c.shape}")
     if c.size and c.min() < 0:
-        raise ValueError(f"{name} must be non-negative counts, got a minimum of {int(c.min())}")
+        raise InvalidParameterError(f"{name} must be non-negative counts, got a minimum of {int(c.min())}")
     return c.astype(np.int64, copy=False)
 
 
@@ -407,9 +427,10 @@ def _chunk_size(n_cells: int) -> int:
     return max(1, int(CHUNK_BYTES // per_draw))
 
 
+@renamed_arguments(n_samples="n_draws")
 def dirichlet_multinomial_draws(
     cells: np.ndarray,
-    n_samples: int = DEFAULT_SAMPLES,
+    n_draws: int = DEFAULT_N_DRAWS,
     random_state: Any = 0,
     prior: str | float = "uniform",
 ) -> np.ndarray:
@@ -420,7 +441,7 @@ def dirichlet_multinomial_draws(
     cells : array_like of int, shape (..., K)
         Observed counts; each vector along the last axis (a facet, a subgroup ×
         facet, …) gets its own ``DirMult(n, cells + α)`` with its observed total n.
-    n_samples : int
+    n_draws : int
         Number of draws; all of them are returned, so the request is refused
         (:class:`~confusionlab._validation.TooLargeError`) when they would not
         fit in :func:`~confusionlab._validation.memory_limit`. To reduce draws to
@@ -430,43 +451,37 @@ def dirichlet_multinomial_draws(
 
     Returns
     -------
-    ndarray of int64, shape (n_samples, ..., K)
+    ndarray of int64, shape (n_draws, ..., K)
 
     Examples
     --------
-    >>> x = dirichlet_multinomial_draws(np.array([[3, 1], [0, 4]]), n_samples=5, random_state=1)
+    >>> x = dirichlet_multinomial_draws(np.array([[3, 1], [0, 4]]), n_draws=5, random_state=1)
     >>> x.shape, x.sum(axis=-1).tolist()[0]
     ((5, 2, 2), [4, 4])
     """
     al = resolve_prior(prior)
     c = _cells(cells, "cells")
-    n_samples = check_samples(n_samples, cells=c.size)
+    n_draws = _check_draws(n_draws, cells=c.size)
     rng = check_random_state(random_state)
     k = c.shape[-1]
     flat = c.reshape(-1, k)
     n = flat.sum(axis=-1)
     chunk = _chunk_size(flat.size)
-    out = np.empty((n_samples, *flat.shape), dtype=np.int64)
-    for start in range(0, n_samples, chunk):
-        stop = min(n_samples, start + chunk)
+    out = np.empty((n_draws, *flat.shape), dtype=np.int64)
+    for start in range(0, n_draws, chunk):
+        stop = min(n_draws, start + chunk)
         out[start:stop] = _draw(rng, flat, n, stop - start, al)
-    return out.reshape(n_samples, *c.shape)
+    return out.reshape(n_draws, *c.shape)
 
 
-def sampled_metric(
-    fn: Callable[[np.ndarray], np.ndarray],
-    cells: np.ndarray,
-    *,
-    n_samples: int = DEFAULT_SAMPLES,
-    random_state: Any = 0,
-    prior: str | float = "uniform",
-) -> np.ndarray:
+@renamed_arguments(n_samples="n_draws")
+def sampled_metric(fn: Callable[[np.ndarray], np.ndarray], cells: np.ndarray, **options: Any) -> np.ndarray:
     """``fn`` of Dirichlet-multinomial posterior predictive draws, in bounded memory.
 
     The draws of :func:`dirichlet_multinomial_draws` are made in chunks of at
     most :data:`CHUNK_BYTES` and each chunk is reduced to ``fn``'s values
     before the next is drawn, so the working memory does not grow with
-    ``n_samples × cells`` (a CDDL over 5,000 subgroups needs tens of MB, not
+    ``n_draws × cells`` (a CDDL over 5,000 subgroups needs tens of MB, not
     10 GB). The draws are those of :func:`dirichlet_multinomial_draws` with the
     same ``random_state``.
 
@@ -475,27 +490,31 @@ def sampled_metric(
     fn : callable
         Maps counts of shape (S, ...cells.shape) to values of shape (S,).
     cells : array_like of int, shape (..., K)
+    **options
+        ``n_draws``, ``random_state``, ``prior``: as in :func:`sampled_metrics`,
+        whose single-function form this is.
 
     Returns
     -------
-    ndarray of float64, shape (n_samples,)
+    ndarray of float64, shape (n_draws,)
 
     Examples
     --------
     >>> cells = np.array([[30, 10], [20, 20]])
     >>> share = lambda x: x[..., 1, 1] / x[..., 1].sum(axis=-1)
-    >>> v = sampled_metric(share, cells, n_samples=1000, random_state=0)
+    >>> v = sampled_metric(share, cells, n_draws=1000, random_state=0)
     >>> bool(np.all(v == share(dirichlet_multinomial_draws(cells, 1000, random_state=0))))
     True
     """
-    return sampled_metrics({"": fn}, cells, n_samples=n_samples, random_state=random_state, prior=prior)[""]
+    return sampled_metrics({"": fn}, cells, **options)[""]
 
 
+@renamed_arguments(n_samples="n_draws")
 def sampled_metrics(
     fns: Mapping[str, Callable[[np.ndarray], np.ndarray]],
     cells: np.ndarray,
     *,
-    n_samples: int = DEFAULT_SAMPLES,
+    n_draws: int = DEFAULT_N_DRAWS,
     random_state: Any = 0,
     prior: str | float = "uniform",
 ) -> dict[str, np.ndarray]:
@@ -505,30 +524,36 @@ def sampled_metrics(
     function) before the next is drawn; ``result[name]`` is exactly
     ``sampled_metric(fns[name], cells, …)`` with the same arguments.
 
+    Parameters
+    ----------
+    fns : mapping
+        Name → function of counts of shape (S, ...cells.shape) to values of shape (S,).
+    cells : array_like of int, shape (..., K)
+    n_draws : int
+        Number of draws (the values of every function are kept: refused
+        before allocating above the memory limit).
+    random_state : None, int, SeedSequence or Generator
+    prior : "uniform", "jeffreys" or float
+
     Examples
     --------
     >>> cells = np.array([[30, 10], [20, 20]])
     >>> fns = {"d": lambda x: x[..., 1, 1] / 40.0, "a": lambda x: x[..., 0, 1] / 40.0}
-    >>> v = sampled_metrics(fns, cells, n_samples=1000, random_state=0)
-    >>> bool(np.all(v["a"] == sampled_metric(fns["a"], cells, n_samples=1000, random_state=0)))
+    >>> v = sampled_metrics(fns, cells, n_draws=1000, random_state=0)
+    >>> bool(np.all(v["a"] == sampled_metric(fns["a"], cells, n_draws=1000, random_state=0)))
     True
     """
     al = resolve_prior(prior)
     c = _cells(cells, "cells")
-    n_samples = check_samples(n_samples)
-    check_memory(
-        float(n_samples) * _BYTES_PER_SAMPLE * max(len(fns), 1),
-        f"n_samples={n_samples:,} Monte Carlo draws of {len(fns)} metrics",
-        _SAMPLES_ADVICE,
-    )
+    n_draws = check_n_draws(n_draws, bytes_per_draw=_BYTES_PER_DRAW * max(len(fns), 1))
     rng = check_random_state(random_state)
     k = c.shape[-1]
     flat = c.reshape(-1, k)
     n = flat.sum(axis=-1)
     chunk = _chunk_size(flat.size)
-    out = {name: np.empty(n_samples, dtype=np.float64) for name in fns}
-    for start in range(0, n_samples, chunk):
-        stop = min(n_samples, start + chunk)
+    out = {name: np.empty(n_draws, dtype=np.float64) for name in fns}
+    for start in range(0, n_draws, chunk):
+        stop = min(n_draws, start + chunk)
         draws = _draw(rng, flat, n, stop - start, al).reshape(stop - start, *c.shape)
         for name, fn in fns.items():
             out[name][start:stop] = np.asarray(fn(draws), dtype=np.float64).reshape(stop - start)

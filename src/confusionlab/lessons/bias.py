@@ -13,7 +13,7 @@ Examples
 >>> matplotlib.use("Agg")
 >>> from confusionlab import bias
 >>> t = bias.CountTable.from_confusion(a=(2718, 3678, 84, 13900), d=(433, 679, 10, 8660))
->>> r = bias.report_from_counts(t, stage="post", n_samples=2000)
+>>> r = bias.report_from_counts(t, stage="post", n_draws=2000)
 >>> frame = interval_frame(r, metrics=["DPPL", "DAR"])
 >>> frame[["method", "holds_no_bias"]].to_dict("index")
 {'DPPL': {'method': 'exact', 'holds_no_bias': False}, 'DAR': {'method': 'Monte Carlo', 'holds_no_bias': True}}
@@ -28,38 +28,26 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from .._validation import check_confidence
-from .style import GROUP_COLOURS, NEUTRAL
+from .._validation import InvalidParameterError, check_confidence, check_instance, check_names
+from ..bias.figures import EXCLUDES_COLOUR, HOLDS_COLOUR, draw_intervals, method_of
+from ..bias.results import BiasReport
 
 __all__ = ["EXCLUDES_COLOUR", "HOLDS_COLOUR", "interval_frame", "plot_intervals"]
 
-#: Colour of a metric whose interval excludes the no-bias value (group d's red).
-EXCLUDES_COLOUR = GROUP_COLOURS["d"]
-#: Colour of a metric whose interval holds the no-bias value (neutral grey).
-HOLDS_COLOUR = NEUTRAL
-
-
-def _method(metric: Any) -> str:
-    dist = metric.distribution
-    if dist is None:
-        return "none"
-    return "exact" if str(getattr(dist, "strategy", "")).startswith("exact") else "Monte Carlo"
-
 
 def _rows(report: Any, metrics: Sequence[str] | None) -> list[Any]:
-    if not hasattr(report, "items") or not hasattr(report, "to_frame"):
-        raise TypeError(f"report must be a BiasReport, got {type(report).__name__}")
-    if isinstance(metrics, str):
-        raise TypeError("metrics must be a sequence of metric names, not a string")
-    names = [k for k, m in report.items() if m.value is not None] if metrics is None else list(metrics)
-    if not names:
-        raise ValueError("metrics: nothing to show (name at least one metric the report computed)")
-    unknown = [k for k in names if k not in report]
-    if unknown:
-        raise ValueError(f"metrics: {unknown} not in the report (it has {sorted(report)})")
+    check_instance(report, "report", BiasReport, "a BiasReport (from confusionlab.bias.report)")
+    if metrics is None:
+        names = [k for k, m in report.items() if m.value is not None]
+        if not names:
+            raise InvalidParameterError("metrics: nothing to show (the report computed no metric)")
+    else:
+        if isinstance(metrics, str):  # one name would read as a list of its letters
+            check_instance(metrics, "metrics", (list, tuple), "a sequence of metric names")
+        names = check_names(metrics, "metrics", list(report), "metric names the report has")
     missing = [k for k in names if report[k].value is None]
     if missing:
-        raise ValueError(f"metrics: {missing} could not be computed ({report[missing[0]].error})")
+        raise InvalidParameterError(f"metrics: {missing} could not be computed ({report[missing[0]].error})")
     return [report[k] for k in names]
 
 
@@ -87,7 +75,7 @@ def interval_frame(report: Any, confidence: float = 0.95, *, metrics: Sequence[s
     --------
     >>> from confusionlab import bias
     >>> t = bias.CountTable.from_confusion(a=(50, 10, 5, 35), d=(20, 10, 5, 15))
-    >>> f = interval_frame(bias.report_from_counts(t, stage="post", n_samples=500), metrics=["DI"])
+    >>> f = interval_frame(bias.report_from_counts(t, stage="post", n_draws=500), metrics=["DI"])
     >>> f.loc["DI", "method"], float(f.loc["DI", "no_bias"])
     ('exact', 1.0)
     """
@@ -106,7 +94,7 @@ def interval_frame(report: Any, confidence: float = 0.95, *, metrics: Sequence[s
                 "upper": hi,
                 "no_bias": m.no_bias,
                 "holds_no_bias": holds,
-                "method": _method(m),
+                "method": method_of(m),
                 "prob_same_sign": m.prob_sign_real,
             }
         )
@@ -137,28 +125,10 @@ def plot_intervals(
         (:data:`HOLDS_COLOUR`) when it holds it; marker ``"o"`` exact, ``"s"`` Monte Carlo.
     """
     import matplotlib.pyplot as plt
-    from matplotlib.lines import Line2D
 
-    frame = interval_frame(report, confidence, metrics=metrics)
-    frame = frame[frame.method != "none"]
+    confidence = check_confidence(confidence)
+    rows = [m for m in _rows(report, metrics) if m.distribution is not None]
     if ax is None:
-        _, ax = plt.subplots(figsize=(6.5, 0.35 * len(frame) + 1.2))
-    for y, (_, row) in enumerate(frame.iterrows()):
-        colour = HOLDS_COLOUR if row.holds_no_bias else EXCLUDES_COLOUR
-        ax.plot([row.lower - row.no_bias, row.upper - row.no_bias], [y, y], color=colour, lw=3, solid_capstyle="butt")
-        marker = "o" if row.method == "exact" else "s"
-        ax.scatter([row.value - row.no_bias], [y], color=colour, marker=marker, zorder=3, edgecolor="white")
-    ax.axvline(0.0, color=NEUTRAL, lw=1, ls="--")
-    ax.set_yticks(range(len(frame)), list(frame.index))
-    ax.invert_yaxis()
-    ax.set_xlabel("metric − no-bias value")
-    ax.set_ylabel("bias metric")
-    ax.set_title(f"{confidence:.0%} posterior predictive intervals")
-    handles = [
-        Line2D([], [], color=EXCLUDES_COLOUR, lw=3, label="excludes no bias"),
-        Line2D([], [], color=HOLDS_COLOUR, lw=3, label="holds no bias"),
-        Line2D([], [], color=NEUTRAL, marker="o", ls="", label="exact"),
-        Line2D([], [], color=NEUTRAL, marker="s", ls="", label="Monte Carlo"),
-    ]
-    ax.legend(handles=handles, fontsize="small", loc="best")
+        _, ax = plt.subplots(figsize=(6.5, 0.35 * len(rows) + 1.2))
+    draw_intervals(ax, rows, confidence)  # the figure of BiasReport.plot
     return ax

@@ -4,7 +4,7 @@ Rows are the audited groups (facet value, or combination of two), columns the
 metrics; each cell is coloured by its verdict ("bias", "no material bias",
 "insufficient evidence"). Hovering or clicking a cell shows its simultaneous
 interval and value against the band ``no_bias ± margin`` that decides the
-verdict. Every number comes from :func:`confusionlab.bias.auditing.audit`; the
+verdict. Every number comes from :func:`confusionlab.bias.audit`; the
 browser only lays out and draws (canvas), so the view renders in the static
 HTML export as well.
 """
@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 import traitlets
 
+from .._validation import InvalidParameterError, check_instance
 from ..bias.auditing import Audit
 from ._common import Buffer, BundledWidget
 
@@ -101,7 +102,7 @@ class AuditView(BundledWidget, bundle="audit"):
         """The audit row shown in cell ``index`` (row-major over groups × metrics)."""
         g, m = divmod(int(index), len(self._metrics))
         facet, group = self._keys[g]
-        df = pd.DataFrame(self._audit)
+        df = self._audit.to_frame()
         hit = df[(df.facet == facet) & (df.group == group) & (df.metric == self._metrics[m])]
         if hit.empty:
             raise IndexError(f"cell {index} holds no audit row")
@@ -109,7 +110,7 @@ class AuditView(BundledWidget, bundle="audit"):
 
     def _refresh(self, parts: set[str]) -> None:
         a = self._audit
-        df = pd.DataFrame(a)
+        df = a.to_frame()
         keys = list(dict.fromkeys(zip(df["facet"], df["group"], strict=True)))
         metrics = list(dict.fromkeys(df["metric"]))
         g_index = {k: i for i, k in enumerate(keys)}
@@ -145,12 +146,9 @@ class AuditView(BundledWidget, bundle="audit"):
 
 
 def _check_audit(audit: Any) -> Audit:
-    if not isinstance(audit, Audit):
-        raise TypeError(f"audit must be the result of confusionlab.bias.auditing.audit, got {type(audit).__name__}")
+    check_instance(audit, "audit", Audit, "the result of confusionlab.bias.audit")
     if len(audit) == 0:
-        raise ValueError("audit has no rows to show")
-    if not all(hasattr(audit, k) for k in ("level", "margin", "no_bias", "sizes", "notes")):
-        raise ValueError("audit lost its attributes (level, margin, …); pass the result of audit() itself")
+        raise InvalidParameterError("audit has no rows to show")
     if any(not math.isfinite(v) for v in audit.margin.values()):
-        raise ValueError("audit margins must be finite")
+        raise InvalidParameterError(f"audit margins must be finite, got {audit.margin!r}")
     return audit

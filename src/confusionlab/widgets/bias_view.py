@@ -19,15 +19,23 @@ import ipywidgets as w
 import numpy as np
 import traitlets
 
-from ..bias.report import BiasReport
+from .._deprecation import renamed_arguments
+from .._validation import InvalidParameterError, check_instance, check_int
+from ..bias.results import BiasReport
 from ..bias.uncertainty import dirichlet_multinomial_draws
 from ..confusion import CONFUSION_ORDER, ConfusionMatrix
+from ..palette import GROUP_COLOURS, NEUTRAL, THEME
 from ._common import Confidence, StatefulWidget
 from .canvas_chart import BiasChart, series
 
 __all__ = ["BiasView", "metrics_table_html", "roc_points"]
 
-FACET_COLORS = ("#1f77b4", "#d62728")  # a, d
+#: Colours of facet a (the rest) and facet d (the sensitive facet): the palette's group colours.
+FACET_COLOURS = (GROUP_COLOURS["a"], GROUP_COLOURS["d"])
+#: The old name of :data:`FACET_COLOURS`.
+FACET_COLORS = FACET_COLOURS
+#: Most posterior predictive draws per facet drawn as the cloud.
+MAX_CLOUD_DRAWS = 5000
 
 
 def confusion_columns(cm: Any) -> dict[str, np.ndarray]:
@@ -35,7 +43,7 @@ def confusion_columns(cm: Any) -> dict[str, np.ndarray]:
     order of :meth:`confusionlab.bias.CountTable.confusion` (``CONFUSION_ORDER``)."""
     counts = np.asarray(cm)
     if counts.shape[-1:] != (4,):
-        raise ValueError(f"confusion counts must have 4 columns {CONFUSION_ORDER}, got shape {counts.shape}")
+        raise InvalidParameterError(f"confusion counts must have 4 columns {CONFUSION_ORDER}, got shape {counts.shape}")
     return {name: counts[..., k] for k, name in enumerate(CONFUSION_ORDER)}
 
 
@@ -81,7 +89,7 @@ def metrics_table_html(report: BiasReport, confidence: float = 0.95) -> tuple[st
     --------
     >>> from confusionlab import bias
     >>> t = bias.CountTable.from_confusion(a=(2718, 3678, 84, 13900), d=(433, 679, 10, 8660))
-    >>> _, flagged = metrics_table_html(bias.report_from_counts(t, n_samples=2000))
+    >>> _, flagged = metrics_table_html(bias.report_from_counts(t, n_draws=2000))
     >>> "DAR" in flagged, "DPPL" in flagged
     (True, False)
     """
@@ -98,7 +106,7 @@ def metrics_table_html(report: BiasReport, confidence: float = 0.95) -> tuple[st
         flag = has_interval and m.contains_no_bias(confidence)
         if flag:
             flagged.append(name)
-        style = " style='background:#fff3cd'" if flag else ""
+        style = f" style='background:{THEME['highlight']}'" if flag else ""
         interval = f"[{_fmt(lo)}, {_fmt(hi)}]" if has_interval else "–"
         note = "contains no-bias value" if flag else ""
         rows.append(
@@ -120,8 +128,9 @@ class BiasView(StatefulWidget, w.VBox):
         or :func:`confusionlab.bias.report_from_counts`.
     confidence : float
         Initial interval probability, in (0, 1) (a slider changes it).
-    n_cloud : int
-        Posterior predictive draws per facet drawn as the cloud (at most 5,000).
+    n_draws : int
+        Posterior predictive draws per facet drawn as the cloud (1 to 5,000;
+        formerly ``n_cloud``, still accepted with a FutureWarning).
     random_state : None, int, SeedSequence or Generator
         Randomness of the cloud's draws.
 
@@ -137,7 +146,7 @@ class BiasView(StatefulWidget, w.VBox):
     --------
     >>> from confusionlab import bias
     >>> t = bias.CountTable.from_confusion(a=(2718, 3678, 84, 13900), d=(433, 679, 10, 8660))
-    >>> v = BiasView(bias.report_from_counts(t, n_samples=2000), n_cloud=200)
+    >>> v = BiasView(bias.report_from_counts(t, n_draws=2000), n_draws=200)
     >>> "DAR" in v.flagged
     True
     """
@@ -145,18 +154,17 @@ class BiasView(StatefulWidget, w.VBox):
     confidence = Confidence(0.95)
     flagged = traitlets.List(traitlets.Unicode())
 
+    @renamed_arguments(n_cloud="n_draws")
     def __init__(
         self,
         report: BiasReport,
         confidence: float = 0.95,
-        n_cloud: int = 400,
+        n_draws: int = 400,
         random_state: Any = 0,
         **kwargs: Any,
     ) -> None:
-        if not isinstance(report, BiasReport):
-            raise TypeError(f"report must be a BiasReport, got {type(report).__name__}")
-        if isinstance(n_cloud, bool) or not isinstance(n_cloud, int) or not 1 <= n_cloud <= 5000:
-            raise ValueError(f"n_cloud must be an integer in [1, 5000], got {n_cloud!r}")
+        check_instance(report, "report", BiasReport, "a BiasReport (from confusionlab.bias.report)")
+        n_draws = check_int(n_draws, "n_draws", minimum=1, maximum=MAX_CLOUD_DRAWS)
         self.report = report
         self.table = w.HTML()
         self.slider = w.FloatSlider(
@@ -165,7 +173,7 @@ class BiasView(StatefulWidget, w.VBox):
         children: list[Any] = []
         self.figure: BiasChart | None = None
         if report.counts.has_predictions:
-            self.figure = self._roc_figure(report.counts.confusion(), n_cloud, random_state)
+            self.figure = self._roc_figure(report.counts.confusion(), n_draws, random_state)
             children.append(self.figure)
         else:  # said in the page, not a silently missing plot
             children.append(
@@ -188,18 +196,18 @@ class BiasView(StatefulWidget, w.VBox):
         self.slider.min = min(self.slider.min, self.confidence)
         self.slider.max = max(self.slider.max, self.confidence)
 
-    def _roc_figure(self, cm: np.ndarray, n_cloud: int, random_state: Any) -> BiasChart:
-        draws = dirichlet_multinomial_draws(cm, n_samples=n_cloud, random_state=random_state)  # (S, 2, 4)
+    def _roc_figure(self, cm: np.ndarray, n_draws: int, random_state: Any) -> BiasChart:
+        draws = dirichlet_multinomial_draws(cm, n_draws=n_draws, random_state=random_state)  # (S, 2, 4)
         fpr_c, tpr_c = roc_points(draws)
         fpr, tpr = roc_points(cm)
         self.cloud_points = (fpr_c, tpr_c)
         self.observed_points = (fpr, tpr)
         # Series: the chance diagonal, then per facet its cloud and its observed point.
-        marks = [series("line", [0, 1], [0, 1], colour="#999999", dash=True, width=1)]
+        marks = [series("line", [0, 1], [0, 1], colour=NEUTRAL, dash=True, width=1)]
         for f, name in enumerate(("a (rest)", "d (sensitive)")):
-            marks.append(series("points", fpr_c[:, f], tpr_c[:, f], colour=FACET_COLORS[f], alpha=0.15, size=2.5))
+            marks.append(series("points", fpr_c[:, f], tpr_c[:, f], colour=FACET_COLOURS[f], alpha=0.15, size=2.5))
             marks.append(
-                series("points", [fpr[f]], [tpr[f]], colour=FACET_COLORS[f], size=7, marker="diamond", stroke=True,
+                series("points", [fpr[f]], [tpr[f]], colour=FACET_COLOURS[f], size=7, marker="diamond", stroke=True,
                        label=name)
             )  # fmt: skip
         chart = BiasChart(width=420, height=400)
@@ -210,7 +218,7 @@ class BiasView(StatefulWidget, w.VBox):
             y_label="TPR",
             x_domain=[0.0, 1.0],
             y_domain=[0.0, 1.0],
-            message=f"diamonds: observed facets; clouds: {n_cloud} posterior predictive draws per facet",
+            message=f"diamonds: observed facets; clouds: {n_draws} posterior predictive draws per facet",
         )
         return chart
 

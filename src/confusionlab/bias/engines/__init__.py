@@ -1,8 +1,11 @@
-"""Engine access: one interface, one small module per dataframe engine.
+"""Engine access: one counting interface, one small module per dataframe engine.
 
-Every count-based bias metric needs the same (group × facet × label ×
-prediction) count table. Each engine computes it where the data lives, behind
-one signature, ``count_cells(frame, request) -> Cells``:
+Every count-based bias metric, of a report or of an audit, needs the same kind of
+table: the number of rows per combination of a few keys (facet *d* or not, label,
+prediction, subgroup, the raw values of the audited facet columns). Each engine
+computes it where the data lives, behind one signature,
+``count_cells(frame, request) -> Cells``, and :func:`count_cells` here picks the
+module for the engine that holds ``frame``:
 
 * :mod:`.pandas` — numpy codes and one ``bincount`` (pandas' own group-by is
   slower than this for a handful of small keys);
@@ -13,7 +16,12 @@ one signature, ``count_cells(frame, request) -> Cells``:
 * :mod:`.narwhals` — one lazy group-by for polars, pyarrow, DuckDB and
   anything else narwhals wraps.
 
-Each also counts, per key column, the rows whose value is missing (None, NaN,
+:func:`confusionlab.bias.report` and :func:`confusionlab.bias.audit` both count
+through it, so a Dask report and a Dask audit run the same code. A
+:class:`CountRequest` says what to count; the keys of the :class:`Cells` it gets
+back are :data:`KEYS` and, for the audit's facet columns, :func:`facet_key`.
+
+Each engine also counts, per key column, the rows whose value is missing (None, NaN,
 pandas ``<NA>``): missing values are never a category, so the caller refuses
 them unless ``dropna=True`` (then those rows are left out of the table, in the
 engine). The rest of this module reads the other few things a report needs
@@ -28,9 +36,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
+from ..._validation import InvalidParameterError
 from ..selection import FacetSelection, LabelSelection
 
 __all__ = [
+    "KEYS",
     "Cells",
     "CountRequest",
     "check_columns",
@@ -38,6 +50,7 @@ __all__ = [
     "count_cells",
     "distinct_values",
     "facet_expr",
+    "facet_key",
     "facet_max",
     "feature_rows",
     "missing_expr",
@@ -45,34 +58,63 @@ __all__ = [
 ]
 
 KEYS = ("_f", "_l", "_p", "_g")
-"""Key names of a :class:`Cells` table: facet d?, label, prediction, group."""
+"""Key names of a :class:`Cells` table: facet d?, label, prediction, group (then :func:`facet_key`)."""
+
+
+def facet_key(i: int) -> str:
+    """Key name of the raw values of ``CountRequest.facets[i]`` in a :class:`Cells` table.
+
+    >>> facet_key(2)
+    '_k2'
+    """
+    return f"_k{i}"
 
 
 @dataclass(frozen=True)
 class CountRequest:
-    """What to count: the columns and how facet and label are selected.
+    """What to count: the columns, and how facet and label are selected.
+
+    A report asks for facet *d* (``facet``) and, for CDDL/CDDPL, a subgroup
+    column; an audit asks for the raw values of every facet column at once
+    (``facets``, no ``facet``), so that each group it judges is a sum of cells.
 
     Attributes
     ----------
-    label, predicted, group : str or None
-        Column names (``predicted`` and ``group`` optional).
+    label : str
+        Label column.
     labels : LabelSelection
-    facet : FacetSelection
+        Positive label values or a threshold; the prediction is binarised the
+        same way when a threshold is given.
+    facet : FacetSelection or None
+        Which rows form facet *d* (key ``"_f"``); None for no such key.
+    predicted, group : str or None
+        Prediction column (key ``"_p"``) and subgroup column (key ``"_g"``).
     dropna : bool
         Leave out rows with a missing value in any of these columns.
+    facets : tuple of str
+        Columns counted by their raw values (keys :func:`facet_key` ``(i)``).
+
+    Examples
+    --------
+    >>> from confusionlab.bias.selection import label_selection
+    >>> CountRequest("y", label_selection([1]), None, "p", facets=("sex", "race")).keys
+    ['_l', '_p', '_k0', '_k1']
     """
 
     label: str
     labels: LabelSelection
-    facet: FacetSelection
+    facet: FacetSelection | None
     predicted: str | None = None
     group: str | None = None
     dropna: bool = False
+    facets: tuple[str, ...] = ()
 
     @property
     def checked(self) -> list[tuple[str, str]]:
         """``(argument, column)`` pairs whose missing values are counted, each column once."""
-        pairs = [("label", self.label), *(("facet", c) for c in self.facet.columns)]
+        pairs = [("label", self.label)]
+        pairs += [("facet", c) for c in (self.facet.columns if self.facet is not None else ())]
+        pairs += [("facets", c) for c in self.facets]
         pairs += [(a, c) for a, c in (("predicted", self.predicted), ("group", self.group)) if c is not None]
         seen: dict[str, str] = {}
         for arg, col in pairs:
@@ -82,7 +124,40 @@ class CountRequest:
     @property
     def keys(self) -> list[str]:
         """The key names this request produces."""
-        return ["_f", "_l"] + (["_p"] if self.predicted else []) + (["_g"] if self.group else [])
+        keys = (["_f"] if self.facet is not None else []) + ["_l"]
+        keys += (["_p"] if self.predicted else []) + (["_g"] if self.group else [])
+        return keys + [facet_key(i) for i in range(len(self.facets))]
+
+    def key_columns(
+        self,
+        column: Callable[[str], Any],
+        in_facet: Callable[[FacetSelection], Any],
+        greater: Callable[[Any, float], Any],
+    ) -> dict[str, Any]:
+        """Every key of :attr:`keys` in one engine's language, so that each engine builds the same keys.
+
+        ``column(name)`` is a column of the engine, ``in_facet(selection)`` the
+        flag "the row is in facet *d*" and ``greater(column, threshold)`` a
+        comparison; the label and the prediction are binarised by the label
+        threshold when there is one, every other key is a column's raw values.
+
+        >>> from confusionlab.bias.selection import label_selection
+        >>> req = CountRequest("y", label_selection(label_threshold=0.5), None, "p", facets=("sex",))
+        >>> req.key_columns(str.upper, repr, lambda c, t: f"{c} > {t}")
+        {'_l': 'Y > 0.5', '_p': 'P > 0.5', '_k0': 'SEX'}
+        """
+        threshold = self.labels.threshold
+
+        def label_like(name: str) -> Any:
+            return column(name) if threshold is None else greater(column(name), threshold)
+
+        keys = {"_f": in_facet(self.facet)} if self.facet is not None else {}
+        keys["_l"] = label_like(self.label)
+        if self.predicted is not None:
+            keys["_p"] = label_like(self.predicted)
+        if self.group is not None:
+            keys["_g"] = column(self.group)
+        return keys | {facet_key(i): column(c) for i, c in enumerate(self.facets)}
 
 
 @dataclass
@@ -93,7 +168,8 @@ class Cells:
     ----------
     keys : dict of list
         ``"_f"`` (bool: facet d), ``"_l"`` (label value, or bool for a label
-        threshold), and ``"_p"``/``"_g"`` when requested; one entry per cell.
+        threshold), and ``"_p"``/``"_g"``/``"_k<i>"`` when requested; one entry
+        per cell (the ``"_k<i>"`` values as Python scalars, not numpy ones).
     n : list of int
         Rows in each cell (rows with a missing key value are never in a cell).
     missing : dict
@@ -115,7 +191,6 @@ class Cells:
         checked: Sequence[tuple[str, str]],
         *,
         count: str,
-        convert: Callable[[Any], Any] | None = None,
     ) -> Cells:
         """Cells from grouped rows (indexable by name): the key values, the row count under
         ``count`` and one missing flag ``_m<i>`` per ``checked`` column. Rows with a missing
@@ -132,7 +207,7 @@ class Cells:
                     missing[i] += n * h
                 continue
             for k in keys:
-                out.keys[k].append(row[k] if convert is None else convert(row[k]))
+                out.keys[k].append(row[k])
             out.n.append(n)
         out.missing = {col: m for (_, col), m in zip(checked, missing, strict=True) if m}
         return out
@@ -149,7 +224,7 @@ def to_narwhals(data: Any) -> Any:
     >>> to_narwhals([[1, 2]])
     Traceback (most recent call last):
     ...
-    TypeError: data must be a pandas or polars DataFrame, a pyarrow Table, ... got list
+    confusionlab.InvalidParameterError: data must be a pandas or polars DataFrame, a pyarrow Table, ... got list
     """
     import narwhals as nw
 
@@ -161,7 +236,7 @@ def to_narwhals(data: Any) -> Any:
             warnings.filterwarnings("ignore", message=".*narwhals-dask.*", category=FutureWarning)
             return nw.from_native(data)
     except TypeError as exc:
-        raise TypeError(
+        raise InvalidParameterError(
             "data must be a pandas or polars DataFrame, a pyarrow Table, a DuckDB relation, a "
             f"Dask or a PySpark DataFrame, got {type(data).__name__}"
         ) from exc
@@ -173,18 +248,37 @@ def column_names(frame: Any) -> list[str]:
 
 
 def check_columns(frame: Any, **named: str | Sequence[str] | None) -> None:
-    """Raise ValueError naming the argument whose column is missing."""
+    """Refuse (InvalidParameterError) a column that is not in the data, naming the argument that names it.
+
+    >>> import pandas as pd
+    >>> check_columns(to_narwhals(pd.DataFrame({"y": [1]})), label="y", facet=["s"])
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: facet: column 's' is not in data (columns: ['y'])
+    """
     cols = set(column_names(frame))
     for arg, value in named.items():
         if value is None:
             continue
         for c in (value,) if isinstance(value, str) else value:
             if c not in cols:
-                raise ValueError(f"{arg}: column {c!r} is not in data (columns: {sorted(map(str, cols))})")
+                raise InvalidParameterError(f"{arg}: column {c!r} is not in data (columns: {sorted(map(str, cols))})")
 
 
 def count_cells(frame: Any, request: CountRequest) -> Cells:
-    """The count table of ``request`` on whatever engine holds ``frame`` (narwhals-wrapped).
+    """The count table of ``request`` on whatever engine holds ``frame``: the one counting call.
+
+    Parameters
+    ----------
+    frame : DataFrame-like
+        A narwhals frame, or anything :func:`to_narwhals` wraps (pandas, polars,
+        pyarrow, DuckDB, Dask, PySpark).
+    request : CountRequest
+
+    Returns
+    -------
+    Cells
+        The same cells, whichever engine counted them (their order may differ).
 
     Examples
     --------
@@ -192,19 +286,29 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
     >>> from confusionlab.bias.selection import facet_selection, label_selection
     >>> df = pd.DataFrame({"y": [1, 0, None], "s": ["F", "M", "M"]}).astype({"y": "Int64"})
     >>> req = CountRequest("y", label_selection([1]), facet_selection("s", ["F"]), dropna=True)
-    >>> c = count_cells(to_narwhals(df), req)
+    >>> c = count_cells(df, req)
     >>> c.n, c.missing, c.dropped
     ([1, 1], {'y': 1}, 1)
+    >>> by_value = CountRequest("y", label_selection([1]), None, facets=("s",), dropna=True)
+    >>> c = count_cells(df, by_value)
+    >>> sorted(zip(c.keys["_k0"], c.keys["_l"], c.n))
+    [('F', 1, 1), ('M', 0, 1)]
     """
-    if frame.implementation.is_pandas():
+    frame = to_narwhals(frame)
+    impl = frame.implementation
+    if impl.is_pandas():
         from . import pandas as engine
-    elif frame.implementation.is_dask():
+    elif impl.is_dask():
         from . import dask as engine
-    elif frame.implementation.is_pyspark() or frame.implementation.is_pyspark_connect():
+    elif impl.is_pyspark() or impl.is_pyspark_connect():
         from . import spark as engine
     else:
         from . import narwhals as engine
-    return engine.count_cells(frame, request)
+    cells = engine.count_cells(frame, request)
+    for i in range(len(request.facets)):  # group labels are built from these: the same scalars on every engine
+        key = facet_key(i)
+        cells.keys[key] = [v.item() if isinstance(v, np.generic) else v for v in cells.keys[key]]
+    return cells
 
 
 # ----------------------------------------------------------------------------- narwhals helpers
@@ -270,7 +374,7 @@ def feature_rows(frame: Any, request: CountRequest, features: Sequence[str]) -> 
     schema = frame.collect_schema()
     bad = [c for c in features if not (schema[c].is_numeric() or schema[c] == nw.Boolean)]
     if bad:
-        raise ValueError(f"FT needs numeric or boolean features; non-numeric: {bad}")
+        raise InvalidParameterError(f"FT needs numeric or boolean features; non-numeric: {bad}")
     labels = request.labels
     if labels.threshold is not None:
         pred = nw.col(request.predicted) > labels.threshold

@@ -9,7 +9,7 @@ are never part of the count table.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from . import Cells, CountRequest, facet_expr, missing_expr
@@ -33,25 +33,15 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
     """
     import narwhals as nw
 
-    labels = request.labels
-    keys: dict[str, Any] = {"_f": facet_expr(request.facet)}
-    keys["_l"] = nw.col(request.label) > labels.threshold if labels.threshold is not None else nw.col(request.label)
-    if request.predicted is not None:
-        p = nw.col(request.predicted)
-        keys["_p"] = p > labels.threshold if labels.threshold is not None else p
-    if request.group is not None:
-        keys["_g"] = nw.col(request.group)
+    keys = request.key_columns(nw.col, facet_expr, lambda column, threshold: column > threshold)
     return group_count(frame, keys, request.checked)
 
 
-def group_count(
-    frame: Any, keys: dict[str, Any], checked: Sequence[tuple[str, str]], convert: Callable[[Any], Any] | None = None
-) -> Cells:
+def group_count(frame: Any, keys: dict[str, Any], checked: Sequence[tuple[str, str]]) -> Cells:
     """Count the rows by the key expressions ``keys`` in one narwhals group-by.
 
     ``checked`` lists ``(argument, column)`` pairs whose missing values are counted per
-    column (rows with any of them form no cell: ``Cells.dropped``); ``convert`` maps each
-    key value as it comes back (e.g. numpy scalars to Python values).
+    column (rows with any of them form no cell: ``Cells.dropped``).
     """
     import narwhals as nw
 
@@ -66,4 +56,4 @@ def group_count(
         agg = agg.collect()
     table = {k: agg[k].to_list() for k in [*names, "_n"]}
     rows = ({k: column[i] for k, column in table.items()} for i in range(len(table["_n"])))
-    return Cells.from_rows(rows, list(keys), checked, count="_n", convert=convert)
+    return Cells.from_rows(rows, list(keys), checked, count="_n")

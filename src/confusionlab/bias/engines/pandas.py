@@ -11,11 +11,13 @@ a key.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from ..selection import FacetSelection
 from . import Cells, CountRequest
 
 __all__ = ["count_cells", "count_native"]
@@ -100,44 +102,51 @@ def _greater(s: Any, threshold: float) -> np.ndarray:
     return _values(s) > threshold
 
 
-def _count(df: Any, request: CountRequest, missing: dict[str, int], dropped: int) -> Cells:
+def _in_facet(df: Any, facet: FacetSelection) -> np.ndarray:
+    """Boolean array: the row is in facet *d*."""
     n = len(df)
-    facet, labels = request.facet, request.labels
     if facet.threshold is not None:
-        f = _greater(df[facet.columns[0]], facet.threshold)
-    elif len(facet.columns) == 1:
-        f = _isin(df[facet.columns[0]], facet.values or ())
-    else:
-        f = np.zeros(n, dtype=bool)
-        for combo in facet.values or ():
-            term = np.ones(n, dtype=bool)
-            for c, v in zip(facet.columns, combo, strict=True):
-                term &= (df[c] == v).to_numpy(dtype=bool)
-            f |= term
-    parts: list[tuple[str, np.ndarray, list[Any]]] = [("_f", f, [False, True])]
+        return _greater(df[facet.columns[0]], facet.threshold)
+    if len(facet.columns) == 1:
+        return _isin(df[facet.columns[0]], facet.values or ())
+    f = np.zeros(n, dtype=bool)
+    for combo in facet.values or ():
+        term = np.ones(n, dtype=bool)
+        for c, v in zip(facet.columns, combo, strict=True):
+            term &= (df[c] == v).to_numpy(dtype=bool)
+        f |= term
+    return f
 
-    def binarised_or_raw(c: str) -> tuple[np.ndarray, list[Any]]:
-        if labels.threshold is not None:
-            return _greater(df[c], labels.threshold), [False, True]
-        return _codes(df[c])
 
-    parts.append(("_l", *binarised_or_raw(request.label)))
-    if request.predicted is not None:
-        parts.append(("_p", *binarised_or_raw(request.predicted)))
-    if request.group is not None:
-        parts.append(("_g", *_codes(df[request.group])))
-    sizes = [max(len(u), 1) for _, _, u in parts]
-    total = int(np.prod(sizes, dtype=np.float64))
-    flat = np.zeros(n, dtype=np.int64)
-    for (_, codes, _), k in zip(parts, sizes, strict=True):
-        flat *= k
-        flat += codes
-    if total <= max(4 * n, 1 << 20):
-        counts = np.bincount(flat, minlength=total)
-        cells = np.flatnonzero(counts)
-        counts = counts[cells]
-    else:
-        cells, counts = np.unique(flat, return_counts=True)
-    idx = np.unravel_index(cells, sizes)
-    keys = {name: [u[i] for i in ix.tolist()] for (name, _, u), ix in zip(parts, idx, strict=True)}
+def _count(df: Any, request: CountRequest, missing: dict[str, int], dropped: int) -> Cells:
+    columns = request.key_columns(lambda c: df[c], lambda sel: _in_facet(df, sel), _greater)
+    # a boolean key (facet d, a binarised label) is its own code; a column's values are coded
+    parts = [(k, v, [False, True]) if isinstance(v, np.ndarray) else (k, *_codes(v)) for k, v in columns.items()]
+    cells, counts = _tally([codes for _, codes, _ in parts], [max(len(u), 1) for _, _, u in parts], len(df))
+    keys = {name: [u[i] for i in ix.tolist()] for (name, _, u), ix in zip(parts, cells, strict=True)}
     return Cells(keys, counts.tolist(), missing, dropped)
+
+
+def _tally(codes: list[np.ndarray], sizes: list[int], n: int) -> tuple[list[np.ndarray], np.ndarray]:
+    """The distinct combinations of ``codes`` (one code array per key, ``codes[k] < sizes[k]``) and their counts.
+
+    The codes are combined into one flat index (mixed radix) and counted with
+    ``bincount`` when the index space is small, ``unique`` otherwise; with more
+    combinations than an int64 index holds (an audit of many wide facet
+    columns) the rows of codes are made unique instead.
+    """
+    if math.prod(sizes) < 2**62:
+        total = int(np.prod(sizes, dtype=np.float64))
+        flat = np.zeros(n, dtype=np.int64)
+        for c, k in zip(codes, sizes, strict=True):
+            flat *= k
+            flat += c
+        if total <= max(4 * n, 1 << 20):
+            counts = np.bincount(flat, minlength=total)
+            cells = np.flatnonzero(counts)
+            counts = counts[cells]
+        else:
+            cells, counts = np.unique(flat, return_counts=True)
+        return list(np.unravel_index(cells, sizes)), counts
+    rows, counts = np.unique(np.stack([c.astype(np.int64) for c in codes], axis=1), axis=0, return_counts=True)
+    return list(rows.T), counts

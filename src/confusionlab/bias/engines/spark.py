@@ -8,11 +8,11 @@ or NaN in a floating-point column) form their own cells, which give the
 per-column missing counts and are never part of the table, exactly as in the
 other engines.
 
-:func:`count_cells` is the engine interface of :mod:`confusionlab.bias.engines`
-(what :func:`confusionlab.bias.report` uses); :func:`count_keys` is the raw
-group-by over several columns that :func:`confusionlab.bias.auditing.audit` needs
-(every facet column at once, so an audit of many groups is one Spark job).
-pyspark is imported only when a Spark frame arrives (the ``spark`` extra).
+:func:`count_cells` is the engine interface of :mod:`confusionlab.bias.engines`,
+what :func:`confusionlab.bias.report` and :func:`confusionlab.bias.audit` both
+use (an audit asks for every facet column at once, so an audit of many groups is
+one Spark job). pyspark is imported only when a Spark frame arrives (the
+``spark`` extra).
 """
 
 from __future__ import annotations
@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..selection import FacetSelection
 from . import Cells, CountRequest
 
-__all__ = ["count_cells", "count_keys", "is_spark", "key_name"]
+__all__ = ["count_cells", "is_spark"]
 
 
 def is_spark(data: Any) -> bool:
@@ -35,15 +36,6 @@ def is_spark(data: Any) -> bool:
     False
     """
     return any(c.__module__.startswith("pyspark.sql") and c.__name__ == "DataFrame" for c in type(data).__mro__)
-
-
-def key_name(i: int) -> str:
-    """Name of the ``i``-th raw key column in :func:`count_keys`'s cells.
-
-    >>> key_name(2)
-    '_k2'
-    """
-    return f"_k{i}"
 
 
 def _native(frame: Any) -> Any:
@@ -63,10 +55,9 @@ def _missing(df: Any, col: str) -> Any:
     return expr
 
 
-def _facet(request: CountRequest) -> Any:
+def _facet(sel: FacetSelection) -> Any:
     from pyspark.sql import functions as F
 
-    sel = request.facet
     if sel.threshold is not None:
         return F.col(sel.columns[0]) > F.lit(sel.threshold)
     if len(sel.columns) == 1:
@@ -121,46 +112,5 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
     from pyspark.sql import functions as F
 
     df = _native(frame)
-    labels = request.labels
-    keys: dict[str, Any] = {"_f": _facet(request)}
-
-    def binarised_or_raw(col: str) -> Any:
-        return F.col(col) > F.lit(labels.threshold) if labels.threshold is not None else F.col(col)
-
-    keys["_l"] = binarised_or_raw(request.label)
-    if request.predicted is not None:
-        keys["_p"] = binarised_or_raw(request.predicted)
-    if request.group is not None:
-        keys["_g"] = F.col(request.group)
+    keys = request.key_columns(F.col, _facet, lambda column, threshold: column > F.lit(threshold))
     return _aggregate(df, keys, request.checked)
-
-
-def count_keys(
-    frame: Any,
-    columns: Sequence[str],
-    checked: Sequence[tuple[str, str]],
-    *,
-    label: str,
-    predicted: str | None,
-    threshold: float | None,
-) -> Cells:
-    """Rows per combination of the raw values of ``columns``, label and prediction: one Spark job.
-
-    Keys are :func:`key_name` ``(i)`` for ``columns[i]``, ``"_l"`` and ``"_p"``
-    (binarised as ``> threshold`` when a threshold is given). ``checked`` lists
-    the ``(argument, column)`` pairs whose missing values are counted; rows
-    with one are never in a cell (the caller refuses them unless ``dropna``).
-
-    Examples
-    --------
-    >>> count_keys.__name__      # needs a SparkSession; see tests/bias/test_spark.py
-    'count_keys'
-    """
-    from pyspark.sql import functions as F
-
-    df = _native(frame)
-    keys: dict[str, Any] = {key_name(i): F.col(c) for i, c in enumerate(columns)}
-    for k, col in (("_l", label), ("_p", predicted)):
-        if col is not None:
-            keys[k] = F.col(col) > F.lit(threshold) if threshold is not None else F.col(col)
-    return _aggregate(df, keys, checked)

@@ -1,4 +1,4 @@
-"""SPEC B5: the published UCI Adult numbers (facet = sex, d = Female)."""
+"""The UCI Adult numbers of the AWS blog post on Clarify's bias metrics (facet = sex, d = Female)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def test_pretraining_without_missing_rows(adult):
         "TVD": 0.200159,
         "KS": 0.200159,
     }
-    for name, value in expected.items():  # SPEC prints 6 decimals
+    for name, value in expected.items():  # published to 6 decimals
         assert r[name].value == pytest.approx(value, abs=5e-7), name
 
 
@@ -42,10 +42,11 @@ def test_pretraining_on_all_rows(adult):
 
 @pytest.fixture(scope="module")
 def back_solved():
-    # SPEC B5: Male (a) TP 2718, FP 84, FN 3678, TN 13900; Female (d) TP 433, FP 10, FN 679, TN 8660,
+    # confusion matrices that reproduce the blog's figures (its XGBoost model is not public):
+    # Male (a) TP 2718, FP 84, FN 3678, TN 13900; Female (d) TP 433, FP 10, FN 679, TN 8660,
     # given in the library's order (tp, fn, fp, tn)
     t = bias.CountTable.from_confusion(a=(2718, 3678, 84, 13900), d=(433, 679, 10, 8660))
-    return bias.report_from_counts(t, n_samples=4000)
+    return bias.report_from_counts(t, n_draws=4000)
 
 
 @pytest.mark.parametrize(
@@ -56,7 +57,7 @@ def back_solved():
         ("SD", 0.0049, 5e-5),
         ("DRR", 0.1365, 5e-5),
         ("TE", 24.1143, 5e-5),
-        # the SPEC prints these to 3 decimals (AD -0.115 is the blog's rounding of -0.1142)
+        # published to 3 decimals (AD -0.115 is the blog's rounding of -0.1142)
         ("RD", 0.036, 5e-4),
         ("DAR", -0.007, 5e-4),
         ("DCA", -0.227, 1e-3),
