@@ -565,3 +565,20 @@ def as_labels(values: Any, name: str, *, dropna: bool = False) -> np.ndarray:
             "or pass dropna=True where the function offers it"
         )
     return arr
+
+
+# ---- evaluation and planning
+def check_finite_real(value: Any, name: str, *, what: str = "a finite number") -> float:
+    """Return ``value`` as a finite float (booleans, NaN, infinities and non-numbers refused).
+
+    >>> check_finite_real(0.6, "value")
+    0.6
+    >>> check_finite_real(float("inf"), "value")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: value must be a finite number, got inf
+    """
+    fvalue = _real(value, name, what)
+    if not math.isfinite(fvalue):
+        raise InvalidParameterError(f"{name} must be {what}, got {value!r}")
+    return fvalue
