@@ -21,6 +21,7 @@ from ..confusion import ConfusionMatrix
 from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric
 from ..mixture import decompose, mixture, slice_mixture
+from ..models import SLICE_MODELS
 from ._metrics import _REFIT_WORDS, MACRO_PREFIX, QUESTIONS, _is_macro, _label, _metric_name
 from ._sampling import check_macro_memory, macro_distribution
 
@@ -231,7 +232,7 @@ class Evaluation(Result):
 
     def _one_slice(self, metric: str) -> bool:
         """Whether the refits' distributions of ``metric`` share one slice (see :meth:`_mixed`)."""
-        return not (_is_macro(metric) or self.target != "next_test_set" or self.model == "dirichlet-multinomial")
+        return not (_is_macro(metric) or self.target != "next_test_set" or self.model not in SLICE_MODELS)
 
     def _prefetch(self, metric: str, groups: Sequence[int]) -> None:
         """Compute the groups' exact mixtures on up to 4 threads (numpy's sorts release the GIL).

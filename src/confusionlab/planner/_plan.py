@@ -69,6 +69,11 @@ class _SizePlan(Result):
 
     _size_attribute = "N"
     _size_label = "test-set size N"
+    # the fields every subclass has (declared here for the methods below; the dataclass defines them)
+    half_width: float
+    requested_half_width: float
+    confidence: float
+    curve: dict[int, float]
 
     @property
     def _size(self) -> int:
@@ -83,7 +88,7 @@ class _SizePlan(Result):
             FutureWarning,
             stacklevel=2,
         )
-        return self.requested_half_width  # type: ignore[attr-defined]
+        return self.requested_half_width
 
     def distribution(self) -> MetricDistribution:
         raise NotImplementedError
@@ -105,15 +110,15 @@ class _SizePlan(Result):
         (float, float)
         """
         if confidence is None or confidence is _DEFAULT_CONFIDENCE:
-            if confidence is None or self.confidence != 0.95:  # type: ignore[attr-defined]
+            if confidence is None or self.confidence != 0.95:
                 warnings.warn(
                     f"{type(self).__name__}.interval() without a confidence gives the plan's own "
-                    f"{self.confidence:g} interval for one more release, then the 0.95 interval as every "  # type: ignore[attr-defined]
-                    f"result's; pass confidence={self.confidence:g} (the plan's confidence) explicitly",  # type: ignore[attr-defined]
+                    f"{self.confidence:g} interval for one more release, then the 0.95 interval as every "
+                    f"result's; pass confidence={self.confidence:g} (the plan's confidence) explicitly",
                     FutureWarning,
                     stacklevel=2,
                 )
-            confidence = self.confidence  # type: ignore[attr-defined]
+            confidence = self.confidence
         return self.distribution().interval(check_confidence(confidence))
 
     def to_frame(self) -> Any:
@@ -124,13 +129,13 @@ class _SizePlan(Result):
         """
         import pandas as pd
 
-        sizes = np.fromiter(self.curve, dtype=np.int64, count=len(self.curve))  # type: ignore[attr-defined]
-        widths = np.fromiter(self.curve.values(), dtype=np.float64, count=len(self.curve))  # type: ignore[attr-defined]
+        sizes = np.fromiter(self.curve, dtype=np.int64, count=len(self.curve))
+        widths = np.fromiter(self.curve.values(), dtype=np.float64, count=len(self.curve))
         return pd.DataFrame(
             {
                 self._size_attribute: sizes,
                 "half_width": widths,
-                "reached": widths <= self.requested_half_width,  # type: ignore[attr-defined]
+                "reached": widths <= self.requested_half_width,
                 "planned": sizes == self._size,
             }
         )
@@ -143,12 +148,12 @@ class _SizePlan(Result):
         finite = np.isfinite(frame["half_width"].to_numpy())
         ax.plot(frame[self._size_attribute][finite], frame["half_width"][finite], "o", ms=3, color=NEUTRAL,
                 label="exact half-width (evaluated)")  # fmt: skip
-        goal = self.requested_half_width  # type: ignore[attr-defined]
+        goal = self.requested_half_width
         ax.axhline(goal, ls="--", color=THEME["accent"], label=f"requested ± {goal:g}")
-        ax.plot([self._size], [self.half_width], "o", mfc="none", ms=10, color=THEME["accent"],  # type: ignore[attr-defined]
+        ax.plot([self._size], [self.half_width], "o", mfc="none", ms=10, color=THEME["accent"],
                 label=f"plan: {self._size_attribute} = {self._size:,}")  # fmt: skip
         ax.set_xlabel(self._size_label)
-        ax.set_ylabel(f"half-width of the {self.confidence:.0%} interval")  # type: ignore[attr-defined]
+        ax.set_ylabel(f"half-width of the {self.confidence:.0%} interval")
         ax.set_title(self.title, fontsize=10)
         ax.legend(fontsize=8)
         return fig
