@@ -39,6 +39,8 @@ __all__ = ["PlannerView"]
 CURVE_POINTS = 1500
 #: Largest N the view plans for (the search beyond is for the API).
 VIEW_MAX_SIZE = 200_000
+#: The traits a plan depends on: a change of any of them re-plans.
+_PLAN_TRAITS = "metric prevalence tpr tnr mode value half_width confidence model prior tolerance max_size".split()
 #: Most half-widths the view keeps between re-plans (two floats each).
 CACHE_ENTRIES = 50_000
 
@@ -174,20 +176,7 @@ class PlannerView(BundledWidget, bundle="planner"):
         """The plan shown (N, p, n, half_width, reached, tpr, tnr, …)."""
         return dict(self._plan)
 
-    @traitlets.observe(
-        "metric",
-        "prevalence",
-        "tpr",
-        "tnr",
-        "mode",
-        "value",
-        "half_width",
-        "confidence",
-        "model",
-        "prior",
-        "tolerance",
-        "max_size",
-    )
+    @traitlets.observe(*_PLAN_TRAITS)
     def _on_change(self, change: traitlets.Bunch) -> None:
         self._request(self._ALL_PARTS)
 
