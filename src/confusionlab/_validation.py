@@ -882,8 +882,8 @@ def check_positive_count(value: Any, name: str) -> int:
     return result
 
 
-def check_finite_real(value: Any, name: str) -> float:
-    """A finite real number (a contour level, a reference value), as a float.
+def check_finite_real(value: Any, name: str, *, what: str = "a finite number") -> float:
+    """A finite real number (a contour level, a reference value), as a float; ``what`` words the refusal.
 
     >>> check_finite_real(-0.5, "level")
     -0.5
@@ -892,9 +892,9 @@ def check_finite_real(value: Any, name: str) -> float:
     ...
     confusionlab.InvalidParameterError: level must be a finite number, got inf
     """
-    fvalue = _real(value, name, "a number")
+    fvalue = _real(value, name, what)
     if not math.isfinite(fvalue):
-        raise InvalidParameterError(f"{name} must be a finite number, got {fvalue}")
+        raise InvalidParameterError(f"{name} must be {what}, got {fvalue}")
     return fvalue
 
 

@@ -1,20 +1,27 @@
-"""Exact mixtures of metric distributions that share one slice (refits of a model).
+"""Mixtures of metric distributions (refits of a model) and the split of their spread.
 
-Refits of a model scored on one test set share the true labels, so their confusion
-matrices share ``p`` and ``n``: one slice. The equal-weight mixture of their
-distributions ("a new refit scored on a new test set") is then the push-forward of
-one lattice PMF, the average of the refits' joint PMFs,
+A model refitted R times (other seeds) and scored on a new test set gives, for "a new
+refit scored on a new test set", the equal-weight **mixture** of the refits'
+distributions. Its variance splits by the law of total variance into a test-set part
+(the mean of the refits' variances) and a refit part (the variance, ddof = 0, of their
+means): :func:`decompose`, the one implementation of that split.
+
+:func:`mixture` pools any distributions of one metric value by value. Refits scored on
+one test set share the true labels, so their confusion matrices share ``p`` and ``n``:
+one slice. :func:`slice_mixture` then computes the mixture as the push-forward of one
+lattice PMF, the average of the refits' joint PMFs,
 
     W = (1/R) Σ_r tp_r ⊗ tn_r = (1/R) · Aᵀ B,
 
 with A (R × P) and B (R × Q) the refits' marginals aligned on the union of their
 windows: one matrix product, and one exact grouping instead of R. Each refit's mean
-and variance — the law-of-total-variance decomposition — come from the same lattice
-values V: mean_r = Σ_ij A_ri B_rj V_ij / Σ_ij A_ri B_rj = rowsum((A V) ⊙ B) / mass_r.
+and variance — the decomposition — come from the same lattice values V:
+mean_r = Σ_ij A_ri B_rj V_ij / Σ_ij A_ri B_rj = rowsum((A V) ⊙ B) / mass_r.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,13 +29,151 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from ._validation import DEFAULT_TOLERANCE, check_choice, check_memory, check_tolerance, check_undefined
+from ._validation import (
+    DEFAULT_TOLERANCE,
+    InvalidParameterError,
+    check_choice,
+    check_memory,
+    check_tolerance,
+    check_undefined,
+)
 from .confusion import ConfusionMatrix
 from .distribution import BYTES_PER_LATTICE_POINT, MetricDistribution, _tolerance_advice, lattice_distribution
 from .metrics import Metric, get_metric
-from .models import slice_model
+from .models import SLICE_MODELS, slice_model
 
-__all__ = ["SliceMixture", "slice_mixture"]
+__all__ = ["SliceMixture", "decompose", "mixture", "slice_mixture"]
+
+
+def decompose(means: Any, variances: Any) -> dict[str, float]:
+    """Law of total variance of an equal-weight mixture, from its components' moments.
+
+    ``test_set_sd² = mean of the variances`` (the spread a new test set adds),
+    ``refit_sd² = variance (ddof = 0) of the means`` (the spread between refits) and
+    ``total_sd² = their sum`` (the mixture's own variance).
+
+    Parameters
+    ----------
+    means, variances : array-like of float
+        Each component's mean and variance (one per refit).
+
+    Returns
+    -------
+    dict
+        ``{"test_set_sd", "refit_sd", "total_sd"}``.
+
+    Notes
+    -----
+    Infinite moments are reported, not hidden. A component whose mean is ±inf (a metric
+    that is ±inf with positive mass, e.g. LR+ where FPR = 0 < TPR) has an infinite
+    variance, so the test-set part is inf; the spread of means some of which are
+    infinite is undefined (NaN); the total is the mixture's variance: inf, or NaN when
+    +inf and −inf both carry mass (or a component's mean is already NaN). A single
+    component has no refit spread (0).
+
+    Examples
+    --------
+    >>> parts = decompose([0.5, 0.7], [0.01, 0.03])
+    >>> [round(parts[k] ** 2, 6) for k in ("test_set_sd", "refit_sd", "total_sd")]
+    [0.02, 0.01, 0.03]
+    >>> decompose([float("inf"), 0.5], [float("inf"), 0.01])
+    {'test_set_sd': inf, 'refit_sd': nan, 'total_sd': inf}
+    """
+    m = np.asarray(means, dtype=np.float64).ravel()
+    v = np.asarray(variances, dtype=np.float64).ravel()
+    test = float(np.mean(v))  # inf when a variance is, NaN when one is NaN
+    if m.size <= 1:
+        refit = 0.0
+        total = test
+    elif np.all(np.isfinite(m)):
+        refit = float(np.var(m))
+        total = test + refit
+    else:
+        infinite = m[np.isinf(m)]
+        refit = math.nan
+        both_signs = infinite.size and (infinite > 0).any() and (infinite < 0).any()
+        total = math.nan if np.isnan(m).any() or both_signs or math.isnan(test) else math.inf
+    return {"test_set_sd": math.sqrt(test), "refit_sd": math.sqrt(refit), "total_sd": math.sqrt(total)}
+
+
+def mixture(distributions: Sequence[MetricDistribution], *, model: str | None = None) -> MetricDistribution:
+    """The equal-weight mixture of distributions of one metric (values pooled exactly).
+
+    Parameters
+    ----------
+    distributions : sequence of MetricDistribution
+        Of the same metric (e.g. one per refit).
+    model : str, optional
+        Name recorded in the result (default: ``"<model> mixture of R"``).
+
+    Returns
+    -------
+    MetricDistribution
+        Probabilities averaged, pruned and undefined masses averaged, multiplicities
+        summed; the question (``target``) of the first, the largest ``cdf_error``. A
+        single distribution is returned as it is.
+
+    Raises
+    ------
+    confusionlab.InvalidParameterError
+        When ``distributions`` is empty, holds something else than MetricDistribution
+        objects, or distributions of different metrics.
+
+    See Also
+    --------
+    slice_mixture : the same mixture for matrices of one slice, from one grouping.
+    decompose : the split of the mixture's variance.
+
+    Examples
+    --------
+    >>> from confusionlab import ConfusionMatrix, metric_distribution
+    >>> a = metric_distribution(ConfusionMatrix(tp=8, fn=2, fp=3, tn=7), "recall")
+    >>> b = metric_distribution(ConfusionMatrix(tp=5, fn=5, fp=3, tn=7), "recall")
+    >>> m = mixture([a, b])
+    >>> round(m.mean(), 6) == round((a.mean() + b.mean()) / 2, 6)
+    True
+    >>> mixture([a, metric_distribution(ConfusionMatrix(tp=8, fn=2, fp=3, tn=7), "f1")])
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: distributions must all be of one metric, got ['recall', 'f1']
+    """
+    if isinstance(distributions, MetricDistribution) or not isinstance(distributions, Sequence):
+        raise InvalidParameterError(
+            f"distributions must be a sequence of MetricDistribution, got {type(distributions).__name__}"
+        )
+    if not distributions:
+        raise InvalidParameterError("distributions is empty: a mixture needs at least one distribution")
+    strangers = sorted({type(d).__name__ for d in distributions if not isinstance(d, MetricDistribution)})
+    if strangers:
+        raise InvalidParameterError(f"distributions must hold MetricDistribution objects only, got {strangers}")
+    metrics = list(dict.fromkeys(d.metric for d in distributions))
+    if len(metrics) > 1:
+        raise InvalidParameterError(f"distributions must all be of one metric, got {metrics}")
+    first = distributions[0]
+    if len(distributions) == 1:
+        return first
+    r = float(len(distributions))
+    values = np.concatenate([d.values for d in distributions])
+    uniq, inverse = np.unique(values, return_inverse=True)
+    probs = np.bincount(inverse, weights=np.concatenate([d.probabilities for d in distributions]) / r)
+    mult = np.bincount(inverse, weights=np.concatenate([d.multiplicities for d in distributions]))
+    out = MetricDistribution(
+        uniq,
+        probs,
+        np.rint(mult).astype(np.int64),
+        metric=first.metric,
+        model=model or f"{first.model} mixture of {len(distributions)}",
+        undefined_mass=sum(d.undefined_mass for d in distributions) / r,
+        undefined_points=sum(d.undefined_points for d in distributions),
+        pruned_mass=sum(d.pruned_mass for d in distributions) / r,
+        lattice_points=sum(d.lattice_points for d in distributions),
+        strategy="mixture",
+        undefined_excluded=first.undefined_excluded,
+        check_total=True,
+    )
+    out.target = first.target
+    out.cdf_error = max(d.cdf_error for d in distributions)
+    return out
 
 
 @dataclass(frozen=True)
@@ -49,21 +194,8 @@ class SliceMixture:
     variances: np.ndarray
 
     def decompose(self) -> dict[str, float]:
-        """Law of total variance: test_set_sd² = mean of the variances, refit_sd² = variance
-        (ddof = 0) of the means, total_sd² = their sum.
-
-        Infinite moments (a metric that is ±inf with positive mass) give infinite
-        test-set and total parts and an undefined (NaN) refit part.
-        """
-        test = float(np.mean(self.variances))
-        if not np.all(np.isfinite(self.means)):
-            return {"test_set_sd": np.inf, "refit_sd": np.nan, "total_sd": np.inf}
-        refit = float(np.var(self.means)) if self.means.size > 1 else 0.0
-        return {
-            "test_set_sd": float(np.sqrt(test)),
-            "refit_sd": float(np.sqrt(refit)),
-            "total_sd": float(np.sqrt(test + refit)),
-        }
+        """Law of total variance of the mixture (:func:`decompose` of the components' moments)."""
+        return decompose(self.means, self.variances)
 
 
 def slice_mixture(
@@ -90,6 +222,10 @@ def slice_mixture(
         Equal, value for value, to pooling the R distributions with weight 1/R, and
         their means and variances; computed with one grouping of the union lattice.
 
+    See Also
+    --------
+    mixture : the same pooling for any distributions of one metric.
+
     Examples
     --------
     >>> from confusionlab import ConfusionMatrix, metric_distribution
@@ -102,16 +238,19 @@ def slice_mixture(
     True
     """
     m = get_metric(metric)
-    model = check_choice(model, "model", ("binomial", "beta-binomial"))
+    model = check_choice(model, "model", SLICE_MODELS)
     tolerance = check_tolerance(tolerance)
     undefined_value = check_undefined(undefined)
     if isinstance(cms, ConfusionMatrix) or not isinstance(cms, Sequence) or len(cms) == 0:
-        raise TypeError(f"cms must be a non-empty sequence of ConfusionMatrix, got {type(cms).__name__}")
+        raise InvalidParameterError(f"cms must be a non-empty sequence of ConfusionMatrix, got {type(cms).__name__}")
     if not all(isinstance(cm, ConfusionMatrix) for cm in cms):
-        raise TypeError("cms must hold ConfusionMatrix objects only")
+        raise InvalidParameterError("cms must hold ConfusionMatrix objects only")
     p, n = cms[0].p, cms[0].n
     if any(cm.p != p or cm.n != n for cm in cms):
-        raise ValueError("cms must share one slice: the same positives p and negatives n (one test set's labels)")
+        shapes = sorted({(cm.p, cm.n) for cm in cms})
+        raise InvalidParameterError(
+            f"cms must share one slice: the same positives p and negatives n (one test set's labels), got {shapes}"
+        )
 
     components = {cm.as_tuple(): slice_model(cm, model, prior=prior, tolerance=tolerance) for cm in cms}
     order = [components[cm.as_tuple()] for cm in cms]
@@ -136,7 +275,7 @@ def slice_mixture(
     cols = (tp, p - tp, n - tn, tn)
     pruned = float(np.mean([sl.pruned_mass for sl in order]))
     keep = weights > 0  # the bounding box of the windows has corners no component reaches
-    mixture = lattice_distribution(
+    pooled = lattice_distribution(
         m,
         cols,
         weights,
@@ -148,7 +287,7 @@ def slice_mixture(
     )
     with threadpool_limits(limits=1, user_api="blas"):
         means, variances = _component_moments(m, cols, a, b, undefined_value)
-    return SliceMixture(mixture, means, variances)
+    return SliceMixture(pooled, means, variances)
 
 
 def _component_moments(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from fractions import Fraction
 
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import confusionlab as cl
-from confusionlab.mixture import slice_mixture
+from confusionlab.mixture import decompose, slice_mixture
 
 SLICE = (6, 9)  # p, n
 COMPONENTS = [(4, 6), (2, 8), (6, 3)]  # (TP, TN) of three refits on that slice
@@ -101,3 +102,41 @@ def test_mixture_matches_pooling_the_core(counts, metric, tolerance) -> None:
     np.testing.assert_allclose(mix.values[live], expected, rtol=1e-12)
     np.testing.assert_allclose(mix.probabilities[live], [pooled[v] for v in expected], atol=1e-14)
     assert mix.pruned_mass == pytest.approx(np.mean([d.pruned_mass for d in singles]), abs=1e-15)
+
+
+def test_decompose_by_hand() -> None:
+    """Law of total variance written out: means 0.5, 0.7 → refit variance 0.01; variances 0.01, 0.03 → 0.02."""
+    parts = decompose([0.5, 0.7], [0.01, 0.03])
+    assert parts["test_set_sd"] == pytest.approx(math.sqrt(0.02), rel=1e-15)
+    assert parts["refit_sd"] == pytest.approx(0.1, rel=1e-15)
+    assert parts["total_sd"] == pytest.approx(math.sqrt(0.03), rel=1e-15)
+    assert decompose([0.4], [0.04]) == {
+        "test_set_sd": pytest.approx(0.2),
+        "refit_sd": 0.0,
+        "total_sd": pytest.approx(0.2),
+    }
+
+
+def test_decompose_reports_infinite_and_undefined_means() -> None:
+    inf, nan = math.inf, math.nan
+    one = decompose([inf], [inf])
+    assert one == {"test_set_sd": inf, "refit_sd": 0.0, "total_sd": inf}  # one component: no refit spread
+    same_sign = decompose([inf, inf, 0.3], [inf, inf, 0.01])
+    assert same_sign["test_set_sd"] == inf and math.isnan(same_sign["refit_sd"]) and same_sign["total_sd"] == inf
+    both_signs = decompose([inf, -inf], [inf, inf])  # +inf and −inf both carry mass: the mixture has no variance
+    assert (
+        both_signs["test_set_sd"] == inf and math.isnan(both_signs["refit_sd"]) and math.isnan(both_signs["total_sd"])
+    )
+    undefined = decompose([nan, 0.2], [nan, 0.01])  # a component whose mean is already NaN
+    assert all(math.isnan(v) for v in undefined.values())
+
+
+def test_slice_mixture_refusals_are_invalid_parameter_errors() -> None:
+    for call in (
+        lambda: slice_mixture([cm(3, 4), cm(3, 4, p=7)], "f1"),
+        lambda: slice_mixture([], "f1"),
+        lambda: slice_mixture([cm(3, 4), "cm"], "f1"),
+        lambda: slice_mixture([cm(3, 4)], "f1", "dirichlet-multinomial"),
+    ):
+        with pytest.raises(cl.InvalidParameterError):
+            call()

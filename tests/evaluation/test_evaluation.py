@@ -12,7 +12,7 @@ import pytest
 from scipy import stats
 from sklearn.metrics import confusion_matrix, f1_score, multilabel_confusion_matrix, precision_score, recall_score
 
-import confusionlab.evaluation as evaluation_module
+import confusionlab.evaluation._result as evaluation_result
 from confusionlab import ConfusionMatrix, metric_distribution
 from confusionlab.evaluation import evaluate, mixture
 from confusionlab.stability import psi
@@ -51,8 +51,8 @@ def test_distribution_is_the_cores_on_sklearns_counts(metric: str) -> None:
 def test_value_matches_sklearn_and_strings_with_positive() -> None:
     y, pred, _, _ = _binary_data(2)
     ev = evaluate(y, pred)
-    assert ev.value("f1") == pytest.approx(f1_score(y, pred), abs=1e-15)
-    assert ev.value("recall") == pytest.approx(recall_score(y, pred), abs=1e-15)
+    assert ev.value_of("f1") == pytest.approx(f1_score(y, pred), abs=1e-15)
+    assert ev.value_of("recall") == pytest.approx(recall_score(y, pred), abs=1e-15)
     names = np.array(["no", "yes"])
     ev_s = evaluate(list(names[y]), list(names[pred]), positive="yes")
     _same(ev_s.distribution("f1"), ev.distribution("f1"))
@@ -94,7 +94,7 @@ def test_refit_mixture_and_decomposition_by_brute_force() -> None:
     by_group = ev.decompose("f1", by_group=True)
     assert set(by_group) == {"F", "M", "X"} and by_group["F"] == ev.decompose("f1", "F")
     # value without y_pred: the mean of the refits' values (scikit-learn's)
-    assert ev.value("f1") == pytest.approx(np.mean([f1_score(y, r) for r in runs]), abs=1e-14)
+    assert ev.value_of("f1") == pytest.approx(np.mean([f1_score(y, r) for r in runs]), abs=1e-14)
 
 
 def test_mixture_of_one_is_itself_and_refuses_nothing() -> None:
@@ -133,14 +133,14 @@ def test_macro_values_equal_sklearn(seed: int) -> None:
     y, pred = _multiclass(seed)
     pred[pred == 3] = 2  # a class never predicted (0/0 precision -> 0, as zero_division=0)
     ev = evaluate(y, pred)
-    assert ev.value("macro_f1") == pytest.approx(f1_score(y, pred, average="macro"), abs=1e-14)
-    assert ev.value("macro_recall") == pytest.approx(recall_score(y, pred, average="macro"), abs=1e-14)
-    assert ev.value("macro_precision") == pytest.approx(
+    assert ev.value_of("macro_f1") == pytest.approx(f1_score(y, pred, average="macro"), abs=1e-14)
+    assert ev.value_of("macro_recall") == pytest.approx(recall_score(y, pred, average="macro"), abs=1e-14)
+    assert ev.value_of("macro_precision") == pytest.approx(
         precision_score(y, pred, average="macro", zero_division=0), abs=1e-14
     )
     labels = np.array(["ant", "bee", "cat", "dog"])
     ev_s = evaluate(labels[y], labels[pred])
-    assert ev_s.value("macro_f1") == pytest.approx(f1_score(labels[y], labels[pred], average="macro"), abs=1e-14)
+    assert ev_s.value_of("macro_f1") == pytest.approx(f1_score(labels[y], labels[pred], average="macro"), abs=1e-14)
 
 
 def test_per_class_is_exact_one_vs_rest() -> None:
@@ -170,7 +170,7 @@ def _numpy_macro_f1(table: np.ndarray, draws: int, rng: np.random.Generator) -> 
 
 def test_macro_f1_mean_within_five_standard_errors_of_numpy_simulation() -> None:
     y, pred = _multiclass(4, m=150, k=3)
-    ev = evaluate(y, pred, n_samples=20_000, random_state=7)
+    ev = evaluate(y, pred, n_draws=20_000, random_state=7)
     d = ev.distribution("macro_f1")
     err = ev.mc_error("macro_f1")
     assert 0 < err < 0.01
@@ -186,14 +186,14 @@ def test_binary_metric_with_many_classes_is_refused_before_computing(monkeypatch
     def boom(*args, **kwargs):
         raise AssertionError("computed before refusing")
 
-    monkeypatch.setattr(evaluation_module, "metric_distribution", boom)
+    monkeypatch.setattr(evaluation_result, "metric_distribution", boom)
     with pytest.raises(ValueError, match=r"metrics.*positive"):
         evaluate(y, pred, metrics=["f1"])
     ev = evaluate(y, pred)
     with pytest.raises(ValueError, match="metric 'f1' is binary"):
         ev.distribution("f1")
     with pytest.raises(ValueError, match="metric 'f1' is binary"):
-        ev.value("f1")
+        ev.value_of("f1")
     monkeypatch.undo()
     ev1 = evaluate(y, pred, positive=2, metrics=["f1"])
     _same(ev1.distribution("f1"), metric_distribution(ConfusionMatrix.from_predictions(y, pred, positive=2), "f1"))
@@ -271,7 +271,7 @@ def test_too_small_groups_are_flagged() -> None:
     groups = np.r_[np.full(200, "big"), np.full(8, "tiny")]
     ev = evaluate(y, pred, groups=groups)
     assert ev.too_small("f1", "tiny") and not ev.too_small("f1", "big")
-    frame = ev.table(["f1", "recall"])
+    frame = ev.to_frame(["f1", "recall"])
     tiny = frame[frame.group == "tiny"]
     assert tiny.too_small.all() and (tiny.positives == 2).all()
     assert set(frame.columns) >= {"value", "lower", "upper", "test_set_sd", "refit_sd", "total_sd"}
@@ -282,8 +282,8 @@ def test_plot_and_self_contained_page(tmp_path: Path) -> None:
     ev = evaluate(y, refits=runs, groups=groups, metrics=["f1"])
     fig = ev.plot()
     assert len(fig.axes) == 2 * 4
-    page = ev.to_html(tmp_path / "report.html")
-    text = page.read_text()
+    text = ev.to_html(tmp_path / "report.html")
+    assert (tmp_path / "report.html").read_text(encoding="utf-8") == text
     assert ev.question("f1") in text and "new refit" in text
     assert "http://" not in text and "https://" not in text and "<script" not in text
     assert "data:image/png;base64," in text

@@ -12,7 +12,7 @@ from confusionlab.confusion import ConfusionMatrix
 from confusionlab.evaluation import Evaluation, evaluate
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
-ARGUMENTS = ("y_true", "y_pred", "groups", "refits", "positive", "model", "metric", "target", "n_samples",
+ARGUMENTS = ("y_true", "y_pred", "groups", "refits", "positive", "model", "metric", "target", "n_draws",
              "min_class_size", "random_state", "labels", "distinct")  # fmt: skip
 
 labels = hs.one_of(hs.integers(-1, 3), hs.sampled_from(["a", "b", "c"]), hs.none(), hs.just(float("nan")))
@@ -29,13 +29,13 @@ vectors = hs.lists(labels, min_size=0, max_size=12)
     model=hs.sampled_from(["beta-binomial", "binomial", "dirichlet-multinomial", "nope", 3]),
     metrics=hs.one_of(hs.none(), hs.lists(hs.sampled_from(["f1", "macro_f1", "mcc", "bogus", "macro_x", 7]))),
     target=hs.sampled_from(["next_test_set", "true_value", "future"]),
-    n_samples=hs.one_of(hs.integers(-5, 300), hs.just(10**12), hs.just(2.5)),
+    n_draws=hs.one_of(hs.integers(-5, 300), hs.just(10**12), hs.just(2.5)),
 )
-def test_evaluate_hostile(y_true, y_pred, groups, refits, positive, model, metrics, target, n_samples) -> None:
+def test_evaluate_hostile(y_true, y_pred, groups, refits, positive, model, metrics, target, n_draws) -> None:
     try:
         ev = evaluate(
             y_true, y_pred, groups=groups, refits=refits, positive=positive, model=model, metrics=metrics,
-            target=target, n_samples=n_samples,
+            target=target, n_draws=n_draws,
         )  # fmt: skip
     except (ValueError, TypeError) as err:
         assert any(a in str(err) for a in ARGUMENTS), str(err)

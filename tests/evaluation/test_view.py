@@ -53,7 +53,7 @@ def test_refused_metric_changes_nothing() -> None:
         w.metric = "no_such_metric"
     assert (w.metric, w._values, list(w._panels)) == before
     w.metric = "recall"
-    assert w._panels[0]["value"] == w.evaluation.value("recall", "a")
+    assert w._panels[0]["value"] == w.evaluation.value_of("recall", "a")
     with pytest.raises(TypeError, match="evaluation"):
         EvaluationView("not an evaluation")
 

@@ -118,7 +118,7 @@ def test_prob_greater_curve_and_limit() -> None:
 
 
 def test_half_width_staircase() -> None:
-    ax = plot_half_width([10, 11, 12], [0.12, 0.13, 0.09], target=0.1, plan_size=12, plan_half_width=0.09,
+    ax = plot_half_width([10, 11, 12], [0.12, 0.13, 0.09], half_width=0.1, plan_size=12, plan_half_width=0.09,
                          approx=[0.12, 0.11, 0.1])  # fmt: skip
     staircase, approx, target, plan = ax.lines
     assert list(approx.get_ydata()) == [0.12, 0.11, 0.1]
@@ -149,7 +149,7 @@ def test_class_balance_slider_drives_the_view() -> None:
         (lambda: class_balance_view(100, prevalence=-0.1), "prevalence"),
         (lambda: plot_sd_curve([1, 2], [0.1], xlabel="x"), "x and sd"),
         (lambda: plot_pmf_histograms({}, [0, 1], xlabel="x"), "distributions"),
-        (lambda: plot_half_width([1], [0.1], target=0.1, plan_size=-1, plan_half_width=0.1), "plan_size"),
+        (lambda: plot_half_width([1], [0.1], half_width=0.1, plan_size=-1, plan_half_width=0.1), "plan_size"),
     ],
 )
 def test_bad_arguments_are_named(call, name: str) -> None:

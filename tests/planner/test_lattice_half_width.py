@@ -20,7 +20,7 @@ from confusionlab.distribution import metric_distribution
 from confusionlab.metrics import get_metric
 from confusionlab.models import marginal
 from confusionlab.planner import plan_test_size
-from confusionlab.slice_interval import interval_half_width, lattice_half_width, lattice_ratios
+from confusionlab.planner._half_width import interval_half_width, lattice_half_width, lattice_ratios
 
 from . import _reference as ref
 
@@ -101,7 +101,7 @@ def test_plans_are_unchanged_and_equal_the_scan():
 
 # ----------------------------------------------------------------------------- MCC along its contours
 def contour(metric: str, tp: int, fn: int, fp: int, tn: int, confidence: float, model: str):
-    from confusionlab.slice_interval import contour_half_width
+    from confusionlab.planner._half_width import contour_half_width
 
     p, n = tp + fn, fp + tn
     a = marginal(model, tp, p, p, 1.0, 1e-12, "positives")
@@ -166,7 +166,7 @@ def test_mcc_rows_are_non_decreasing_and_counts_are_exact(p, n):
     non-decreasing in TN, and the prefix counts equal a direct count of the core's ratios."""
     from fractions import Fraction
 
-    from confusionlab.slice_interval import MccRows
+    from confusionlab.planner._half_width import MccRows
 
     for tp in range(p + 1):
         exact = []
@@ -192,7 +192,7 @@ def test_mcc_rows_are_non_decreasing_and_counts_are_exact(p, n):
 @given(metric=st.sampled_from(["f1", "f2", "f0.5"]), p=st.integers(1, 60), n=st.integers(1, 60))
 def test_fbeta_rows_count_exactly(metric, p, n):
     """F-beta's prefix counts equal a direct count of the core's ratios over the whole slice."""
-    from confusionlab.slice_interval import rows_for
+    from confusionlab.planner._half_width import rows_for
 
     rows = rows_for(get_metric(metric), 0, p + 1, 0, n + 1, p, n)
     i = np.repeat(np.arange(p + 1), n + 1)
@@ -215,11 +215,11 @@ def test_fbeta_rows_count_exactly(metric, p, n):
 def test_fast_paths_change_no_plan_and_no_half_width(metric, prevalence, target, monkeypatch):
     """The plan and every half-width of its curve are the same with the fast paths declined
     (each size then builds its distribution), including the browser benchmark's N ≈ 10,000 plan."""
-    import confusionlab.planner as planner
+    import confusionlab.planner._criterion as criterion
 
-    fast = planner.plan_test_size(metric, prevalence=prevalence, tpr=0.8, tnr=0.9, half_width=target)
-    monkeypatch.setattr(planner, "contour_half_width", lambda *args: None)
-    monkeypatch.setattr(planner, "lattice_half_width", lambda *args: None)
-    slow = planner.plan_test_size(metric, prevalence=prevalence, tpr=0.8, tnr=0.9, half_width=target)
+    fast = plan_test_size(metric, prevalence=prevalence, tpr=0.8, tnr=0.9, half_width=target)
+    monkeypatch.setattr(criterion, "contour_half_width", lambda *args: None)
+    monkeypatch.setattr(criterion, "lattice_half_width", lambda *args: None)
+    slow = plan_test_size(metric, prevalence=prevalence, tpr=0.8, tnr=0.9, half_width=target)
     assert (fast.N, fast.half_width) == (slow.N, slow.half_width)
     assert fast.curve == slow.curve

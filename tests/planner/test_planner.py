@@ -313,7 +313,7 @@ def test_balanced_accuracy_half_width_from_keys_matches_the_reference(p, n, tpr,
     the integer keys equals the reference's full outer-product interval."""
     from confusionlab.confusion import ConfusionMatrix
     from confusionlab.metrics import get_metric
-    from confusionlab.planner import _Evaluator
+    from confusionlab.planner._criterion import _Evaluator
 
     tp, tn = round(tpr * p), round(tnr * n)
     ev = _Evaluator(get_metric("balanced_accuracy"), 0.5, 0.5, 0.5, confidence, model, 1.0, 1e-12)

@@ -1,7 +1,7 @@
 """How large must a facet be? The smallest facet size for a bias metric's half-width.
 
-:func:`plan_group_size` is the bias counterpart of :func:`confusionlab.planner.plan_test_size`
-(SPEC E2): the smallest size of facet d whose posterior interval for DPL, DPPL or DI
+:func:`plan_group_size` is the bias counterpart of :func:`confusionlab.planner.plan_test_size`:
+the smallest size of facet d whose posterior interval for DPL, DPPL or DI
 (:mod:`.uncertainty`, the same exact beta-binomial lattice a :class:`BiasReport` uses) is
 at most ± ``half_width``, facet a's size and rate being given. The search is the
 planner's :func:`~confusionlab.planner.smallest_size` (bracket with the normal
@@ -11,6 +11,7 @@ the half-width is not monotone in it.
 
 from __future__ import annotations
 
+import html
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -18,11 +19,22 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .._validation import DEFAULT_TOLERANCE, check_choice, check_confidence, check_count, check_int, check_tolerance
+from .._result import figure_data_uri
+from .._validation import (
+    DEFAULT_TOLERANCE,
+    check_choice,
+    check_confidence,
+    check_count,
+    check_half_width,
+    check_int,
+    check_rate,
+    check_tolerance,
+)
 from ..distribution import MetricDistribution
 from ..models import resolve_prior
-from ..planner import DRIFT_ALLOWANCE, _check_half_width, check_rate, smallest_size
-from ..slice_interval import interval_half_width
+from ..planner import DRIFT_ALLOWANCE, smallest_size
+from ..planner._half_width import interval_half_width
+from ..planner._plan import _rename_target, _SizePlan
 from . import label_metrics as lm
 from .evaluator import _di_from_outcomes
 from .uncertainty import exact_binary_facets
@@ -38,9 +50,10 @@ MAX_GROUP_SIZE = 100_000
 _MAX_POINTS = 10_000_000
 
 
+@_rename_target
 @dataclass(frozen=True)
-class GroupSizePlan:
-    """The smallest facet-d size meeting a target half-width (:func:`plan_group_size`).
+class GroupSizePlan(_SizePlan):
+    """The smallest facet-d size meeting a requested half-width (:func:`plan_group_size`).
 
     Attributes
     ----------
@@ -51,10 +64,30 @@ class GroupSizePlan:
         ⌊rate·size + ½⌋ of each facet (labels for DPL, predicted positives for DPPL, DI).
     half_width : float
         Achieved half-width at ``size_d``.
-    target, confidence : float
+    requested_half_width : float
+        The half-width asked for (``half_width=`` of :func:`plan_group_size`; the old
+        attribute ``target`` still answers, with a FutureWarning).
+    confidence : float
     curve : dict
         size_d → half-width for every size evaluated.
+
+    Notes
+    -----
+    The result protocol: :attr:`value` is the metric at the planned counts,
+    :meth:`interval` the central interval of its posterior there, :meth:`to_frame` the
+    curve, :meth:`plot` the curve drawn, :meth:`view` the summary and the figure in a
+    widget, :meth:`to_html` a page of all of it.
+
+    Examples
+    --------
+    >>> plan = plan_group_size("DPPL", size_a=2000, rate_a=0.3, rate_d=0.2, half_width=0.05)
+    >>> plan.size_d, plan.requested_half_width
+    (726, 0.05)
     """
+
+    title = "How large must the facet be?"
+    _size_attribute = "size_d"
+    _size_label = "size of facet d"
 
     metric: str
     size_d: int
@@ -62,7 +95,7 @@ class GroupSizePlan:
     positives_d: int
     positives_a: int
     half_width: float
-    target: float
+    requested_half_width: float
     confidence: float
     curve: dict[int, float]
     prior: float = 1.0
@@ -81,9 +114,25 @@ class GroupSizePlan:
             self.metric, self.size_a, self.positives_a, self.size_d, self.positives_d, self.prior, self.tolerance
         )
 
-    def interval(self, confidence: float | None = None) -> tuple[float, float]:
-        """The planned central interval (default: the planning confidence)."""
-        return self.distribution().interval(self.confidence if confidence is None else confidence)
+    def summary(self, confidence: float = 0.95) -> str:
+        """The plan in one sentence, with the ``confidence`` interval at the planned sizes."""
+        lo, hi = self.interval(check_confidence(confidence))
+        return (
+            f"{self.metric}: {self.size_d:,} objects in facet d (with {self.size_a:,} in facet a) is the smallest "
+            f"size whose {self.confidence:.0%} interval is at most ± {self.requested_half_width:g} "
+            f"(± {self.half_width:.4g} there); the {confidence:.0%} interval around {self.value:.3g} is "
+            f"[{lo:.3g}, {hi:.3g}]."
+        )
+
+    def view(self) -> Any:
+        """The plan in a widget: its summary and the figure of :meth:`plot` (an ``ipywidgets.HTML``;
+        :class:`~confusionlab.PlannerView`'s sliders plan test sizes, not facet sizes)."""
+        import ipywidgets
+
+        return ipywidgets.HTML(
+            f"<div class='confusionlab-group-size-plan'><p>{html.escape(self.summary())}</p>"
+            f"<img alt='{html.escape(self.title)}' src='{figure_data_uri(self.plot())}'></div>"
+        )
 
 
 def _outcomes(size_a: int, k_a: int, size_d: int, k_d: int) -> np.ndarray:
@@ -102,7 +151,7 @@ def _posterior(metric: str, size_a: int, k_a: int, size_d: int, k_d: int, prior:
     if d is None or not d.strategy.startswith("exact"):
         raise ValueError(
             f"the exact {metric} posterior at facet sizes {size_a:,} and {size_d:,} has more than "
-            f"{_MAX_POINTS:,} lattice points; ask for a wider target or a smaller max_size"
+            f"{_MAX_POINTS:,} lattice points; ask for a larger half_width or a smaller max_size"
         )
     return d
 
@@ -124,15 +173,16 @@ def plan_group_size(
     Parameters
     ----------
     metric : {"DPL", "DPPL", "DI"}
-        Bias metric (SPEC B2, B3): difference in positive proportions of labels (DPL)
-        or of predicted labels (DPPL), disparate impact (DI).
+        Bias metric: difference in positive proportions of labels (DPL) or of predicted
+        labels (DPPL), disparate impact (DI).
     size_a : int
         Size of the other facet (a), at least 1.
     rate_a, rate_d : float
         Expected positive rates in facets a and d (labels for DPL, predictions for
         DPPL and DI), in (0, 1).
     half_width : float
-        Target half-width of the central interval.
+        The goal: the largest half-width of the central interval accepted (recorded as
+        ``requested_half_width``).
     confidence : float, default 0.95
     prior : {"uniform", "jeffreys"} or float
     tolerance : float, default 1e-12
@@ -146,11 +196,16 @@ def plan_group_size(
 
     Raises
     ------
-    ValueError
-        Bad rates, confidence, target or size;
-        :class:`~confusionlab.planner.TargetUnreachableError` (with ``best_N``, the best
-        facet-d size found) when no size up to ``max_size`` reaches the target — facet
-        a's own uncertainty sets a floor that no size of facet d can go below.
+    confusionlab.InvalidParameterError
+        Bad rates, confidence, half-width or size.
+    TargetUnreachableError
+        A ValueError (with ``best_N``, the best facet-d size found) when no size up to
+        ``max_size`` reaches ``half_width`` — facet a's own uncertainty sets a floor that no
+        size of facet d can go below.
+
+    See Also
+    --------
+    confusionlab.plan_test_size : the same question for the size of a test set.
 
     Notes
     -----
@@ -167,12 +222,10 @@ def plan_group_size(
     (726, True)
     """
     name = check_choice(metric, "metric", tuple(GROUP_METRICS))
-    size_a = check_count(size_a, "size_a")
-    if size_a < 1:
-        raise ValueError("size_a must be at least 1 (facet a cannot be empty)")
+    size_a = check_int(check_count(size_a, "size_a"), "size_a (facet a cannot be empty)", minimum=1)
     rate_a = check_rate(rate_a, "rate_a")
     rate_d = check_rate(rate_d, "rate_d")
-    target = _check_half_width(half_width)
+    half_width = check_half_width(half_width)
     confidence = check_confidence(confidence)
     alpha = resolve_prior(prior)
     tolerance = check_tolerance(tolerance)
@@ -204,7 +257,9 @@ def plan_group_size(
         h, grain = cache[size_d, k_d]
         return h, grain + max(DRIFT_ALLOWANCE, 1.0 / min(size_a, size_d))
 
-    size_d, h, curve = smallest_size(evaluate, approximate, target, min_size=1, max_size=max_size, what="facet-d size")
+    size_d, h, curve = smallest_size(
+        evaluate, approximate, half_width, min_size=1, max_size=max_size, what="facet-d size"
+    )
     return GroupSizePlan(
         metric=name,
         size_d=size_d,
@@ -212,7 +267,7 @@ def plan_group_size(
         positives_d=math.floor(rate_d * size_d + 0.5),
         positives_a=k_a,
         half_width=h,
-        target=target,
+        requested_half_width=half_width,
         confidence=confidence,
         curve=curve,
         prior=alpha,

@@ -32,7 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_count, check_int, check_probability
+from .._deprecation import renamed_arguments
+from .._validation import InvalidParameterError, check_count, check_half_width, check_int, check_probability
 from ._figure import axes, pmf_stairs
 from .style import DIVERGING_STOPS, MODEL_COLOURS, NEUTRAL, PAIR_COLOURS
 
@@ -57,14 +58,16 @@ def _finite_curve(x: Any, y: Any, x_name: str, y_name: str) -> tuple[np.ndarray,
         try:
             a = np.asarray(values, dtype=float)
         except (TypeError, ValueError):
-            raise TypeError(f"{name} must be a sequence of numbers, got {type(values).__name__}") from None
+            raise InvalidParameterError(f"{name} must be a sequence of numbers, got {type(values).__name__}") from None
         if a.ndim != 1 or a.size == 0:
-            raise ValueError(f"{name} must be a non-empty 1-D sequence, got shape {a.shape}")
+            raise InvalidParameterError(f"{name} must be a non-empty 1-D sequence, got shape {a.shape}")
         if not np.all(np.isfinite(a)):
-            raise ValueError(f"{name} must hold finite numbers only")
+            raise InvalidParameterError(f"{name} must hold finite numbers only")
         arrays.append(a)
     if arrays[0].size != arrays[1].size:
-        raise ValueError(f"{x_name} and {y_name} must have the same length, got {arrays[0].size} and {arrays[1].size}")
+        raise InvalidParameterError(
+            f"{x_name} and {y_name} must have the same length, got {arrays[0].size} and {arrays[1].size}"
+        )
     return arrays[0], arrays[1]
 
 
@@ -72,9 +75,9 @@ def _bins(bins: Any) -> np.ndarray:
     try:
         edges = np.asarray(bins, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError(f"bins must be a sequence of bin edges, got {type(bins).__name__}") from None
+        raise InvalidParameterError(f"bins must be a sequence of bin edges, got {type(bins).__name__}") from None
     if edges.ndim != 1 or edges.size < 2 or not np.all(np.isfinite(edges)) or np.any(np.diff(edges) <= 0):
-        raise ValueError("bins must be at least two finite, strictly increasing edges")
+        raise InvalidParameterError("bins must be at least two finite, strictly increasing edges")
     return edges
 
 
@@ -176,13 +179,15 @@ def plot_pmf_histograms(
     """
     edges = _bins(bins)
     if not isinstance(distributions, Mapping) or not distributions:
-        raise ValueError("distributions must be a non-empty mapping label -> MetricDistribution")
+        raise InvalidParameterError("distributions must be a non-empty mapping label -> MetricDistribution")
     labels = list(distributions)
     if colours is None:
         ab = [str(k)[:1] for k in labels]
         colours = [PAIR_COLOURS[k] for k in ab] if ab in (["A", "B"], ["A"], ["B"]) else list(BALANCE_COLOURS)
     if len(colours) < len(labels):
-        raise ValueError(f"colours must give one colour per distribution ({len(labels)}), got {len(colours)}")
+        raise InvalidParameterError(
+            f"colours must give one colour per distribution ({len(labels)}), got {len(colours)}"
+        )
     ax = axes(ax)
     pmf_stairs(ax, distributions, edges, colours[: len(labels)], fill=fill, alpha=0.4 if fill else 1.0)
     widths = np.diff(edges)
@@ -278,9 +283,9 @@ def plot_prob_greater(
     """
     xs, ys = _finite_curve(sizes, probabilities, "sizes", "probabilities")
     if np.any(xs <= 0):
-        raise ValueError("sizes must be positive")
+        raise InvalidParameterError("sizes must be positive")
     if np.any((ys < 0) | (ys > 1)):
-        raise ValueError("probabilities must lie in [0, 1]")
+        raise InvalidParameterError("probabilities must lie in [0, 1]")
     if limit is not None:
         limit = check_probability(limit, "limit")
     ax = axes(ax)
@@ -298,25 +303,26 @@ def plot_prob_greater(
     return ax
 
 
+@renamed_arguments(target="half_width")
 def plot_half_width(
     sizes: Sequence[float],
     exact: Sequence[float],
     *,
-    target: float,
+    half_width: float,
     plan_size: int,
     plan_half_width: float,
     approx: Sequence[float] | None = None,
     title: str = "",
     ax: Any = None,
 ) -> Any:
-    """The exact half-width of a planned interval against N (a staircase), with the target and the plan.
+    """The exact half-width of a planned interval against N (a staircase), with the requested half-width and the plan.
 
     Parameters
     ----------
     sizes, exact : sequences of numbers
         Test-set sizes N and the exact half-width at each.
-    target : float
-        The wanted half-width (dashed line).
+    half_width : float
+        The half-width asked for (dashed line); ``target=`` is its old name.
     plan_size, plan_half_width : int, float
         The planned N and its half-width (an open circle).
     approx : sequence of numbers, optional
@@ -327,16 +333,17 @@ def plot_half_width(
     Returns
     -------
     matplotlib Axes
-        Lines drawn: the staircase, the approximation (if given), the target, the plan.
+        Lines drawn: the staircase, the approximation (if given), the requested half-width, the plan.
     """
     xs, ys = _finite_curve(sizes, exact, "sizes", "exact")
     plan_size = check_count(plan_size, "plan_size")
+    half_width = check_half_width(half_width)
     ax = axes(ax)
     ax.step(xs, ys, where="post", color=MODEL_COLOURS["beta-binomial"], label="exact half-width")
     if approx is not None:
         _, ya = _finite_curve(sizes, approx, "sizes", "approx")
         ax.plot(xs, ya, lw=1, color=NEUTRAL, alpha=0.7, label="normal approximation")
-    ax.axhline(float(target), ls="--", color=DIVERGING_STOPS[0], label=f"target ± {float(target):g}")
+    ax.axhline(half_width, ls="--", color=DIVERGING_STOPS[0], label=f"requested ± {half_width:g}")
     ax.plot([plan_size], [float(plan_half_width)], "o", mfc="none", ms=10, color=DIVERGING_STOPS[0],
             label=f"plan N = {plan_size}")  # fmt: skip
     ax.set_xlabel("test-set size N")

@@ -20,12 +20,15 @@ from typing import Any
 import numpy as np
 import traitlets
 
+from .._validation import InvalidParameterError
 from ..confusion import ConfusionMatrix
-from ..evaluation import MACRO_PREFIX, Evaluation, _metric_name
-from ..metrics import METRICS, get_metric
+from ..evaluation import Evaluation
+from ..evaluation._metrics import _label, _metric_name
+from ..metrics import METRICS
+from ..models import SLICE_MODELS
 from ._common import MAX_SIDE, Buffer, BundledWidget, Confidence
 from .metric_pmf import _aggregate, _domain, _json_safe
-from .roc_slice import SLICE_MODELS, RocSlice
+from .roc_slice import RocSlice
 
 __all__ = ["EvaluationView"]
 
@@ -100,7 +103,9 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
 
     def __init__(self, evaluation: Evaluation, **kwargs: Any) -> None:
         if not isinstance(evaluation, Evaluation):
-            raise TypeError(f"evaluation must be an Evaluation (from evaluate), got {type(evaluation).__name__}")
+            raise InvalidParameterError(
+                f"evaluation must be an Evaluation (from evaluate), got {type(evaluation).__name__}"
+            )
         self._evaluation = evaluation
         self._slices: list[tuple[RocSlice, str]] = []
         kwargs.setdefault("metric", evaluation.metrics[0])
@@ -179,7 +184,7 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
 
         Raises
         ------
-        TypeError
+        confusionlab.InvalidParameterError
             For ``p``, ``n``, ``tp`` or ``tn`` in ``kwargs`` (they follow the selection).
         ValueError
             When the evaluation has more than two classes and no ``positive``, or the
@@ -194,7 +199,7 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
         """
         fixed = sorted({"p", "n", "tp", "tn"} & set(kwargs))
         if fixed:
-            raise TypeError(f"slice_view takes no {fixed}: the slice shows the selected group's counts")
+            raise InvalidParameterError(f"slice_view takes no {fixed}: the slice shows the selected group's counts")
         counts = _slice_counts(self._group_matrix(self.selected))
         ev = self._evaluation
         default_model = ev.model if ev.model in SLICE_MODELS else "beta-binomial"
@@ -248,14 +253,14 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
                 _json_safe(
                     {
                         "group": str(name),
-                        "value": ev.value(metric, name),
+                        "value": ev.value_of(metric, name),
                         "mean": d.mean(),
                         "interval": [lo, hi],
                         "confidence": self.confidence,
                         **ev.decompose(metric, name),
                         **ev.sizes(name),
                         "too_small": ev.too_small(metric, name),
-                        "mc_error": float(getattr(d, "mc_error", 0.0)),
+                        "mc_error": ev.mc_error(metric, name),
                         "distinct": len(d),
                     }
                 )
@@ -272,8 +277,7 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
         lo, hi = _domain(dists.values())
         if not hi > lo:
             lo, hi = lo - 0.05, hi + 0.05
-        label = metric if metric.startswith(MACRO_PREFIX) else get_metric(metric).label
-        self._metric_label = label
+        self._metric_label = _label(metric)
         self._question = ev.question(metric)
         self._target = ev.target
         self._n_refits = ev.n_refits

@@ -1,32 +1,37 @@
 """`PlannerView`: how big must the test set be? The planner with sliders.
 
-Sliders for the prevalence, the rates (or the expected metric value), the target
+Sliders for the prevalence, the rates (or the expected metric value), the requested
 half-width and the confidence; a canvas with the half-width against N: the exact
 half-widths the search evaluated (dots), the normal approximation computed with the
 same rounded counts for every N of the shown range (a line whose steps are the jumps
-rounding p, TP and TN causes), the target (dashed) and the plan (marked). Every number
+rounding p, TP and TN causes), the requested half-width (dashed) and the plan (marked). Every number
 comes from :func:`confusionlab.planner.plan_test_size`; the browser only draws.
+:meth:`PlannerView.from_plan` (and :meth:`TestSizePlan.view`) shows a plan already made.
 """
 
 from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import traitlets
 
+from .._validation import check_finite_real, check_half_width, check_rate
 from ..metrics import get_metric
+from ..models import resolve_prior
 from ..planner import (
+    PLAN_MODELS,
     TargetUnreachableError,
-    check_rate,
+    TestSizePlan,
     normal_half_width,
     plan_counts,
     plan_test_size,
     rates_for_value,
 )
-from ._common import Buffer, BundledWidget, Confidence, MetricName
+from ._common import Buffer, BundledWidget, Confidence, MetricName, Tolerance
 
 __all__ = ["PlannerView"]
 
@@ -34,22 +39,32 @@ __all__ = ["PlannerView"]
 CURVE_POINTS = 1500
 #: Largest N the view plans for (the search beyond is for the API).
 VIEW_MAX_SIZE = 200_000
+#: The traits a plan depends on: a change of any of them re-plans.
+_PLAN_TRAITS = "metric prevalence tpr tnr mode value half_width confidence model prior tolerance max_size".split()
 #: Most half-widths the view keeps between re-plans (two floats each).
 CACHE_ENTRIES = 50_000
 
 
-class _Rate(traitlets.Float):
-    """A rate or prevalence strictly between 0 and 1."""
+class _Checked(traitlets.Float):
+    """A number validated by one check of :mod:`confusionlab._validation` (its error becomes a TraitError)."""
+
+    def __init__(self, default: float, check: Callable[[Any, str], float], **kwargs: Any) -> None:
+        super().__init__(default, **kwargs)
+        self._check = check
 
     def validate(self, obj: Any, value: Any) -> float:
         try:
-            return check_rate(value, self.name)
+            return self._check(value, self.name)
         except (TypeError, ValueError) as error:
             raise traitlets.TraitError(str(error)) from None
 
 
+def _prior(value: Any, name: str) -> float:
+    return resolve_prior(value)
+
+
 class PlannerView(BundledWidget, bundle="planner"):
-    """Interactive test-size planner (SPEC E2).
+    """Interactive test-size planner: the smallest test set for an interval of ± ``half_width``.
 
     Parameters
     ----------
@@ -63,9 +78,15 @@ class PlannerView(BundledWidget, bundle="planner"):
     value : float
         Expected metric value (used when ``mode == "value"``).
     half_width : float
-        Target half-width.
+        The half-width asked for (the dashed line).
     confidence : float
         Level of the central interval.
+    model : {"binomial", "beta-binomial"}
+        Uncertainty model of the new test set (default beta-binomial).
+    prior : float or {"uniform", "jeffreys"}
+        Beta-binomial prior α (default 1, uniform).
+    tolerance : float
+        Tail mass each marginal may drop (default 1e-12).
     max_size : int
         Largest N searched (at most 200,000 in the view).
     width : int
@@ -73,13 +94,14 @@ class PlannerView(BundledWidget, bundle="planner"):
 
     Notes
     -----
-    A target that no N up to ``max_size`` reaches is not an error here: the view shows
+    A half-width that no N up to ``max_size`` reaches is not an error here: the view shows
     "not reached" with the best N found (``plan()["reached"]`` is False). Bad values
     are refused before anything changes.
 
     Browser state: root class ``confusionlab-planner`` with ``data-metric``,
     ``data-n`` (the planned N, or the best N when not reached), ``data-reached``,
-    ``data-half-width`` (achieved), ``data-target``, ``data-points`` (exact points drawn)
+    ``data-half-width`` (achieved), ``data-target`` (the requested half-width), ``data-points``
+    (exact points drawn)
     and ``data-generation`` (:attr:`generation`, one more at each plan shown).
 
     Examples
@@ -88,16 +110,23 @@ class PlannerView(BundledWidget, bundle="planner"):
     >>> w = PlannerView(metric="recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1)
     >>> w.plan()["N"]
     229
+
+    See Also
+    --------
+    confusionlab.plan_test_size : the plan the view shows.
     """
 
     metric = MetricName("mcc", help="key of confusionlab.METRICS").tag(sync=True)
-    prevalence = _Rate(0.1).tag(sync=True)
-    tpr = _Rate(0.8).tag(sync=True)
-    tnr = _Rate(0.9).tag(sync=True)
+    prevalence = _Checked(0.1, check_rate).tag(sync=True)
+    tpr = _Checked(0.8, check_rate).tag(sync=True)
+    tnr = _Checked(0.9, check_rate).tag(sync=True)
     mode = traitlets.Enum(("rates", "value"), "rates").tag(sync=True)
-    value = traitlets.Float(0.6).tag(sync=True)
-    half_width = traitlets.Float(0.05).tag(sync=True)
+    value = _Checked(0.6, check_finite_real).tag(sync=True)
+    half_width = _Checked(0.05, check_half_width).tag(sync=True)
     confidence = Confidence(0.95).tag(sync=True)
+    model = traitlets.Enum(PLAN_MODELS, "beta-binomial", help="uncertainty model of the new test set").tag(sync=True)
+    prior = _Checked(1.0, _prior, help="beta-binomial prior α (a number, 'uniform' or 'jeffreys')").tag(sync=True)
+    tolerance = Tolerance(help="tail mass each marginal may drop").tag(sync=True)
     max_size = traitlets.Int(VIEW_MAX_SIZE, min=2, max=VIEW_MAX_SIZE).tag(sync=True)
     width = traitlets.Int(560, min=240, max=2000).tag(sync=True)
     generation = traitlets.Int(0, help="number of plans shown so far (data-generation)").tag(sync=True)
@@ -105,7 +134,7 @@ class PlannerView(BundledWidget, bundle="planner"):
     last_seconds: float = 0.0
 
     def __init__(self, **kwargs: Any) -> None:
-        self._half_widths: dict[tuple[str, float], dict] = {}
+        self._half_widths: dict[tuple[Any, ...], dict] = {}
         super().__init__(**kwargs)
 
     _plan = traitlets.Dict().tag(sync=True)
@@ -115,24 +144,39 @@ class PlannerView(BundledWidget, bundle="planner"):
     _approx_h = Buffer("<f8").tag(sync=True)
     _metric_label = traitlets.Unicode("").tag(sync=True)
 
-    @traitlets.validate("half_width")
-    def _check_target(self, proposal: traitlets.Bunch) -> float:
-        v = proposal.value
-        if not (math.isfinite(v) and v > 0):
-            raise traitlets.TraitError(f"half_width must be a finite positive number, got {v!r}")
-        return v
+    @classmethod
+    def from_plan(cls, plan: TestSizePlan, **kwargs: Any) -> PlannerView:
+        """A view re-planning from ``plan``'s assumptions: metric, prevalence, rates, requested
+        half-width, confidence, model, prior and tolerance (``kwargs``: further traits).
 
-    @traitlets.validate("value")
-    def _check_value(self, proposal: traitlets.Bunch) -> float:
-        if not math.isfinite(proposal.value):
-            raise traitlets.TraitError(f"value must be a finite number, got {proposal.value!r}")
-        return proposal.value
+        The view has no assurance slider (a plan made with ``assurance=`` is shown as the plan
+        of its half-width alone) and searches up to :data:`VIEW_MAX_SIZE`.
+
+        >>> from confusionlab import plan_test_size
+        >>> plan = plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1)
+        >>> PlannerView.from_plan(plan).plan()["N"] == plan.N
+        True
+        """
+        if not isinstance(plan, TestSizePlan):
+            raise traitlets.TraitError(f"plan must be a TestSizePlan (from plan_test_size), got {type(plan).__name__}")
+        settings = {
+            "metric": plan.metric,
+            "prevalence": plan.prevalence,
+            "tpr": plan.tpr,
+            "tnr": plan.tnr,
+            "half_width": plan.requested_half_width,
+            "confidence": plan.confidence,
+            "model": plan.model,
+            "prior": plan.prior,
+            "tolerance": plan.tolerance,
+        }
+        return cls(**{**settings, **kwargs})
 
     def plan(self) -> dict[str, Any]:
         """The plan shown (N, p, n, half_width, reached, tpr, tnr, …)."""
         return dict(self._plan)
 
-    @traitlets.observe("metric", "prevalence", "tpr", "tnr", "mode", "value", "half_width", "confidence", "max_size")
+    @traitlets.observe(*_PLAN_TRAITS)
     def _on_change(self, change: traitlets.Bunch) -> None:
         self._request(self._ALL_PARTS)
 
@@ -145,11 +189,13 @@ class PlannerView(BundledWidget, bundle="planner"):
                 tpr, tnr = rates_for_value(m, self.value, self.prevalence)
             except ValueError as error:
                 raise traitlets.TraitError(str(error)) from None
-        # Exact half-widths depend on the counts, the metric and the confidence only: re-plans
-        # after a change of the target (or a slider moved back) reuse every size already evaluated.
-        cache = self._half_widths.setdefault((m.name, self.confidence), {})
+        # Exact half-widths depend on the counts, the metric, the confidence, the model, the prior
+        # and the tolerance only: re-plans after a change of the half-width (or a slider moved
+        # back) reuse every size already evaluated.
+        key = (m.name, self.confidence, self.model, self.prior, self.tolerance)
+        cache = self._half_widths.setdefault(key, {})
         if sum(len(c) for c in self._half_widths.values()) > CACHE_ENTRIES:
-            self._half_widths = {(m.name, self.confidence): cache}
+            self._half_widths = {key: cache}
             if len(cache) > CACHE_ENTRIES:
                 cache.clear()
         try:
@@ -160,6 +206,9 @@ class PlannerView(BundledWidget, bundle="planner"):
                 tnr=tnr,
                 half_width=self.half_width,
                 confidence=self.confidence,
+                model=self.model,
+                prior=self.prior,
+                tolerance=self.tolerance,
                 max_size=self.max_size,
                 _cache=cache,
             )
@@ -171,7 +220,9 @@ class PlannerView(BundledWidget, bundle="planner"):
         hi = min(self.max_size, max(int(N * 1.6), lo + 10))
         step = max(1, math.ceil((hi - lo + 1) / CURVE_POINTS))
         sizes = np.arange(lo, hi + 1, step, dtype=np.int64)
-        approx = normal_half_width(m, sizes, self.prevalence, tpr, tnr, confidence=self.confidence)
+        approx = normal_half_width(
+            m, sizes, self.prevalence, tpr, tnr, confidence=self.confidence, model=self.model, prior=self.prior
+        )
         p, n, tp, tn = plan_counts(N, self.prevalence, tpr, tnr)
         shown = {s: v for s, v in curve.items() if lo <= s <= hi and math.isfinite(v)}
         self._metric_label = m.label
@@ -186,7 +237,8 @@ class PlannerView(BundledWidget, bundle="planner"):
             "tp": int(tp),
             "tn": int(tn),
             "half_width": float(h) if math.isfinite(h) else None,
-            "target": self.half_width,
+            "requested_half_width": self.half_width,
+            "target": self.half_width,  # the requested half-width under its old key, read by js/planner
             "confidence": self.confidence,
             "reached": reached,
             "message": message,

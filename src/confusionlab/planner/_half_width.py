@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from .distribution import MetricDistribution
-from .metrics import Metric
+from ..distribution import MetricDistribution
+from ..metrics import Metric
 
 
 def interval_half_width(d: MetricDistribution, confidence: float) -> tuple[float, float]:

@@ -1,0 +1,186 @@
+"""evaluate: from predictions, groups and refits to an :class:`Evaluation` (validated once)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .._deprecation import renamed_arguments
+from .._validation import (
+    DEFAULT_TOLERANCE,
+    InvalidParameterError,
+    as_labels,
+    check_choice,
+    check_int,
+    check_random_state,
+    check_tolerance,
+)
+from ..confusion import _positive_label
+from ..distribution import TARGETS
+from ..models import MODELS
+from ._labels import _as_refits, _classes, _codes, _counter, _group_codes
+from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, MACRO_PREFIX, _metric_name
+from ._result import Evaluation
+
+__all__ = ["MAX_DRAWS", "evaluate"]
+
+#: Most Monte Carlo draws of a macro average an evaluation accepts.
+MAX_DRAWS = 10**8
+
+
+@renamed_arguments(n_samples="n_draws")
+def evaluate(
+    y_true: Any,
+    y_pred: Any = None,
+    *,
+    groups: Any = None,
+    refits: Any = None,
+    positive: Any = None,
+    model: str = "beta-binomial",
+    metrics: Sequence[str] | None = None,
+    target: str = "next_test_set",
+    tolerance: float = DEFAULT_TOLERANCE,
+    n_draws: int = 20_000,
+    random_state: Any = 0,
+    min_class_size: int = 10,
+) -> Evaluation:
+    """Evaluate a classifier's predictions: how sure, for whom, would a refit agree?
+
+    Parameters
+    ----------
+    y_true : array-like of labels
+        True labels of the test objects (lists, numpy, pandas or polars; no missing values).
+    y_pred : array-like of labels, optional
+        The model's predictions. At least one of ``y_pred`` and ``refits`` is needed.
+    groups : array-like, optional
+        A group label per object (e.g. ``df.sex``); every group needs at least two rows.
+    refits : array-like of shape (refits, objects), optional
+        Predictions of R ≥ 2 refitted models (other seeds) on the same test set.
+    positive : label, optional
+        The positive class of binary metrics (default 1/True for 0/1 labels). With more
+        than two classes, binary metrics need it (one class against the rest).
+    model : {"beta-binomial", "binomial", "dirichlet-multinomial"}
+        The uncertainty model of :func:`~confusionlab.metric_distribution`.
+    metrics : sequence of str, optional
+        Metrics reported by :attr:`Evaluation.value`, :meth:`Evaluation.to_frame`, the
+        view and the page (validated here). Default ``f1, recall, precision,
+        balanced_accuracy``, or the macro averages for more than two classes.
+    target : {"next_test_set", "true_value"}
+        The question: what a new test set of the same size will show (default), or
+        where the metric's true value lies (see :data:`QUESTIONS`).
+    tolerance : float
+        Tail mass each marginal may drop (:func:`~confusionlab.metric_distribution`).
+    n_draws : int, default 20,000
+        Monte Carlo draws of each macro average (split evenly over the refits), at most
+        :data:`MAX_DRAWS`. ``n_samples=`` is its old name.
+    random_state : None, int or Generator, default 0
+        Seed of the Monte Carlo draws.
+    min_class_size : int, default 10
+        A group with fewer positives or negatives (for macro averages: fewer objects
+        in some class) is flagged ``too_small``: its intervals say little.
+
+    Returns
+    -------
+    Evaluation
+
+    Raises
+    ------
+    confusionlab.InvalidParameterError
+        Lengths that differ, a ``refits`` matrix of the wrong shape, a group of one row,
+        a binary metric asked of more than two classes without ``positive``, missing
+        values; each names the argument, and nothing is computed.
+
+    See Also
+    --------
+    confusionlab.metric_distribution : the exact distribution of one confusion matrix.
+    confusionlab.compare_paired : two classifiers scored on the same test set.
+    confusionlab.plan_test_size : how large a test set must be for an interval of ± h.
+
+    Notes
+    -----
+    Every distribution comes from the core. One prediction vector: exactly
+    ``metric_distribution(ConfusionMatrix.from_predictions(...), metric, model=model)``,
+    overall and per group. Refits: the equal-weight mixture of the refits' exact
+    distributions ("a new refit scored on a new test set") and the law-of-total-variance
+    split of its variance into a test-set part (the mean of the refits' variances) and a
+    refit part (the variance, ddof = 0, of their means). More than two classes: exact
+    one-vs-rest distributions per class, and macro averages by Monte Carlo under the
+    row-wise Dirichlet-multinomial model, with their Monte Carlo error
+    (:meth:`Evaluation.mc_error`).
+
+    Examples
+    --------
+    >>> ev = evaluate([1, 1, 0, 0, 1, 0, 1, 0], [1, 0, 0, 0, 1, 1, 1, 0])
+    >>> ev.value["recall"]
+    0.75
+    >>> d = ev.distribution("recall")
+    >>> d.target, round(d.mean(), 3)
+    ('next_test_set', 0.667)
+    """
+    model = check_choice(model, "model", MODELS)
+    target = check_choice(target, "target", TARGETS)
+    tolerance = check_tolerance(tolerance)
+    n_draws = check_int(n_draws, "n_draws", minimum=1, maximum=MAX_DRAWS)
+    min_class_size = check_int(min_class_size, "min_class_size", minimum=0)
+    rng = check_random_state(random_state)
+    t = as_labels(y_true, "y_true")
+    m = t.shape[0]
+    if m < 2:
+        raise InvalidParameterError(f"y_true needs at least 2 objects, got {m}")
+    if y_pred is None and refits is None:
+        raise InvalidParameterError(
+            "give y_pred (one prediction per object) or refits (a refits × objects matrix), or both"
+        )
+    record = None
+    if y_pred is not None:
+        record = as_labels(y_pred, "y_pred")
+        if record.shape[0] != m:
+            raise InvalidParameterError(f"y_true and y_pred must have the same length, got {m} and {record.shape[0]}")
+    runs = _as_refits(refits, m) if refits is not None else None
+    group_codes, group_names = _group_codes(groups, m)
+
+    # classes of every label vector, and integer codes
+    pred_arrays = [a for a in (record, runs) if a is not None]
+    classes = _classes(t, pred_arrays)
+    k = len(classes)
+    if k > 2 and positive is None:
+        asked = [name for name in (metrics or ()) if not str(name).lower().startswith(MACRO_PREFIX)]
+        if asked:
+            raise InvalidParameterError(
+                f"metrics {asked!r} are binary but y_true and the predictions hold {k} classes; pass "
+                "positive=<label> (one class against the rest), or use macro averages ('macro_f1') and per_class()"
+            )
+    positive_index = None
+    if k <= 2 or positive is not None:
+        positive_label = _positive_label(classes, positive)
+        positive_index = next(i for i, c in enumerate(classes) if c == positive_label)
+    chosen = list(metrics) if metrics is not None else list(DEFAULT_METRICS if k <= 2 else DEFAULT_MULTICLASS_METRICS)
+    if not chosen:
+        raise InvalidParameterError("metrics is empty; give at least one metric name")
+    chosen = [_metric_name(name, "metrics") for name in chosen]
+
+    # one bincount per prediction vector over (group, true class, predicted class)
+    t_codes = _codes(t, classes).astype(np.int64, copy=False)
+    n_vectors = (runs.shape[0] if runs is not None else 0) + (record is not None)
+    count = _counter(t_codes, group_codes, group_names, classes, n_vectors)
+    record_tables = count(record) if record is not None else None
+    run_tables = np.stack([count(runs[r]) for r in range(runs.shape[0])]) if runs is not None else None
+    return Evaluation(
+        classes=classes,
+        positive_index=positive_index,
+        group_names=group_names,
+        record_tables=record_tables,
+        run_tables=run_tables,
+        runs=runs,
+        t_codes=t_codes,
+        group_codes=group_codes,
+        model=model,
+        target=target,
+        tolerance=tolerance,
+        metrics=chosen,
+        n_draws=n_draws,
+        rng=rng,
+        min_class_size=min_class_size,
+    )

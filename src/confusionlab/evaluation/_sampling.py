@@ -1,0 +1,80 @@
+"""The Monte Carlo sampler of macro averages (more than two classes).
+
+A macro average (the mean over classes of a one-vs-rest metric) of a K × K confusion
+table has no exact lattice small enough to enumerate, so it is sampled: each row i of
+the table (the objects of true class i) gets θ_i ~ Dirichlet(row + 1) — the row-wise
+Dirichlet-multinomial model — and the new row is Multinomial(n_i, θ_i) for a new test
+set of the same size, or n_i·θ_i for the true value. The distribution of the draws
+comes with the Monte Carlo standard error of its mean, kept by the caller.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validation import check_memory
+from ..distribution import MetricDistribution
+from ..metrics import Metric
+
+__all__: list[str] = []
+
+#: Bytes per Monte Carlo matrix cell (the Dirichlet draws, the matrices and the metric's work).
+_MC_BYTES_PER_CELL = 40
+
+
+def check_macro_memory(n_draws: int, per_table: int, k: int) -> None:
+    """Refuse before sampling ``per_table`` draws of k × k matrices above the memory limit."""
+    check_memory(
+        float(per_table) * k * k * _MC_BYTES_PER_CELL,
+        f"n_draws={n_draws:,} Monte Carlo draws of {k} × {k} matrices",
+        "use a smaller n_draws",
+    )
+
+
+def macro_samples(table: np.ndarray, metric: Metric, n_draws: int, rng: np.random.Generator, target: str) -> np.ndarray:
+    """``n_draws`` draws of the macro average of ``metric`` over the classes of the K × K ``table``
+    (rows true, columns predicted) under the row-wise Dirichlet-multinomial model."""
+    k = table.shape[0]
+    n_rows = table.sum(axis=1)
+    theta = rng.gamma(table[None, :, :] + 1.0, size=(n_draws, k, k))
+    theta /= theta.sum(axis=2, keepdims=True)
+    if target == "true_value":
+        mats = theta * n_rows[None, :, None]
+    else:
+        mats = np.empty_like(theta)
+        for i in range(k):
+            mats[:, i, :] = rng.multinomial(int(n_rows[i]), theta[:, i, :]) if n_rows[i] else 0.0
+    diag = np.einsum("sii->si", mats)
+    rows, cols = mats.sum(axis=2), mats.sum(axis=1)
+    total = float(n_rows.sum())
+    fn, fp = rows - diag, cols - diag
+    values = metric.values(diag, fn, fp, total - diag - fn - fp)
+    return values.mean(axis=1)
+
+
+def macro_distribution(
+    table: np.ndarray, name: str, metric: Metric, n_draws: int, rng: np.random.Generator, target: str
+) -> tuple[MetricDistribution, float]:
+    """The sampled distribution of the macro average ``name`` of ``table`` and the Monte Carlo
+    standard error of its mean (sd of the draws / √n_draws).
+
+    Classes absent from both the true labels and the predictions of ``table`` are left out
+    (scikit-learn's ``average="macro"`` over the labels present). The caller checks the
+    memory first (:func:`check_macro_memory`).
+    """
+    present = np.flatnonzero(table.sum(axis=0) + table.sum(axis=1))
+    sample = macro_samples(table[np.ix_(present, present)], metric, n_draws, rng, target)
+    values, counts = np.unique(sample, return_counts=True)
+    d = MetricDistribution(
+        values,
+        counts / float(n_draws),
+        counts,
+        metric=name,
+        model="dirichlet-multinomial rows (Monte Carlo)",
+        strategy=f"monte-carlo({n_draws})",
+        check_total=True,
+    )
+    d.target = target
+    return d, float(np.std(sample) / math.sqrt(n_draws))

@@ -1,0 +1,51 @@
+"""How much test data do I need? The exact test-size planner.
+
+:func:`plan_test_size` answers "how many test examples do I need to know MCC (or F1,
+balanced accuracy, sensitivity …) within ± h?" with the exact distributions of the
+core, and returns a :class:`TestSizePlan`. The package holds one idea per module:
+
+========================  ==============================================================
+``_criterion``            the planned counts at a size (:func:`plan_counts`), the exact
+                          half-width there and its normal approximation
+                          (:func:`normal_half_width`)
+``_half_width``           exact central intervals on a slice without the whole PMF (the
+                          fast paths the criterion reads)
+``_search``               :func:`smallest_size`: the smallest size meeting a half-width
+                          although the half-width is not monotone (also used by
+                          :func:`confusionlab.bias.plan_group_size`)
+``_rates``                :func:`rates_for_value`: planning from an expected value
+``_assurance``            the criterion for the interval reported after the test
+``_plan``                 :class:`TestSizePlan` and :func:`plan_test_size`
+========================  ==============================================================
+
+Examples
+--------
+>>> plan = plan_test_size("mcc", prevalence=0.1, tpr=0.8, tnr=0.9, half_width=0.1)
+>>> plan.N, plan.half_width <= plan.requested_half_width
+(855, True)
+"""
+
+from __future__ import annotations
+
+from .._validation import check_rate
+from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES
+from ._criterion import DRIFT_ALLOWANCE, normal_half_width, plan_counts
+from ._plan import PLAN_MODELS, TestSizePlan, plan_test_size
+from ._rates import rates_for_value
+from ._search import MAX_SIZE, TargetUnreachableError, smallest_size
+
+__all__ = [
+    "DEFAULT_ASSURANCE_TOLERANCE",
+    "DRIFT_ALLOWANCE",
+    "MAX_OUTCOMES",
+    "MAX_SIZE",
+    "PLAN_MODELS",
+    "TargetUnreachableError",
+    "TestSizePlan",
+    "check_rate",
+    "normal_half_width",
+    "plan_counts",
+    "plan_test_size",
+    "rates_for_value",
+    "smallest_size",
+]

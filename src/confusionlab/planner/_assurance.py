@@ -1,0 +1,74 @@
+"""Planning with assurance: the interval reported *after* the test, over the test's outcomes.
+
+With ``assurance=q`` the criterion at N is no longer the half-width of the planned
+distribution but the probability, over the predictive distribution of the test's
+outcomes (TP', TN'), that the interval reported from the observed outcome is at most
+the requested half-width; :func:`_assurance_at` enumerates the outcomes exactly.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validation import InvalidParameterError
+from ..confusion import ConfusionMatrix
+from ..models import slice_model
+from ._criterion import _ONE_SIDED, _Evaluator
+
+__all__ = ["DEFAULT_ASSURANCE_TOLERANCE", "MAX_OUTCOMES"]
+
+#: Default tail mass left out of the enumeration of test outcomes for ``assurance``
+#: (per marginal, as ``tolerance``): the assurance is known to within this bound.
+DEFAULT_ASSURANCE_TOLERANCE = 1e-3
+#: Most test outcomes enumerated for one assurance evaluation (each needs a distribution).
+MAX_OUTCOMES = 20_000
+
+
+def _assurance_at(
+    ev: _Evaluator, N: int, half_width: float, q: float, tolerance: float, max_outcomes: int
+) -> tuple[float, float, float, float]:
+    """The assurance criterion at N, exactly over the enumerated test outcomes.
+
+    Outcomes (TP', TN') of the test are the predictive lattice of ``ev.model`` from the
+    planned matrix, each marginal's tails of mass ≤ ``tolerance`` left out; each
+    outcome's *reported* half-width is that of its own distribution's central interval.
+    Returns ``(quantile, probability, unenumerated_mass, granularity)``: ``probability``
+    = enumerated mass with reported half-width ≤ ``half_width`` (a lower bound, at most
+    ``unenumerated_mass`` below the truth); ``quantile`` = the smallest x with
+    enumerated mass of half-widths ≤ x at least q (inf if the enumeration holds less
+    than q), so ``quantile ≤ half_width`` exactly when ``probability ≥ q``.
+    """
+    cm = ev.matrix(N)
+    sm = slice_model(cm, ev.model, prior=ev.prior, tolerance=tolerance)
+    side = _ONE_SIDED.get(ev.metric.name)
+    tp_pmf = sm.tp_pmf if side != "n" else np.ones(1)
+    tn_pmf = sm.tn_pmf if side != "p" else np.ones(1)
+    count = tp_pmf.size * tn_pmf.size
+    if count > max_outcomes:
+        raise InvalidParameterError(
+            f"max_outcomes: assurance at N = {N:,} would enumerate {count:,} test outcomes, more than max_outcomes="
+            f"{max_outcomes:,}; raise assurance_tolerance (now {tolerance:g}) or max_outcomes"
+        )
+    widths = np.empty((tp_pmf.size, tn_pmf.size))
+    for i in range(tp_pmf.size):
+        for j in range(tn_pmf.size):
+            tp = sm.tp_lo + i if side != "n" else cm.tp
+            tn = sm.tn_lo + j if side != "p" else cm.tn
+            widths[i, j] = ev.half_width(ConfusionMatrix(tp=tp, fn=cm.p - tp, fp=cm.n - tn, tn=tn))[0]
+    mass = np.multiply.outer(tp_pmf, tn_pmf).ravel()
+    flat = widths.ravel()
+    error = max(0.0, 1.0 - float(mass.sum()))
+    probability = float(mass[flat <= half_width].sum())
+    order = np.argsort(flat, kind="stable")
+    cum = np.cumsum(mass[order])
+    k = int(np.searchsorted(cum, q - 1e-12))
+    if k >= flat.size:
+        return math.inf, probability, error, 1.0
+    quantile = float(flat[order[k]])
+    distinct = np.unique(flat[np.isfinite(flat)])
+    i = int(np.searchsorted(distinct, quantile))
+    around = distinct[max(i - 1, 0) : i + 2]
+    gap = float(np.max(np.diff(around))) if around.size > 1 else 0.0
+    return quantile, probability, error, (gap / quantile if quantile > 0 else 1.0)

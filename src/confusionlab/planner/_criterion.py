@@ -1,0 +1,182 @@
+"""The planner's criterion at one size: the planned counts and the exact half-width there.
+
+For a candidate size N the plan has ``p = ⌊π·N + ½⌋`` positives, clipped to
+``[1, N − 1]``, ``n = N − p`` negatives, ``TP = ⌊tpr·p + ½⌋`` and ``TN = ⌊tnr·n + ½⌋``
+(:func:`plan_counts`). The criterion is the half-width, (upper − lower)/2, of the central
+``confidence`` interval of the metric's distribution for a new test set of the same size
+under ``model`` from (TP, FN, FP, TN) — :func:`~confusionlab.metric_distribution`'s
+interval, read by the fast exact paths of :mod:`._half_width` where they apply
+(:class:`_Evaluator`). :func:`normal_half_width` is its smooth model, computed with the same
+rounded counts, that the search brackets with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from ..confusion import ConfusionMatrix
+from ..distribution import MetricDistribution, metric_distribution
+from ..metrics import Metric
+from ..models import Marginal, marginal
+from ._half_width import balanced_accuracy_half_width, contour_half_width, interval_half_width, lattice_half_width
+
+__all__ = ["DRIFT_ALLOWANCE", "normal_half_width", "plan_counts"]
+
+#: Smallest relative allowance for the slow drift of the exact/normal half-width ratio
+#: (skewness and kurtosis of the exact distribution); the planner uses
+#: ``max(DRIFT_ALLOWANCE, 1/min(p, n))``, the order of those corrections (see
+#: :func:`~confusionlab.planner.smallest_size`, Notes).
+DRIFT_ALLOWANCE = 0.001
+#: Metrics whose distribution depends on one class only: their exact evaluation skips the other.
+_ONE_SIDED = {"recall": "p", "fnr": "p", "tnr": "n", "fpr": "n"}
+
+
+def plan_counts(N: Any, prevalence: float, tpr: float, tnr: float) -> tuple[Any, Any, Any, Any]:
+    """The planned counts ``(p, n, TP, TN)`` at size(s) ``N``, vectorised.
+
+    ``p = ⌊π·N + ½⌋`` clipped to ``[1, N − 1]``, ``n = N − p``, ``TP = ⌊tpr·p + ½⌋``,
+    ``TN = ⌊tnr·n + ½⌋``.
+
+    >>> plan_counts(61, 1 / 3, 0.8, 0.8)
+    (20, 41, 16, 33)
+    >>> [a.tolist() for a in plan_counts(np.array([2, 10]), 0.01, 0.8, 0.9)]
+    [[1, 1], [1, 9], [1, 1], [1, 8]]
+    """
+    scalar = np.ndim(N) == 0
+    Na = np.asarray(N, dtype=np.int64)
+    p = np.clip(np.floor(prevalence * Na + 0.5).astype(np.int64), 1, Na - 1)
+    n = Na - p
+    tp = np.floor(tpr * p + 0.5).astype(np.int64)
+    tn = np.floor(tnr * n + 0.5).astype(np.int64)
+    if scalar:
+        return int(p), int(n), int(tp), int(tn)
+    return p, n, tp, tn
+
+
+@dataclass
+class _Evaluator:
+    """Exact half-width at a size, cached on the counts the distribution depends on."""
+
+    metric: Metric
+    prevalence: float
+    tpr: float
+    tnr: float
+    confidence: float
+    model: str
+    prior: float
+    tolerance: float
+    cache: dict = field(default_factory=dict)
+    marginals: dict = field(default_factory=dict)
+
+    def matrix(self, N: int) -> ConfusionMatrix:
+        p, n, tp, tn = plan_counts(N, self.prevalence, self.tpr, self.tnr)
+        return ConfusionMatrix(tp=tp, fn=p - tp, fp=n - tn, tn=tn)
+
+    def reduced(self, cm: ConfusionMatrix) -> tuple[ConfusionMatrix, tuple[int, ...]]:
+        """The matrix actually evaluated and its cache key: for a metric of one class only
+        (recall, TNR, …) the other class is replaced by a single example, which leaves the
+        metric's distribution unchanged (its values do not depend on it; its mass sums to 1)."""
+        side = _ONE_SIDED.get(self.metric.name)
+        if side == "p":
+            return ConfusionMatrix(tp=cm.tp, fn=cm.fn, fp=0, tn=1), (cm.tp, cm.fn)
+        if side == "n":
+            return ConfusionMatrix(tp=1, fn=0, fp=cm.fp, tn=cm.tn), (cm.fp, cm.tn)
+        return cm, cm.as_tuple()
+
+    def distribution(self, cm: ConfusionMatrix) -> MetricDistribution:
+        return metric_distribution(cm, self.metric, self.model, prior=self.prior, tolerance=self.tolerance)
+
+    def marginal(self, successes: int, trials: int, what: str) -> Marginal:
+        """A predictive marginal, shared by the sizes whose counts give it (neighbouring N often do)."""
+        key = (successes, trials)
+        if key not in self.marginals:
+            self.marginals[key] = marginal(self.model, successes, trials, trials, self.prior, self.tolerance, what)
+        return self.marginals[key]
+
+    def half_width(self, cm: ConfusionMatrix) -> tuple[float, float]:
+        """``(half-width, granularity)`` of the central interval at the matrix ``cm``, cached.
+
+        Balanced accuracy is read from its integer keys by
+        :func:`balanced_accuracy_half_width` (the same marginals as
+        :func:`~confusionlab.models.slice_model`, the same quantile rule, the same value
+        arithmetic: the core's half-width exactly); the other two-class metrics by
+        :func:`lattice_half_width` (the core's ratios, only the points near the two levels
+        sorted); metrics of one class, and any matrix where a cumulative mass sits on a
+        level or the core takes another arithmetic path, build the distribution.
+        """
+        red, key = self.reduced(cm)
+        if key not in self.cache:
+            result = None
+            if self.metric.name not in _ONE_SIDED:
+                tp = self.marginal(cm.tp, cm.p, "positives (TP)")
+                tn = self.marginal(cm.tn, cm.n, "negatives (TN)")
+                if self.metric.name == "balanced_accuracy":
+                    result = balanced_accuracy_half_width(tp.pmf, tp.lo, tn.pmf, tn.lo, cm.p, cm.n, self.confidence)
+                else:
+                    result = contour_half_width(self.metric, tp.pmf, tp.lo, tn.pmf, tn.lo, cm.p, cm.n, self.confidence)
+                    if result is None:
+                        result = lattice_half_width(
+                            self.metric, tp.pmf, tp.lo, tn.pmf, tn.lo, cm.p, cm.n, self.confidence
+                        )
+            self.cache[key] = (
+                result if result is not None else interval_half_width(self.distribution(red), self.confidence)
+            )
+        return self.cache[key]
+
+    def __call__(self, N: int) -> tuple[float, float]:
+        full = self.matrix(N)
+        h, grain = self.half_width(full)
+        return h, grain + max(DRIFT_ALLOWANCE, 1.0 / min(full.p, full.n))
+
+
+def _moments(model: str, successes: np.ndarray, trials: np.ndarray, prior: float) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and variance of the predicted count of successes among ``trials`` new trials."""
+    s = successes.astype(np.float64)
+    t = trials.astype(np.float64)
+    if model == "binomial":
+        return s, s * (t - s) / t
+    a, b = s + prior, t - s + prior
+    return t * a / (a + b), t * a * b * (a + b + t) / ((a + b) ** 2 * (a + b + 1))
+
+
+def normal_half_width(
+    metric: Metric,
+    N: np.ndarray,
+    prevalence: float,
+    tpr: float,
+    tnr: float,
+    *,
+    confidence: float = 0.95,
+    model: str = "beta-binomial",
+    prior: float = 1.0,
+) -> np.ndarray:
+    """The normal (delta-method) approximation of the planned half-width at each size ``N``.
+
+    Uses the *rounded* counts of :func:`plan_counts`, so the approximation shows the jumps
+    that rounding p, TP and TN causes; only the discreteness of the quantiles is missing.
+    ``z·sd`` with ``sd² = (∂m/∂TP)²·Var TP' + (∂m/∂TN)²·Var TN'`` at the predicted means.
+
+    >>> from confusionlab.metrics import get_metric
+    >>> h = normal_half_width(get_metric("recall"), np.array([1000]), 0.5, 0.8, 0.9)
+    >>> round(float(h[0]), 4)  # about 1.96 * sqrt(2 * 0.8 * 0.2 / 500)
+    0.0496
+    """
+    p, n, tp, tn = plan_counts(np.asarray(N), prevalence, tpr, tnr)
+    mt, vt = _moments(model, tp, p, prior)
+    mn, vn = _moments(model, tn, n, prior)
+    pf, nf = p.astype(np.float64), n.astype(np.float64)
+    et = np.maximum(1e-3 * np.sqrt(vt), 1e-6) + 0 * mt
+    en = np.maximum(1e-3 * np.sqrt(vn), 1e-6) + 0 * mn
+
+    def f(t: np.ndarray, u: np.ndarray) -> np.ndarray:
+        return metric.values(t, pf - t, nf - u, u, undefined=np.nan)
+
+    with np.errstate(all="ignore"):
+        gt = (f(mt + et, mn) - f(mt - et, mn)) / (2 * et)
+        gn = (f(mt, mn + en) - f(mt, mn - en)) / (2 * en)
+        sd = np.sqrt(gt**2 * vt + gn**2 * vn)
+    return float(stats.norm.ppf(0.5 + confidence / 2)) * sd

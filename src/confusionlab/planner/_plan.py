@@ -1,0 +1,487 @@
+"""How much test data do I need? The plan and the function that makes it.
+
+:func:`plan_test_size` answers "how many test examples do I need to know MCC (or F1,
+balanced accuracy, sensitivity …) within ± h?" with the exact distributions of the
+core: the criterion (:mod:`._criterion`) is evaluated with
+:func:`~confusionlab.metric_distribution` and
+:meth:`~confusionlab.MetricDistribution.interval`, never with a formula, and the search
+(:func:`~confusionlab.planner.smallest_size`) finds the smallest N although the
+half-width is not monotone in N. The answer is a :class:`TestSizePlan`, a result of the
+library's one protocol (``value``, ``interval``, ``to_frame``, ``to_html``, ``plot``,
+``view``).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .._deprecation import renamed_arguments
+from .._result import Result, new_figure
+from .._validation import (
+    DEFAULT_TOLERANCE,
+    InvalidParameterError,
+    check_choice,
+    check_confidence,
+    check_half_width,
+    check_int,
+    check_rate,
+    check_tolerance,
+)
+from ..confusion import ConfusionMatrix
+from ..distribution import MetricDistribution, metric_distribution
+from ..metrics import Metric, get_metric
+from ..models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, resolve_prior
+from ..palette import NEUTRAL, THEME
+from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES, _assurance_at
+from ._criterion import _Evaluator, normal_half_width, plan_counts
+from ._rates import rates_for_value
+from ._search import MAX_SIZE, smallest_size
+
+__all__ = ["PLAN_MODELS", "TestSizePlan", "plan_test_size"]
+
+#: Models the planner accepts: the slice models, whose p and n are fixed by the plan.
+PLAN_MODELS = SLICE_MODELS
+
+
+class _DefaultConfidence(float):
+    """The default ``confidence`` of a plan's :meth:`~_SizePlan.interval` (0.95 in the signature).
+
+    Told apart from a 0.95 the caller passes, so that for one release ``interval()`` keeps
+    giving the plan's own confidence (with a FutureWarning when that is not 0.95).
+    """
+
+
+_DEFAULT_CONFIDENCE = _DefaultConfidence(0.95)
+
+
+class _SizePlan(Result):
+    """What a test-size plan and a facet-size plan share: the curve, its table, figure and interval.
+
+    A subclass is a frozen dataclass with the fields ``half_width`` (achieved),
+    ``requested_half_width`` (the goal), ``confidence`` and ``curve`` (size → half-width),
+    and says which attribute holds the planned size (``_size_attribute``) and how the size
+    is called (``_size_label``).
+    """
+
+    _size_attribute = "N"
+    _size_label = "test-set size N"
+    # the fields every subclass has (declared here for the methods below; the dataclass defines them)
+    half_width: float
+    requested_half_width: float
+    confidence: float
+    curve: dict[int, float]
+
+    @property
+    def _size(self) -> int:
+        return getattr(self, self._size_attribute)
+
+    @property
+    def target(self) -> float:
+        """Old name of :attr:`requested_half_width` (``target`` names the question asked)."""
+        warnings.warn(
+            f"{type(self).__name__}.target is renamed requested_half_width (the half-width asked for); "
+            "the old name will stop working in the next release",
+            FutureWarning,
+            stacklevel=2,
+        )
+        return self.requested_half_width
+
+    def distribution(self) -> MetricDistribution:
+        raise NotImplementedError
+
+    def interval(self, confidence: float = _DEFAULT_CONFIDENCE) -> tuple[float, float]:
+        """The central ``confidence`` interval of the metric's distribution at the planned size.
+
+        Parameters
+        ----------
+        confidence : float, default 0.95
+            Level of the interval, in (0, 1). Pass it explicitly: for one more release a
+            call without it gives the interval at the plan's own :attr:`confidence` (what
+            the criterion read), with a FutureWarning when that is not 0.95; from the next
+            release the default is 0.95, as for every result. ``None`` (the old default) is
+            accepted with the same warning.
+
+        Returns
+        -------
+        (float, float)
+        """
+        if confidence is None or confidence is _DEFAULT_CONFIDENCE:
+            if confidence is None or self.confidence != 0.95:
+                warnings.warn(
+                    f"{type(self).__name__}.interval() without a confidence gives the plan's own "
+                    f"{self.confidence:g} interval for one more release, then the 0.95 interval as every "
+                    f"result's; pass confidence={self.confidence:g} (the plan's confidence) explicitly",
+                    FutureWarning,
+                    stacklevel=2,
+                )
+            confidence = self.confidence
+        return self.distribution().interval(check_confidence(confidence))
+
+    def to_frame(self) -> Any:
+        """The curve: one row per size the search evaluated exactly, ascending.
+
+        Columns: the size, ``half_width`` there, ``reached`` (at most the requested
+        half-width) and ``planned`` (the planned size).
+        """
+        import pandas as pd
+
+        sizes = np.fromiter(self.curve, dtype=np.int64, count=len(self.curve))
+        widths = np.fromiter(self.curve.values(), dtype=np.float64, count=len(self.curve))
+        return pd.DataFrame(
+            {
+                self._size_attribute: sizes,
+                "half_width": widths,
+                "reached": widths <= self.requested_half_width,
+                "planned": sizes == self._size,
+            }
+        )
+
+    def plot(self, ax: Any = None) -> Any:
+        """The half-width at every size the search evaluated (dots), the requested half-width
+        (dashed) and the plan (circle); returns the Figure (drawn into ``ax`` when given)."""
+        fig, ax = new_figure(ax)
+        frame = self.to_frame()
+        finite = np.isfinite(frame["half_width"].to_numpy())
+        ax.plot(frame[self._size_attribute][finite], frame["half_width"][finite], "o", ms=3, color=NEUTRAL,
+                label="exact half-width (evaluated)")  # fmt: skip
+        goal = self.requested_half_width
+        ax.axhline(goal, ls="--", color=THEME["accent"], label=f"requested ± {goal:g}")
+        ax.plot([self._size], [self.half_width], "o", mfc="none", ms=10, color=THEME["accent"],
+                label=f"plan: {self._size_attribute} = {self._size:,}")  # fmt: skip
+        ax.set_xlabel(self._size_label)
+        ax.set_ylabel(f"half-width of the {self.confidence:.0%} interval")
+        ax.set_title(self.title, fontsize=10)
+        ax.legend(fontsize=8)
+        return fig
+
+
+def _rename_target(cls: type) -> type:
+    """Accept ``target=`` (the old name of ``requested_half_width``) in the dataclass's constructor."""
+    cls.__init__ = renamed_arguments(target="requested_half_width")(cls.__init__)  # type: ignore[misc]
+    return cls
+
+
+@_rename_target
+@dataclass(frozen=True, repr=False)
+class TestSizePlan(_SizePlan):
+    """The smallest test set meeting a requested half-width (:func:`plan_test_size`).
+
+    Attributes
+    ----------
+    N, p, n : int
+        Planned size, positives and negatives.
+    tp, tn : int
+        The planned matrix's counts (TP = ⌊tpr·p + ½⌋, TN = ⌊tnr·n + ½⌋).
+    half_width : float
+        The achieved half-width at N (at most ``requested_half_width``).
+    requested_half_width : float
+        The half-width asked for (``half_width=`` of :func:`plan_test_size`; the old
+        attribute ``target`` still answers, with a FutureWarning).
+    curve : dict
+        N → half-width for every N evaluated exactly by the search (ascending N); with
+        ``assurance=q``, N → the q-quantile of the reported half-width over the outcomes.
+    metric, model : str
+    confidence : float
+    prevalence, tpr, tnr : float
+        The planning assumptions (rates chosen by :func:`rates_for_value` when a value
+        was given).
+    assurance : float or None
+        The requested assurance q.
+    achieved_assurance : float or None
+        Probability (over the enumerated outcomes) that the reported interval is at
+        most the requested half-width at N; the true probability lies in
+        ``[achieved_assurance, achieved_assurance + assurance_error]``.
+    assurance_error : float or None
+        Mass of the outcomes not enumerated (the bound of the error).
+    evaluations : int
+        Exact distributions computed by the search (sizes sharing the counts a metric
+        depends on share one).
+
+    Notes
+    -----
+    The result protocol: :attr:`value` is the metric at the planned matrix,
+    :meth:`interval` the central interval of its distribution there,
+    :meth:`to_frame` the curve, :meth:`plot` the curve drawn, :meth:`view` a
+    :class:`~confusionlab.PlannerView` that re-plans from the same assumptions (with
+    sliders), :meth:`to_html` a page of all of it.
+
+    Examples
+    --------
+    >>> plan = plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1)
+    >>> plan.N, plan.requested_half_width, plan.half_width <= plan.requested_half_width
+    (229, 0.1, True)
+    >>> plan.to_frame().query("planned")[["N", "reached"]].values.tolist()
+    [[229, True]]
+    """
+
+    __test__ = False  # not a pytest test class
+    title = "How big must the test set be?"
+
+    metric: str
+    N: int
+    p: int
+    n: int
+    tp: int
+    tn: int
+    half_width: float
+    requested_half_width: float
+    curve: dict[int, float]
+    model: str
+    confidence: float
+    prevalence: float
+    tpr: float
+    tnr: float
+    prior: float = 1.0
+    tolerance: float = DEFAULT_TOLERANCE
+    assurance: float | None = None
+    achieved_assurance: float | None = None
+    assurance_error: float | None = None
+    evaluations: int = 0
+
+    @property
+    def matrix(self) -> ConfusionMatrix:
+        """The planned confusion matrix."""
+        return ConfusionMatrix(tp=self.tp, fn=self.p - self.tp, fp=self.n - self.tn, tn=self.tn)
+
+    @property
+    def value(self) -> float:
+        """The metric's value at the planned matrix."""
+        return get_metric(self.metric)(self.matrix)
+
+    def distribution(self) -> MetricDistribution:
+        """The metric's distribution at the plan (the one the criterion reads)."""
+        return metric_distribution(self.matrix, self.metric, self.model, prior=self.prior, tolerance=self.tolerance)
+
+    def summary(self, confidence: float = 0.95) -> str:
+        """The plan in one sentence, with the ``confidence`` interval at the planned size."""
+        lo, hi = self.interval(check_confidence(confidence))
+        label = get_metric(self.metric).label
+        assured = (
+            ""
+            if self.assurance is None
+            else f" with assurance {self.achieved_assurance:.3f} ≥ {self.assurance:g} (after the test)"
+        )
+        return (
+            f"{label}: N = {self.N:,} ({self.p:,} positives, {self.n:,} negatives) is the smallest test set whose "
+            f"{self.confidence:.0%} interval for a new test set is at most ± {self.requested_half_width:g}{assured} "
+            f"(± {self.half_width:.4g} at N); there the {confidence:.0%} interval around {self.value:.3g} is "
+            f"[{lo:.3g}, {hi:.3g}]."
+        )
+
+    def view(self) -> Any:
+        """A :class:`~confusionlab.PlannerView` re-planning from this plan's assumptions.
+
+        The view has no assurance slider: a plan made with ``assurance=`` is shown as the
+        plan of its half-width alone. It searches up to
+        :data:`~confusionlab.widgets.planner_view.VIEW_MAX_SIZE`.
+        """
+        from ..widgets.planner_view import PlannerView
+
+        return PlannerView.from_plan(self)
+
+    def __repr__(self) -> str:
+        extra = "" if self.assurance is None else f", assurance={self.achieved_assurance:.4f}"
+        return (
+            f"TestSizePlan(metric={self.metric!r}, N={self.N}, p={self.p}, n={self.n}, "
+            f"half_width={self.half_width:.4g} <= {self.requested_half_width:g}{extra}, "
+            f"evaluations={self.evaluations})"
+        )
+
+
+def plan_test_size(
+    metric: str | Metric,
+    *,
+    prevalence: float,
+    tpr: float | None = None,
+    tnr: float | None = None,
+    half_width: float,
+    confidence: float = 0.95,
+    model: str = "beta-binomial",
+    assurance: float | None = None,
+    value: float | None = None,
+    prior: Any = "uniform",
+    tolerance: float = DEFAULT_TOLERANCE,
+    max_size: int = MAX_SIZE,
+    assurance_tolerance: float = DEFAULT_ASSURANCE_TOLERANCE,
+    max_outcomes: int = MAX_OUTCOMES,
+    _cache: dict | None = None,
+) -> TestSizePlan:
+    """The smallest test set whose planned interval for ``metric`` is at most ± ``half_width``.
+
+    Parameters
+    ----------
+    metric : str or Metric
+        A name from :data:`~confusionlab.METRICS` (MCC, F1, balanced accuracy, recall …).
+    prevalence : float
+        Expected share of positives, in (0, 1).
+    tpr, tnr : float, optional
+        Expected sensitivity and specificity, in (0, 1). Give both, or give ``value``
+        (with at most one of them).
+    half_width : float
+        The goal: the largest half-width of the central interval accepted (e.g. 0.03
+        for ± 0.03). The plan records it as ``requested_half_width``.
+    confidence : float, default 0.95
+        Level of the central interval, in (0, 1).
+    model : {"beta-binomial", "binomial"}
+        Uncertainty model of the new test set: the beta-binomial predictive (the rates'
+        uncertainty included) or the binomial plug-in (the rates taken as known).
+    assurance : float, optional
+        q in (0, 1): plan instead the smallest N for which the interval *reported after
+        the test* is at most ± ``half_width`` with probability ≥ q over the test's outcomes.
+    value : float, optional
+        The expected metric value instead of the rates; see :func:`rates_for_value`
+        (rates taken equal, or the missing one solved for).
+    prior : {"uniform", "jeffreys"} or float
+        Beta-binomial prior.
+    tolerance : float, default 1e-12
+        Tail mass each marginal may drop (as in :func:`metric_distribution`).
+    max_size : int, default 1,000,000
+        Largest N searched (:data:`MAX_SIZE`).
+    assurance_tolerance : float, default 1e-3
+        Tail mass per marginal of the test outcomes left out of the assurance
+        enumeration: the achieved assurance is exact up to this bounded, reported error.
+    max_outcomes : int, default 20,000
+        Most outcomes enumerated at one N (each needs one exact distribution).
+    _cache : dict, optional
+        Private (the planner view's): exact half-widths by counts, shared by plans with
+        the same metric, confidence, model, prior and tolerance (they depend on nothing
+        else), so a re-plan reuses every size already evaluated. ``evaluations`` counts
+        the new ones only.
+
+    Returns
+    -------
+    TestSizePlan
+
+    Raises
+    ------
+    confusionlab.InvalidParameterError
+        Rates or prevalence outside (0, 1) or NaN, confidence outside (0, 1), a
+        half-width that is not a finite positive number, neither rates nor a value.
+    TargetUnreachableError
+        A ValueError, with ``best_N``, when no N up to ``max_size`` reaches
+        ``half_width``.
+
+    See Also
+    --------
+    confusionlab.metric_distribution : the distribution whose interval the plan reads.
+    confusionlab.evaluate : the uncertainty of a test set once it is collected.
+    confusionlab.compare_paired : whether a test set tells two classifiers apart.
+    confusionlab.bias.plan_group_size : the same question for the size of a facet.
+
+    Notes
+    -----
+    The criterion for a candidate size N: ``p = ⌊π·N + ½⌋`` clipped to ``[1, N − 1]``,
+    ``n = N − p``, ``TP = ⌊tpr·p + ½⌋``, ``TN = ⌊tnr·n + ½⌋``; the metric's distribution
+    for a new test set of the same size under ``model`` from (TP, FN, FP, TN); its central
+    ``confidence`` interval; half-width = (upper − lower)/2. The plan is the smallest N
+    whose half-width is at most ``half_width``. The search is :func:`smallest_size`
+    (bracket with the normal approximation, then scan every candidate size, in
+    increasing order), whose Notes say why the smallest N is found although the
+    half-width is not monotone in N.
+
+    Each exact half-width is the distribution's interval, bit for bit, read with less
+    work where it can be: balanced accuracy's from its integer keys (about ten times
+    faster; this matters because its coarse value lattice, steps of about 1/(2p),
+    widens the band of sizes the scan must evaluate); MCC's and the F-scores' along
+    their contours (each row of the lattice is monotone in TN, so the cdf at a
+    threshold is a sum over the rows and only the points between two bracketing
+    contours are sorted; about 15× faster at N = 10,000); the other two-class metrics'
+    from the core's ratios in one counting pass (about 3×). A fast path that cannot be
+    sure of the bit-for-bit answer declines, and the distribution is built.
+
+    With ``assurance=q`` the criterion at N becomes: with TP', TN' drawn from the
+    predictive distribution of the planned matrix (``model``), the probability that the
+    reported interval (the central interval of the distribution from the *observed*
+    (TP', FN', FP', TN')) has half-width ≤ ``half_width`` is at least q. The outcomes are
+    enumerated exactly, each marginal's tails of mass ≤ ``assurance_tolerance`` left
+    out; the probability counted over the enumerated outcomes is a lower bound, at most
+    ``assurance_error`` below the true one, and the plan requires the lower bound to
+    reach q (conservative).
+
+    Examples
+    --------
+    >>> plan = plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1)
+    >>> plan.N, plan.p, round(plan.half_width, 4)
+    (229, 115, 0.1)
+    >>> plan = plan_test_size("mcc", prevalence=0.1, value=0.6, half_width=0.1)
+    >>> plan.N, round(plan.tpr, 4) == round(plan.tnr, 4)
+    (635, True)
+    """
+    m = get_metric(metric)
+    prevalence = check_rate(prevalence, "prevalence")
+    half_width = check_half_width(half_width)
+    confidence = check_confidence(confidence)
+    model = check_choice(model, "model", MODELS)
+    if model in SIMPLEX_MODELS:
+        raise InvalidParameterError(
+            f"model={model!r} spreads the plan over the whole simplex (C(N+3, 3) matrices); the "
+            "planner fixes p and n, so use model='beta-binomial' or 'binomial'"
+        )
+    alpha = resolve_prior(prior)
+    tolerance = check_tolerance(tolerance)
+    max_size = check_int(max_size, "max_size", minimum=2, maximum=10**8)
+    if value is not None:
+        tpr, tnr = rates_for_value(m, value, prevalence, tpr=tpr, tnr=tnr)
+    elif tpr is None or tnr is None:
+        raise InvalidParameterError(
+            f"give the expected rates tpr= and tnr=, or the expected metric value=; got tpr={tpr!r}, tnr={tnr!r}"
+        )
+    tpr = check_rate(tpr, "tpr")
+    tnr = check_rate(tnr, "tnr")
+    if assurance is not None:
+        assurance = check_rate(assurance, "assurance")
+        assurance_tolerance = check_tolerance(assurance_tolerance, "assurance_tolerance")
+        max_outcomes = check_int(max_outcomes, "max_outcomes", minimum=1)
+    ev = _Evaluator(m, prevalence, tpr, tnr, confidence, model, alpha, tolerance)
+    if (
+        _cache is not None
+    ):  # half-widths by counts, shared by plans with the same metric, confidence, model, prior, tolerance
+        ev.cache = _cache
+    known = len(ev.cache)
+
+    def approximate(sizes: np.ndarray) -> np.ndarray:
+        return normal_half_width(m, sizes, prevalence, tpr, tnr, confidence=confidence, model=model, prior=alpha)
+
+    achieved = error = None
+    if assurance is None:
+        N, h, curve = smallest_size(ev, approximate, half_width, min_size=2, max_size=max_size)
+    else:
+        at: dict[int, tuple[float, float]] = {}
+
+        def assured(size: int) -> tuple[float, float]:
+            quantile, prob, err, grain = _assurance_at(
+                ev, size, half_width, assurance, assurance_tolerance, max_outcomes
+            )
+            at[size] = (prob, err)
+            return quantile, grain
+
+        N, _, curve = smallest_size(assured, approximate, half_width, min_size=2, max_size=max_size)
+        h = ev(N)[0]
+        achieved, error = at[N]
+    p, n, tp, tn = plan_counts(N, prevalence, tpr, tnr)
+    return TestSizePlan(
+        metric=m.name,
+        N=N,
+        p=p,
+        n=n,
+        tp=tp,
+        tn=tn,
+        half_width=h,
+        requested_half_width=half_width,
+        curve=curve,
+        model=model,
+        confidence=confidence,
+        prevalence=prevalence,
+        tpr=tpr,
+        tnr=tnr,
+        prior=alpha,
+        tolerance=tolerance,
+        assurance=assurance,
+        achieved_assurance=achieved,
+        assurance_error=error,
+        evaluations=len(ev.cache) - known,
+    )
