@@ -170,9 +170,11 @@ def mixture(distributions: Sequence[MetricDistribution], *, model: str | None = 
         strategy="mixture",
         undefined_excluded=first.undefined_excluded,
         check_total=True,
+        target=first.target,
+        cdf_error=max(d.cdf_error for d in distributions),
+        # the mean of R independent Monte Carlo estimates, each with its own standard error
+        mc_error=math.sqrt(sum(d.mc_error**2 for d in distributions)) / r,
     )
-    out.target = first.target
-    out.cdf_error = max(d.cdf_error for d in distributions)
     return out
 
 

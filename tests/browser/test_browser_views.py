@@ -23,7 +23,7 @@ def test_bias_view_renders_points_clouds_and_table(lab: LabSession, tmp_path: Pa
             "from confusionlab import bias\n"
             "from confusionlab.widgets.bias_view import BiasView\n"
             "table = bias.CountTable.from_confusion(a=(2718, 3678, 84, 13900), d=(433, 679, 10, 8660))\n"
-            "view = BiasView(bias.report_from_counts(table, n_samples=2000), n_cloud=200)\n"
+            "view = BiasView(bias.report_from_counts(table, n_draws=2000), n_draws=200)\n"
             "view",
         ],
         wait_for=".confusionlab-bias-view .confusionlab-bias-plot[data-marks]",
@@ -43,7 +43,7 @@ def test_stability_view_follows_the_target_from_the_kernel(lab: LabSession, tmp_
             "import numpy as np\n"
             "from confusionlab.widgets.stability_view import StabilityView\n"
             "N = np.array([10, 20, 50, 100, 200, 500])\n"
-            "view = StabilityView(n_learners=N, stability=N / (N + 40.0), target=0.9)\n"
+            "view = StabilityView(n_learners=N, stability=N / (N + 40.0), stability_target=0.9)\n"
             "view",
         ],
         wait_for=".confusionlab-stability-view .confusionlab-stability-plot[data-marks]",
@@ -53,7 +53,7 @@ def test_stability_view_follows_the_target_from_the_kernel(lab: LabSession, tmp_
     first = kernel.evaluate("view.label.value")
     assert "Recommended for the target" in first
     page.get_by_text(first).wait_for()
-    kernel.execute("view.target = 0.95")
+    kernel.execute("view.stability_target = 0.95")
     second = kernel.evaluate("view.label.value")
     assert second != first and "0.950" in second
     page.get_by_text(second).wait_for()  # the browser shows the kernel's new recommendation

@@ -12,10 +12,10 @@ CELLS = [
     "x = cl.Explorer(N=60, p=20, tp=16, tn=32)\nx",
     "from confusionlab import bias\nfrom confusionlab.widgets.bias_view import BiasView\n"
     "t = bias.CountTable.from_confusion(a=(2718, 3678, 84, 13900), d=(433, 679, 10, 8660))\n"
-    "BiasView(bias.report_from_counts(t, n_samples=500), n_cloud=100)",
+    "BiasView(bias.report_from_counts(t, n_draws=500), n_draws=100)",
     "import numpy as np\nfrom confusionlab.widgets.stability_view import StabilityView\n"
     "n = np.array([10, 20, 50, 100, 200, 500])\n"
-    "StabilityView(n_learners=n, stability=n / (n + 40.0), per_object=np.linspace(0.5, 1, 30), target=0.9)",
+    "StabilityView(n_learners=n, stability=n / (n + 40.0), per_object=np.linspace(0.5, 1, 30), stability_target=0.9)",
 ]
 
 #: Canvases of every view with at least one non-transparent pixel: [selector, drawn?].

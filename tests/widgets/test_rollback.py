@@ -233,7 +233,7 @@ def test_explorer_at_n_100000_with_mcc_shows_one_consistent_state() -> None:
 @pytest.fixture(scope="module")
 def report() -> Any:
     table = bias.CountTable.from_confusion(a=(2718, 3678, 84, 13900), d=(433, 679, 10, 8660))
-    return bias.report_from_counts(table, n_samples=500)
+    return bias.report_from_counts(table, n_draws=500)
 
 
 def view_state(v: Any) -> dict[str, Any]:
@@ -241,7 +241,7 @@ def view_state(v: Any) -> dict[str, Any]:
 
 
 def test_bias_view_refuses_a_confidence_before_changing_anything(report: Any) -> None:
-    v = BiasView(report, n_cloud=20)
+    v = BiasView(report, n_draws=20)
     before = view_state(v)
     for bad in (5.0, 0.0, 1.0, float("nan")):
         with pytest.raises(traitlets.TraitError, match="confidence"):
@@ -252,7 +252,7 @@ def test_bias_view_refuses_a_confidence_before_changing_anything(report: Any) ->
 
 
 def test_bias_view_rolls_back_when_the_table_fails(report: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    v = BiasView(report, n_cloud=20)
+    v = BiasView(report, n_draws=20)
     before = view_state(v)
     monkeypatch.setattr(bias_view, "metrics_table_html", fail)
     with pytest.raises(CoreFailure):
@@ -275,32 +275,32 @@ N = np.array([250, 500, 750, 1000, 2000])
 
 
 def test_stability_view_refuses_a_target_before_changing_anything() -> None:
-    view = StabilityView(n_learners=N, stability=st.twopl(N, 100.0, 1.0), target=0.9)
+    view = StabilityView(n_learners=N, stability=st.twopl(N, 100.0, 1.0), stability_target=0.9)
     before = {"traits": traits(view), "label": view.label.value, "line": list(view._target_line.x)}
     for bad in (1.5, 1.0, 0.0, -0.2):
         with pytest.raises(traitlets.TraitError, match="target"):
-            view.target = bad
+            view.stability_target = bad
         assert {"traits": traits(view), "label": view.label.value, "line": list(view._target_line.x)} == before
 
 
 def test_stability_view_rolls_back_when_the_fit_fails(monkeypatch: pytest.MonkeyPatch) -> None:
-    view = StabilityView(n_learners=N, stability=st.twopl(N, 100.0, 1.0), target=0.9)
+    view = StabilityView(n_learners=N, stability=st.twopl(N, 100.0, 1.0), stability_target=0.9)
     before = {"traits": traits(view), "label": view.label.value}
     monkeypatch.setattr(type(view.fit), "predict", fail)
     with pytest.raises(CoreFailure):
-        view.target = 0.95
+        view.stability_target = 0.95
     assert {"traits": traits(view), "label": view.label.value} == before
 
 
 def test_a_degenerate_fit_is_shown_and_said_not_crashed() -> None:
     plateau = np.array([0.90, 0.91, 0.90, 0.91, 0.90])
     with pytest.warns(Warning):
-        view = StabilityView(n_learners=N, stability=plateau, target=0.95)
+        view = StabilityView(n_learners=N, stability=plateau, stability_target=0.95)
     assert view.fit.degenerate
     assert view.recommended is None
     assert "No recommendation" in view.label.value and "degenerate" in view.label.value
     assert "degenerate" in view.figure.title
-    view.target = 0.99  # moving the slider keeps saying so
+    view.stability_target = 0.99  # moving the slider keeps saying so
     assert view.recommended is None and "0.990" in view.label.value
     assert stability_view.StabilityView is StabilityView
 

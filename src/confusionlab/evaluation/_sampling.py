@@ -75,6 +75,7 @@ def macro_distribution(
         model="dirichlet-multinomial rows (Monte Carlo)",
         strategy=f"monte-carlo({n_draws})",
         check_total=True,
+        target=target,
+        mc_error=float(np.std(sample) / math.sqrt(n_draws)),
     )
-    d.target = target
-    return d, float(np.std(sample) / math.sqrt(n_draws))
+    return d, d.mc_error
