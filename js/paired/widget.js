@@ -101,7 +101,7 @@ export function notesText(state) {
   const parts = [
     `observed ${state.label}: ${state.nameA} ${formatNumber(s.value_a)}, ${state.nameB} ${formatNumber(s.value_b)}`,
     `examples where the two disagree: ${s.discordant ?? "?"}`,
-    s.method === "exact" ? "exact" : `Monte Carlo, ${s.n_draws ?? s.draws} draws`,
+    s.method === "exact" ? "exact" : `Monte Carlo, ${s.n_draws} draws`,
   ];
   if (s.pruned_mass > 0) parts.push(`pruned mass ≤ ${formatNumber(s.pruned_mass)}`);
   if (s.outside_mass > 0) parts.push(`mass outside the map ${formatNumber(s.outside_mass)}`);

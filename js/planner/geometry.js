@@ -6,11 +6,11 @@ export const HEIGHT = 300;
 
 /**
  * The drawing frame: x over the N range, y from 0 to the largest finite half-width shown
- * (the target included), with round ticks.
+ * (the requested half-width included), with round ticks.
  */
 export function frame(state, width) {
   const [lo, hi] = state.range;
-  let yMax = state.target || 0;
+  let yMax = state.requestedHalfWidth || 0;
   for (const arr of [state.approxH, state.exactH]) {
     for (let i = 0; i < arr.length; i++) if (Number.isFinite(arr[i]) && arr[i] > yMax) yMax = arr[i];
   }
@@ -57,10 +57,10 @@ export function planSummary(plan, label) {
   const h = plan.half_width == null ? "∞" : plan.half_width.toFixed(4);
   const pct = Math.round((plan.confidence ?? 0.95) * 100);
   if (!plan.reached) {
-    return `Not reached: no N up to the maximum gives ± ${plan.target}; best N = ${plan.N.toLocaleString("en-US")} (± ${h}).`;
+    return `Not reached: no N up to the maximum gives ± ${plan.requested_half_width}; best N = ${plan.N.toLocaleString("en-US")} (± ${h}).`;
   }
   return (
     `${label}: N = ${plan.N.toLocaleString("en-US")} (${plan.p} positives, ${plan.n} negatives) ` +
-    `gives a ${pct} % interval of ± ${h} ≤ ${plan.target} for a new test set.`
+    `gives a ${pct} % interval of ± ${h} ≤ ${plan.requested_half_width} for a new test set.`
   );
 }

@@ -32,7 +32,7 @@ export const SLIDERS = [
   ["tpr", "TPR", 0.01, 0.99, 0.01],
   ["tnr", "TNR", 0.01, 0.99, 0.01],
   ["value", "expected value", -0.99, 0.99, 0.01],
-  ["half_width", "target ±", 0.005, 0.3, 0.005],
+  ["half_width", "half-width ±", 0.005, 0.3, 0.005],
   ["confidence", "confidence", 0.5, 0.99, 0.01],
 ];
 
@@ -56,7 +56,7 @@ export function readState(model) {
     generation: get("generation") ?? 0,
     label: get("_metric_label") || get("metric"),
     plan,
-    target: get("half_width"),
+    requestedHalfWidth: get("half_width"),
     range: plan.range ?? [2, 3],
     approxN,
     approxH,
@@ -87,8 +87,8 @@ export function drawCurve(ctx, state, theme, dpr = 1) {
   ctx.fillText("interval half-width", 0, 0);
   ctx.restore();
   // Target.
-  if (Number.isFinite(state.target)) {
-    segment(ctx, MARGINS.left, f.y(state.target), width - MARGINS.right, f.y(state.target), {
+  if (Number.isFinite(state.requestedHalfWidth)) {
+    segment(ctx, MARGINS.left, f.y(state.requestedHalfWidth), width - MARGINS.right, f.y(state.requestedHalfWidth), {
       colour: theme.accent,
       dash: [5, 4],
     });
@@ -148,7 +148,7 @@ export function render({ model, el: host }) {
   const summary = el("div", "cl-summary", root);
   const legend = el("div", "cl-legend", root);
   legend.textContent =
-    "dots: exact half-widths the search evaluated · line: normal approximation with the same rounded counts · dashed: target · circle: the plan";
+    "dots: exact half-widths the search evaluated · line: normal approximation with the same rounded counts · dashed: requested half-width · circle: the plan";
 
   const draw = () => {
     const state = readState(model);
@@ -169,7 +169,7 @@ export function render({ model, el: host }) {
     d.n = String(state.plan.N ?? "");
     d.reached = String(Boolean(state.plan.reached));
     d.halfWidth = state.plan.half_width == null ? "" : String(state.plan.half_width);
-    d.target = String(state.target);
+    d.requestedHalfWidth = String(state.requestedHalfWidth);
     d.points = String(drawn);
     d.jumps = String(upwardJumps(state.approxH));
     d.generation = String(state.generation);

@@ -155,7 +155,7 @@ describe("render", () => {
 
   it("names Monte Carlo and its error, pruned and outside mass", () => {
     const s = readState(new FakeModel(pairedState()));
-    s.summary = { ...s.summary, method: "monte-carlo", draws: 1000, mc_error: 0.012, pruned_mass: 1e-12, outside_mass: 2e-6 };
+    s.summary = { ...s.summary, method: "monte-carlo", n_draws: 1000, mc_error: 0.012, pruned_mass: 1e-12, outside_mass: 2e-6 };
     expect(probabilityText(s)).toContain("Monte Carlo, standard error 0.012");
     expect(notesText(s)).toContain("Monte Carlo, 1000 draws");
     expect(notesText(s)).toContain("pruned mass ≤ 1.00e-12");

@@ -20,7 +20,7 @@ function plannerState(extra = {}) {
     width: 400,
     generation: 3,
     _metric_label: "Recall (TPR, sensitivity)",
-    _plan: { N: 229, p: 115, n: 114, half_width: 0.1, target: 0.1, confidence: 0.95, reached: true, range: [91, 366] },
+    _plan: { N: 229, p: 115, n: 114, half_width: 0.1, requested_half_width: 0.1, confidence: 0.95, reached: true, range: [91, 366] },
     _exact_n: f64([220, 225, 229]),
     _exact_h: f64([0.102, 0.1009, 0.1]),
     _approx_n: f64([91, 92, 93, 94]),
@@ -75,7 +75,7 @@ describe("geometry", () => {
     expect(upwardJumps([])).toBe(0);
   });
 
-  it("frames the range and keeps the target visible", () => {
+  it("frames the range and keeps the requested half-width visible", () => {
     const state = readState({ get: (k) => plannerState({ half_width: 0.5 })[k] });
     const f = frame(state, 400);
     expect(f.yMax).toBeGreaterThan(0.5);

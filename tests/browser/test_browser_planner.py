@@ -32,12 +32,12 @@ def test_planner_draws_the_curve_and_follows_changes(lab: LabSession, tmp_path: 
     expected = kernel.evaluate("view.plan()['N']")
     generation = kernel.evaluate("view.generation")
     page.wait_for_selector(
-        f".confusionlab-planner[data-n='{expected}'][data-target='0.05'][data-generation='{generation}']"
+        f".confusionlab-planner[data-n='{expected}'][data-requested-half-width='0.05'][data-generation='{generation}']"
     )
 
     # A slider change in the browser reaches the kernel, which plans again.
     slider = root.locator("input[data-key=half_width]")
     slider.evaluate("(e) => { e.value = '0.1'; e.dispatchEvent(new Event('change')); }")
-    page.wait_for_selector(".confusionlab-planner[data-n='229'][data-target='0.1']")
+    page.wait_for_selector(".confusionlab-planner[data-n='229'][data-requested-half-width='0.1']")
     assert kernel.evaluate("view.half_width") == 0.1
     page.screenshot(path=str(tmp_path / "planner_view.png"))

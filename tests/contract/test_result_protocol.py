@@ -65,6 +65,28 @@ def _keys(value):
     return set(value) if isinstance(value, Mapping) else None
 
 
+#: The result classes the library promises (every one must speak the protocol).
+PROMISED = {
+    "MetricDistribution",
+    "Comparison",
+    "PairedComparison",
+    "Ranking",
+    "Evaluation",
+    "TestSizePlan",
+    "GroupSizePlan",
+    "BiasReport",
+    "BiasMetric",
+    "Audit",
+    "StabilityResult",
+    "StabilityCurve",
+}
+
+
+def test_the_promised_result_classes_speak_the_protocol():
+    registered = {cls.__name__ for cls in Result.registry}
+    assert registered >= PROMISED, f"not Result subclasses: {sorted(PROMISED - registered)}"
+
+
 def test_every_result_class_has_a_case():
     registered = {cls.__name__ for cls in Result.registry}
     assert registered == set(CASES), (

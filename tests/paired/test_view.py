@@ -126,7 +126,7 @@ def test_margin_and_confidence_change_the_verdict_and_bad_values_change_nothing(
 def test_monte_carlo_comparison_is_drawn_with_its_error() -> None:
     r = compare_paired_cells([[50, 3, 1, 6], [2, 4, 1, 33]], "f1", method="monte-carlo", n_draws=2000, random_state=1)
     w = PairedView(r, bins=16)
-    assert w._summary["method"] == "monte-carlo" and w._summary["draws"] == 2000
+    assert w._summary["method"] == "monte-carlo" and w._summary["n_draws"] == 2000
     assert w._summary["mc_error"] == r.mc_error > 0
     assert buffer_array(w, "_joint").sum() == pytest.approx(1 - w._summary["outside_mass"], abs=1e-6)
 

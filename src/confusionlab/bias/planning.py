@@ -206,6 +206,8 @@ def plan_group_size(
     See Also
     --------
     confusionlab.plan_test_size : the same question for the size of a test set.
+    report : the bias metrics, with their uncertainty, of a data set at hand.
+    audit : every group and metric judged against a margin.
 
     Notes
     -----

@@ -590,6 +590,8 @@ def compare_paired(
     rank_models : k ≥ 2 classifiers on one test set.
     confusionlab.compare : Two classifiers on independent test sets.
     confusionlab.metric_distribution : One classifier's metric on a new test set.
+    confusionlab.evaluate : One classifier (or its refits) per group, from labels.
+    confusionlab.plan_test_size : How large a test set must be for a given half-width.
 
     Notes
     -----

@@ -190,7 +190,6 @@ class PairedView(BundledWidget, bundle="paired"):
             "value_b": vb,
             "method": r.method,
             "n_draws": r.n_draws,
-            "draws": r.n_draws,  # the name js/paired/widget.js reads
             "mc_error": r.mc_error,
             "pruned_mass": r.pruned_mass,
             "outside_mass": facts["outside_mass"],

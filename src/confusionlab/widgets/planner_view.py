@@ -100,7 +100,7 @@ class PlannerView(BundledWidget, bundle="planner"):
 
     Browser state: root class ``confusionlab-planner`` with ``data-metric``,
     ``data-n`` (the planned N, or the best N when not reached), ``data-reached``,
-    ``data-half-width`` (achieved), ``data-target`` (the requested half-width), ``data-points``
+    ``data-half-width`` (achieved), ``data-requested-half-width``, ``data-points``
     (exact points drawn)
     and ``data-generation`` (:attr:`generation`, one more at each plan shown).
 
@@ -238,7 +238,6 @@ class PlannerView(BundledWidget, bundle="planner"):
             "tn": int(tn),
             "half_width": float(h) if math.isfinite(h) else None,
             "requested_half_width": self.half_width,
-            "target": self.half_width,  # the requested half-width under its old key, read by js/planner
             "confidence": self.confidence,
             "reached": reached,
             "message": message,
