@@ -27,6 +27,8 @@ Examples
 
 from __future__ import annotations
 
+from ._validation import InvalidParameterError
+
 __all__ = [
     "CONTOUR_COLOURS",
     "DIVERGING",
@@ -135,7 +137,7 @@ def to_rgb(colour: str) -> tuple[int, int, int]:
     >>> to_rgb("#ffffff")
     (255, 255, 255)
     """
-    text = colour.lstrip("#")
-    if len(text) != 6:
-        raise ValueError(f"expected a colour like '#rrggbb', got {colour!r}")
+    text = colour.lstrip("#") if isinstance(colour, str) else ""
+    if len(text) != 6 or any(ch not in "0123456789abcdefABCDEF" for ch in text):
+        raise InvalidParameterError(f"colour must be like '#rrggbb', got {colour!r}")
     return int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16)
