@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_confidence
 from ._bins import Bins
+from ._poisson_binomial import central_interval
 
 __all__ = ["CHUNK", "bootstrap", "brier_score", "expected_calibration_error", "percentile_interval"]
 
@@ -23,7 +23,6 @@ __all__ = ["CHUNK", "bootstrap", "brier_score", "expected_calibration_error", "p
 CHUNK = 1 << 21
 #: Bytes per resample held at once (the ECE and Brier values, and a bin's partial sums).
 BYTES_PER_RESAMPLE = 48.0
-_QUANTILE_SLACK = 1e-12
 
 
 def expected_calibration_error(bins: Bins) -> float:
@@ -61,9 +60,6 @@ def percentile_interval(draws: np.ndarray, confidence: float) -> tuple[float, fl
     >>> percentile_interval(np.arange(1.0, 101.0), 0.9)
     (5.0, 95.0)
     """
-    c = check_confidence(confidence)
     values = np.sort(draws)
-    cdf = np.arange(1, values.size + 1) / values.size
-    q = np.array([(1.0 - c) / 2.0, (1.0 + c) / 2.0]) - _QUANTILE_SLACK
-    lo, hi = np.minimum(np.searchsorted(cdf, q, side="left"), values.size - 1)
+    lo, hi = central_interval(np.ones(values.size), confidence)
     return float(values[lo]), float(values[hi])
