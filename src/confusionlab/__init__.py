@@ -20,6 +20,7 @@ Examples
 from importlib import import_module as _import_module
 
 from ._validation import InvalidParameterError, TooLargeError, memory_limit, set_memory_limit
+from .calibration import Calibration, calibration  # the function shadows the subpackage's name here
 from .confusion import ConfusionMatrix
 from .contours import contour
 from .distribution import MetricDistribution, compare, metric_distribution
@@ -48,6 +49,7 @@ __all__ = [
     "METRICS",
     "AuditView",
     "BiasView",
+    "Calibration",
     "ConfusionMatrix",
     "ConfusionSimplex",
     "Evaluation",
@@ -65,6 +67,7 @@ __all__ = [
     "TargetUnreachableError",
     "TestSizePlan",
     "TooLargeError",
+    "calibration",
     "compare",
     "compare_paired",
     "compare_paired_cells",

@@ -1,0 +1,37 @@
+"""Calibration of forecast probabilities, with its uncertainty.
+
+:func:`calibration` bins the forecasts as scikit-learn's ``calibration_curve`` does and
+returns a :class:`Calibration`: per bin the mean forecast, the observed frequency and the
+count; the expected calibration error (ECE) with a bootstrap interval stratified by bin;
+the Brier score with its interval; the exact consistency band (each bin's
+Poisson-binomial central interval, simultaneous over the bins by Šidák); and the Monte
+Carlo p-value of calibration.
+
+One module per idea: ``_bins`` (the bins), ``_poisson_binomial`` (the exact PMF and its
+error bound), ``_band`` (the band), ``_pvalue`` (the test), ``_ece`` (ECE, Brier score,
+bootstrap), ``_result`` (the result) and ``_calibration`` (the function, its checks).
+
+``confusionlab.calibration`` is the *function* (``cl.calibration(y_true, y_prob)``); this
+subpackage is reached by ``from confusionlab.calibration import Calibration, calibration``.
+
+Not yet here: more than two classes (``multi_class=``), ``groups=``, and the interactive
+view (:meth:`Calibration.view` is an interim widget holding the figure).
+"""
+
+from ._band import ConsistencyBand, sidak_level
+from ._calibration import MAX_BINS, calibration
+from ._poisson_binomial import PoissonBinomial, central_interval, poisson_binomial_pmf
+from ._pvalue import CalibrationTest
+from ._result import Calibration
+
+__all__ = [
+    "MAX_BINS",
+    "Calibration",
+    "CalibrationTest",
+    "ConsistencyBand",
+    "PoissonBinomial",
+    "calibration",
+    "central_interval",
+    "poisson_binomial_pmf",
+    "sidak_level",
+]

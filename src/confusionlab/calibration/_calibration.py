@@ -1,0 +1,159 @@
+"""``calibration(y_true, y_prob)``: the checks at the boundary, then the bins."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._validation import (
+    InvalidParameterError,
+    as_labels,
+    check_choice,
+    check_forecast_size,
+    check_forecasts,
+    check_int,
+    check_n_draws,
+    check_n_resamples,
+    check_random_state,
+    check_same_length,
+)
+from ..confusion import _distinct, _equals, _positive_label, _same_label
+from ._bins import STRATEGIES, bin_forecasts
+from ._ece import BYTES_PER_RESAMPLE
+from ._result import _DRAW_BYTES, Calibration
+
+__all__ = ["MAX_BINS", "calibration"]
+
+#: Most bins accepted (more bins than this hold too few forecasts to say anything).
+MAX_BINS = 100_000
+#: Peak bytes per forecast of building a calibration (copies, bin ids, order, sorted copies).
+BYTES_PER_FORECAST = 80.0
+
+
+def calibration(
+    y_true: Any,
+    y_prob: Any,
+    *,
+    bins: int = 10,
+    strategy: str = "quantile",
+    positive: Any = None,
+    n_resamples: int = 2000,
+    n_draws: int = 10_000,
+    random_state: Any = None,
+) -> Calibration:
+    """The reliability diagram of forecast probabilities, with its uncertainty.
+
+    Parameters
+    ----------
+    y_true : array-like of labels
+        The outcomes: two labels of any type (numbers, strings, booleans); missing values are refused.
+    y_prob : array-like of float
+        The forecast probability of the positive label, each in [0, 1].
+    bins : int, default 10
+        Number of bins (bins left empty are dropped, as scikit-learn does).
+    strategy : {"quantile", "uniform"}, default "quantile"
+        ``"quantile"``: edges at the forecasts' percentiles (bins of about equal counts);
+        ``"uniform"``: equal widths over [0, 1].
+    positive : label, optional
+        The positive label. Default ``1`` (or ``True``) for labels 0/1, False/True or −1/1.
+        With more than two labels it is required, and the others count as negative.
+    n_resamples : int, default 2000
+        Bootstrap resamples of the ECE's and the Brier score's intervals.
+    n_draws : int, default 10 000
+        Monte Carlo draws of :meth:`Calibration.p_value` (standard error ≤ 0.005).
+    random_state : None, int, SeedSequence or Generator, optional
+        Seeds the bootstrap and the Monte Carlo test.
+
+    Returns
+    -------
+    Calibration
+        Per bin the mean forecast, the observed frequency and the count; ``.value`` is the
+        ECE, ``.interval(confidence)`` its interval, ``.band(confidence)`` the exact
+        consistency band, ``.p_value()`` the test of calibration, ``.brier`` and
+        ``.brier_interval(confidence)`` the Brier score.
+
+    Raises
+    ------
+    InvalidParameterError
+        Probabilities outside [0, 1] or NaN, labels missing or of more than two kinds
+        without ``positive``, different lengths, a bad ``bins``, ``strategy``,
+        ``n_resamples``, ``n_draws`` or ``random_state``.
+    TooLargeError
+        More forecasts than the memory limit holds, refused before anything is allocated.
+
+    Notes
+    -----
+    ``ECE = Σ_b (k_b/N)·|ō_b − q̄_b|`` over the non-empty bins (``k_b`` forecasts, observed
+    frequency ``ō_b``, mean forecast ``q̄_b``). The bins are scikit-learn's
+    (``calibration_curve``): the same mean forecasts and observed frequencies.
+
+    ``cl.calibration`` is this function; its subpackage is reached as
+    ``from confusionlab.calibration import Calibration`` (the function's name shadows the
+    subpackage's as an attribute of ``confusionlab``, as ``cl.calibration(...)`` reads).
+
+    See Also
+    --------
+    Calibration.band : the exact consistency band.
+    Calibration.p_value : the Monte Carlo test of calibration.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import confusionlab as cl
+    >>> rng = np.random.default_rng(0)
+    >>> q = rng.uniform(size=2000)
+    >>> y = rng.uniform(size=2000) < q
+    >>> cal = cl.calibration(y, q, bins=10, random_state=0)
+    >>> round(cal.value, 3), cal.counts.tolist()[:3]
+    (0.029, [200, 200, 200])
+    >>> int(cal.band().outside.sum()), cal.p_value().p_value > 0.05
+    (0, True)
+    """
+    check_forecast_size(
+        y_prob, "y_prob", bytes_per_forecast=BYTES_PER_FORECAST, advice="evaluate a sample of the forecasts"
+    )
+    check_forecast_size(y_true, "y_true", bytes_per_forecast=16.0, advice="evaluate a sample of the forecasts")
+    bins = check_int(bins, "bins", minimum=1, maximum=MAX_BINS)
+    strategy = check_choice(strategy, "strategy", STRATEGIES)
+    n_resamples = check_n_resamples(n_resamples, bytes_per_resample=BYTES_PER_RESAMPLE)
+    n_draws = check_n_draws(n_draws, bytes_per_draw=_DRAW_BYTES * bins)
+    check_random_state(random_state)  # refused here, not on first use
+    q = check_forecasts(y_prob, "y_prob")
+    t = as_labels(y_true, "y_true")
+    check_same_length({"y_true": t, "y_prob": q}, "a calibration")
+    y, positive = _outcomes(t, positive)
+    return Calibration(
+        bin_forecasts(q, y, bins, strategy),
+        strategy=strategy,
+        positive=positive,
+        n_resamples=n_resamples,
+        n_draws=n_draws,
+        random_state=random_state,
+    )
+
+
+def _outcomes(t: np.ndarray, positive: Any) -> tuple[np.ndarray, Any]:
+    """Booleans ``t == positive`` and the positive label (the library's rule for which it is)."""
+    labels = _distinct(t)
+    if len(labels) > 2 and positive is None:
+        shown = ", ".join(map(repr, labels[:6])) + (" …" if len(labels) > 6 else "")
+        raise InvalidParameterError(
+            f"y_true holds {len(labels)} distinct labels ({shown}); a calibration of y_prob needs two, or "
+            "positive=<label> for the class whose probability y_prob is (one-vs-rest)"
+        )
+    if positive is None:
+        positive = _positive_label(labels, None)
+    elif not any(_same_label(v, positive) for v in labels) and not _is_default(labels, positive):
+        raise InvalidParameterError(
+            f"positive={positive!r} does not occur in y_true (labels: {labels!r}); check its spelling and type"
+        )
+    return _equals(t, positive), positive
+
+
+def _is_default(labels: list[Any], positive: Any) -> bool:
+    """Whether ``positive`` is the default positive label of ``labels`` (1 for labels that are all 0)."""
+    try:
+        return _same_label(_positive_label(labels, None), positive)
+    except InvalidParameterError:
+        return False

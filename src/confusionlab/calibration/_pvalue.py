@@ -1,0 +1,77 @@
+"""The p-value of calibration: how often calibrated forecasts give an ECE at least as large.
+
+If the forecasts were calibrated, each outcome would be a Bernoulli draw with its own
+forecast; the ECE depends on the outcomes only through the bins' numbers of positives
+``K_b`` (``ECE = Σ_b |K_b − S_b| / N``, with ``S_b`` the sum of bin ``b``'s forecasts),
+and ``K_b`` is exactly Poisson-binomial with bin ``b``'s forecasts. So drawing every
+outcome from its forecast and summing is the same, in distribution, as drawing each
+``K_b`` from its exact PMF — which costs ``n_draws × bins`` draws instead of
+``n_draws × N``. The p-value is ``(1 + #{ECE* ≥ ECE}) / (1 + n_draws)`` (Davison &
+Hinkley's Monte Carlo p-value, valid at every ``n_draws``: under calibration
+P(p ≤ α) ≤ α); its Monte Carlo standard error is ``√(p(1 − p)/n_draws)``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ._poisson_binomial import PoissonBinomial
+
+__all__ = ["CalibrationTest", "calibration_test", "ece_statistic"]
+
+#: Relative tolerance under which a drawn ECE counts as equal to the observed one.
+_TIE = 1e-12
+
+
+@dataclass(frozen=True)
+class CalibrationTest:
+    """The Monte Carlo test of calibration.
+
+    Attributes
+    ----------
+    p_value : float
+        P(ECE ≥ observed | calibrated), estimated as ``(1 + hits) / (1 + n_draws)``.
+    mc_error : float
+        Its Monte Carlo standard error, ``√(p(1 − p) / n_draws)``.
+    statistic : float
+        The observed ECE.
+    n_draws : int
+        Monte Carlo draws of the outcomes.
+    """
+
+    p_value: float
+    mc_error: float
+    statistic: float
+    n_draws: int
+
+    def __float__(self) -> float:
+        return self.p_value
+
+
+def ece_statistic(positives: np.ndarray, sums: np.ndarray, total: int) -> np.ndarray:
+    """``Σ_b |K_b − S_b| / N`` over the last axis (the ECE, written in counts)."""
+    return np.abs(positives - sums).sum(axis=-1) / total
+
+
+def calibration_test(
+    pmfs: list[PoissonBinomial],
+    positives: np.ndarray,
+    sums: np.ndarray,
+    total: int,
+    n_draws: int,
+    rng: np.random.Generator,
+) -> CalibrationTest:
+    """The test from the bins' PMFs, observed positives and forecast sums (see the module docstring)."""
+    observed = float(ece_statistic(positives.astype(np.float64), sums, total))
+    draws = np.empty((n_draws, len(pmfs)))
+    for b, pb in enumerate(pmfs):
+        cdf = np.cumsum(pb.pmf)
+        u = rng.random(n_draws) * cdf[-1]
+        draws[:, b] = np.minimum(np.searchsorted(cdf, u, side="right"), cdf.size - 1)
+    null = ece_statistic(draws, sums, total)
+    hits = int(np.count_nonzero(null >= observed - _TIE * max(observed, 1.0)))
+    p = (1 + hits) / (1 + n_draws)
+    return CalibrationTest(p_value=p, mc_error=math.sqrt(p * (1.0 - p) / n_draws), statistic=observed, n_draws=n_draws)

@@ -1,0 +1,277 @@
+"""``Calibration``: the reliability diagram of a set of forecasts, with its uncertainty."""
+
+from __future__ import annotations
+
+import html
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .._result import Result, figure_data_uri, new_figure
+from .._validation import check_confidence, check_memory, check_n_draws, check_random_state
+from ..palette import NEUTRAL, THEME
+from ._band import ConsistencyBand, consistency_band
+from ._bins import Bins
+from ._ece import bootstrap, brier_score, expected_calibration_error, percentile_interval
+from ._poisson_binomial import PoissonBinomial, pmf_bytes, poisson_binomial_pmf
+from ._pvalue import CalibrationTest, calibration_test
+
+__all__ = ["Calibration"]
+
+_DRAW_BYTES = 16.0  # per Monte Carlo draw and bin
+
+
+class Calibration(Result):
+    """How well forecast probabilities match the observed frequencies, bin by bin.
+
+    Built by :func:`confusionlab.calibration`. Per non-empty bin: the mean forecast,
+    the observed frequency and the count (as scikit-learn's ``calibration_curve``,
+    plus the counts). :attr:`value` is the expected calibration error (ECE).
+
+    Attributes
+    ----------
+    mean_forecast, observed_frequency : numpy.ndarray
+        Per non-empty bin (``calibration_curve``'s ``prob_pred`` and ``prob_true``).
+    counts, positives : numpy.ndarray
+        Forecasts and positives per non-empty bin.
+    edges : numpy.ndarray
+        The edges of all ``bins`` bins, empty ones included.
+    strategy : str
+        ``"quantile"`` or ``"uniform"``.
+    positive : label
+        The label counted as the positive outcome.
+    n_resamples, n_draws : int
+        Bootstrap resamples of :meth:`interval` and Monte Carlo draws of :meth:`p_value`.
+
+    See Also
+    --------
+    confusionlab.calibration : builds it.
+    """
+
+    title = "Calibration"
+
+    def __init__(
+        self,
+        bins: Bins,
+        *,
+        strategy: str,
+        positive: Any,
+        n_resamples: int,
+        n_draws: int,
+        random_state: Any,
+    ) -> None:
+        self._bins = bins
+        self.strategy = strategy
+        self.positive = positive
+        self.n_resamples = n_resamples
+        self.n_draws = n_draws
+        self._boot_rng, self._null_rng = check_random_state(random_state).spawn(2)
+
+    # -- what it holds ------------------------------------------------------------------
+    @property
+    def edges(self) -> np.ndarray:
+        return self._bins.edges
+
+    @property
+    def counts(self) -> np.ndarray:
+        return self._bins.counts
+
+    @property
+    def positives(self) -> np.ndarray:
+        return self._bins.positives
+
+    @property
+    def mean_forecast(self) -> np.ndarray:
+        return self._bins.mean_forecast
+
+    @property
+    def observed_frequency(self) -> np.ndarray:
+        return self._bins.observed_frequency
+
+    @property
+    def n_bins(self) -> int:
+        """Number of non-empty bins."""
+        return int(self._bins.counts.size)
+
+    @property
+    def n_forecasts(self) -> int:
+        return int(self._bins.counts.sum())
+
+    # -- the numbers ----------------------------------------------------------------------
+    @property
+    def value(self) -> float:
+        """The expected calibration error, ``Σ_b (k_b/N)·|ō_b − q̄_b|``."""
+        return expected_calibration_error(self._bins)
+
+    @property
+    def ece(self) -> float:
+        """Same as :attr:`value`."""
+        return self.value
+
+    @property
+    def brier(self) -> float:
+        """The Brier score, ``(1/N)·Σ_i (q_i − y_i)²`` (its interval: :meth:`brier_interval`)."""
+        return brier_score(self._bins)
+
+    @cached_property
+    def _bootstrap(self) -> tuple[np.ndarray, np.ndarray]:
+        return bootstrap(self._bins, self.n_resamples, self._boot_rng)
+
+    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """The ECE's central interval: bootstrap stratified by bin (``n_resamples`` resamples).
+
+        Each resample draws, within every bin, as many (forecast, outcome) pairs as the
+        bin holds, with replacement; the interval is the central ``confidence`` range
+        of the resampled ECEs. The ECE is biased upwards (``|ō − q̄|`` is never
+        negative), and so is this interval; :meth:`p_value` is the test of calibration.
+        """
+        return percentile_interval(self._bootstrap[0], confidence)
+
+    def brier_interval(self, confidence: float = 0.95) -> tuple[float, float]:
+        """The Brier score's central interval, from the same stratified bootstrap as :meth:`interval`."""
+        return percentile_interval(self._bootstrap[1], confidence)
+
+    @cached_property
+    def _pmfs(self) -> list[PoissonBinomial]:
+        check_memory(
+            pmf_bytes(int(self.counts.max())) + 8.0 * (self.n_forecasts + self.n_bins),
+            f"the consistency band of {self.n_forecasts:,} forecasts",
+            "use more bins or fewer forecasts",
+        )
+        return [poisson_binomial_pmf(self._bins.forecasts(b)) for b in range(self.n_bins)]
+
+    def band(self, confidence: float = 0.95) -> ConsistencyBand:
+        """The exact consistency band, simultaneous over the bins.
+
+        If the forecasts were calibrated, bin ``b``'s number of positives would be
+        Poisson-binomial with its forecasts; the band is each bin's central interval
+        at level ``confidence ** (1 / bins)`` (Šidák), divided by the bin's count, so
+        that calibrated forecasts put every bin inside with probability at least
+        ``confidence``. The PMFs are exact up to a stated ℓ₁ error bound
+        (``band.error_bound``).
+
+        Returns
+        -------
+        ConsistencyBand
+            ``lower, upper = cal.band()`` unpacks the frequencies; it also holds the
+            counts, the per-bin level and which bins lie outside.
+        """
+        confidence = check_confidence(confidence)
+        return consistency_band(self._pmfs, self.counts, self.positives, confidence)
+
+    @cached_property
+    def _default_test(self) -> CalibrationTest:
+        return self._test(self.n_draws, self._null_rng)
+
+    def _test(self, n_draws: int, rng: np.random.Generator) -> CalibrationTest:
+        return calibration_test(self._pmfs, self.positives, self._bins.forecast_sums, self.n_forecasts, n_draws, rng)
+
+    def p_value(self, n_draws: int | None = None, random_state: Any = None) -> CalibrationTest:
+        """P(ECE ≥ observed | calibrated), by drawing the outcomes from the forecasts themselves.
+
+        Parameters
+        ----------
+        n_draws : int, optional
+            Monte Carlo draws (default: the ``n_draws`` given to :func:`confusionlab.calibration`).
+        random_state : None, int, SeedSequence or Generator, optional
+            With neither argument, the test is drawn once from the result's own seed and kept.
+
+        Returns
+        -------
+        CalibrationTest
+            ``.p_value``, its Monte Carlo standard error ``.mc_error``, the observed
+            ``.statistic`` (the ECE) and ``.n_draws``; ``float(test)`` is the p-value.
+        """
+        if n_draws is None and random_state is None:
+            return self._default_test
+        draws = self.n_draws if n_draws is None else n_draws
+        draws = check_n_draws(draws, bytes_per_draw=_DRAW_BYTES * max(self.n_bins, 1))
+        return self._test(draws, check_random_state(random_state))
+
+    # -- the protocol -------------------------------------------------------------------
+    def to_frame(self) -> Any:
+        """One row per non-empty bin: its edges, count, positives, mean forecast, observed
+        frequency and the 95 % consistency band."""
+        import pandas as pd
+
+        band = self.band(0.95)
+        index = self._bins.index
+        return pd.DataFrame(
+            {
+                "bin": index,
+                "left_edge": self.edges[index],
+                "right_edge": self.edges[index + 1],
+                "count": self.counts,
+                "positives": self.positives,
+                "mean_forecast": self.mean_forecast,
+                "observed_frequency": self.observed_frequency,
+                "band_lower": band.lower,
+                "band_upper": band.upper,
+                "outside_band": band.outside,
+            }
+        )
+
+    def summary(self, confidence: float = 0.95) -> str:
+        """ECE and Brier score with their intervals, the bins outside the band and the p-value, in words."""
+        confidence = check_confidence(confidence)
+        lo, hi = self.interval(confidence)
+        b_lo, b_hi = self.brier_interval(confidence)
+        band = self.band(confidence)
+        test = self.p_value()
+        outside = int(band.outside.sum())
+        pct = f"{confidence:.0%}"
+        verdict = (
+            "an ECE this large is common for calibrated forecasts"
+            if test.p_value >= 1 - confidence
+            else "calibrated forecasts rarely give an ECE this large"
+        )
+        return (
+            f"ECE = {self.value:.3g} ({pct} interval [{lo:.3g}, {hi:.3g}]), Brier score {self.brier:.3g} "
+            f"[{b_lo:.3g}, {b_hi:.3g}]; {outside} of {self.n_bins} bins lie outside the {pct} consistency band; "
+            f"p = {test.p_value:.3g} (Monte Carlo ± {test.mc_error:.1g}): {verdict}."
+        )
+
+    def plot(self, ax: Any = None) -> Any:
+        """The reliability diagram: observed frequency against mean forecast, the diagonal of
+        perfect calibration and the 95 % consistency band as a bar over each bin.
+
+        Returns the matplotlib Figure (``ax``'s own when given).
+        """
+        fig, ax = new_figure(ax, figsize=(4.8, 4.4))
+        band = self.band(0.95)
+        x = self.mean_forecast
+        ax.plot([0, 1], [0, 1], color=NEUTRAL, lw=0.8, ls="--", label="calibrated")
+        ax.vlines(x, band.lower, band.upper, color=THEME["accent"], alpha=0.3, lw=7, label="95 % band")
+        colours = np.where(band.outside, THEME["warning"], THEME["accent"])
+        ax.plot(x, self.observed_frequency, color=THEME["accent"], lw=1)
+        ax.scatter(x, self.observed_frequency, c=list(colours), s=18, zorder=3, label="observed")
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("mean forecast")
+        ax.set_ylabel("observed frequency")
+        ax.set_title(f"ECE = {self.value:.3g}", fontsize=9)
+        ax.legend(loc="upper left", fontsize=8, frameon=False)
+        return fig
+
+    def view(self) -> Any:
+        """An interim widget: the summary above the reliability diagram of :meth:`plot`.
+
+        It is a plain :class:`ipywidgets.VBox` (an ``ipywidgets.DOMWidget``) holding an
+        HTML line and a PNG image; the interactive calibration view will replace it.
+        """
+        import ipywidgets
+
+        src = figure_data_uri(self.plot())
+        return ipywidgets.VBox(
+            [
+                ipywidgets.HTML(f"<p>{html.escape(self.summary())}</p>"),
+                ipywidgets.HTML(f"<img alt='reliability diagram' src='{src}'>"),
+            ]
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"Calibration(ece={self.value:.4g}, brier={self.brier:.4g}, bins={self.n_bins}, "
+            f"strategy={self.strategy!r}, forecasts={self.n_forecasts})"
+        )
