@@ -79,6 +79,7 @@ PROMISED = {
     "Audit",
     "StabilityResult",
     "StabilityCurve",
+    "Calibration",
 }
 
 
