@@ -28,6 +28,7 @@ from .lattice import simplex_points, slice_lattice
 from .metrics import METRICS, Metric, metric_value
 from .paired import PairedComparison, compare_paired, compare_paired_cells, rank_models
 from .planner import TargetUnreachableError, TestSizePlan, plan_test_size
+from .scores import AucComparison, PrecisionRecallCurve, RocCurve, compare_auc, precision_recall_curve, roc_curve
 
 __version__ = "0.1.0"
 
@@ -46,6 +47,7 @@ _WIDGETS = {
 
 __all__ = [
     "METRICS",
+    "AucComparison",
     "AuditView",
     "BiasView",
     "ConfusionMatrix",
@@ -60,12 +62,15 @@ __all__ = [
     "PairedComparison",
     "PairedView",
     "PlannerView",
+    "PrecisionRecallCurve",
+    "RocCurve",
     "RocSlice",
     "StabilityView",
     "TargetUnreachableError",
     "TestSizePlan",
     "TooLargeError",
     "compare",
+    "compare_auc",
     "compare_paired",
     "compare_paired_cells",
     "contour",
@@ -74,7 +79,9 @@ __all__ = [
     "metric_distribution",
     "metric_value",
     "plan_test_size",
+    "precision_recall_curve",
     "rank_models",
+    "roc_curve",
     "set_memory_limit",
     "simplex_points",
     "slice_lattice",
@@ -93,6 +100,7 @@ _SUBMODULES = (
     "paired",
     "palette",
     "planner",
+    "scores",
     "stability",
     "widgets",
 )

@@ -1110,3 +1110,110 @@ def check_exactly_one(**named: Any) -> str:
         shown = ", ".join(f"{k}={v!r:.60}" for k, v in named.items())
         raise InvalidParameterError(f"give exactly one of {' and '.join(named)}, got {shown}")
     return given[0]
+
+
+# ---- scores
+__all__ += ["check_alternative", "check_omitted", "check_score_classes", "check_score_threshold", "check_scores"]
+
+
+def check_scores(value: Any, name: str, length: int) -> np.ndarray:
+    """Real scores (higher = more positive) as a 1-D float64 array of ``length``; NaN and ±inf refused.
+
+    >>> check_scores([0.2, 0.9], "y_score", 2).tolist()
+    [0.2, 0.9]
+    >>> check_scores([0.2, float("nan")], "y_score", 2)
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: y_score has 1 value(s) that are NaN or infinite, the first at position 1; ...
+    """
+    if isinstance(value, (str, bytes)) or value is None:
+        raise InvalidParameterError(f"{name} must be an array of real scores, got {_shown(value)}")
+    to_numpy = getattr(value, "to_numpy", None)
+    raw = np.asarray(to_numpy() if callable(to_numpy) else value)
+    if raw.dtype.kind not in "iuf":
+        raise InvalidParameterError(
+            f"{name} must hold real numbers (scores, higher = more positive), got dtype {raw.dtype}: "
+            f"{_shown(raw.tolist())}"
+        )
+    scores = raw.astype(np.float64, copy=False)
+    if scores.ndim != 1:
+        raise InvalidParameterError(f"{name} must be one-dimensional, got shape {scores.shape}")
+    if scores.shape[0] != length:
+        raise InvalidParameterError(
+            f"{name} must have one score per label: length {length} (as y_true), got {scores.shape[0]}"
+        )
+    bad = ~np.isfinite(scores)
+    if bad.any():
+        raise InvalidParameterError(
+            f"{name} has {int(bad.sum())} value(s) that are NaN or infinite, the first at position "
+            f"{int(np.flatnonzero(bad)[0])}; drop those rows or fill them first"
+        )
+    return scores
+
+
+def check_score_classes(labels: Sequence[Any], positive: Any, name: str = "y_true") -> None:
+    """Refuse true labels that cannot be split into positives and negatives (``labels``: the distinct ones).
+
+    >>> check_score_classes([0, 1], None)
+    >>> check_score_classes(["spam"], None)
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: y_true holds one class only ('spam'); a curve of scores needs ...
+    """
+    if len(labels) < 2:
+        shown = ", ".join(map(repr, labels)) or "no examples"
+        raise InvalidParameterError(
+            f"{name} holds one class only ({shown}); a curve of scores needs positive and negative examples"
+        )
+    if positive is None and len(labels) > 2:
+        shown = ", ".join(map(repr, labels[:6])) + (" …" if len(labels) > 6 else "")
+        raise InvalidParameterError(
+            f"{name} holds {len(labels)} classes ({shown}); pass positive=<label> to score that class against "
+            "the others"
+        )
+    if positive is not None and not any(_same_score_label(v, positive) for v in labels):
+        raise InvalidParameterError(
+            f"positive={positive!r} does not occur in {name} (labels: {_shown(list(labels))}); check its spelling "
+            "and type"
+        )
+
+
+def _same_score_label(a: Any, b: Any) -> bool:
+    number = (bool, int, float, np.number, np.bool_)
+    if isinstance(a, number) and isinstance(b, number):
+        return bool(a == b)
+    return type(a) is type(b) and bool(a == b)
+
+
+def check_score_threshold(value: Any, name: str = "threshold") -> float:
+    """A threshold on scores: any real number but NaN (±inf allowed: nobody / everybody positive).
+
+    >>> check_score_threshold(0.5), check_score_threshold(float("inf"))
+    (0.5, inf)
+    """
+    fvalue = _real(value, name, "a real number")
+    if math.isnan(fvalue):
+        raise InvalidParameterError(f"{name} must be a real number, got nan")
+    return fvalue
+
+
+def check_alternative(value: Any, name: str = "alternative") -> str:
+    """The alternative of a test: ``"greater"``, ``"less"`` or ``"two-sided"``.
+
+    >>> check_alternative("greater")
+    'greater'
+    """
+    return check_choice(value, name, ("greater", "less", "two-sided"))
+
+
+def check_omitted(value: Any, name: str, because: str) -> None:
+    """Refuse an argument that must be left out (``because`` says why).
+
+    >>> check_omitted(None, "score_b", "score_a is a dict of classifiers")
+    >>> check_omitted([0.1], "score_b", "score_a is a dict of classifiers")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: score_b must be omitted when score_a is a dict of classifiers, got [0.1]
+    """
+    if value is not None:
+        raise InvalidParameterError(f"{name} must be omitted when {because}, got {_shown(value)}")
