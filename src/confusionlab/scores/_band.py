@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from scipy.special import expit, logit
@@ -66,14 +67,31 @@ class PrecisionRecallBand:
     kind: str
 
 
+@lru_cache(maxsize=256)
+def ks_quantile(size: int, level: float) -> float:
+    """The exact finite-sample quantile of the Kolmogorov–Smirnov statistic ``sup |F̂ − F|`` of ``size`` draws.
+
+    >>> round(ks_quantile(20, 0.95), 4)
+    0.2941
+    """
+    return float(kstwo.ppf(level, size))
+
+
 def _staircase_at(fpr: np.ndarray, tpr: np.ndarray, t: np.ndarray, top: bool) -> np.ndarray:
-    """R̂(t) on the staircase (fpr non-decreasing): the top (``top``) or the bottom of a vertical step."""
+    """R̂(t) on the staircase path (fpr non-decreasing, from 0 to 1): at an FPR holding a vertical
+    step, its top (``top``) or its bottom; between two FPRs, the segment from the top of one step
+    to the bottom of the next (a diagonal step of ties, or the level of a flat one)."""
     t = np.clip(t, 0.0, 1.0)
-    if top:  # the last point at each fpr, so np.interp sees strictly increasing x
-        keep = np.concatenate([fpr[1:] != fpr[:-1], [True]])
-    else:
-        keep = np.concatenate([[True], fpr[1:] != fpr[:-1]])
-    return np.interp(t, fpr[keep], tpr[keep])
+    first = np.concatenate([[True], fpr[1:] != fpr[:-1]])
+    last = np.concatenate([fpr[1:] != fpr[:-1], [True]])
+    u, bottom, high = fpr[first], tpr[first], tpr[last]
+    k = np.clip(np.searchsorted(u, t, side="right") - 1, 0, u.size - 1)
+    on_step = u[k] == t
+    nxt = np.minimum(k + 1, u.size - 1)
+    width = u[nxt] - u[k]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        between = high[k] + (bottom[nxt] - high[k]) * np.where(width > 0, (t - u[k]) / width, 0.0)
+    return np.where(on_step, high[k] if top else bottom[k], between)
 
 
 def roc_band(fpr: np.ndarray, tpr: np.ndarray, p: int, n: int, confidence: float, kind: str) -> RocBand:
@@ -83,8 +101,7 @@ def roc_band(fpr: np.ndarray, tpr: np.ndarray, p: int, n: int, confidence: float
         lo, hi = betabinom.interval(confidence, p, tp + 1, p - tp + 1)
         return RocBand(fpr.copy(), lo / p, hi / p, confidence, kind)
     level = math.sqrt(confidence)
-    d_p = float(kstwo.ppf(level, p))
-    d_n = float(kstwo.ppf(level, n))
+    d_p, d_n = ks_quantile(p, level), ks_quantile(n, level)
     grid = np.unique(np.concatenate([np.linspace(0.0, 1.0, GRID), np.clip(fpr - d_n, 0, 1), np.clip(fpr + d_n, 0, 1)]))
     lower = np.where(grid - d_n < 0, 0.0, _staircase_at(fpr, tpr, grid - d_n, top=False)) - d_p
     upper = np.where(grid + d_n > 1, 1.0, _staircase_at(fpr, tpr, grid + d_n, top=True)) + d_p
