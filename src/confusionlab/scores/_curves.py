@@ -4,8 +4,9 @@ The thresholds are the distinct scores in decreasing order; at threshold ``t`` a
 example is called positive when its score is ≥ ``t``. A block of tied scores is one
 step of the curve (a diagonal step when the block holds both classes), exactly as
 scikit-learn's ``roc_curve(drop_intermediate=False)`` and ``precision_recall_curve``.
-The counts are read from the two sorted score arrays with ``searchsorted``: the number
-of positives scoring ≥ ``t`` is ``p − searchsorted(positives, t, "left")``.
+The counts are cumulated over the tie blocks from the top; at any other threshold they
+are read from the sorted scores: ``p − searchsorted(positives, t, "left")`` positives
+score ≥ ``t``.
 """
 
 from __future__ import annotations
@@ -25,14 +26,8 @@ def staircase(s: Scores) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     >>> t.tolist(), tp.tolist(), fp.tolist()
     ([0.9, 0.5, 0.3, 0.1], [2, 3, 3, 3], [0, 0, 1, 2])
     """
-    merged = np.concatenate([s.positives, s.negatives])
-    merged.sort(kind="stable")  # two sorted runs: a merge
-    keep = np.empty(merged.shape[0], dtype=bool)
-    keep[0] = True
-    np.not_equal(merged[1:], merged[:-1], out=keep[1:])
-    thresholds = merged[keep][::-1]
-    tp, fp = counts_at(s, thresholds)
-    return thresholds, tp, fp
+    values, pos, neg = s.blocks
+    return values[::-1], np.cumsum(pos[::-1]), np.cumsum(neg[::-1])
 
 
 def counts_at(s: Scores, thresholds: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

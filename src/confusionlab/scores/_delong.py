@@ -8,9 +8,11 @@ Clarke-Pearson (1988) write its variance with the *placement values*
     Var(AUC) ≈ S10 / p + S01 / n,   S10 = var(V10, ddof=1),  S01 = var(V01, ddof=1).
 
 Sun & Xu observed that the placements are midrank differences, so nothing is computed
-pair by pair: with both samples sorted, ``n·V10(x) = #{Y < x} + ½·#{Y = x}`` is the mean
-of ``searchsorted(Y, x, "left")`` and ``searchsorted(Y, x, "right")``, and likewise for
-``V01``. The whole computation is two sorts and four binary searches: O(N log N).
+pair by pair: ``n·V10(x) = #{Y < x} + ½·#{Y = x}`` is read off the sorted scores. Here
+the placements are constant on each tie block (see
+:func:`confusionlab.scores._input.tie_blocks`: two sorts and one merge), so the AUC and
+both variances are sums over the blocks: O(N log N), about one sort. For a paired
+comparison the placements are needed per example: ``searchsorted`` gives them.
 
 The interval is built on the logit scale, ``logit(A) ± z·√Var / (A(1 − A))`` mapped back
 with the logistic function, so it stays inside (0, 1). At the boundary — the classes
@@ -50,12 +52,25 @@ def placements(s: Scores, positives: np.ndarray | None = None, negatives: np.nda
 
 
 def auc_and_variance(s: Scores) -> tuple[float, float]:
-    """``(AUC, DeLong's variance)``; the variance is 0 when a class has a single example."""
-    v10, v01 = placements(s)
-    auc = float(v10.mean())
-    s10 = float(v10.var(ddof=1)) if s.p > 1 else 0.0
-    s01 = float(v01.var(ddof=1)) if s.n > 1 else 0.0
+    """``(AUC, DeLong's variance)``; the variance is 0 when a class has a single example.
+
+    The placements are constant on a tie block, so the sums run over the blocks: a positive
+    in block ``k`` has ``n·V10 = N_{<k} + ½N_k`` and a negative ``p·V01 = P_{>k} + ½P_k``.
+    """
+    _, pos, neg = s.blocks
+    neg_below = np.cumsum(neg) - neg
+    pos_above = s.p - np.cumsum(pos)
+    v10 = (neg_below + 0.5 * neg) / s.n
+    v01 = (pos_above + 0.5 * pos) / s.p
+    auc = int(np.dot(pos, 2 * neg_below + neg)) / (2.0 * s.p * s.n)  # 2U is an exact integer
+    s10 = _weighted_variance(v10, pos, auc) if s.p > 1 else 0.0
+    s01 = _weighted_variance(v01, neg, auc) if s.n > 1 else 0.0
     return auc, s10 / s.p + s01 / s.n
+
+
+def _weighted_variance(values: np.ndarray, counts: np.ndarray, mean: float) -> float:
+    """The sample variance (ddof 1) of ``values`` each repeated ``counts`` times, around ``mean``."""
+    return float(np.dot(counts, (values - mean) ** 2)) / (float(counts.sum()) - 1.0)
 
 
 def hanley_mcneil_variance(auc: float, p: int, n: int) -> float:

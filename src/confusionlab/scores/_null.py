@@ -65,20 +65,15 @@ class PValue(float):
 
 def tie_blocks(s: Scores) -> tuple[np.ndarray, np.ndarray]:
     """``(sizes, positives)`` of the tie blocks in increasing score order."""
-    merged = np.concatenate([s.positives, s.negatives])
-    merged.sort(kind="stable")
-    starts = np.flatnonzero(np.concatenate([[True], merged[1:] != merged[:-1]]))
-    values = merged[starts]
-    sizes = np.diff(np.append(starts, merged.shape[0]))
-    pos = np.searchsorted(s.positives, values, "right") - np.searchsorted(s.positives, values, "left")
-    return sizes, pos
+    _, pos, neg = s.blocks
+    return pos + neg, pos
 
 
 def observed_twice_u(s: Scores) -> int:
-    """``2U`` of the observed scores (exact integer arithmetic on the placements' counts)."""
-    lo = np.searchsorted(s.negatives, s.positives, "left")
-    hi = np.searchsorted(s.negatives, s.positives, "right")
-    return int(lo.sum(dtype=np.int64) + hi.sum(dtype=np.int64))
+    """``2U`` of the observed scores (exact integer arithmetic over the tie blocks)."""
+    _, pos, neg = s.blocks
+    below = np.cumsum(neg) - neg
+    return int(np.dot(pos, 2 * below + neg))
 
 
 def counting_work(sizes: np.ndarray, small: int) -> float:
