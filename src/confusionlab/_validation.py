@@ -1217,3 +1217,27 @@ def check_omitted(value: Any, name: str, because: str) -> None:
     """
     if value is not None:
         raise InvalidParameterError(f"{name} must be omitted when {because}, got {_shown(value)}")
+
+
+def check_score_matrix(value: Any, name: str, rows: int, classes: int) -> np.ndarray:
+    """A (samples × classes) matrix of finite real scores, one column per class (at least 3 classes).
+
+    >>> check_score_matrix([[0.2, 0.5, 0.3], [0.6, 0.1, 0.3]], "y_score", 2, 3).shape
+    (2, 3)
+    """
+    if classes < 3:
+        raise InvalidParameterError(
+            f"a score matrix needs at least three classes in y_true, got {classes}; for two classes pass the "
+            f"positive class's scores as a 1-D {name}"
+        )
+    matrix = np.asarray(getattr(value, "to_numpy", lambda: value)())
+    if matrix.ndim != 2 or matrix.shape != (rows, classes):
+        raise InvalidParameterError(
+            f"{name} must be a (samples × classes) matrix of shape ({rows}, {classes}) — one column per class of "
+            f"y_true, in sorted order — got shape {matrix.shape}"
+        )
+    columns = [check_scores(matrix[:, j], f"{name}[:, {j}]", rows) for j in range(classes)]
+    return np.column_stack(columns)
+
+
+__all__ += ["check_score_matrix"]

@@ -26,3 +26,13 @@ def _comparison() -> cl.AucComparison:
 
 
 CASES = {"RocCurve": _roc, "PrecisionRecallCurve": _pr, "AucComparison": _comparison}
+
+
+def _multiclass() -> cl.scores.MulticlassRocCurve:
+    rng = np.random.default_rng(3)
+    y = np.repeat(["a", "b", "c"], 20)
+    proba = rng.dirichlet([1, 1, 1], 60) + np.eye(3)[np.repeat([0, 1, 2], 20)]
+    return cl.roc_curve(y, proba, multi_class="ovr")
+
+
+CASES["MulticlassRocCurve"] = _multiclass

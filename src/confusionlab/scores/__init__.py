@@ -17,6 +17,7 @@ module                idea
 ``_band``             Campbell's simultaneous band, the pointwise band, the PR band, AP's interval
 ``_results``          :class:`RocCurve`, :class:`PrecisionRecallCurve`
 ``_compare``          :func:`compare_auc` → :class:`AucComparison` (paired DeLong, Holm)
+``_multiclass``       :class:`MulticlassRocCurve`: one-vs-rest macro AUC, Hand & Till's M
 ====================  ==========================================================================
 """
 
@@ -24,9 +25,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from .._validation import check_choice, check_omitted
 from ._band import PrecisionRecallBand, RocBand
 from ._compare import AucComparison, compare_auc
 from ._input import binary_scores
+from ._multiclass import MulticlassRocCurve, multiclass_roc
 from ._null import EXACT_WORK_LIMIT, AucNullDistribution, PValue
 from ._results import PrecisionRecallCurve, RocCurve
 
@@ -34,6 +39,7 @@ __all__ = [
     "EXACT_WORK_LIMIT",
     "AucComparison",
     "AucNullDistribution",
+    "MulticlassRocCurve",
     "PValue",
     "PrecisionRecallBand",
     "PrecisionRecallCurve",
@@ -45,7 +51,9 @@ __all__ = [
 ]
 
 
-def roc_curve(y_true: Any, y_score: Any, *, positive: Any = None) -> RocCurve:
+def roc_curve(
+    y_true: Any, y_score: Any, *, positive: Any = None, multi_class: str | None = None
+) -> RocCurve | MulticlassRocCurve:
     """The ROC curve of one classifier's scores, with its AUC and the AUC's uncertainty.
 
     Parameters
@@ -57,6 +65,10 @@ def roc_curve(y_true: Any, y_score: Any, *, positive: Any = None) -> RocCurve:
     positive : label, optional
         The positive class. Default ``1`` (or ``True``) for labels 0/1, False/True or −1/1;
         otherwise required. With more than two labels, that class against the rest.
+    multi_class : {"ovr", "hand-till"}, optional
+        With more than two classes and a (samples × classes) ``y_score`` (columns in the sorted
+        order of the classes, as scikit-learn's): one-vs-rest curves and the macro AUC with its
+        DeLong interval, or Hand & Till's M with a bootstrap interval (a :class:`MulticlassRocCurve`).
 
     Returns
     -------
@@ -85,6 +97,11 @@ def roc_curve(y_true: Any, y_score: Any, *, positive: Any = None) -> RocCurve:
     >>> round(curve.p_value(), 3)
     0.1
     """
+    if multi_class is not None or np.ndim(y_score) == 2:
+        check_omitted(positive, "positive", "multi_class scores every class")
+        if multi_class is None:
+            check_choice("none", "multi_class", ("ovr", "hand-till"))
+        return multiclass_roc(y_true, y_score, multi_class)
     return RocCurve(binary_scores(y_true, y_score, positive=positive))
 
 
