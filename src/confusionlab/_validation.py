@@ -1241,3 +1241,26 @@ def check_score_matrix(value: Any, name: str, rows: int, classes: int) -> np.nda
 
 
 __all__ += ["check_score_matrix"]
+
+
+def check_multi_class(value: Any, score_ndim: int, name: str = "multi_class") -> str | None:
+    """``None`` for one column of scores; ``"ovr"`` or ``"hand-till"`` for a score matrix (then required).
+
+    >>> check_multi_class(None, 1) is None, check_multi_class("ovr", 2)
+    (True, 'ovr')
+    >>> check_multi_class(None, 2)
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: y_score is a (samples × classes) matrix: pass multi_class='ovr' or ...
+    """
+    if value is None:
+        if score_ndim == 2:
+            raise InvalidParameterError(
+                "y_score is a (samples × classes) matrix: pass multi_class='ovr' or 'hand-till', or the positive "
+                "class's column alone for two classes"
+            )
+        return None
+    return check_choice(value, name, ("ovr", "hand-till"))
+
+
+__all__ += ["check_multi_class"]

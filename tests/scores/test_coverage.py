@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.stats import norm
+from sklearn.metrics import roc_auc_score
 
+import confusionlab as cl
 from confusionlab.scores._input import Scores
 from confusionlab.scores._results import PrecisionRecallCurve, RocCurve
 
@@ -58,3 +60,19 @@ def test_the_bootstrap_interval_covers_roughly():
         lo, hi = RocCurve(s).interval(CONFIDENCE, method="bootstrap", n_resamples=400, random_state=1)
         hits += lo <= 0.8 <= hi
     assert hits / reps >= CONFIDENCE - 0.05
+
+
+def test_the_macro_ovr_interval_covers_the_true_macro_auc():
+    def draw(rng, size):
+        y = np.repeat(np.arange(3), size)
+        logits = rng.normal(size=(3 * size, 3)) + np.eye(3)[y]
+        return y, np.exp(logits) / np.exp(logits).sum(axis=1, keepdims=True)
+
+    rng = np.random.default_rng(0)
+    truth = roc_auc_score(*draw(rng, 200_000), multi_class="ovr")  # the population value, to ±0.001
+    for size in (20, 100):
+        reps, hits = 400, 0
+        for _ in range(reps):
+            lo, hi = cl.roc_curve(*draw(rng, size), multi_class="ovr").interval(CONFIDENCE)
+            hits += lo <= truth <= hi
+        assert hits / reps >= CONFIDENCE - 0.02, (size, hits / reps)

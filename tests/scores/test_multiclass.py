@@ -75,7 +75,7 @@ def test_intervals():
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [
-        ({}, "multi_class"),
+        ({}, "y_score is a .* matrix: pass multi_class"),
         ({"multi_class": "ovo"}, "multi_class"),
         ({"multi_class": "ovr", "positive": 1}, "positive must be omitted"),
     ],

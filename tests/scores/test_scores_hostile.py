@@ -31,7 +31,7 @@ def test_nan_and_inf_scores_are_refused_by_name(make, bad):
     [
         (np.ones(10, dtype=int), X, "y_true holds one class only"),
         (Y, X[:9], "y_score must have one score per label"),
-        (Y, X.reshape(2, 5), "y_score"),
+        (Y, X.reshape(2, 5), "y_score is a .* matrix: pass multi_class"),
         (Y, ["a"] * 10, "y_score must hold real numbers"),
         (Y, "scores", "y_score"),
         ([None] + [0] * 9, X, "y_true has 1 missing"),

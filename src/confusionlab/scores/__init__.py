@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_choice, check_omitted
+from .._validation import check_multi_class, check_omitted
 from ._band import PrecisionRecallBand, RocBand
 from ._compare import AucComparison, compare_auc
 from ._input import binary_scores
@@ -97,10 +97,9 @@ def roc_curve(
     >>> round(curve.p_value(), 3)
     0.1
     """
-    if multi_class is not None or np.ndim(y_score) == 2:
+    multi_class = check_multi_class(multi_class, np.ndim(y_score))
+    if multi_class is not None:
         check_omitted(positive, "positive", "multi_class scores every class")
-        if multi_class is None:
-            check_choice("none", "multi_class", ("ovr", "hand-till"))
         return multiclass_roc(y_true, y_score, multi_class)
     return RocCurve(binary_scores(y_true, y_score, positive=positive))
 
