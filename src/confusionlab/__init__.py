@@ -29,6 +29,7 @@ from .lattice import simplex_points, slice_lattice
 from .metrics import METRICS, Metric, metric_value
 from .paired import PairedComparison, compare_paired, compare_paired_cells, rank_models
 from .planner import TargetUnreachableError, TestSizePlan, plan_test_size
+from .scores import AucComparison, PrecisionRecallCurve, RocCurve, compare_auc, precision_recall_curve, roc_curve
 
 __version__ = "0.1.0"
 
@@ -47,6 +48,7 @@ _WIDGETS = {
 
 __all__ = [
     "METRICS",
+    "AucComparison",
     "AuditView",
     "BiasView",
     "Calibration",
@@ -62,6 +64,8 @@ __all__ = [
     "PairedComparison",
     "PairedView",
     "PlannerView",
+    "PrecisionRecallCurve",
+    "RocCurve",
     "RocSlice",
     "StabilityView",
     "TargetUnreachableError",
@@ -69,6 +73,7 @@ __all__ = [
     "TooLargeError",
     "calibration",
     "compare",
+    "compare_auc",
     "compare_paired",
     "compare_paired_cells",
     "contour",
@@ -77,7 +82,9 @@ __all__ = [
     "metric_distribution",
     "metric_value",
     "plan_test_size",
+    "precision_recall_curve",
     "rank_models",
+    "roc_curve",
     "set_memory_limit",
     "simplex_points",
     "slice_lattice",
@@ -96,6 +103,7 @@ _SUBMODULES = (
     "paired",
     "palette",
     "planner",
+    "scores",
     "stability",
     "widgets",
 )

@@ -80,6 +80,9 @@ PROMISED = {
     "StabilityResult",
     "StabilityCurve",
     "Calibration",
+    "RocCurve",
+    "PrecisionRecallCurve",
+    "AucComparison",
 }
 
 

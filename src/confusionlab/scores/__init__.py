@@ -1,0 +1,130 @@
+"""Scores: ROC and precision–recall curves, the AUC with its uncertainty, the threshold as a
+confusion matrix.
+
+All score functions take ``(y_true, y_score, *, positive=None)``: labels of any type as in
+:meth:`ConfusionMatrix.from_predictions <confusionlab.ConfusionMatrix.from_predictions>`
+and real scores (higher = more positive; NaN and ±inf refused by name). Ties in scores are
+exact: a tied block is one (diagonal) step of the curve and counts ½ in the AUC.
+
+====================  ==========================================================================
+module                idea
+====================  ==========================================================================
+``_input``            labels and scores checked, split by class and sorted once
+``_curves``           the ROC and precision–recall staircases (scikit-learn's, ties exact)
+``_delong``           DeLong's variance by sorting (Sun & Xu) and the logit interval
+``_bootstrap``        the stratified bootstrap, vectorised over resamples
+``_null``             the exact null distribution of the AUC given the ties
+``_band``             Campbell's simultaneous band, the pointwise band, the PR band, AP's interval
+``_results``          :class:`RocCurve`, :class:`PrecisionRecallCurve`
+``_compare``          :func:`compare_auc` → :class:`AucComparison` (paired DeLong, Holm)
+``_multiclass``       :class:`MulticlassRocCurve`: one-vs-rest macro AUC, Hand & Till's M
+====================  ==========================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .._validation import check_multi_class, check_omitted
+from ._band import PrecisionRecallBand, RocBand
+from ._compare import AucComparison, compare_auc
+from ._input import binary_scores
+from ._multiclass import MulticlassRocCurve, multiclass_roc
+from ._null import EXACT_WORK_LIMIT, AucNullDistribution, PValue
+from ._results import PrecisionRecallCurve, RocCurve
+
+__all__ = [
+    "EXACT_WORK_LIMIT",
+    "AucComparison",
+    "AucNullDistribution",
+    "MulticlassRocCurve",
+    "PValue",
+    "PrecisionRecallBand",
+    "PrecisionRecallCurve",
+    "RocBand",
+    "RocCurve",
+    "compare_auc",
+    "precision_recall_curve",
+    "roc_curve",
+]
+
+
+def roc_curve(
+    y_true: Any, y_score: Any, *, positive: Any = None, multi_class: str | None = None
+) -> RocCurve | MulticlassRocCurve:
+    """The ROC curve of one classifier's scores, with its AUC and the AUC's uncertainty.
+
+    Parameters
+    ----------
+    y_true : array-like of labels
+        Strings, numbers or booleans (lists, numpy, pandas or polars); missing labels refused.
+    y_score : array-like of real numbers
+        The classifier's scores, higher = more positive (``predict_proba[:, 1]``, a margin, …).
+    positive : label, optional
+        The positive class. Default ``1`` (or ``True``) for labels 0/1, False/True or −1/1;
+        otherwise required. With more than two labels, that class against the rest.
+    multi_class : {"ovr", "hand-till"}, optional
+        With more than two classes and a (samples × classes) ``y_score`` (columns in the sorted
+        order of the classes, as scikit-learn's): one-vs-rest curves and the macro AUC with its
+        DeLong interval, or Hand & Till's M with a bootstrap interval (a :class:`MulticlassRocCurve`).
+
+    Returns
+    -------
+    RocCurve
+        ``.fpr``, ``.tpr``, ``.thresholds`` (scikit-learn's ``roc_curve(drop_intermediate=False)``),
+        ``.value`` the AUC (scikit-learn's ``roc_auc_score``), ``.interval()`` (DeLong, logit
+        scale; or bootstrap), ``.p_value()`` and ``.null_distribution()`` (exact given ties),
+        ``.band()`` (Campbell's simultaneous band), ``.at_threshold(t)`` (a ConfusionMatrix).
+
+    See Also
+    --------
+    precision_recall_curve : the precision–recall curve and average precision.
+    compare_auc : the AUCs of classifiers scored on the same examples.
+    metric_distribution : the exact uncertainty of the confusion matrix at a threshold.
+
+    Examples
+    --------
+    >>> import confusionlab as cl
+    >>> curve = cl.roc_curve([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9])
+    >>> round(curve.value, 4), curve.p, curve.n
+    (0.8889, 3, 3)
+    >>> [round(v, 3) for v in curve.interval(0.95)]
+    [0.261, 0.995]
+    >>> curve.at_threshold(0.35)
+    ConfusionMatrix(tp=3, fn=0, fp=1, tn=2)
+    >>> round(curve.p_value(), 3)
+    0.1
+    """
+    multi_class = check_multi_class(multi_class, np.ndim(y_score))
+    if multi_class is not None:
+        check_omitted(positive, "positive", "multi_class scores every class")
+        return multiclass_roc(y_true, y_score, multi_class)
+    return RocCurve(binary_scores(y_true, y_score, positive=positive))
+
+
+def precision_recall_curve(y_true: Any, y_score: Any, *, positive: Any = None) -> PrecisionRecallCurve:
+    """The precision–recall curve of one classifier's scores and its average precision.
+
+    Parameters are those of :func:`roc_curve`.
+
+    Returns
+    -------
+    PrecisionRecallCurve
+        ``.precision``, ``.recall``, ``.thresholds`` (scikit-learn's ``precision_recall_curve``),
+        ``.value`` the average precision (``average_precision_score``), ``.interval()`` (Boyd,
+        Eng & Page's logit interval, or bootstrap), ``.band()`` (the ROC band mapped to precision).
+
+    See Also
+    --------
+    roc_curve : the ROC curve and AUC.
+
+    Examples
+    --------
+    >>> import confusionlab as cl
+    >>> pr = cl.precision_recall_curve(["no", "no", "yes", "yes"], [0.1, 0.4, 0.35, 0.8], positive="yes")
+    >>> round(pr.value, 4), pr.precision.tolist()
+    (0.8333, [0.5, 0.6666666666666666, 0.5, 1.0, 1.0])
+    """
+    return PrecisionRecallCurve(binary_scores(y_true, y_score, positive=positive))

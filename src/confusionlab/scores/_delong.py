@@ -1,0 +1,103 @@
+"""DeLong's variance of the AUC by sorting (Sun & Xu, 2014) and its logit-scale interval.
+
+With ``p`` positives ``X`` and ``n`` negatives ``Y`` and ψ(x, y) = 1 if x > y, ½ if x = y,
+0 otherwise, the AUC is the mean of ψ over all ``p·n`` pairs. DeLong, DeLong &
+Clarke-Pearson (1988) write its variance with the *placement values*
+``V10(Xᵢ) = mean_j ψ(Xᵢ, Yⱼ)`` and ``V01(Yⱼ) = mean_i ψ(Xᵢ, Yⱼ)``:
+
+    Var(AUC) ≈ S10 / p + S01 / n,   S10 = var(V10, ddof=1),  S01 = var(V01, ddof=1).
+
+Sun & Xu observed that the placements are midrank differences, so nothing is computed
+pair by pair: ``n·V10(x) = #{Y < x} + ½·#{Y = x}`` is read off the sorted scores. Here
+the placements are constant on each tie block (see
+:func:`confusionlab.scores._input.tie_blocks`: two sorts and one merge), so the AUC and
+both variances are sums over the blocks: O(N log N), about one sort. For a paired
+comparison the placements are needed per example: ``searchsorted`` gives them.
+
+The interval is built on the logit scale, ``logit(A) ± z·√Var / (A(1 − A))`` mapped back
+with the logistic function, so it stays inside (0, 1). At the boundary — the classes
+perfectly separated (AUC 0 or 1) or no spread at all (DeLong's variance 0, e.g. constant
+scores) — the sample says nothing about the variance; the *boundary rule* then takes the
+AUC half a pair away from the boundary, A* = (U + ½)/(p·n + 1) with U = p·n·AUC, and the
+variance of Hanley & McNeil (1982) at A*,
+
+    Var = [A*(1 − A*) + (p − 1)(Q1 − A*²) + (n − 1)(Q2 − A*²)] / (p·n),
+    Q1 = A*/(2 − A*),  Q2 = 2A*²/(1 + A*),
+
+which is positive for every finite sample, so the interval keeps a positive width.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import expit, logit
+from scipy.stats import norm
+
+from ._input import Scores
+
+__all__ = ["delong_variance", "logit_interval", "placements"]
+
+
+def placements(s: Scores, positives: np.ndarray | None = None, negatives: np.ndarray | None = None):
+    """``(V10, V01)``: each positive's share of negatives beaten and each negative's share of
+    positives beating it (ties count ½). Given ``positives``/``negatives`` (unsorted, e.g. in the
+    examples' order for a paired comparison) the placements are returned in that order."""
+    x = s.positives if positives is None else positives
+    y = s.negatives if negatives is None else negatives
+    v10 = (np.searchsorted(s.negatives, x, "left") + np.searchsorted(s.negatives, x, "right")) / (2.0 * s.n)
+    v01 = 1.0 - (np.searchsorted(s.positives, y, "left") + np.searchsorted(s.positives, y, "right")) / (2.0 * s.p)
+    return v10, v01
+
+
+def auc_and_variance(s: Scores) -> tuple[float, float]:
+    """``(AUC, DeLong's variance)``; the variance is 0 when a class has a single example.
+
+    The placements are constant on a tie block, so the sums run over the blocks: a positive
+    in block ``k`` has ``n·V10 = N_{<k} + ½N_k`` and a negative ``p·V01 = P_{>k} + ½P_k``.
+    """
+    _, pos, neg = s.blocks
+    neg_below = np.cumsum(neg) - neg
+    pos_above = s.p - np.cumsum(pos)
+    v10 = (neg_below + 0.5 * neg) / s.n
+    v01 = (pos_above + 0.5 * pos) / s.p
+    auc = int(np.dot(pos, 2 * neg_below + neg)) / (2.0 * s.p * s.n)  # 2U is an exact integer
+    s10 = _weighted_variance(v10, pos, auc) if s.p > 1 else 0.0
+    s01 = _weighted_variance(v01, neg, auc) if s.n > 1 else 0.0
+    return auc, s10 / s.p + s01 / s.n
+
+
+def _weighted_variance(values: np.ndarray, counts: np.ndarray, mean: float) -> float:
+    """The sample variance (ddof 1) of ``values`` each repeated ``counts`` times, around ``mean``."""
+    return float(np.dot(counts, (values - mean) ** 2)) / (float(counts.sum()) - 1.0)
+
+
+def hanley_mcneil_variance(auc: float, p: int, n: int) -> float:
+    """Hanley & McNeil's (1982) variance of the AUC at ``auc`` with ``p`` positives, ``n`` negatives."""
+    q1 = auc / (2.0 - auc)
+    q2 = 2.0 * auc * auc / (1.0 + auc)
+    return (auc * (1 - auc) + (p - 1) * (q1 - auc * auc) + (n - 1) * (q2 - auc * auc)) / (p * n)
+
+
+def delong_variance(auc: float, variance: float, p: int, n: int) -> tuple[float, float]:
+    """``(A, Var)`` the logit interval is built from: DeLong's, or the boundary rule's."""
+    pairs = p * n
+    u = auc * pairs
+    if variance > 0 and 0.0 < auc < 1.0:
+        return auc, variance
+    shrunk = (u + 0.5) / (pairs + 1.0)
+    return shrunk, hanley_mcneil_variance(shrunk, p, n)
+
+
+def logit_interval(centre: float, variance: float, confidence: float, inflation: float = 1.0) -> tuple[float, float]:
+    """``expit(logit(A) ± z·√(inflation·Var)/(A(1 − A)))`` (``inflation`` 2 for a next test set).
+
+    >>> lo, hi = logit_interval(0.8, 0.001, 0.95)
+    >>> round(lo, 4), round(hi, 4)
+    (0.7308, 0.8549)
+    """
+    z = float(norm.ppf(0.5 + confidence / 2.0))
+    half = z * math.sqrt(inflation * variance) / (centre * (1.0 - centre))
+    eta = float(logit(centre))
+    return float(expit(eta - half)), float(expit(eta + half))

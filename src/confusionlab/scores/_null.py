@@ -1,0 +1,216 @@
+"""The exact permutation distribution of the AUC under no discrimination, given the ties.
+
+Under the null hypothesis the scores do not depend on the class: given the observed
+scores (with their ties), every way of choosing which ``p`` of the ``N = p + n`` examples
+are the positives is equally likely. The AUC is ``U / (p·n)`` with ``U`` the
+Mann–Whitney statistic of the midranks (a positive beating a negative counts 1, a tie
+½), so ``2U`` is an integer in ``[0, 2pn]`` and the distribution is a count of subsets.
+
+Counting over tie blocks (in the spirit of Streitberg & Röhmel's shift algorithm)
+-------------------------------------------------------------------------------
+Walk the tie blocks in increasing score order. Let ``s = min(p, n)`` be the smaller
+class (the one counted; ``o`` the other) and ``f[c][u]`` the number of ways to place ``c``
+of the ``s`` examples among the blocks seen so far with ``2U = u`` so far. A block of
+``t`` tied examples after ``i`` examples, ``a = i − c`` of them from the other class,
+takes ``j`` of the counted class in ``C(t, j)`` ways; each of those ``j`` beats the ``a``
+others below (2 each in ``2U``) and ties with the ``t − j`` others in the block (1 each):
+
+    f[c + j][u + 2ja + j(t − j)] += C(t, j) · f[c][u].
+
+Rows are updated from the highest ``c`` down, so each row is read before it is
+written; row ``c`` is nonzero only on ``u ≤ 2c(i − c)`` and rows that can no longer
+reach ``s`` are skipped. Every count is a sum of positive terms, so each probability
+(and each tail sum) carries a relative rounding error below ``2N·2⁻⁵³`` — the
+distribution is exact up to that rounding, tails included. Rows keep their own
+scale (a logarithm) so that ``C(N, s)`` beyond the range of a double never overflows.
+
+The cost is about the number of cells visited, ``Σ_blocks Σ_c min(t, s − c)·2c(i − c)``
+(≈ 7·10⁸ at 200 + 200 without ties, under a second). The distribution is computed
+exactly when that estimate is at most :data:`EXACT_WORK_LIMIT`; beyond,
+:meth:`p_value <confusionlab.RocCurve.p_value>` uses the tie-corrected normal
+approximation of ``U`` (mean ``pn/2``, variance ``pn/12·[(N + 1) − Σ(t³ − t)/(N(N − 1))]``,
+with continuity correction ½ as scipy's ``mannwhitneyu(method="asymptotic")``) and says so.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import gammaln
+from scipy.stats import norm
+
+from .._validation import check_alternative, check_memory
+from ._input import Scores
+
+__all__ = ["EXACT_WORK_LIMIT", "AucNullDistribution", "PValue", "normal_p_value", "null_distribution"]
+
+#: Most cells the exact counting may visit (≈ 1.5 s); larger problems use the normal approximation.
+EXACT_WORK_LIMIT = 1.2e9
+
+
+class PValue(float):
+    """A p-value (a float) that says how it was computed: ``.method`` is ``"exact"`` or ``"normal"``."""
+
+    method: str
+
+    def __new__(cls, value: float, method: str) -> PValue:
+        out = super().__new__(cls, min(1.0, max(0.0, float(value))))
+        out.method = method
+        return out
+
+    def __repr__(self) -> str:
+        return f"PValue({float(self)!r}, method={self.method!r})"
+
+
+def tie_blocks(s: Scores) -> tuple[np.ndarray, np.ndarray]:
+    """``(sizes, positives)`` of the tie blocks in increasing score order."""
+    _, pos, neg = s.blocks
+    return pos + neg, pos
+
+
+def observed_twice_u(s: Scores) -> int:
+    """``2U`` of the observed scores (exact integer arithmetic over the tie blocks)."""
+    _, pos, neg = s.blocks
+    below = np.cumsum(neg) - neg
+    return int(np.dot(pos, 2 * below + neg))
+
+
+def counting_work(sizes: np.ndarray, small: int) -> float:
+    """The cells the counting visits (its cost), from the block sizes; inf when clearly too many."""
+    total = int(sizes.sum())
+    other = total - small
+    if float(total) * small * small * other > 50 * EXACT_WORK_LIMIT:
+        return math.inf
+    before = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    c = np.arange(small + 1, dtype=np.float64)
+    work = 0.0
+    for i, t in zip(before.tolist(), sizes.tolist(), strict=True):
+        alive = c[(c <= i) & (c >= small - (total - i)) & (c >= i - other)]
+        work += float(np.sum(np.minimum(t, small - alive) * (2 * alive * (i - alive) + 1)))
+    return work
+
+
+def _count(sizes: np.ndarray, small: int) -> np.ndarray:
+    """The null distribution of ``2U`` of the counted class (index = 2U), normalised."""
+    total = int(sizes.sum())
+    other = total - small
+    check_memory(
+        8.0 * (small + 1) * (small * other + 1),
+        f"the exact null distribution at {small} + {other} examples",
+        "use the normal approximation (p_value(method='normal'))",
+    )
+    rows = [np.zeros(2 * c * other + 1) for c in range(small + 1)]
+    rows[0][0] = 1.0
+    log_scale = np.zeros(small + 1)  # the true count of row c is rows[c] · exp(log_scale[c])
+    i = 0
+    for t in sizes.tolist():
+        lgt = gammaln(t + 1.0)
+        for c in range(min(i, small), max(0, small - (total - i), i - other) - 1, -1):
+            src = rows[c]
+            a = i - c  # examples of the other class below the block
+            length = 2 * c * a + 1
+            view = src[:length]
+            for j in range(max(1, t - (other - a)), min(t, small - c) + 1):
+                dst = rows[c + j]
+                shift = 2 * j * a + j * (t - j)
+                log_w = lgt - gammaln(j + 1.0) - gammaln(t - j + 1.0) + log_scale[c] - log_scale[c + j]
+                out = dst[shift : shift + length]
+                if log_w == 0.0:
+                    np.add(out, view, out=out)
+                else:
+                    out += math.exp(log_w) * view
+        i += t
+        for c in range(max(0, small - (total - i), i - other), min(i, small) + 1):
+            # a row may hold at most C(i, c) counts: rescale before a double could overflow
+            bound = gammaln(i + 1.0) - gammaln(c + 1.0) - gammaln(i - c + 1.0) - log_scale[c]
+            if bound > 600.0:
+                top = float(rows[c].max())
+                if top > 0:
+                    rows[c] /= top
+                    log_scale[c] += math.log(top)
+    last = rows[small]
+    return last / last.sum()
+
+
+class AucNullDistribution:
+    """The exact null distribution of the AUC given the ties, in scipy's vocabulary.
+
+    ``values`` (the AUCs that can occur, increasing) and ``probabilities``; ``pmf``,
+    ``cdf`` (P(AUC ≤ x)), ``sf`` (P(AUC > x), as scipy), ``mean``, ``std``.
+    """
+
+    def __init__(self, twice_u: np.ndarray, probabilities: np.ndarray, p: int, n: int) -> None:
+        self.twice_u = twice_u
+        self.values = twice_u / (2.0 * p * n)
+        self.probabilities = probabilities
+        self.p, self.n = p, n
+        self._cdf = np.cumsum(probabilities)
+        # P(AUC ≥ values[k]) summed from the top (every term positive: relative error bounded)
+        self._upper = np.cumsum(probabilities[::-1])[::-1]
+
+    def __repr__(self) -> str:
+        return f"AucNullDistribution(p={self.p}, n={self.n}, support={self.values.size})"
+
+    def _index(self, x: float, side: str) -> int:
+        return int(np.searchsorted(self.values, x, side=side))
+
+    def pmf(self, x: float) -> float:
+        k = self._index(x, "left")
+        return float(self.probabilities[k]) if k < self.values.size and self.values[k] == x else 0.0
+
+    def cdf(self, x: float) -> float:
+        k = self._index(x, "right")
+        return float(self._cdf[k - 1]) if k else 0.0
+
+    def sf(self, x: float) -> float:
+        k = self._index(x, "right")
+        return float(self._upper[k]) if k < self.values.size else 0.0
+
+    def mean(self) -> float:
+        return float(np.dot(self.values, self.probabilities))
+
+    def std(self) -> float:
+        return float(math.sqrt(max(0.0, np.dot((self.values - self.mean()) ** 2, self.probabilities))))
+
+    def p_value_at(self, twice_u: int, alternative: str) -> PValue:
+        """The exact p-value of an observed ``2U``."""
+        alternative = check_alternative(alternative)
+        k_hi = int(np.searchsorted(self.twice_u, twice_u, "left"))
+        k_lo = int(np.searchsorted(self.twice_u, twice_u, "right"))
+        greater = float(self._upper[k_hi]) if k_hi < self.values.size else 0.0
+        less = float(self._cdf[k_lo - 1]) if k_lo else 0.0
+        value = {"greater": greater, "less": less, "two-sided": 2 * min(greater, less)}[alternative]
+        return PValue(value, "exact")
+
+
+def null_distribution(s: Scores) -> AucNullDistribution:
+    """The exact null distribution of the AUC of ``s`` (any size the memory allows)."""
+    sizes, _ = tie_blocks(s)
+    small = min(s.p, s.n)
+    dist = _count(sizes, small)
+    support = np.flatnonzero(dist)
+    probs = dist[support]
+    if s.n < s.p:  # the negatives were counted: their 2U is 2pn minus the positives'
+        support = 2 * s.p * s.n - support[::-1]
+        probs = probs[::-1]
+    return AucNullDistribution(support.astype(np.int64), probs, s.p, s.n)
+
+
+def normal_p_value(s: Scores, alternative: str) -> PValue:
+    """The tie-corrected normal approximation of U with continuity correction ½."""
+    alternative = check_alternative(alternative)
+    sizes, _ = tie_blocks(s)
+    p, n = s.p, s.n
+    total = p + n
+    u = observed_twice_u(s) / 2.0
+    ties = float(np.sum(sizes.astype(np.float64) ** 3 - sizes))
+    var = p * n / 12.0 * ((total + 1) - ties / (total * (total - 1)))
+    if var <= 0:
+        return PValue(1.0, "normal")
+    sd = math.sqrt(var)
+    mean = p * n / 2.0
+    greater = float(norm.sf((u - mean - 0.5) / sd))
+    less = float(norm.cdf((u - mean + 0.5) / sd))
+    value = {"greater": greater, "less": less, "two-sided": 2 * min(greater, less)}[alternative]
+    return PValue(value, "normal")

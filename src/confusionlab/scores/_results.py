@@ -1,0 +1,327 @@
+"""The results of scores: :class:`RocCurve` and :class:`PrecisionRecallCurve` (the protocol of
+:class:`confusionlab._result.Result`), built by :func:`confusionlab.roc_curve` and
+:func:`confusionlab.precision_recall_curve`."""
+
+from __future__ import annotations
+
+import html
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .._result import Result, figure_data_uri, new_figure
+from .._validation import (
+    TooLargeError,
+    check_choice,
+    check_confidence,
+    check_score_threshold,
+)
+from ..confusion import ConfusionMatrix
+from ..palette import NEUTRAL, THEME
+from . import _bootstrap, _curves, _delong, _null
+from ._band import PrecisionRecallBand, RocBand, ap_logit_interval, precision_recall_band, roc_band
+from ._input import Scores
+
+__all__ = ["PrecisionRecallCurve", "RocCurve"]
+
+TARGETS = ("true_value", "next_test_set")
+#: Resamples of a bootstrap interval unless told otherwise.
+N_RESAMPLES = 2000
+
+
+def interim_view(result: Result) -> Any:
+    """The interim widget of a scores result: an ``ipywidgets.HTML`` holding its summary and the
+    figure of :meth:`plot` (the interactive views with a threshold slider come later)."""
+    import ipywidgets
+
+    return ipywidgets.HTML(
+        f"<div class='confusionlab-scores'><p>{html.escape(result.summary())}</p>"
+        f"<img alt='{html.escape(result.title)}' src='{figure_data_uri(result.plot())}'></div>"
+    )
+
+
+class _ScoreCurve(Result):
+    """What both curves share: the sorted scores, the confusion matrix at a threshold, the widget."""
+
+    def __init__(self, scores: Scores) -> None:
+        self._scores = scores
+
+    @property
+    def p(self) -> int:
+        """The number of positives."""
+        return self._scores.p
+
+    @property
+    def n(self) -> int:
+        """The number of negatives."""
+        return self._scores.n
+
+    @property
+    def positive_label(self) -> Any:
+        """The label scored as positive."""
+        return self._scores.positive_label
+
+    def at_threshold(self, threshold: float) -> ConfusionMatrix:
+        """The confusion matrix of "positive when score ≥ ``threshold``" (the exact core applies to it).
+
+        ``threshold`` may be ±inf (+inf: nobody is called positive).
+        """
+        t = np.array([check_score_threshold(threshold)])
+        tp, fp = _curves.counts_at(self._scores, t)
+        tp, fp = int(tp[0]), int(fp[0])
+        return ConfusionMatrix(tp=tp, fn=self.p - tp, fp=fp, tn=self.n - fp)
+
+    def operating_points(self) -> list[tuple[float, ConfusionMatrix]]:
+        """Every ``(threshold, ConfusionMatrix)`` of the staircase, thresholds decreasing, the first
+        (+inf) calling nobody positive."""
+        thresholds, tp, fp = _curves.staircase(self._scores)
+        out = [(float("inf"), ConfusionMatrix(tp=0, fn=self.p, fp=0, tn=self.n))]
+        for t, a, b in zip(thresholds.tolist(), tp.tolist(), fp.tolist(), strict=True):
+            out.append((t, ConfusionMatrix(tp=a, fn=self.p - a, fp=b, tn=self.n - b)))
+        return out
+
+    def view(self) -> Any:
+        """The interim widget: an ``ipywidgets.HTML`` with the summary and the figure of :meth:`plot`."""
+        return interim_view(self)
+
+    def _bootstrap_interval(self, statistic, confidence, target, n_resamples, random_state) -> tuple[float, float]:
+        values = _bootstrap.bootstrap(self._scores, statistic, n_resamples, random_state)
+        return _bootstrap.percentile_interval(values, self.value, confidence, target)
+
+
+class RocCurve(_ScoreCurve):
+    """The empirical ROC curve of one classifier's scores, its AUC and the AUC's uncertainty.
+
+    Built by :func:`confusionlab.roc_curve`. ``fpr``, ``tpr``, ``thresholds`` are
+    scikit-learn's ``roc_curve(drop_intermediate=False)``; :attr:`value` is the AUC
+    (scikit-learn's ``roc_auc_score``).
+    """
+
+    title = "ROC curve"
+
+    @cached_property
+    def _points(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return _curves.roc_points(self._scores)
+
+    @property
+    def fpr(self) -> np.ndarray:
+        """False-positive rates of the staircase, from 0."""
+        return self._points[0]
+
+    @property
+    def tpr(self) -> np.ndarray:
+        """True-positive rates of the staircase, from 0."""
+        return self._points[1]
+
+    @property
+    def thresholds(self) -> np.ndarray:
+        """The thresholds (decreasing; the first, +inf, calls nobody positive)."""
+        return self._points[2]
+
+    @cached_property
+    def _delong(self) -> tuple[float, float]:
+        return _delong.auc_and_variance(self._scores)
+
+    @property
+    def value(self) -> float:
+        """The AUC: the probability that a random positive scores above a random negative (ties ½)."""
+        return self._delong[0]
+
+    @property
+    def variance(self) -> float:
+        """DeLong's variance of the AUC (placement values, ddof 1)."""
+        return self._delong[1]
+
+    def interval(
+        self,
+        confidence: float = 0.95,
+        method: str = "delong",
+        target: str = "true_value",
+        *,
+        n_resamples: int = N_RESAMPLES,
+        random_state: Any = None,
+    ) -> tuple[float, float]:
+        """The AUC's central interval.
+
+        Parameters
+        ----------
+        confidence : float, default 0.95
+        method : {"delong", "bootstrap"}
+            ``"delong"``: DeLong's variance on the logit scale (inside (0, 1); at AUC 0 or 1 or
+            zero variance the boundary rule of :mod:`confusionlab.scores._delong` keeps a
+            positive width). ``"bootstrap"``: the stratified percentile bootstrap.
+        target : {"true_value", "next_test_set"}
+            The question: the true AUC, or the AUC of a new test set of the same size (the
+            variance doubled).
+        n_resamples, random_state
+            The bootstrap's size and seed.
+        """
+        confidence = check_confidence(confidence)
+        method = check_choice(method, "method", ("delong", "bootstrap"))
+        target = check_choice(target, "target", TARGETS)
+        if method == "bootstrap":
+            return self._bootstrap_interval("auc", confidence, target, n_resamples, random_state)
+        centre, variance = _delong.delong_variance(self.value, self.variance, self.p, self.n)
+        return _delong.logit_interval(centre, variance, confidence, 2.0 if target == "next_test_set" else 1.0)
+
+    def null_distribution(self) -> _null.AucNullDistribution:
+        """The exact permutation distribution of the AUC under no discrimination, given the ties.
+
+        Raises :class:`~confusionlab.TooLargeError` beyond the exact counting's size (see
+        :data:`confusionlab.scores.EXACT_WORK_LIMIT`); :meth:`p_value` then falls back to the
+        normal approximation.
+        """
+        sizes, _ = _null.tie_blocks(self._scores)
+        work = _null.counting_work(sizes, min(self.p, self.n))
+        if work > _null.EXACT_WORK_LIMIT:
+            raise TooLargeError(
+                f"the exact null distribution at {self.p} + {self.n} examples would visit {work:.3g} cells, more "
+                f"than {_null.EXACT_WORK_LIMIT:.3g}; use p_value(method='normal')"
+            )
+        return _null.null_distribution(self._scores)
+
+    def p_value(self, alternative: str = "greater", method: str = "auto") -> _null.PValue:
+        """The permutation p-value of the AUC under no discrimination (a float with ``.method``).
+
+        ``alternative="greater"`` asks whether the scores rank positives higher than chance.
+        ``method="auto"`` is exact up to the counting's size, then the tie-corrected normal
+        approximation; ``"exact"`` and ``"normal"`` force one.
+        """
+        method = check_choice(method, "method", ("auto", "exact", "normal"))
+        if method == "auto":
+            sizes, _ = _null.tie_blocks(self._scores)
+            work = _null.counting_work(sizes, min(self.p, self.n))
+            method = "exact" if work <= _null.EXACT_WORK_LIMIT else "normal"
+        if method == "normal":
+            return _null.normal_p_value(self._scores, alternative)
+        return self.null_distribution().p_value_at(_null.observed_twice_u(self._scores), alternative)
+
+    def band(self, confidence: float = 0.95, kind: str = "simultaneous") -> RocBand:
+        """A band around the curve: Campbell's simultaneous fixed-width band (contains the whole true
+        ROC curve with probability ≥ ``confidence``) or the pointwise beta-binomial band."""
+        confidence = check_confidence(confidence)
+        kind = check_choice(kind, "kind", ("simultaneous", "pointwise"))
+        return roc_band(self.fpr, self.tpr, self.p, self.n, confidence, kind)
+
+    def to_frame(self) -> Any:
+        """One row per point of the staircase: threshold, fpr, tpr, tp, fp."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            {
+                "threshold": self.thresholds,
+                "fpr": self.fpr,
+                "tpr": self.tpr,
+                "tp": np.rint(self.tpr * self.p).astype(np.int64),
+                "fp": np.rint(self.fpr * self.n).astype(np.int64),
+            }
+        )
+
+    def summary(self, confidence: float = 0.95) -> str:
+        lo, hi = self.interval(confidence)
+        return (
+            f"AUC {self.value:.3f} on {self.p} positives and {self.n} negatives; the true AUC lies in "
+            f"[{lo:.3f}, {hi:.3f}] with {confidence:.0%} confidence (DeLong, logit scale)."
+        )
+
+    def plot(self, ax: Any = None) -> Any:
+        """The staircase with its 95 % simultaneous band and the chance diagonal; returns the Figure."""
+        fig, ax = new_figure(ax, figsize=(4.6, 4.2))
+        band = self.band()
+        ax.fill_between(band.fpr, band.lower, band.upper, color=THEME["grid"], alpha=0.7, lw=0, label="95 % band")
+        ax.plot([0, 1], [0, 1], color=NEUTRAL, lw=0.8, ls=":")
+        ax.plot(self.fpr, self.tpr, color=THEME["accent"], lw=1.6, label=f"AUC {self.value:.3f}")
+        ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="false-positive rate", ylabel="true-positive rate")
+        ax.set_title(self.title)
+        ax.legend(loc="lower right", frameon=False)
+        return fig
+
+
+class PrecisionRecallCurve(_ScoreCurve):
+    """The empirical precision–recall curve of one classifier's scores and its average precision.
+
+    Built by :func:`confusionlab.precision_recall_curve`. ``precision``, ``recall``,
+    ``thresholds`` are scikit-learn's ``precision_recall_curve``; :attr:`value` is the average
+    precision (scikit-learn's ``average_precision_score``).
+    """
+
+    title = "Precision–recall curve"
+
+    @cached_property
+    def _points(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return _curves.pr_points(self._scores)
+
+    @property
+    def precision(self) -> np.ndarray:
+        """Precision at each threshold (increasing thresholds), then 1 at recall 0."""
+        return self._points[0]
+
+    @property
+    def recall(self) -> np.ndarray:
+        """Recall at each threshold, then 0."""
+        return self._points[1]
+
+    @property
+    def thresholds(self) -> np.ndarray:
+        """The distinct scores, increasing."""
+        return self._points[2]
+
+    @cached_property
+    def value(self) -> float:
+        """The average precision Σ (R_k − R_{k−1})·P_k."""
+        return _curves.average_precision(self._scores)
+
+    def interval(
+        self,
+        confidence: float = 0.95,
+        method: str = "logit",
+        target: str = "true_value",
+        *,
+        n_resamples: int = N_RESAMPLES,
+        random_state: Any = None,
+    ) -> tuple[float, float]:
+        """The average precision's central interval: Boyd, Eng & Page's logit interval (``"logit"``)
+        or the stratified percentile bootstrap (``"bootstrap"``); ``target="next_test_set"`` doubles
+        the variance (the bootstrap's deviations scaled by √2)."""
+        confidence = check_confidence(confidence)
+        method = check_choice(method, "method", ("logit", "bootstrap"))
+        target = check_choice(target, "target", TARGETS)
+        if method == "bootstrap":
+            return self._bootstrap_interval("average_precision", confidence, target, n_resamples, random_state)
+        return ap_logit_interval(self.value, self.p, confidence, 2.0 if target == "next_test_set" else 1.0)
+
+    @cached_property
+    def _roc(self) -> RocCurve:
+        return RocCurve(self._scores)
+
+    def band(self, confidence: float = 0.95) -> PrecisionRecallBand:
+        """The simultaneous ROC band mapped to precision at the observed ``p``, ``n``."""
+        return precision_recall_band(self._roc.band(confidence), self.p, self.n)
+
+    def to_frame(self) -> Any:
+        """One row per threshold (increasing): threshold, precision, recall."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            {"threshold": self.thresholds, "precision": self.precision[:-1], "recall": self.recall[:-1]}
+        )
+
+    def summary(self, confidence: float = 0.95) -> str:
+        lo, hi = self.interval(confidence)
+        return (
+            f"Average precision {self.value:.3f} on {self.p} positives and {self.n} negatives; the true value "
+            f"lies in [{lo:.3f}, {hi:.3f}] with {confidence:.0%} confidence (logit interval)."
+        )
+
+    def plot(self, ax: Any = None) -> Any:
+        """The curve with its 95 % band and the prevalence line; returns the Figure."""
+        fig, ax = new_figure(ax, figsize=(4.6, 4.2))
+        band = self.band()
+        ax.fill_between(band.recall, band.lower, band.upper, color=THEME["grid"], alpha=0.7, lw=0, label="95 % band")
+        ax.axhline(self.p / (self.p + self.n), color=NEUTRAL, lw=0.8, ls=":")
+        ax.step(self.recall, self.precision, where="post", color=THEME["accent"], lw=1.6, label=f"AP {self.value:.3f}")
+        ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="recall", ylabel="precision")
+        ax.set_title(self.title)
+        ax.legend(loc="lower left", frameon=False)
+        return fig

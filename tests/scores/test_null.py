@@ -1,0 +1,116 @@
+"""The exact null distribution of the AUC given ties, against enumeration and scipy."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import combinations
+
+import numpy as np
+import pytest
+from scipy.stats import mannwhitneyu
+
+import confusionlab as cl
+from confusionlab.scores import EXACT_WORK_LIMIT
+
+
+def _twice_u(pos: list[float], neg: list[float]) -> int:
+    return sum(2 if x > y else 1 if x == y else 0 for x in pos for y in neg)
+
+
+def enumerate_null(scores: list[float], p: int) -> dict[Fraction, Fraction]:
+    """P(AUC = a) over every choice of which p examples are the positives (Fractions)."""
+    counts: Counter[int] = Counter()
+    index = range(len(scores))
+    for chosen in combinations(index, p):
+        chosen_set = set(chosen)
+        pos = [scores[i] for i in chosen]
+        neg = [scores[i] for i in index if i not in chosen_set]
+        counts[_twice_u(pos, neg)] += 1
+    total = sum(counts.values())
+    n = len(scores) - p
+    return {Fraction(u, 2 * p * n): Fraction(c, total) for u, c in counts.items()}
+
+
+CASES = [
+    ([1, 1, 2, 2, 2, 3, 4, 4, 5], 4),
+    ([0, 0, 0, 0, 1, 1, 1, 2, 2, 3], 3),
+    ([0, 0, 0, 0, 1, 1, 1, 2, 2, 3], 7),  # the negatives are the smaller class
+    ([5, 5, 5, 5, 5, 5, 1, 9], 4),
+    ([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 5),  # no ties
+    ([0.5] * 5 + [0.7] * 5 + [0.2] * 2, 6),
+]
+
+
+@pytest.mark.parametrize(("scores", "p"), CASES)
+def test_null_distribution_is_the_enumeration(scores, p):
+    rng = np.random.default_rng(len(scores) + p)
+    y = np.zeros(len(scores), dtype=int)
+    y[rng.choice(len(scores), p, replace=False)] = 1
+    curve = cl.roc_curve(y, np.array(scores, dtype=float))
+    dist = curve.null_distribution()
+    expected = enumerate_null(scores, p)
+    assert sorted(expected) == pytest.approx(dist.values.tolist(), abs=1e-15)
+    for value, prob in zip(dist.values.tolist(), dist.probabilities.tolist(), strict=True):
+        exact = expected[Fraction(value).limit_denominator(10**6)]
+        assert prob == pytest.approx(float(exact), rel=1e-13)
+    observed = Fraction(_twice_u(list(np.array(scores)[y == 1]), list(np.array(scores)[y == 0])), 2 * p * (len(y) - p))
+    greater = sum(q for a, q in expected.items() if a >= observed)
+    less = sum(q for a, q in expected.items() if a <= observed)
+    assert curve.p_value("greater") == pytest.approx(float(greater), rel=1e-13)
+    assert curve.p_value("less") == pytest.approx(float(less), rel=1e-13)
+    assert curve.p_value("two-sided") == pytest.approx(min(1.0, 2 * float(min(greater, less))), rel=1e-13)
+    assert curve.p_value().method == "exact"
+    assert dist.cdf(float(observed)) == pytest.approx(float(less), rel=1e-13)
+    assert dist.sf(float(observed)) == pytest.approx(float(greater - expected.get(observed, 0)), rel=1e-12, abs=1e-300)
+    assert dist.mean() == pytest.approx(0.5, abs=1e-14)
+
+
+@pytest.mark.parametrize(("m", "n", "seed"), [(8, 12, 0), (30, 25, 1), (60, 60, 2), (200, 200, 3)])
+@pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
+def test_without_ties_it_is_scipys_exact_mann_whitney(m, n, seed, alternative):
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=m + n) + 0.25 * np.r_[np.ones(m), np.zeros(n)]
+    y = np.r_[np.ones(m, dtype=int), np.zeros(n, dtype=int)]
+    reference = mannwhitneyu(x[:m], x[m:], method="exact", alternative=alternative).pvalue
+    assert cl.roc_curve(y, x).p_value(alternative) == pytest.approx(reference, rel=1e-9)
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
+def test_normal_approximation_is_scipys_asymptotic_with_ties(alternative):
+    rng = np.random.default_rng(9)
+    x = np.round(rng.normal(size=500) + 0.2 * np.r_[np.ones(200), np.zeros(300)], 1)
+    y = np.r_[np.ones(200, dtype=int), np.zeros(300, dtype=int)]
+    reference = mannwhitneyu(x[:200], x[200:], method="asymptotic", alternative=alternative).pvalue
+    got = cl.roc_curve(y, x).p_value(alternative, method="normal")
+    assert got.method == "normal" and got == pytest.approx(reference, rel=1e-9)
+
+
+def test_exact_at_200_plus_200_with_ties_agrees_with_the_normal_approximation_roughly():
+    rng = np.random.default_rng(4)
+    y = np.r_[np.ones(200, dtype=int), np.zeros(200, dtype=int)]
+    x = np.round(rng.normal(size=400) + 0.2 * y, 1)
+    curve = cl.roc_curve(y, x)
+    exact = curve.p_value()
+    assert exact.method == "exact"
+    assert float(exact) == pytest.approx(float(curve.p_value(method="normal")), rel=0.05)
+    assert curve.null_distribution().probabilities.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_beyond_the_exact_size_the_normal_approximation_is_labelled():
+    rng = np.random.default_rng(5)
+    y = np.r_[np.ones(2000, dtype=int), np.zeros(2000, dtype=int)]
+    curve = cl.roc_curve(y, rng.normal(size=4000) + 0.1 * y)
+    p = curve.p_value()
+    assert p.method == "normal" and 0 < p < 1
+    with pytest.raises(cl.TooLargeError, match="p_value"):
+        curve.null_distribution()
+    assert EXACT_WORK_LIMIT >= 8e8  # 200 + 200 stays exact
+
+
+def test_constant_scores_have_a_point_null():
+    y = np.r_[np.ones(5, dtype=int), np.zeros(7, dtype=int)]
+    curve = cl.roc_curve(y, np.full(12, 0.3))
+    dist = curve.null_distribution()
+    assert dist.values.tolist() == [0.5] and dist.probabilities.tolist() == [1.0]
+    assert curve.p_value() == 1.0
