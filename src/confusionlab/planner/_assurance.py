@@ -33,7 +33,9 @@ def _assurance_at(
 
     Outcomes (TP', TN') of the test are the predictive lattice of ``ev.model`` from the
     planned matrix, each marginal's tails of mass ≤ ``tolerance`` left out; each
-    outcome's *reported* half-width is that of its own distribution's central interval.
+    outcome's *reported* half-width is that of its own distribution's central interval
+    (NaN, never meeting the goal, for an outcome whose binomial plug-in is degenerate:
+    an all-correct test set reported with the binomial model has a zero-width interval).
     Returns ``(quantile, probability, unenumerated_mass, granularity)``: ``probability``
     = enumerated mass with reported half-width ≤ ``half_width`` (a lower bound, at most
     ``unenumerated_mass`` below the truth); ``quantile`` = the smallest x with
@@ -56,7 +58,7 @@ def _assurance_at(
         for j in range(tn_pmf.size):
             tp = sm.tp_lo + i if side != "n" else cm.tp
             tn = sm.tn_lo + j if side != "p" else cm.tn
-            widths[i, j] = ev.half_width(ConfusionMatrix(tp=tp, fn=cm.p - tp, fp=cm.n - tn, tn=tn))[0]
+            widths[i, j] = ev.criterion(ConfusionMatrix(tp=tp, fn=cm.p - tp, fp=cm.n - tn, tn=tn))[0]
     mass = np.multiply.outer(tp_pmf, tn_pmf).ravel()
     flat = widths.ravel()
     error = max(0.0, 1.0 - float(mass.sum()))
@@ -64,9 +66,9 @@ def _assurance_at(
     order = np.argsort(flat, kind="stable")
     cum = np.cumsum(mass[order])
     k = int(np.searchsorted(cum, q - 1e-12))
-    if k >= flat.size:
+    quantile = float(flat[order[k]]) if k < flat.size else math.nan
+    if not math.isfinite(quantile):  # the enumeration holds less than q, or the q-quantile is undefined
         return math.inf, probability, error, 1.0
-    quantile = float(flat[order[k]])
     distinct = np.unique(flat[np.isfinite(flat)])
     i = int(np.searchsorted(distinct, quantile))
     around = distinct[max(i - 1, 0) : i + 2]

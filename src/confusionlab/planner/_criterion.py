@@ -8,10 +8,20 @@ under ``model`` from (TP, FN, FP, TN) — :func:`~confusionlab.metric_distributi
 interval, read by the fast exact paths of :mod:`._half_width` where they apply
 (:class:`_Evaluator`). :func:`normal_half_width` is its smooth model, computed with the same
 rounded counts, that the search brackets with.
+
+**The degenerate plug-in.** Under the binomial model a class whose planned count sits on
+an end of its range (TP = 0 or TP = p; TN = 0 or TN = n) has a marginal with no spread at
+all: the plug-in rate 0 or 1 is taken as known. At N = 2 every plan is (1, 0, 0, 1), whose
+interval has width 0, and a plan accepting it says nothing. The rule: at a size where a
+marginal the metric reads is degenerate under the binomial model the criterion is
+*undefined* (half-width NaN, never accepted, shown as such in the curve); the plan is the
+smallest size whose marginals all have spread and whose interval is narrow enough. The
+beta-binomial model is never degenerate (its prior keeps every rate inside (0, 1)).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +34,7 @@ from ..metrics import Metric
 from ..models import Marginal, marginal
 from ._half_width import balanced_accuracy_half_width, contour_half_width, interval_half_width, lattice_half_width
 
-__all__ = ["DRIFT_ALLOWANCE", "normal_half_width", "plan_counts"]
+__all__ = ["DRIFT_ALLOWANCE", "degenerate", "normal_half_width", "plan_counts"]
 
 #: Smallest relative allowance for the slow drift of the exact/normal half-width ratio
 #: (skewness and kurtosis of the exact distribution); the planner uses
@@ -33,6 +43,31 @@ __all__ = ["DRIFT_ALLOWANCE", "normal_half_width", "plan_counts"]
 DRIFT_ALLOWANCE = 0.001
 #: Metrics whose distribution depends on one class only: their exact evaluation skips the other.
 _ONE_SIDED = {"recall": "p", "fnr": "p", "tnr": "n", "fpr": "n"}
+
+
+def degenerate(model: str, metric: Metric, p: Any, n: Any, tp: Any, tn: Any) -> Any:
+    """Where the binomial plug-in has a marginal without spread that ``metric`` reads (vectorised).
+
+    True where ``model`` is ``"binomial"`` and TP ∈ {0, p} (for a metric of the positives)
+    or TN ∈ {0, n} (of the negatives): there the interval's zero width comes from taking
+    the rate 0 or 1 as known, not from the data, and the criterion is undefined.
+
+    >>> from confusionlab.metrics import get_metric
+    >>> bool(degenerate("binomial", get_metric("mcc"), 1, 1, 1, 1))
+    True
+    >>> bool(degenerate("binomial", get_metric("recall"), 10, 1, 8, 1))
+    False
+    >>> bool(degenerate("beta-binomial", get_metric("mcc"), 1, 1, 1, 1))
+    False
+    """
+    if model != "binomial":
+        return np.zeros(np.shape(p), dtype=bool) if np.ndim(p) else False
+    side = _ONE_SIDED.get(metric.name)
+    tp_a, p_a, tn_a, n_a = (np.asarray(x) for x in (tp, p, tn, n))
+    bad_p = (tp_a <= 0) | (tp_a >= p_a)
+    bad_n = (tn_a <= 0) | (tn_a >= n_a)
+    out = bad_p if side == "p" else bad_n if side == "n" else bad_p | bad_n
+    return out if np.ndim(out) else bool(out)
 
 
 def plan_counts(N: Any, prevalence: float, tpr: float, tnr: float) -> tuple[Any, Any, Any, Any]:
@@ -127,9 +162,15 @@ class _Evaluator:
             )
         return self.cache[key]
 
+    def criterion(self, cm: ConfusionMatrix) -> tuple[float, float]:
+        """:meth:`half_width`, or ``(nan, 1.0)`` where the criterion is undefined (:func:`degenerate`)."""
+        if degenerate(self.model, self.metric, cm.p, cm.n, cm.tp, cm.tn):
+            return math.nan, 1.0
+        return self.half_width(cm)
+
     def __call__(self, N: int) -> tuple[float, float]:
         full = self.matrix(N)
-        h, grain = self.half_width(full)
+        h, grain = self.criterion(full)
         return h, grain + max(DRIFT_ALLOWANCE, 1.0 / min(full.p, full.n))
 
 
@@ -158,7 +199,8 @@ def normal_half_width(
 
     Uses the *rounded* counts of :func:`plan_counts`, so the approximation shows the jumps
     that rounding p, TP and TN causes; only the discreteness of the quantiles is missing.
-    ``z·sd`` with ``sd² = (∂m/∂TP)²·Var TP' + (∂m/∂TN)²·Var TN'`` at the predicted means.
+    ``z·sd`` with ``sd² = (∂m/∂TP)²·Var TP' + (∂m/∂TN)²·Var TN'`` at the predicted means;
+    +inf where the criterion is undefined (:func:`degenerate`).
 
     >>> from confusionlab.metrics import get_metric
     >>> h = normal_half_width(get_metric("recall"), np.array([1000]), 0.5, 0.8, 0.9)
@@ -179,4 +221,6 @@ def normal_half_width(
         gt = (f(mt + et, mn) - f(mt - et, mn)) / (2 * et)
         gn = (f(mt, mn + en) - f(mt, mn - en)) / (2 * en)
         sd = np.sqrt(gt**2 * vt + gn**2 * vn)
-    return float(stats.norm.ppf(0.5 + confidence / 2)) * sd
+    h = float(stats.norm.ppf(0.5 + confidence / 2)) * sd
+    # an undefined criterion (degenerate plug-in) is never met: +inf keeps it out of every scan
+    return np.where(degenerate(model, metric, p, n, tp, tn), np.inf, h)
