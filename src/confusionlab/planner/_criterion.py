@@ -3,10 +3,11 @@
 For a candidate size N the plan has ``p = ⌊π·N + ½⌋`` positives, clipped to
 ``[1, N − 1]``, ``n = N − p`` negatives, ``TP = ⌊tpr·p + ½⌋`` and ``TN = ⌊tnr·n + ½⌋``
 (:func:`plan_counts`). The criterion is the half-width, (upper − lower)/2, of the central
-``confidence`` interval of the metric's distribution for a new test set of the same size
-under ``model`` from (TP, FN, FP, TN) — :func:`~confusionlab.metric_distribution`'s
-interval, read by the fast exact paths of :mod:`._half_width` where they apply
-(:class:`_Evaluator`). :func:`normal_half_width` is its smooth model, computed with the same
+``confidence`` interval of :func:`~confusionlab.metric_distribution` at (TP, FN, FP, TN)
+for the question asked: ``target="true_value"`` the posterior of the metric's true value
+(its quadrature distribution), ``target="next_test_set"`` the distribution for a new test
+set of the same size under ``model``, read by the fast exact paths of :mod:`._half_width`
+where they apply (:class:`_Evaluator`). :func:`normal_half_width` is its smooth model, computed with the same
 rounded counts, that the search brackets with.
 
 **The degenerate plug-in.** Under the binomial model a class whose planned count sits on
@@ -104,6 +105,7 @@ class _Evaluator:
     model: str
     prior: float
     tolerance: float
+    target: str = "next_test_set"
     cache: dict = field(default_factory=dict)
     marginals: dict = field(default_factory=dict)
 
@@ -123,7 +125,9 @@ class _Evaluator:
         return cm, cm.as_tuple()
 
     def distribution(self, cm: ConfusionMatrix) -> MetricDistribution:
-        return metric_distribution(cm, self.metric, self.model, prior=self.prior, tolerance=self.tolerance)
+        return metric_distribution(
+            cm, self.metric, self.model, prior=self.prior, tolerance=self.tolerance, target=self.target
+        )
 
     def marginal(self, successes: int, trials: int, what: str) -> Marginal:
         """A predictive marginal, shared by the sizes whose counts give it (neighbouring N often do)."""
@@ -144,9 +148,11 @@ class _Evaluator:
         level or the core takes another arithmetic path, build the distribution.
         """
         red, key = self.reduced(cm)
+        if self.target == "true_value":  # the quadrature posterior: no fast path, its own cache entries
+            key = ("true_value", *key)
         if key not in self.cache:
             result = None
-            if self.metric.name not in _ONE_SIDED:
+            if self.metric.name not in _ONE_SIDED and self.target == "next_test_set":
                 tp = self.marginal(cm.tp, cm.p, "positives (TP)")
                 tn = self.marginal(cm.tn, cm.n, "negatives (TN)")
                 if self.metric.name == "balanced_accuracy":
@@ -174,13 +180,18 @@ class _Evaluator:
         return h, grain + max(DRIFT_ALLOWANCE, 1.0 / min(full.p, full.n))
 
 
-def _moments(model: str, successes: np.ndarray, trials: np.ndarray, prior: float) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and variance of the predicted count of successes among ``trials`` new trials."""
+def _moments(
+    model: str, successes: np.ndarray, trials: np.ndarray, prior: float, target: str = "next_test_set"
+) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and variance of the predicted count of successes among ``trials`` new trials
+    (``target="true_value"``: of ``trials`` times the rate's Beta posterior)."""
     s = successes.astype(np.float64)
     t = trials.astype(np.float64)
     if model == "binomial":
         return s, s * (t - s) / t
     a, b = s + prior, t - s + prior
+    if target == "true_value":
+        return t * a / (a + b), t * t * a * b / ((a + b) ** 2 * (a + b + 1))
     return t * a / (a + b), t * a * b * (a + b + t) / ((a + b) ** 2 * (a + b + 1))
 
 
@@ -194,8 +205,12 @@ def normal_half_width(
     confidence: float = 0.95,
     model: str = "beta-binomial",
     prior: float = 1.0,
+    target: str = "next_test_set",
 ) -> np.ndarray:
     """The normal (delta-method) approximation of the planned half-width at each size ``N``.
+
+    ``target="true_value"`` approximates the posterior of the true value (the rates' Beta
+    posteriors scaled by p and n) instead of the next test set's predictive.
 
     Uses the *rounded* counts of :func:`plan_counts`, so the approximation shows the jumps
     that rounding p, TP and TN causes; only the discreteness of the quantiles is missing.
@@ -208,8 +223,8 @@ def normal_half_width(
     0.0496
     """
     p, n, tp, tn = plan_counts(np.asarray(N), prevalence, tpr, tnr)
-    mt, vt = _moments(model, tp, p, prior)
-    mn, vn = _moments(model, tn, n, prior)
+    mt, vt = _moments(model, tp, p, prior, target)
+    mn, vn = _moments(model, tn, n, prior, target)
     pf, nf = p.astype(np.float64), n.astype(np.float64)
     et = np.maximum(1e-3 * np.sqrt(vt), 1e-6) + 0 * mt
     en = np.maximum(1e-3 * np.sqrt(vn), 1e-6) + 0 * mn
