@@ -21,7 +21,7 @@ from ..confusion import _positive_label
 from ..distribution import TARGETS
 from ..models import MODELS
 from ._labels import _as_refits, _classes, _codes, _counter, _group_codes
-from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, MACRO_PREFIX, _metric_name
+from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, _is_macro, _metric_name
 from ._result import Evaluation
 
 __all__ = ["MAX_DRAWS", "evaluate"]
@@ -67,6 +67,10 @@ def evaluate(
         Metrics reported by :attr:`Evaluation.value`, :meth:`Evaluation.to_frame`, the
         view and the page (validated here). Default ``f1, recall, precision,
         balanced_accuracy``, or the macro averages for more than two classes.
+        ``"macro_<metric>"`` is the mean of the classes' one-vs-rest metric (so
+        ``"macro_mcc"`` is the mean of one-vs-rest MCCs); ``"multiclass_mcc"`` is the
+        multi-class MCC (Gorodkin's R_K, scikit-learn's ``matthews_corrcoef``), a
+        different number.
     target : {"next_test_set", "true_value"}
         The question: what a new test set of the same size will show (default), or
         where the metric's true value lies (see :data:`QUESTIONS`).
@@ -146,7 +150,7 @@ def evaluate(
     classes = _classes(t, pred_arrays)
     k = len(classes)
     if k > 2 and positive is None:
-        asked = [name for name in (metrics or ()) if not str(name).lower().startswith(MACRO_PREFIX)]
+        asked = [name for name in (metrics or ()) if not _is_macro(_metric_name(name, "metrics"))]
         if asked:
             raise InvalidParameterError(
                 f"metrics {asked!r} are binary but y_true and the predictions hold {k} classes; pass "

@@ -22,7 +22,7 @@ from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric
 from ..mixture import decompose, mixture, slice_mixture
 from ..models import SLICE_MODELS
-from ._metrics import _REFIT_WORDS, MACRO_PREFIX, QUESTIONS, _is_macro, _label, _metric_name
+from ._metrics import _REFIT_WORDS, QUESTIONS, _is_macro, _label, _metric_name, table_values
 from ._sampling import check_macro_memory, macro_distribution
 
 __all__ = ["Evaluation"]
@@ -279,7 +279,9 @@ class Evaluation(Result):
 
         Of ``y_pred``, or the mean over the refits when only refits were given. Macro
         averages are scikit-learn's ``average="macro"`` over the labels present in
-        ``y_true`` or the predictions (0 where a class's metric is 0/0).
+        ``y_true`` or the predictions (0 where a class's metric is 0/0): ``macro_mcc``
+        is the mean of the one-vs-rest MCCs. ``multiclass_mcc`` is Gorodkin's R_K,
+        scikit-learn's ``matthews_corrcoef`` on the labels (:func:`multiclass_mcc`).
 
         Examples
         --------
@@ -293,9 +295,8 @@ class Evaluation(Result):
         vals = []
         for table in tables:
             if _is_macro(metric):
-                m = get_metric(metric[len(MACRO_PREFIX) :])
                 present = np.flatnonzero(table.sum(axis=0) + table.sum(axis=1))
-                vals.append(float(np.mean([m(self._one_vs_rest(table, c)) for c in present])))
+                vals.append(float(table_values(metric, table[np.ix_(present, present)])))
             else:
                 vals.append(self._binary(metric)(self._one_vs_rest(table, self.positive_index)))  # type: ignore[arg-type]
         return float(np.mean(vals))
@@ -425,11 +426,10 @@ class Evaluation(Result):
         """Each run's Monte Carlo distribution of the macro average for group ``g``, and its error."""
         key = ("macro", metric, g)
         if key not in self._cache:
-            m = get_metric(metric[len(MACRO_PREFIX) :])
             runs = self.counts
             per_run = max(1, self.n_draws // runs.shape[0])
             check_macro_memory(self.n_draws, per_run, runs.shape[-1])
-            pairs = [macro_distribution(table, metric, m, per_run, self._rng, self.target) for table in runs[:, g]]
+            pairs = [macro_distribution(table, metric, per_run, self._rng, self.target) for table in runs[:, g]]
             self._cache[key] = ([d for d, _ in pairs], [e for _, e in pairs])
         return self._cache[key]
 
