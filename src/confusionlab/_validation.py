@@ -1110,3 +1110,31 @@ def check_exactly_one(**named: Any) -> str:
         shown = ", ".join(f"{k}={v!r:.60}" for k, v in named.items())
         raise InvalidParameterError(f"give exactly one of {' and '.join(named)}, got {shown}")
     return given[0]
+
+
+# ---- F2
+__all__ += ["check_labels_not_scores"]
+
+
+def check_labels_not_scores(values: np.ndarray, name: str) -> np.ndarray:
+    """Refuse real-valued scores where class labels are expected (``values`` as read by
+    :func:`as_labels`): a float array holding a non-integer number is a score vector, and
+    treating each distinct score as a class gives thousands of classes and misleading advice.
+
+    >>> check_labels_not_scores(np.array([0.0, 1.0, 1.0]), "y_pred").tolist()
+    [0.0, 1.0, 1.0]
+    >>> check_labels_not_scores(np.array([0.1, 0.7]), "y_pred")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: y_pred holds scores, not labels (non-integer numbers such as 0.1); ...
+    """
+    arr = np.asarray(values)
+    if arr.dtype.kind == "f" and arr.size:
+        fractional = np.flatnonzero(arr != np.round(arr))
+        if fractional.size:
+            raise InvalidParameterError(
+                f"{name} holds scores, not labels (non-integer numbers such as {float(arr[fractional[0]])!r}); pass "
+                f"predicted labels: threshold the scores first (e.g. {name} = y_score >= 0.5, or the classifier's "
+                "predict() instead of predict_proba())"
+            )
+    return values
