@@ -453,16 +453,15 @@ def compare_paired_cells(
     if model == "paired-binomial":
         check_observed_class(counts.p, p, "positives", model)
         check_observed_class(counts.n, n, "negatives", model)
-    identical = counts.discordant_cells == 0
     exact = None
     if method != "monte-carlo":
-        exact = _exact_engine(m, model, counts, p, n, tolerance, undefined_value, identical, refuse=method == "exact")
+        exact = _exact_engine(m, model, counts, p, n, tolerance, undefined_value, refuse=method == "exact")
     if exact is not None:
         engine, pruned = exact
     else:
         rng = check_random_state(random_state)
         positives, negatives = counts.as_array()
-        engine = MonteCarloEngine(m, model, p, n, positives, negatives, n_draws, rng, undefined_value, identical)
+        engine = MonteCarloEngine(m, model, p, n, positives, negatives, n_draws, rng, undefined_value)
         pruned = 0.0
     return PairedComparison(
         engine,
@@ -484,7 +483,6 @@ def _exact_engine(
     n: int,
     tolerance: float,
     undefined: float,
-    identical: bool,
     *,
     refuse: bool,
 ) -> tuple[ExactEngine, float] | None:
@@ -492,7 +490,7 @@ def _exact_engine(
         if future == 0:
             continue
         try:
-            windows, _ = cell_windows(model, cells, future, tolerance, name, identical)
+            windows, _ = cell_windows(model, cells, future, tolerance, name)
         except TooLargeError:
             if refuse:
                 raise
@@ -500,8 +498,8 @@ def _exact_engine(
         box = math.prod(hi - lo + 1 for lo, hi in windows)
         if box > MAX_BOX_POINTS and not refuse:
             return None
-    pos = count_joint(model, counts.positives, p, tolerance, "positives", identical)
-    neg = count_joint(model, counts.negatives, n, tolerance, "negatives", identical)
+    pos = count_joint(model, counts.positives, p, tolerance, "positives")
+    neg = count_joint(model, counts.negatives, n, tolerance, "negatives")
     if ExactEngine.work(pos, neg) > EXACT_WORK_LIMIT and not refuse:
         return None
     if m.magnitude(p + n) >= 2**62 and not refuse:
@@ -598,8 +596,10 @@ def compare_paired(
     Exact: the joint tables of (TP_A, TP_B) and of (FP_A, FP_B) are enumerated on their
     pruned support and every probability is a sum over the product of the two, with
     values compared by exact rank (see :mod:`confusionlab.paired._engine`).
-    Predictions that agree on every example are taken to come from the same classifier
-    (the discordant cells are structural zeros), so ``prob_equal`` is then 1.
+    Every cell has the same Dirichlet prior ½ whatever its count: predictions that agree
+    on every example are still two classifiers (their discordant cells, observed 0, keep
+    the prior), so ``prob_equal`` is then below 1 and one differing example more moves the
+    answer only a little.
     Independence of A and B (:func:`confusionlab.compare`) is the wrong model here: two
     classifiers scored on the same examples err on the same hard ones, and the paired
     answer is usually much sharper.

@@ -173,11 +173,10 @@ class MonteCarloEngine:
     n_draws: int
     rng: np.random.Generator
     undefined: float
-    identical: bool = False
 
     def __post_init__(self) -> None:
         check_n_draws(self.n_draws, bytes_per_draw=BYTES_PER_DRAW)
-        prior = np.array(cell_priors(self.identical))
+        prior = np.array(cell_priors())
         pos = draw_counts(self.model, self.cells_pos, self.p, self.n_draws, self.rng, prior)
         neg = draw_counts(self.model, self.cells_neg, self.n, self.n_draws, self.rng, prior)
         tp = np.concatenate((pos[:, 0] + pos[:, 1], pos[:, 0] + pos[:, 2]))
