@@ -152,3 +152,47 @@ def test_n_stable_differs_from_n_where_the_half_width_jumps_back():
     plan = plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1, target="next_test_set")
     assert (plan.N, plan.N_stable) == (229, 251)  # the scan above confirms both
     assert "251" in plan.summary(0.95)
+
+
+# ----------------------------------------------------------------------------- assurance at its defaults
+def _advised(message: str) -> int:
+    import re
+
+    return int(re.search(r"pass max_outcomes=(\d+)", message).group(1))
+
+
+def test_assurance_is_refused_up_front_with_advice_that_works():
+    """Too many outcomes: refused before the search (not at the first size that needs them),
+    advising a max_outcomes that then gives the plan."""
+    import time
+
+    from confusionlab import InvalidParameterError
+
+    kw = dict(prevalence=0.3, tpr=0.8, tnr=0.8, half_width=0.1, assurance=0.9, target="next_test_set")
+    start = time.perf_counter()
+    with pytest.raises(InvalidParameterError, match="max_outcomes") as info:
+        plan_test_size("balanced_accuracy", **kw, max_outcomes=500)
+    assert time.perf_counter() - start < 2
+    assert "assurance_tolerance" not in str(info.value)  # raising it cannot be enough
+    advised = _advised(str(info.value))
+    plan = plan_test_size("balanced_accuracy", **kw, max_outcomes=advised)
+    assert plan.N == plan_test_size("balanced_accuracy", **kw).N == 180  # the default's 20,000 suffice here
+    assert plan.achieved_assurance >= 0.9
+
+
+def test_assurance_with_the_true_value_default_is_refused_with_working_advice():
+    from confusionlab import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match="target='next_test_set'"):
+        plan_test_size("balanced_accuracy", prevalence=0.3, tpr=0.8, tnr=0.8, half_width=0.1, assurance=0.9)
+
+
+def test_assurance_tolerance_range_error_states_its_own_default():
+    from confusionlab import InvalidParameterError
+
+    with pytest.raises(InvalidParameterError, match=r"default 0\.001") as info:
+        plan_test_size(
+            "mcc", prevalence=0.1, tpr=0.8, tnr=0.9, half_width=0.05, assurance=0.9, target="next_test_set",
+            assurance_tolerance=0.5,
+        )  # fmt: skip
+    assert "1e-12" not in str(info.value)

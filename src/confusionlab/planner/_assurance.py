@@ -9,6 +9,7 @@ the requested half-width; :func:`_assurance_at` enumerates the outcomes exactly.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -17,13 +18,35 @@ from ..confusion import ConfusionMatrix
 from ..models import slice_model
 from ._criterion import _ONE_SIDED, _Evaluator
 
-__all__ = ["DEFAULT_ASSURANCE_TOLERANCE", "MAX_OUTCOMES"]
+__all__ = ["DEFAULT_ASSURANCE_TOLERANCE", "MAX_OUTCOMES", "outcome_count"]
 
 #: Default tail mass left out of the enumeration of test outcomes for ``assurance``
 #: (per marginal, as ``tolerance``): the assurance is known to within this bound.
 DEFAULT_ASSURANCE_TOLERANCE = 1e-3
 #: Most test outcomes enumerated for one assurance evaluation (each needs a distribution).
 MAX_OUTCOMES = 20_000
+
+
+def _outcomes(
+    ev: _Evaluator, N: int, tolerance: float
+) -> tuple[ConfusionMatrix, Any, str | None, np.ndarray, np.ndarray]:
+    cm = ev.matrix(N)
+    sm = slice_model(cm, ev.model, prior=ev.prior, tolerance=tolerance)
+    side = _ONE_SIDED.get(ev.metric.name)
+    tp_pmf = sm.tp_pmf if side != "n" else np.ones(1)
+    tn_pmf = sm.tn_pmf if side != "p" else np.ones(1)
+    return cm, sm, side, tp_pmf, tn_pmf
+
+
+def outcome_count(ev: _Evaluator, N: int, tolerance: float) -> int:
+    """How many test outcomes the assurance criterion enumerates at N (each one exact distribution)."""
+    _, _, _, tp_pmf, tn_pmf = _outcomes(ev, N, tolerance)
+    return int(tp_pmf.size * tn_pmf.size)
+
+
+def suggested_outcomes(count: int) -> int:
+    """A ``max_outcomes`` with room above ``count`` (a quarter more, rounded up to thousands)."""
+    return int(math.ceil(count * 1.25 / 1000) * 1000)
 
 
 def _assurance_at(
@@ -42,16 +65,13 @@ def _assurance_at(
     enumerated mass of half-widths ≤ x at least q (inf if the enumeration holds less
     than q), so ``quantile ≤ half_width`` exactly when ``probability ≥ q``.
     """
-    cm = ev.matrix(N)
-    sm = slice_model(cm, ev.model, prior=ev.prior, tolerance=tolerance)
-    side = _ONE_SIDED.get(ev.metric.name)
-    tp_pmf = sm.tp_pmf if side != "n" else np.ones(1)
-    tn_pmf = sm.tn_pmf if side != "p" else np.ones(1)
+    cm, sm, side, tp_pmf, tn_pmf = _outcomes(ev, N, tolerance)
     count = tp_pmf.size * tn_pmf.size
     if count > max_outcomes:
         raise InvalidParameterError(
-            f"max_outcomes: assurance at N = {N:,} would enumerate {count:,} test outcomes, more than max_outcomes="
-            f"{max_outcomes:,}; raise assurance_tolerance (now {tolerance:g}) or max_outcomes"
+            f"max_outcomes: assurance at N = {N:,} would enumerate {count:,} test outcomes (one exact distribution "
+            f"each), more than max_outcomes={max_outcomes:,}; pass max_outcomes={suggested_outcomes(count)}, or "
+            "ask for a wider half_width"
         )
     widths = np.empty((tp_pmf.size, tn_pmf.size))
     for i in range(tp_pmf.size):

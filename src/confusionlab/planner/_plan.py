@@ -23,6 +23,7 @@ from .._result import Result, new_figure
 from .._validation import (
     DEFAULT_TOLERANCE,
     InvalidParameterError,
+    check_assurance_tolerance,
     check_choice,
     check_confidence,
     check_half_width,
@@ -35,7 +36,7 @@ from ..distribution import TARGETS, MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric
 from ..models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, resolve_prior
 from ..palette import NEUTRAL, THEME
-from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES, _assurance_at
+from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES, _assurance_at, outcome_count, suggested_outcomes
 from ._criterion import _Evaluator, normal_half_width, plan_counts
 from ._rates import rates_for_value
 from ._search import MAX_SIZE, smallest_size, stable_size
@@ -347,9 +348,12 @@ def plan_test_size(
         Largest N searched (:data:`MAX_SIZE`).
     assurance_tolerance : float, default 1e-3
         Tail mass per marginal of the test outcomes left out of the assurance
-        enumeration: the achieved assurance is exact up to this bounded, reported error.
+        enumeration, in [0, 0.01]: the achieved assurance is exact up to this bounded,
+        reported error.
     max_outcomes : int, default 20,000
-        Most outcomes enumerated at one N (each needs one exact distribution).
+        Most outcomes enumerated at one N (each needs one exact distribution). A plan
+        that would need more is refused before the search (or at the size that needs
+        them), with the ``max_outcomes`` that would do.
     target : {"true_value", "next_test_set"}, default "true_value"
         The question. ``"true_value"``: how many examples pin the metric's *true value*
         within ± ``half_width`` — the half-width of
@@ -470,7 +474,7 @@ def plan_test_size(
                 "distribution per outcome; for target='true_value' (the default) each is a quadrature and the "
                 "enumeration would take minutes. Pass target='next_test_set' with assurance="
             )
-        assurance_tolerance = check_tolerance(assurance_tolerance, "assurance_tolerance")
+        assurance_tolerance = check_assurance_tolerance(assurance_tolerance, DEFAULT_ASSURANCE_TOLERANCE)
         max_outcomes = check_int(max_outcomes, "max_outcomes", minimum=1)
     ev = _Evaluator(m, prevalence, tpr, tnr, confidence, model, alpha, tolerance, target)
     if (
@@ -495,6 +499,19 @@ def plan_test_size(
             N_stable = stable_size(ev, approximate, half_width, start=N, horizon=horizon, curve=curve)
         curve = dict(sorted(curve.items()))
     else:
+        # Refuse up front, before the long enumeration, when the outcomes at the plain plan's
+        # size (below which an assurance q ≥ ½ rarely plans) already exceed max_outcomes.
+        plain = smallest_size(ev, approximate, half_width, min_size=2, max_size=max_size)[0]
+        if assurance >= 0.5 and outcome_count(ev, plain, assurance_tolerance) > max_outcomes:
+            reach = min(plain + plain // 2, max_size)
+            ahead = outcome_count(ev, reach, assurance_tolerance)
+            raise InvalidParameterError(
+                f"max_outcomes: assurance for ± {half_width:g} plans at least N = {plain:,} (the plan without "
+                f"assurance), where the test has {outcome_count(ev, plain, assurance_tolerance):,} outcomes to "
+                f"enumerate (one exact distribution each), more than max_outcomes={max_outcomes:,}; pass "
+                f"max_outcomes={suggested_outcomes(ahead)} (enough up to N = {reach:,}; about a "
+                "millisecond per outcome and size searched), or ask for a wider half_width"
+            )
         at: dict[int, tuple[float, float]] = {}
 
         def assured(size: int) -> tuple[float, float]:
