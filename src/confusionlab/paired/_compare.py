@@ -13,6 +13,7 @@ from .._deprecation import renamed_arguments, renamed_attribute
 from .._result import Result, new_figure
 from .._validation import (
     DEFAULT_TOLERANCE,
+    InvalidParameterError,
     TooLargeError,
     check_choice,
     check_confidence,
@@ -26,11 +27,11 @@ from .._validation import (
     check_tolerance,
     check_undefined,
 )
-from ..distribution import MetricDistribution, metric_distribution
+from ..distribution import TARGETS, MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric, metric_value
 from ..palette import NEUTRAL, PAIR_COLOURS, THEME
 from ._counts import PairedCounts
-from ._engine import ExactEngine, MonteCarloEngine
+from ._engine import ExactEngine, MonteCarloEngine, TrueValueEngine
 from ._model import cell_windows, check_model, count_joint, single_model
 
 __all__ = [
@@ -124,8 +125,10 @@ class PairedComparison(Result):
         tolerance: float,
         undefined: float,
         pruned_mass: float,
+        target: str = "next_test_set",
     ) -> None:
         self._engine = engine
+        self.target = target
         self.metric = metric.name
         self._metric = metric
         self.model = model
@@ -156,6 +159,8 @@ class PairedComparison(Result):
 
     # -- the marginals -------------------------------------------------------------------
     def _marginal(self, cm: Any) -> MetricDistribution:
+        if self.target == "true_value":  # Dirichlet(½ each) aggregates to each classifier's Beta(·+1, ·+1)
+            return metric_distribution(cm, self._metric, "beta-binomial", undefined=self.undefined, target=self.target)
         return metric_distribution(
             cm,
             self._metric,
@@ -222,6 +227,7 @@ class PairedComparison(Result):
             undefined_excluded=True,
             strategy=strategy,
             check_total=True,
+            target=self.target,
         )
 
     def _binned_difference(self, engine: ExactEngine) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -381,8 +387,9 @@ class PairedComparison(Result):
         lo, hi = self.interval(c)
         label = self._metric.label
         err = f" (Monte Carlo, standard error {self.mc_error:.2g})" if self.mc_error else ""
+        question = "in its true value" if self.target == "true_value" else "on a new test set"
         return (
-            f"{label}: A exceeds B on a new test set with probability {self.prob_greater:.3g} (equal "
+            f"{label}: A exceeds B {question} with probability {self.prob_greater:.3g} (equal "
             f"{self.prob_equal:.3g}, below {self.prob_less:.3g}){err}; A − B is {self.value:.3g} on this test set, "
             f"{c:.0%} interval [{lo:.3g}, {hi:.3g}]: {self.verdict(m, c)} at margin {m:g}."
         )
@@ -393,6 +400,27 @@ class PairedComparison(Result):
             f"PairedComparison(metric={self.metric!r}, model={self.model!r}, method={self.method!r}, "
             f"value={self.value:.4g}, prob_greater={self.prob_greater:.4g}{err}, prob_equal={self.prob_equal:.4g}, "
             f"prob_less={self.prob_less:.4g})"
+        )
+
+
+def check_true_value_question(model: str, future_size: Any, method: str) -> None:
+    """Refuse what the true-value question cannot take: the plug-in model (its rates are taken as
+    known), a future size (the true value is the limit of a growing test set), exact enumeration."""
+    if model != "paired-beta-binomial":
+        raise InvalidParameterError(
+            f"target='true_value' is the posterior of the classifiers' true values under the Dirichlet posterior "
+            f"of the agreement cells; got model={model!r}, which takes them as known. Use "
+            "model='paired-beta-binomial' (the default), or target='next_test_set'"
+        )
+    if future_size is not None:
+        raise InvalidParameterError(
+            f"target='true_value' has no test-set size (it is the limit of a growing one); got "
+            f"future_size={future_size!r}. Leave future_size out, or use target='next_test_set'"
+        )
+    if method == "exact":
+        raise InvalidParameterError(
+            "method='exact' enumerates the counts of a new test set; target='true_value' is estimated from n_draws "
+            "draws of the posterior (method='auto' or 'monte-carlo')"
         )
 
 
@@ -421,6 +449,7 @@ def compare_paired_cells(
     method: str = "auto",
     n_draws: int = 100_000,
     random_state: Any = 0,
+    target: str = "next_test_set",
 ) -> PairedComparison:
     """:func:`compare_paired` from the 2 × 4 cell counts (or a :class:`PairedCounts`).
 
@@ -449,6 +478,23 @@ def compare_paired_cells(
     m = get_metric(metric)
     model, tolerance, undefined_value, n_draws = check_options(model, tolerance, undefined, n_draws, stacklevel=3)
     method = check_choice(method, "method", ("auto", "exact", "monte-carlo"))
+    target = check_choice(target, "target", TARGETS)
+    if target == "true_value":
+        rng = check_random_state(random_state)
+        check_true_value_question(model, future_size, method)
+        positives, negatives = counts.as_array()
+        engine = TrueValueEngine(m, model, counts.p, counts.n, positives, negatives, n_draws, rng, undefined_value)
+        return PairedComparison(
+            engine,
+            metric=m,
+            model=model,
+            counts=counts,
+            future_size=(counts.p, counts.n),
+            tolerance=tolerance,
+            undefined=undefined_value,
+            pruned_mass=0.0,
+            target=target,
+        )
     p, n = check_test_set_size(future_size, counts.p, counts.n)
     if model == "paired-binomial":
         check_observed_class(counts.p, p, "positives", model)
@@ -529,6 +575,7 @@ def compare_paired(
     method: str = "auto",
     n_draws: int = 100_000,
     random_state: Any = 0,
+    target: str = "next_test_set",
 ) -> PairedComparison:
     """Is classifier A better than B on the metric, given both were scored on the same test set?
 
@@ -575,6 +622,13 @@ def compare_paired(
         (it still works, with a FutureWarning).
     random_state : None, int, SeedSequence or Generator, default 0
         For the Monte Carlo draws.
+    target : {"next_test_set", "true_value"}, default "next_test_set"
+        The question. ``"next_test_set"``: which classifier wins on a new test set of
+        ``future_size`` (exact, or Monte Carlo). ``"true_value"``: which has the better
+        *true* metric — the posterior of each class's agreement shares,
+        Dirichlet(cells + ½), the prevalence fixed at the observed one, estimated from
+        ``n_draws`` draws (``mc_error``); about 1/√2 as wide, so sharper. Needs the
+        paired beta-binomial model and no ``future_size``.
 
     Returns
     -------
@@ -627,4 +681,5 @@ def compare_paired(
         method=method,
         n_draws=n_draws,
         random_state=random_state,
+        target=target,
     )
