@@ -22,7 +22,7 @@ from .._validation import (
 from ..confusion import _positive_label
 from ..distribution import TARGETS
 from ..lattice import MAX_SIMPLEX_POINTS
-from ..models import MODELS, SIMPLEX_MODELS
+from ..models import MODELS, SIMPLEX_MODELS, resolve_prior
 from ._labels import _as_refits, _classes, _codes, _counter, _group_codes
 from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, _is_macro, _metric_name
 from ._result import Evaluation
@@ -46,6 +46,7 @@ def evaluate(
     metrics: Sequence[str] | None = None,
     target: str = "next_test_set",
     tolerance: float = DEFAULT_TOLERANCE,
+    prior: Any = "uniform",
     n_draws: int = 20_000,
     random_state: Any = 0,
     min_class_size: int = 10,
@@ -80,6 +81,12 @@ def evaluate(
         where the metric's true value lies (see :data:`QUESTIONS`).
     tolerance : float
         Tail mass each marginal may drop (:func:`~confusionlab.metric_distribution`).
+    prior : {"uniform", "jeffreys"} or float, default "uniform"
+        The prior of every posterior formed: α of the rates' Beta(· + α, · + α) (binary
+        metrics, both questions) and of each row's Dirichlet(row + α) (macro averages and
+        the multi-class MCC). "uniform" is α = 1, "jeffreys" α = ½; a smaller α pulls an
+        accurate classifier less toward chance (with three or more classes the uniform
+        Dirichlet's pull is strong at small N).
     n_draws : int, default 20,000
         Monte Carlo draws of each macro average (split evenly over the refits), at most
         :data:`MAX_DRAWS`. ``n_samples=`` is its old name.
@@ -136,6 +143,7 @@ def evaluate(
     model = check_choice(model, "model", MODELS)
     target = check_choice(target, "target", TARGETS)
     tolerance = check_tolerance(tolerance)
+    alpha = resolve_prior(prior)
     n_draws = check_int(n_draws, "n_draws", minimum=1, maximum=MAX_DRAWS)
     min_class_size = check_int(min_class_size, "min_class_size", minimum=0)
     rng = check_random_state(random_state)
@@ -212,6 +220,7 @@ def evaluate(
         target=target,
         tolerance=tolerance,
         metrics=chosen,
+        prior=alpha,
         n_draws=n_draws,
         rng=rng,
         min_class_size=min_class_size,

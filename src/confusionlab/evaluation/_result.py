@@ -140,6 +140,7 @@ class Evaluation(Result):
         target: str,
         tolerance: float,
         metrics: list[str],
+        prior: float = 1.0,
         n_draws: int,
         rng: np.random.Generator,
         min_class_size: int,
@@ -155,6 +156,7 @@ class Evaluation(Result):
         self.model = model
         self.target = target
         self.tolerance = tolerance
+        self.prior = prior
         self.metrics = metrics
         self.n_draws = n_draws
         self._rng = rng
@@ -199,7 +201,9 @@ class Evaluation(Result):
     def _exact(self, cm: ConfusionMatrix, metric: str) -> MetricDistribution:
         key = ("exact", metric, cm.as_tuple())
         if key not in self._cache:
-            self._cache[key] = metric_distribution(cm, metric, self.model, tolerance=self.tolerance, target=self.target)
+            self._cache[key] = metric_distribution(
+                cm, metric, self.model, prior=self.prior, tolerance=self.tolerance, target=self.target
+            )
         return self._cache[key]
 
     def _mixed(
@@ -226,7 +230,7 @@ class Evaluation(Result):
                     self._binary(metric)
                     c = self.positive_index
                 cms = [self._one_vs_rest(tables[g], c) for tables in self.counts]  # type: ignore[arg-type]
-                mix = slice_mixture(cms, metric, self.model, tolerance=self.tolerance)
+                mix = slice_mixture(cms, metric, self.model, prior=self.prior, tolerance=self.tolerance)
                 self._cache[key] = (mix.distribution, mix.decompose(), mix.means)
         return self._cache[key]
 
@@ -429,7 +433,9 @@ class Evaluation(Result):
             runs = self.counts
             per_run = max(1, self.n_draws // runs.shape[0])
             check_macro_memory(self.n_draws, per_run, runs.shape[-1])
-            pairs = [macro_distribution(table, metric, per_run, self._rng, self.target) for table in runs[:, g]]
+            pairs = [
+                macro_distribution(table, metric, per_run, self._rng, self.target, self.prior) for table in runs[:, g]
+            ]
             self._cache[key] = ([d for d, _ in pairs], [e for _, e in pairs])
         return self._cache[key]
 
