@@ -1345,3 +1345,54 @@ def check_multi_class(value: Any, score_ndim: int, name: str = "multi_class") ->
 
 
 __all__ += ["check_multi_class"]
+
+
+# ---- F2
+__all__ += ["check_labels_not_scores"]
+
+
+def check_labels_not_scores(values: np.ndarray, name: str) -> np.ndarray:
+    """Refuse real-valued scores where class labels are expected (``values`` as read by
+    :func:`as_labels`): a float array holding a non-integer number is a score vector, and
+    treating each distinct score as a class gives thousands of classes and misleading advice.
+
+    >>> check_labels_not_scores(np.array([0.0, 1.0, 1.0]), "y_pred").tolist()
+    [0.0, 1.0, 1.0]
+    >>> check_labels_not_scores(np.array([0.1, 0.7]), "y_pred")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: y_pred holds scores, not labels (non-integer numbers such as 0.1); ...
+    """
+    arr = np.asarray(values)
+    if arr.dtype.kind == "f" and arr.size:
+        fractional = np.flatnonzero(arr != np.round(arr))
+        if fractional.size:
+            raise InvalidParameterError(
+                f"{name} holds scores, not labels (non-integer numbers such as {float(arr[fractional[0]])!r}); pass "
+                f"predicted labels: threshold the scores first (e.g. {name} = y_score >= 0.5, or the classifier's "
+                "predict() instead of predict_proba())"
+            )
+    return values
+
+
+__all__ += ["check_assurance_tolerance"]
+
+
+def check_assurance_tolerance(value: Any, default: float) -> float:
+    """The tail mass per marginal left out of the assurance enumeration: in [0, :data:`MAX_TOLERANCE`],
+    its message stating the planner's own ``default`` (not the models' ``tolerance`` default).
+
+    >>> check_assurance_tolerance(1e-3, 1e-3)
+    0.001
+    >>> check_assurance_tolerance(0.5, 1e-3)
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: assurance_tolerance must lie in [0, 0.01] (the mass of the test outcomes ...
+    """
+    fvalue = _real(value, "assurance_tolerance", "a small non-negative number (mass left out per marginal)")
+    if math.isnan(fvalue) or not 0.0 <= fvalue <= MAX_TOLERANCE:
+        raise InvalidParameterError(
+            f"assurance_tolerance must lie in [0, {MAX_TOLERANCE}] (the mass of the test outcomes left out of the "
+            f"enumeration per marginal; default {default:g}), got {value!r}"
+        )
+    return fvalue

@@ -29,7 +29,7 @@ def compositions(total: int, parts: int):
 
 
 def cell_pmf(model: str, observed: tuple[int, ...], future: int, prior=(F(1, 2),) * 4) -> dict[tuple[int, ...], F]:
-    """Exact PMF of the four cells of a new class of size ``future`` (a prior of 0 is a structural zero)."""
+    """Exact PMF of the four cells of a new class of size ``future``."""
     out = {}
     if model == "paired-beta-binomial":
         alpha = [F(c) + a for c, a in zip(observed, prior, strict=True)]
@@ -78,9 +78,8 @@ def value(metric: str, tp: int, fn: int, fp: int, tn: int) -> float:
 def paired(model: str, positives, negatives, metric: str, future=None):
     """(P(A > B), P(A = B), P(A < B), {difference: mass}, {value: mass of A}) exactly."""
     p_new, n_new = future if future is not None else (sum(positives), sum(negatives))
-    # two classifiers that never disagreed are one classifier: no prior mass on disagreement
-    identical = positives[1] + positives[2] + negatives[1] + negatives[2] == 0
-    prior = (F(1), F(0), F(0), F(1)) if identical else (F(1, 2),) * 4
+    # one prior on every cell whatever the counts (two classifiers that never disagreed included)
+    prior = (F(1, 2),) * 4
     pos = cell_pmf(model, positives, p_new, prior)
     neg = cell_pmf(model, negatives, n_new, prior)
     greater = equal = less = F(0)

@@ -80,8 +80,23 @@ def half_width_of(metric: str, tp: int, fn: int, fp: int, tn: int, confidence=0.
     return (hi - lo) / 2
 
 
+ONE_SIDED = {"recall": "p", "tnr": "n"}
+
+
+def degenerate(metric: str, model: str, p: int, n: int, tp: int, tn: int) -> bool:
+    """The binomial plug-in with 0 or all successes in a class the metric reads: no spread,
+    the criterion undefined (the planner never accepts such a size)."""
+    if model != "binomial":
+        return False
+    side = ONE_SIDED.get(metric)
+    bad_p, bad_n = tp in (0, p), tn in (0, n)
+    return bad_p if side == "p" else bad_n if side == "n" else bad_p or bad_n
+
+
 def half_width(metric: str, N: int, prevalence: float, tpr: float, tnr: float, confidence=0.95, model="beta-binomial"):
     p, n, tp, tn = counts(N, prevalence, tpr, tnr)
+    if degenerate(metric, model, p, n, tp, tn):
+        return math.nan
     return half_width_of(metric, tp, p - tp, n - tn, tn, confidence, model)
 
 

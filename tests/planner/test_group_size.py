@@ -48,7 +48,9 @@ def reference_scan(metric, size_a, rate_a, rate_d, target, stop):
     ],
 )
 def test_smallest_size_equals_a_scan(metric, size_a, rate_a, rate_d, target):
-    plan = plan_group_size(metric, size_a=size_a, rate_a=rate_a, rate_d=rate_d, half_width=target)
+    plan = plan_group_size(
+        metric, size_a=size_a, rate_a=rate_a, rate_d=rate_d, half_width=target, target="next_test_set"
+    )
     assert isinstance(plan, GroupSizePlan)
     assert plan.size_d == reference_scan(metric, size_a, rate_a, rate_d, target, plan.size_d)
     assert plan.half_width == pytest.approx(
@@ -78,7 +80,15 @@ _ROUNDING = 1e-12
 @example(size_a=115, rate_a=0.59375, rate_d=0.59375, target=0.15)  # a tie, found by hypothesis
 def test_random_group_plans_equal_the_scan(size_a, rate_a, rate_d, target):
     try:
-        plan = plan_group_size("DPPL", size_a=size_a, rate_a=rate_a, rate_d=rate_d, half_width=target, max_size=2000)
+        plan = plan_group_size(
+            "DPPL",
+            size_a=size_a,
+            rate_a=rate_a,
+            rate_d=rate_d,
+            half_width=target,
+            max_size=2000,
+            target="next_test_set",
+        )
     except TargetUnreachableError as err:
         # facet a alone is too uncertain: nothing up to max_size works
         assert reference_half_width("DPPL", size_a, rate_a, err.best_N, rate_d) > target
@@ -92,7 +102,9 @@ def test_facet_a_sets_a_floor():
     """However large facet d, DI's interval keeps facet a's uncertainty: the target below
     that floor is unreachable, and the error gives the best size found."""
     with pytest.raises(TargetUnreachableError, match="max_size") as info:
-        plan_group_size("DI", size_a=200, rate_a=0.3, rate_d=0.2, half_width=0.05, max_size=5000)
+        plan_group_size(
+            "DI", size_a=200, rate_a=0.3, rate_d=0.2, half_width=0.05, max_size=5000, target="next_test_set"
+        )
     assert info.value.best_half_width > 0.05
 
 
@@ -112,7 +124,7 @@ def test_facet_a_sets_a_floor():
 def test_bad_input(kw, match):
     args = {"metric": "DPPL", "size_a": 100, "rate_a": 0.3, "rate_d": 0.2, "half_width": 0.1} | kw
     with pytest.raises(ValueError, match=match):
-        plan_group_size(**args)
+        plan_group_size(**args, target="next_test_set")
 
 
 _anything = st.one_of(
@@ -131,7 +143,13 @@ _anything = st.one_of(
 def test_hostile_arguments(size_a, rate_a, rate_d, half_width, max_size):
     try:
         plan = plan_group_size(
-            "DPPL", size_a=size_a, rate_a=rate_a, rate_d=rate_d, half_width=half_width, max_size=max_size
+            "DPPL",
+            size_a=size_a,
+            rate_a=rate_a,
+            rate_d=rate_d,
+            half_width=half_width,
+            max_size=max_size,
+            target="next_test_set",
         )
     except (ValueError, TypeError) as err:
         assert str(err)
@@ -143,4 +161,12 @@ def test_tiny_target_does_not_overflow_the_bracket():
     """A target of 1e-187 (found by hypothesis): the bracket's predicted size (∝ 1/target²) is
     capped before it overflows; the answer is the documented unreachable-target error."""
     with pytest.raises(TargetUnreachableError):
-        plan_group_size("dppl", size_a=1, rate_a=0.5, rate_d=0.5, half_width=2.4797897082333497e-187, max_size=1)
+        plan_group_size(
+            "dppl",
+            size_a=1,
+            rate_a=0.5,
+            rate_d=0.5,
+            half_width=2.4797897082333497e-187,
+            max_size=1,
+            target="next_test_set",
+        )

@@ -92,7 +92,7 @@ def test_declines_where_the_core_takes_another_path():
 
 
 def test_plans_are_unchanged_and_equal_the_scan():
-    plan = plan_test_size("mcc", prevalence=0.2, tpr=0.75, tnr=0.85, half_width=0.12)
+    plan = plan_test_size("mcc", prevalence=0.2, tpr=0.75, tnr=0.85, half_width=0.12, target="next_test_set")
     N, h = ref.smallest_by_scan("mcc", 0.2, 0.75, 0.85, 0.12, stop=plan.N + 1)
     assert plan.N == N and plan.half_width == pytest.approx(h, abs=1e-12)
     lo, hi = plan.interval()
@@ -217,9 +217,9 @@ def test_fast_paths_change_no_plan_and_no_half_width(metric, prevalence, target,
     (each size then builds its distribution), including the browser benchmark's N ≈ 10,000 plan."""
     import confusionlab.planner._criterion as criterion
 
-    fast = plan_test_size(metric, prevalence=prevalence, tpr=0.8, tnr=0.9, half_width=target)
+    fast = plan_test_size(metric, prevalence=prevalence, tpr=0.8, tnr=0.9, half_width=target, target="next_test_set")
     monkeypatch.setattr(criterion, "contour_half_width", lambda *args: None)
     monkeypatch.setattr(criterion, "lattice_half_width", lambda *args: None)
-    slow = plan_test_size(metric, prevalence=prevalence, tpr=0.8, tnr=0.9, half_width=target)
+    slow = plan_test_size(metric, prevalence=prevalence, tpr=0.8, tnr=0.9, half_width=target, target="next_test_set")
     assert (fast.N, fast.half_width) == (slow.N, slow.half_width)
     assert fast.curve == slow.curve

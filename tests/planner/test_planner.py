@@ -36,7 +36,7 @@ def test_counts_follow_spec_e2():
 
 @pytest.mark.parametrize("metric", METRICS)
 def test_half_width_at_the_plan_matches_the_reference(metric):
-    plan = plan_test_size(metric, prevalence=0.3, tpr=0.8, tnr=0.75, half_width=0.11)
+    plan = plan_test_size(metric, prevalence=0.3, tpr=0.8, tnr=0.75, half_width=0.11, target="next_test_set")
     expected = ref.half_width(metric, plan.N, 0.3, 0.8, 0.75)
     assert plan.half_width == pytest.approx(expected, abs=1e-12)
     lo, hi = plan.interval()
@@ -57,7 +57,7 @@ def test_half_width_at_the_plan_matches_the_reference(metric):
     ],
 )
 def test_smallest_n_equals_a_scan_of_every_n(metric, prevalence, tpr, tnr, target):
-    plan = plan_test_size(metric, prevalence=prevalence, tpr=tpr, tnr=tnr, half_width=target)
+    plan = plan_test_size(metric, prevalence=prevalence, tpr=tpr, tnr=tnr, half_width=target, target="next_test_set")
     N, h = ref.smallest_by_scan(metric, prevalence, tpr, tnr, target, stop=plan.N + 1)
     assert plan.N == N
     assert plan.half_width == pytest.approx(h, abs=1e-12)
@@ -73,7 +73,7 @@ def test_half_width_is_not_monotone_and_the_plan_is_still_the_first():
     widths = [ref.half_width("recall", N, 0.5, 0.8, 0.8) for N in range(180, 260)]
     assert any(b > a for a, b in itertools.pairwise(widths))  # not monotone
     target = 0.1
-    plan = plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=target)
+    plan = plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=target, target="next_test_set")
     first = next(N for N in range(2, 1000) if ref.half_width("recall", N, 0.5, 0.8, 0.8) <= target)
     assert plan.N == first
     # and some N beyond the plan fails again: the set of good N is not an interval
@@ -89,13 +89,15 @@ def test_half_width_is_not_monotone_and_the_plan_is_still_the_first():
     target=st.floats(0.1, 0.3),
 )
 def test_random_plans_equal_the_scan(metric, prevalence, tpr, tnr, target):
-    plan = plan_test_size(metric, prevalence=prevalence, tpr=tpr, tnr=tnr, half_width=target)
+    plan = plan_test_size(metric, prevalence=prevalence, tpr=tpr, tnr=tnr, half_width=target, target="next_test_set")
     N, _ = ref.smallest_by_scan(metric, prevalence, tpr, tnr, target, stop=plan.N + 1)
     assert plan.N == N
 
 
 def test_binomial_model_and_confidence():
-    plan = plan_test_size("f1", prevalence=0.4, tpr=0.8, tnr=0.7, half_width=0.1, confidence=0.9, model="binomial")
+    plan = plan_test_size(
+        "f1", prevalence=0.4, tpr=0.8, tnr=0.7, half_width=0.1, confidence=0.9, model="binomial", target="next_test_set"
+    )
     N, _ = ref.smallest_by_scan("f1", 0.4, 0.8, 0.7, 0.1, confidence=0.9, model="binomial", stop=plan.N + 1)
     assert plan.N == N
 
@@ -119,15 +121,15 @@ def test_sensitivity_agrees_with_clopper_pearson_within_the_rounding():
     ratios = []
     for h in (0.07, 0.05, 0.03):
         cp = next(p for p in range(2, 10**5) if _clopper_pearson_half_width(math.floor(tpr * p + 0.5), p) <= h / 2**0.5)
-        plan = plan_test_size("recall", prevalence=0.5, tpr=tpr, tnr=0.5, half_width=h)
+        plan = plan_test_size("recall", prevalence=0.5, tpr=tpr, tnr=0.5, half_width=h, target="next_test_set")
         ratios.append(plan.p / cp)
     assert all(0.9 <= r <= 1.0 for r in ratios)
     assert ratios[0] < ratios[-1]
 
 
 def test_one_over_sqrt_n_scaling_of_the_curve():
-    plan = plan_test_size("mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.05)
-    wide = plan_test_size("mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.1)
+    plan = plan_test_size("mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.05, target="next_test_set")
+    wide = plan_test_size("mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.1, target="next_test_set")
     assert 3.6 < plan.N / wide.N < 4.4  # half the width, four times the data
 
 
@@ -139,9 +141,9 @@ def test_value_gives_equal_rates_that_reproduce_it():
     tp, fn, fp, tn = p * tpr, p * (1 - tpr), n * (1 - tnr), n * tnr
     mcc = (tp * tn - fp * fn) / math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
     assert mcc == pytest.approx(0.6, abs=1e-9)
-    plan = plan_test_size("mcc", prevalence=0.1, value=0.6, half_width=0.1)
+    plan = plan_test_size("mcc", prevalence=0.1, value=0.6, half_width=0.1, target="next_test_set")
     assert (plan.tpr, plan.tnr) == pytest.approx((tpr, tnr))
-    direct = plan_test_size("mcc", prevalence=0.1, tpr=tpr, tnr=tnr, half_width=0.1)
+    direct = plan_test_size("mcc", prevalence=0.1, tpr=tpr, tnr=tnr, half_width=0.1, target="next_test_set")
     assert plan.N == direct.N
 
 
@@ -156,7 +158,14 @@ def test_value_with_one_rate_solves_the_other():
 def test_assurance_against_a_full_enumeration():
     target, q = 0.2, 0.8
     plan = plan_test_size(
-        "recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=target, assurance=q, assurance_tolerance=0.0
+        "recall",
+        prevalence=0.5,
+        tpr=0.8,
+        tnr=0.8,
+        half_width=target,
+        assurance=q,
+        assurance_tolerance=0.0,
+        target="next_test_set",
     )
     assert plan.assurance_error == pytest.approx(0.0, abs=1e-12)
     assert plan.achieved_assurance == pytest.approx(ref.assurance("recall", plan.N, 0.5, 0.8, 0.8, target), abs=1e-9)
@@ -166,12 +175,16 @@ def test_assurance_against_a_full_enumeration():
 
 def test_assurance_bounded_error_is_stated_and_conservative():
     target, q = 0.25, 0.7
-    plan = plan_test_size("balanced_accuracy", prevalence=0.4, tpr=0.8, tnr=0.8, half_width=target, assurance=q)
+    plan = plan_test_size(
+        "balanced_accuracy", prevalence=0.4, tpr=0.8, tnr=0.8, half_width=target, assurance=q, target="next_test_set"
+    )
     truth = ref.assurance("balanced_accuracy", plan.N, 0.4, 0.8, 0.8, target)
     assert 0 < plan.assurance_error <= 2 * 1e-3
     assert plan.achieved_assurance <= truth + 1e-9 <= plan.achieved_assurance + plan.assurance_error + 1e-9
     assert plan.achieved_assurance >= q
-    unassured = plan_test_size("balanced_accuracy", prevalence=0.4, tpr=0.8, tnr=0.8, half_width=target)
+    unassured = plan_test_size(
+        "balanced_accuracy", prevalence=0.4, tpr=0.8, tnr=0.8, half_width=target, target="next_test_set"
+    )
     assert plan.N >= unassured.N * 0.8
 
 
@@ -181,33 +194,41 @@ def test_assurance_bounded_error_is_stated_and_conservative():
 def test_rates_outside_the_open_unit_interval(name, bad):
     kw = {"prevalence": 0.2, "tpr": 0.8, "tnr": 0.8, name: bad}
     with pytest.raises(ValueError, match=name):
-        plan_test_size("mcc", **kw, half_width=0.1)
+        plan_test_size("mcc", **kw, half_width=0.1, target="next_test_set")
 
 
 @pytest.mark.parametrize("bad", [0.0, 1.0, 1.2, float("nan")])
 def test_confidence_outside_the_open_unit_interval(bad):
     with pytest.raises(ValueError, match="confidence"):
-        plan_test_size("mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.1, confidence=bad)
+        plan_test_size("mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.1, confidence=bad, target="next_test_set")
 
 
 @pytest.mark.parametrize("bad", [0.0, -1.0, float("nan"), float("inf")])
 def test_bad_target(bad):
     with pytest.raises(ValueError, match="half_width"):
-        plan_test_size("mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=bad)
+        plan_test_size("mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=bad, target="next_test_set")
 
 
 def test_types_and_missing_rates():
     with pytest.raises(TypeError, match="tpr"):
-        plan_test_size("mcc", prevalence=0.2, tpr="0.8", tnr=0.8, half_width=0.1)
+        plan_test_size("mcc", prevalence=0.2, tpr="0.8", tnr=0.8, half_width=0.1, target="next_test_set")
     with pytest.raises(TypeError, match="value"):
-        plan_test_size("mcc", prevalence=0.2, half_width=0.1)
+        plan_test_size("mcc", prevalence=0.2, half_width=0.1, target="next_test_set")
     with pytest.raises(ValueError, match="dirichlet"):
-        plan_test_size("mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.1, model="dirichlet-multinomial")
+        plan_test_size(
+            "mcc",
+            prevalence=0.2,
+            tpr=0.8,
+            tnr=0.8,
+            half_width=0.1,
+            model="dirichlet-multinomial",
+            target="next_test_set",
+        )
 
 
 def test_unreachable_target_says_so_with_the_best_n():
     with pytest.raises(TargetUnreachableError, match="max_size") as info:
-        plan_test_size("mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.01, max_size=500)
+        plan_test_size("mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.01, max_size=500, target="next_test_set")
     err = info.value
     assert isinstance(err, ValueError)
     assert 2 <= err.best_N <= 500 and err.max_size == 500
@@ -219,7 +240,7 @@ def test_unreachable_target_says_so_with_the_best_n():
 
 def test_plan_is_not_collected_and_repr():
     assert TestSizePlan.__test__ is False
-    plan = plan_test_size("f1", prevalence=0.3, tpr=0.8, tnr=0.8, half_width=0.2)
+    plan = plan_test_size("f1", prevalence=0.3, tpr=0.8, tnr=0.8, half_width=0.2, target="next_test_set")
     assert "TestSizePlan(metric='f1'" in repr(plan)
     assert list(plan.curve) == sorted(plan.curve)
     assert all(np.isfinite(list(plan.curve.values())))
@@ -255,6 +276,7 @@ def test_hostile_arguments(prevalence, tpr, tnr, half_width, confidence, max_siz
             half_width=half_width,
             confidence=confidence,
             max_size=max_size,
+            target="next_test_set",
         )
     except (ValueError, TypeError) as err:
         assert str(err)
@@ -277,7 +299,7 @@ def test_balanced_accuracy_plans_equal_a_scan_of_every_n(prevalence, target, mod
     """Balanced accuracy's half-widths come from its integer keys (no distribution built); the
     plan must still be the first N of a full scan with the independent reference."""
     kw = dict(prevalence=prevalence, tpr=0.8, tnr=0.9, confidence=confidence, model=model)
-    plan = plan_test_size("balanced_accuracy", half_width=target, **kw)
+    plan = plan_test_size("balanced_accuracy", half_width=target, **kw, target="next_test_set")
     N, h = ref.smallest_by_scan("balanced_accuracy", prevalence, 0.8, 0.9, target, confidence, model, stop=plan.N + 1)
     assert plan.N == N
     assert plan.half_width == pytest.approx(h, abs=1e-12)
@@ -293,7 +315,9 @@ def test_balanced_accuracy_tie_with_the_target_is_decided_as_the_core_decides():
     returns the core's half-width bit for bit, so the tie is decided as the distribution decides it."""
     import confusionlab as cl
 
-    plan = plan_test_size("balanced_accuracy", prevalence=0.5, tpr=0.8, tnr=0.9, half_width=0.03)
+    plan = plan_test_size(
+        "balanced_accuracy", prevalence=0.5, tpr=0.8, tnr=0.9, half_width=0.03, target="next_test_set"
+    )
     lo, hi = cl.metric_distribution(plan.matrix, "balanced_accuracy").interval(0.95)
     assert plan.half_width == (hi - lo) / 2
     assert plan.N == 1050 and hi - lo == pytest.approx(2 * 63 / 2100, abs=1e-15)
@@ -327,6 +351,6 @@ def test_balanced_accuracy_tie_found_by_hypothesis():
     """p = 65, n = 45: the half-width is 0.1 up to rounding; the reference's correctly rounded
     values and the core agree that N = 110 is the first size meeting ± 0.1."""
     kw = dict(prevalence=0.59375, tpr=0.609375, tnr=0.9375)
-    plan = plan_test_size("balanced_accuracy", half_width=0.1, **kw)
+    plan = plan_test_size("balanced_accuracy", half_width=0.1, **kw, target="next_test_set")
     N, _ = ref.smallest_by_scan("balanced_accuracy", kw["prevalence"], kw["tpr"], kw["tnr"], 0.1, stop=plan.N + 1)
     assert plan.N == N == 110

@@ -1,5 +1,5 @@
-"""TestSizePlan and GroupSizePlan under the result protocol, and the old names that still work
-(``target`` for the requested half-width) with a FutureWarning naming the new one."""
+"""TestSizePlan and GroupSizePlan under the result protocol, the old names that still work with
+a FutureWarning naming the new one, and ``target`` (the question, no longer the half-width)."""
 
 from __future__ import annotations
 
@@ -24,32 +24,25 @@ KW = {"prevalence": 0.5, "tpr": 0.8, "tnr": 0.8, "half_width": 0.1}
 
 @pytest.fixture(scope="module")
 def plan() -> TestSizePlan:
-    return plan_test_size("recall", **KW)
+    return plan_test_size("recall", **KW, target="next_test_set")
 
 
 @pytest.fixture(scope="module")
 def group_plan() -> GroupSizePlan:
-    return plan_group_size("DPPL", size_a=300, rate_a=0.3, rate_d=0.2, half_width=0.12)
+    return plan_group_size("DPPL", size_a=300, rate_a=0.3, rate_d=0.2, half_width=0.12, target="next_test_set")
 
 
-# ----------------------------------------------------------------------------- target → requested_half_width
+# ----------------------------------------------------------------------------- target is the question
 @pytest.mark.parametrize("which", ["plan", "group_plan"])
-def test_old_target_attribute_warns_and_is_the_requested_half_width(which, request) -> None:
+def test_target_is_the_question_and_requested_half_width_the_goal(which, request) -> None:
+    """``target`` was a deprecated alias of ``requested_half_width``; it now names the question
+    planned for, as everywhere else in the library (the alias is gone)."""
     p = request.getfixturevalue(which)
     assert p.requested_half_width == (0.1 if which == "plan" else 0.12)
-    with pytest.warns(FutureWarning, match="requested_half_width"):
-        assert p.target == p.requested_half_width
-    assert "target" not in {f.name for f in dataclasses.fields(p)}
-
-
-@pytest.mark.parametrize("which", ["plan", "group_plan"])
-def test_old_target_keyword_of_the_constructor_warns(which, request) -> None:
-    p = request.getfixturevalue(which)
+    assert p.target == "next_test_set"
+    assert "target" in {f.name for f in dataclasses.fields(p)}
     fields = {f.name: getattr(p, f.name) for f in dataclasses.fields(p)}
-    fields["target"] = fields.pop("requested_half_width")
-    with pytest.warns(FutureWarning, match="requested_half_width"):
-        again = type(p)(**fields)
-    assert again == p
+    assert type(p)(**fields) == p
 
 
 def test_smallest_size_target_is_renamed_half_width() -> None:
@@ -80,9 +73,12 @@ def test_plot_half_width_target_is_renamed_half_width() -> None:
 def test_no_planner_signature_calls_the_half_width_target() -> None:
     import inspect
 
-    for func in (plan_test_size, plan_group_size, smallest_size, PlannerView.from_plan):
+    for func in (smallest_size, PlannerView.from_plan):
         assert "target" not in inspect.signature(func).parameters, func
-    assert "target" not in PlannerView.class_trait_names()
+    # where it appears, target is the question, defaulting to the true value
+    for func in (plan_test_size, plan_group_size):
+        assert inspect.signature(func).parameters["target"].default == "true_value", func
+    assert PlannerView().target == "true_value"
 
 
 # ----------------------------------------------------------------------------- interval
@@ -95,7 +91,7 @@ def test_interval_takes_an_explicit_confidence(plan) -> None:
 
 
 def test_interval_without_confidence_keeps_the_plans_own_for_one_release() -> None:
-    at90 = plan_test_size("recall", **KW, confidence=0.9)
+    at90 = plan_test_size("recall", **KW, confidence=0.9, target="next_test_set")
     with pytest.warns(FutureWarning, match="confidence=0.9"):
         default = at90.interval()
     assert default == at90.distribution().interval(0.9)
@@ -147,8 +143,10 @@ def test_view_shows_that_plan(plan) -> None:
 
 
 def test_view_of_a_binomial_plan_plans_with_the_binomial_model() -> None:
-    binomial = plan_test_size("mcc", prevalence=0.3, tpr=0.8, tnr=0.8, half_width=0.12, model="binomial")
-    beta = plan_test_size("mcc", prevalence=0.3, tpr=0.8, tnr=0.8, half_width=0.12)
+    binomial = plan_test_size(
+        "mcc", prevalence=0.3, tpr=0.8, tnr=0.8, half_width=0.12, model="binomial", target="next_test_set"
+    )
+    beta = plan_test_size("mcc", prevalence=0.3, tpr=0.8, tnr=0.8, half_width=0.12, target="next_test_set")
     assert binomial.N < beta.N  # the plug-in ignores the rates' own uncertainty
     view = binomial.view()
     assert view.model == "binomial" and view.plan()["N"] == binomial.N
@@ -164,7 +162,10 @@ def test_refused_model_prior_or_tolerance_changes_nothing(plan) -> None:
             view.update(**bad)
         assert (view.plan(), view.model, view.prior, view.tolerance) == before
     view.prior = "jeffreys"
-    assert view.prior == 0.5 and view.plan()["N"] == plan_test_size("recall", **KW, prior="jeffreys").N
+    assert (
+        view.prior == 0.5
+        and view.plan()["N"] == plan_test_size("recall", **KW, prior="jeffreys", target="next_test_set").N
+    )
 
 
 def test_group_plan_view_is_a_widget(group_plan) -> None:
@@ -180,14 +181,41 @@ def test_planner_checks_are_the_validation_modules() -> None:
 
     assert check_rate is _validation.check_rate
     for call, name in (
-        (lambda: plan_test_size("mcc", prevalence=1.2, tpr=0.8, tnr=0.8, half_width=0.1), "prevalence"),
-        (lambda: plan_test_size("mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=float("inf")), "half_width"),
-        (lambda: plan_test_size("mcc", prevalence=0.2, half_width=0.1), "value"),
-        (lambda: plan_test_size("mcc", prevalence=0.2, value=float("nan"), half_width=0.1), "value"),
-        (lambda: plan_test_size("mcc", prevalence=0.2, value=0.5, tpr=0.8, tnr=0.8, half_width=0.1), "tpr"),
-        (lambda: plan_test_size("mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.1, model="x"), "model"),
-        (lambda: plan_group_size("DI", size_a=0, rate_a=0.3, rate_d=0.2, half_width=0.1), "size_a"),
-        (lambda: plan_group_size("DI", size_a=10, rate_a=0.3, rate_d=0.2, half_width=-1), "half_width"),
+        (
+            lambda: plan_test_size("mcc", prevalence=1.2, tpr=0.8, tnr=0.8, half_width=0.1, target="next_test_set"),
+            "prevalence",
+        ),
+        (
+            lambda: plan_test_size(
+                "mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=float("inf"), target="next_test_set"
+            ),
+            "half_width",
+        ),
+        (lambda: plan_test_size("mcc", prevalence=0.2, half_width=0.1, target="next_test_set"), "value"),
+        (
+            lambda: plan_test_size("mcc", prevalence=0.2, value=float("nan"), half_width=0.1, target="next_test_set"),
+            "value",
+        ),
+        (
+            lambda: plan_test_size(
+                "mcc", prevalence=0.2, value=0.5, tpr=0.8, tnr=0.8, half_width=0.1, target="next_test_set"
+            ),
+            "tpr",
+        ),
+        (
+            lambda: plan_test_size(
+                "mcc", prevalence=0.2, tpr=0.8, tnr=0.8, half_width=0.1, model="x", target="next_test_set"
+            ),
+            "model",
+        ),
+        (
+            lambda: plan_group_size("DI", size_a=0, rate_a=0.3, rate_d=0.2, half_width=0.1, target="next_test_set"),
+            "size_a",
+        ),
+        (
+            lambda: plan_group_size("DI", size_a=10, rate_a=0.3, rate_d=0.2, half_width=-1, target="next_test_set"),
+            "half_width",
+        ),
     ):
         with pytest.raises(InvalidParameterError, match=name):
             call()

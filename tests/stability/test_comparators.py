@@ -82,7 +82,7 @@ def test_all_in_one_class_kappa_undefined_phi_one():
         warnings.simplefilter("ignore", RuntimeWarning)
         assert np.isnan(sm_fleiss_kappa(table))  # the peer's silent NaN
     with pytest.warns(st.UndefinedCoefficientWarning, match="one category"):
-        k = st.fleiss_kappa(pred)
+        k = st.fleiss_kappa(pred, on_undefined="warn")
     assert np.isnan(k) and not k.defined and "P_e = 1" in k.reason
     assert "undefined" in repr(k)
     with pytest.raises(st.UndefinedError, match="fleiss_kappa is undefined"):
@@ -145,7 +145,7 @@ def test_two_object_icc_vs_phi():
 
 def test_icc_one_object_undefined():
     with pytest.warns(st.UndefinedCoefficientWarning, match="one object"):
-        v = st.icc([[1.0], [2.0], [1.5]])
+        v = st.icc([[1.0], [2.0], [1.5]], on_undefined="warn")
     assert np.isnan(v) and v.reason.startswith("one object")
 
 
@@ -197,7 +197,7 @@ def test_alpha_matches_krippendorff(seed, scale):
 
 def test_alpha_undefined_cases():
     with pytest.warns(st.UndefinedCoefficientWarning, match="two or more"):
-        v = st.krippendorff_alpha(np.array([[1.0, np.nan], [np.nan, 2.0]]), "metric")
+        v = st.krippendorff_alpha(np.array([[1.0, np.nan], [np.nan, 2.0]]), "metric", on_undefined="warn")
     assert np.isnan(v)
     v = st.krippendorff_alpha([[1, 1], [1, 1]], "nominal", on_undefined="nan")
     assert np.isnan(v) and "D_e = 0" in v.reason

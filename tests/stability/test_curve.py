@@ -253,3 +253,51 @@ def test_curve_stability_on_undefined_policy(clf_curve):
         clf_curve.stability("fleiss_kappa", on_undefined="ignore")
     quiet = clf_curve.stability("fleiss_kappa", on_undefined="nan")
     np.testing.assert_array_equal(quiet, clf_curve.stability("fleiss_kappa"))
+
+
+def _constant_reference_curve() -> st.StabilityCurve:
+    """A curve whose training responses are constant: phi's expected disagreement D_e is 0."""
+    rng = np.random.default_rng(0)
+    predictions = rng.integers(0, 2, size=(2, 3, 12))
+    return st.StabilityCurve(
+        n_learners=np.array([2, 4]),
+        predictions=predictions,
+        train_y=np.zeros(20, dtype=int),
+        reference=[None, None],
+        fit_seconds=np.ones((2, 3)),
+        measure="phi",
+        scale="nominal",
+    )
+
+
+def test_phi_on_undefined_is_passed_on():
+    """Issue 20 defect 6: the policy reached the comparators but not phi/psi."""
+    curve = _constant_reference_curve()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        quiet = curve.stability("phi", on_undefined="nan")
+    assert np.isnan(quiet).all()
+    with pytest.warns(st.UndefinedCoefficientWarning):
+        assert np.isnan(curve.stability("phi", on_undefined="warn")).all()
+    with pytest.raises(st.UndefinedError, match="constant"):
+        curve.stability("phi", on_undefined="raise")
+
+
+def test_one_default_policy_everywhere():
+    """Bad input gets a clear error: the default is "raise" in the comparators, the curve and the measures."""
+    import inspect
+
+    for func in (
+        st.fleiss_kappa,
+        st.gwet_ac1,
+        st.krippendorff_alpha,
+        st.icc,
+        st.phi,
+        st.psi,
+        st.StabilityCurve.stability,
+    ):
+        assert inspect.signature(func).parameters["on_undefined"].default == "raise", func
+    with pytest.raises(st.UndefinedError):
+        st.fleiss_kappa([["a"], ["a"], ["a"]])
+    with pytest.raises(st.UndefinedError):
+        _constant_reference_curve().stability("phi")

@@ -30,11 +30,11 @@ from .._validation import (
     check_rate,
     check_tolerance,
 )
-from ..distribution import MetricDistribution
+from ..distribution import TARGETS, TRUE_VALUE_NODES, MetricDistribution
 from ..models import resolve_prior
 from ..planner import DRIFT_ALLOWANCE, smallest_size
 from ..planner._half_width import interval_half_width
-from ..planner._plan import _rename_target, _SizePlan
+from ..planner._plan import _SizePlan
 from . import label_metrics as lm
 from .evaluator import _di_from_outcomes
 from .uncertainty import exact_binary_facets
@@ -50,7 +50,6 @@ MAX_GROUP_SIZE = 100_000
 _MAX_POINTS = 10_000_000
 
 
-@_rename_target
 @dataclass(frozen=True)
 class GroupSizePlan(_SizePlan):
     """The smallest facet-d size meeting a requested half-width (:func:`plan_group_size`).
@@ -65,8 +64,10 @@ class GroupSizePlan(_SizePlan):
     half_width : float
         Achieved half-width at ``size_d``.
     requested_half_width : float
-        The half-width asked for (``half_width=`` of :func:`plan_group_size`; the old
-        attribute ``target`` still answers, with a FutureWarning).
+        The half-width asked for (``half_width=`` of :func:`plan_group_size`).
+    target : {"true_value", "next_test_set"}
+        The question planned for: the posterior of the true disparity, or the disparity
+        new facets of these sizes will show.
     confidence : float
     curve : dict
         size_d → half-width for every size evaluated.
@@ -80,7 +81,7 @@ class GroupSizePlan(_SizePlan):
 
     Examples
     --------
-    >>> plan = plan_group_size("DPPL", size_a=2000, rate_a=0.3, rate_d=0.2, half_width=0.05)
+    >>> plan = plan_group_size("DPPL", size_a=2000, rate_a=0.3, rate_d=0.2, half_width=0.05, target="next_test_set")
     >>> plan.size_d, plan.requested_half_width
     (726, 0.05)
     """
@@ -100,6 +101,7 @@ class GroupSizePlan(_SizePlan):
     curve: dict[int, float]
     prior: float = 1.0
     tolerance: float = DEFAULT_TOLERANCE
+    target: str = "true_value"
 
     @property
     def value(self) -> float:
@@ -110,6 +112,10 @@ class GroupSizePlan(_SizePlan):
 
     def distribution(self) -> MetricDistribution:
         """The posterior the criterion reads."""
+        if self.target == "true_value":
+            return _true_value_posterior(
+                self.metric, self.size_a, self.positives_a, self.size_d, self.positives_d, self.prior
+            )
         return _posterior(
             self.metric, self.size_a, self.positives_a, self.size_d, self.positives_d, self.prior, self.tolerance
         )
@@ -117,9 +123,10 @@ class GroupSizePlan(_SizePlan):
     def summary(self, confidence: float = 0.95) -> str:
         """The plan in one sentence, with the ``confidence`` interval at the planned sizes."""
         lo, hi = self.interval(check_confidence(confidence))
+        question = "the true disparity" if self.target == "true_value" else "new facets of these sizes"
         return (
             f"{self.metric}: {self.size_d:,} objects in facet d (with {self.size_a:,} in facet a) is the smallest "
-            f"size whose {self.confidence:.0%} interval is at most ± {self.requested_half_width:g} "
+            f"size whose {self.confidence:.0%} interval for {question} is at most ± {self.requested_half_width:g} "
             f"(± {self.half_width:.4g} there); the {confidence:.0%} interval around {self.value:.3g} is "
             f"[{lo:.3g}, {hi:.3g}]."
         )
@@ -156,6 +163,34 @@ def _posterior(metric: str, size_a: int, k_a: int, size_d: int, k_d: int, prior:
     return d
 
 
+def _true_value_posterior(metric: str, size_a: int, k_a: int, size_d: int, k_d: int, prior: float):
+    """The posterior of the metric's true value: each facet's rate ~ Beta(k + α, size − k + α),
+    by the quantile product rule of :func:`~confusionlab.metric_distribution`'s true value
+    (K nodes per rate at probabilities (i + ½)/K; cdf error at most (2K − 1)/K² for a
+    metric monotone in each rate, as DPL, DPPL and DI are)."""
+    k = TRUE_VALUE_NODES
+    nodes = (np.arange(k) + 0.5) / k
+    q_a = stats.beta.ppf(nodes, k_a + prior, size_a - k_a + prior)
+    q_d = stats.beta.ppf(nodes, k_d + prior, size_d - k_d + prior)
+    # each facet as the outcome counts [1 − q, q]: the metric's own function of the two rates
+    outcomes = np.empty((k, k, 2, 2))
+    outcomes[..., 0, 1], outcomes[..., 1, 1] = q_a[:, None], q_d[None, :]
+    outcomes[..., 0, 0], outcomes[..., 1, 0] = 1 - outcomes[..., 0, 1], 1 - outcomes[..., 1, 1]
+    values, counts = np.unique(np.asarray(GROUP_METRICS[metric](outcomes)).ravel(), return_counts=True)
+    return MetricDistribution(
+        values,
+        counts / float(k * k),
+        counts,
+        metric=metric,
+        model="beta-binomial",
+        lattice_points=k * k,
+        strategy=f"quadrature({k}x{k})",
+        check_total=True,
+        target="true_value",
+        cdf_error=(2 * k - 1) / k**2,
+    )
+
+
 def plan_group_size(
     metric: str,
     *,
@@ -167,6 +202,7 @@ def plan_group_size(
     prior: Any = "uniform",
     tolerance: float = DEFAULT_TOLERANCE,
     max_size: int = MAX_GROUP_SIZE,
+    target: str = "true_value",
 ) -> GroupSizePlan:
     """The smallest size of facet d whose ``metric`` interval is at most ± ``half_width``.
 
@@ -189,6 +225,10 @@ def plan_group_size(
         Tail mass each facet's marginal may drop.
     max_size : int, default 100,000
         Largest facet-d size searched.
+    target : {"true_value", "next_test_set"}, default "true_value"
+        The question. ``"true_value"``: the posterior of the true disparity (each facet's
+        rate ~ Beta(k + α, size − k + α)); ``"next_test_set"``: the disparity that new
+        facets of the same sizes will show (the plan of earlier releases, about √2 wider).
 
     Returns
     -------
@@ -211,17 +251,22 @@ def plan_group_size(
 
     Notes
     -----
-    Criterion at a size ``n_d``: positives ``k = ⌊rate·size + ½⌋`` in each facet; the
-    posterior predictive distribution of the metric for new facets of the same sizes
-    (``k' ~ BetaBin(size, k + α, size − k + α)`` per facet, independently, exact on the
-    lattice: :func:`~confusionlab.bias.uncertainty.exact_binary_facets`); its central
-    interval; half-width = (upper − lower)/2.
+    Criterion at a size ``n_d``: positives ``k = ⌊rate·size + ½⌋`` in each facet; for
+    ``target="next_test_set"`` the posterior predictive distribution of the metric for new
+    facets of the same sizes (``k' ~ BetaBin(size, k + α, size − k + α)`` per facet,
+    independently, exact on the lattice:
+    :func:`~confusionlab.bias.uncertainty.exact_binary_facets`), for ``"true_value"`` the
+    posterior of the metric of the two rates (a quadrature); its central interval;
+    half-width = (upper − lower)/2.
 
     Examples
     --------
-    >>> plan = plan_group_size("DPPL", size_a=2000, rate_a=0.3, rate_d=0.2, half_width=0.05)
+    >>> plan = plan_group_size("DPPL", size_a=2000, rate_a=0.3, rate_d=0.2, half_width=0.05, target="next_test_set")
     >>> plan.size_d, round(plan.half_width, 4) <= 0.05
     (726, True)
+    >>> true = plan_group_size("DPPL", size_a=2000, rate_a=0.3, rate_d=0.2, half_width=0.05)
+    >>> true.target, true.size_d < 726
+    ('true_value', True)
     """
     name = check_choice(metric, "metric", tuple(GROUP_METRICS))
     size_a = check_int(check_count(size_a, "size_a"), "size_a (facet a cannot be empty)", minimum=1)
@@ -229,6 +274,7 @@ def plan_group_size(
     rate_d = check_rate(rate_d, "rate_d")
     half_width = check_half_width(half_width)
     confidence = check_confidence(confidence)
+    target = check_choice(target, "target", TARGETS)
     alpha = resolve_prior(prior)
     tolerance = check_tolerance(tolerance)
     max_size = check_int(max_size, "max_size", minimum=1, maximum=10**7)
@@ -238,7 +284,9 @@ def plan_group_size(
     def rate_moments(k: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         a, b = k + alpha, size - k + alpha
         mean = a / (a + b)
-        var = a * b * (a + b + size) / ((a + b) ** 2 * (a + b + 1)) / size
+        var = a * b / ((a + b) ** 2 * (a + b + 1))  # the rate's posterior
+        if target == "next_test_set":  # the proportion in a new facet of the same size
+            var = var * (a + b + size) / size
         return mean, var
 
     qa, va = rate_moments(np.float64(k_a), np.float64(size_a))
@@ -254,7 +302,10 @@ def plan_group_size(
     def evaluate(size_d: int) -> tuple[float, float]:
         k_d = math.floor(rate_d * size_d + 0.5)
         if (size_d, k_d) not in cache:
-            d = _posterior(name, size_a, k_a, size_d, k_d, alpha, tolerance)
+            if target == "true_value":
+                d = _true_value_posterior(name, size_a, k_a, size_d, k_d, alpha)
+            else:
+                d = _posterior(name, size_a, k_a, size_d, k_d, alpha, tolerance)
             cache[size_d, k_d] = interval_half_width(d, confidence)
         h, grain = cache[size_d, k_d]
         return h, grain + max(DRIFT_ALLOWANCE, 1.0 / min(size_a, size_d))
@@ -274,4 +325,5 @@ def plan_group_size(
         curve=curve,
         prior=alpha,
         tolerance=tolerance,
+        target=target,
     )

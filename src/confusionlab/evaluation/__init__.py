@@ -38,7 +38,14 @@ from __future__ import annotations
 from ..mixture import mixture
 from ._evaluate import MAX_DRAWS, evaluate
 from ._labels import ALL, MAX_GROUPS
-from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, MACRO_PREFIX, QUESTIONS
+from ._metrics import (
+    DEFAULT_METRICS,
+    DEFAULT_MULTICLASS_METRICS,
+    MACRO_PREFIX,
+    MULTICLASS_MCC,
+    QUESTIONS,
+    multiclass_mcc,
+)
 from ._result import Evaluation, MetricValues
 
 __all__ = [
@@ -48,9 +55,11 @@ __all__ = [
     "MACRO_PREFIX",
     "MAX_DRAWS",
     "MAX_GROUPS",
+    "MULTICLASS_MCC",
     "QUESTIONS",
     "Evaluation",
     "MetricValues",
     "evaluate",
     "mixture",
+    "multiclass_mcc",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import comb
 from typing import Any
 
 import numpy as np
@@ -14,15 +15,18 @@ from .._validation import (
     as_labels,
     check_choice,
     check_int,
+    check_labels_not_scores,
     check_random_state,
     check_tolerance,
 )
 from ..confusion import _positive_label
 from ..distribution import TARGETS
-from ..models import MODELS
+from ..lattice import MAX_SIMPLEX_POINTS
+from ..models import MODELS, SIMPLEX_MODELS, resolve_prior
 from ._labels import _as_refits, _classes, _codes, _counter, _group_codes
-from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, MACRO_PREFIX, _metric_name
+from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, _is_macro, _metric_name
 from ._result import Evaluation
+from ._sampling import check_macro_memory
 
 __all__ = ["MAX_DRAWS", "evaluate"]
 
@@ -42,6 +46,7 @@ def evaluate(
     metrics: Sequence[str] | None = None,
     target: str = "next_test_set",
     tolerance: float = DEFAULT_TOLERANCE,
+    prior: Any = "uniform",
     n_draws: int = 20_000,
     random_state: Any = 0,
     min_class_size: int = 10,
@@ -67,11 +72,21 @@ def evaluate(
         Metrics reported by :attr:`Evaluation.value`, :meth:`Evaluation.to_frame`, the
         view and the page (validated here). Default ``f1, recall, precision,
         balanced_accuracy``, or the macro averages for more than two classes.
+        ``"macro_<metric>"`` is the mean of the classes' one-vs-rest metric (so
+        ``"macro_mcc"`` is the mean of one-vs-rest MCCs); ``"multiclass_mcc"`` is the
+        multi-class MCC (Gorodkin's R_K, scikit-learn's ``matthews_corrcoef``), a
+        different number.
     target : {"next_test_set", "true_value"}
         The question: what a new test set of the same size will show (default), or
         where the metric's true value lies (see :data:`QUESTIONS`).
     tolerance : float
         Tail mass each marginal may drop (:func:`~confusionlab.metric_distribution`).
+    prior : {"uniform", "jeffreys"} or float, default "uniform"
+        The prior of every posterior formed: α of the rates' Beta(· + α, · + α) (binary
+        metrics, both questions) and of each row's Dirichlet(row + α) (macro averages and
+        the multi-class MCC). "uniform" is α = 1, "jeffreys" α = ½; a smaller α pulls an
+        accurate classifier less toward chance (with three or more classes the uniform
+        Dirichlet's pull is strong at small N).
     n_draws : int, default 20,000
         Monte Carlo draws of each macro average (split evenly over the refits), at most
         :data:`MAX_DRAWS`. ``n_samples=`` is its old name.
@@ -89,8 +104,14 @@ def evaluate(
     ------
     confusionlab.InvalidParameterError
         Lengths that differ, a ``refits`` matrix of the wrong shape, a group of one row,
-        a binary metric asked of more than two classes without ``positive``, missing
-        values; each names the argument, and nothing is computed.
+        a binary metric asked of more than two classes without ``positive``, a
+        ``positive`` that is not a label, missing values, scores (non-integer numbers)
+        where labels are expected, ``target="true_value"`` with another model than the
+        beta-binomial, the simplex model on a test set too large for it; each names the
+        argument, and nothing is computed.
+    TooLargeError
+        Monte Carlo draws (``n_draws``) of the table metrics that would need more memory
+        than :func:`confusionlab.memory_limit` allows, also before anything is computed.
 
     See Also
     --------
@@ -122,6 +143,7 @@ def evaluate(
     model = check_choice(model, "model", MODELS)
     target = check_choice(target, "target", TARGETS)
     tolerance = check_tolerance(tolerance)
+    alpha = resolve_prior(prior)
     n_draws = check_int(n_draws, "n_draws", minimum=1, maximum=MAX_DRAWS)
     min_class_size = check_int(min_class_size, "min_class_size", minimum=0)
     rng = check_random_state(random_state)
@@ -133,12 +155,27 @@ def evaluate(
         raise InvalidParameterError(
             "give y_pred (one prediction per object) or refits (a refits × objects matrix), or both"
         )
+    check_labels_not_scores(t, "y_true")
+    if target == "true_value" and model != "beta-binomial":
+        raise InvalidParameterError(
+            f"target='true_value' is the posterior of the metric under the Beta posteriors of the rates, the limit "
+            f"of the beta-binomial model; got model={model!r}. Use model='beta-binomial' (the default), or "
+            "target='next_test_set'"
+        )
+    if model in SIMPLEX_MODELS and comb(m + 3, 3) > MAX_SIMPLEX_POINTS:
+        raise InvalidParameterError(
+            f"model={model!r} spreads each distribution over the simplex of C(N + 3, 3) matrices, "
+            f"{comb(m + 3, 3):,} for N = {m:,} test objects, more than the {MAX_SIMPLEX_POINTS:,} it builds; use "
+            "model='beta-binomial' (exact at any size; the prevalence fixed), or a test set of at most 492 objects"
+        )
     record = None
     if y_pred is not None:
-        record = as_labels(y_pred, "y_pred")
+        record = check_labels_not_scores(as_labels(y_pred, "y_pred"), "y_pred")
         if record.shape[0] != m:
             raise InvalidParameterError(f"y_true and y_pred must have the same length, got {m} and {record.shape[0]}")
     runs = _as_refits(refits, m) if refits is not None else None
+    if runs is not None:
+        check_labels_not_scores(runs.reshape(-1), "refits")
     group_codes, group_names = _group_codes(groups, m)
 
     # classes of every label vector, and integer codes
@@ -146,7 +183,7 @@ def evaluate(
     classes = _classes(t, pred_arrays)
     k = len(classes)
     if k > 2 and positive is None:
-        asked = [name for name in (metrics or ()) if not str(name).lower().startswith(MACRO_PREFIX)]
+        asked = [name for name in (metrics or ()) if not _is_macro(_metric_name(name, "metrics"))]
         if asked:
             raise InvalidParameterError(
                 f"metrics {asked!r} are binary but y_true and the predictions hold {k} classes; pass "
@@ -160,6 +197,9 @@ def evaluate(
     if not chosen:
         raise InvalidParameterError("metrics is empty; give at least one metric name")
     chosen = [_metric_name(name, "metrics") for name in chosen]
+    if any(_is_macro(name) for name in chosen):  # the Monte Carlo draws' memory, before anything is computed
+        n_vectors_drawn = runs.shape[0] if runs is not None else 1
+        check_macro_memory(n_draws, max(1, n_draws // n_vectors_drawn), k)
 
     # one bincount per prediction vector over (group, true class, predicted class)
     t_codes = _codes(t, classes).astype(np.int64, copy=False)
@@ -180,6 +220,7 @@ def evaluate(
         target=target,
         tolerance=tolerance,
         metrics=chosen,
+        prior=alpha,
         n_draws=n_draws,
         rng=rng,
         min_class_size=min_class_size,

@@ -22,7 +22,7 @@ from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric
 from ..mixture import decompose, mixture, slice_mixture
 from ..models import SLICE_MODELS
-from ._metrics import _REFIT_WORDS, MACRO_PREFIX, QUESTIONS, _is_macro, _label, _metric_name
+from ._metrics import _REFIT_WORDS, QUESTIONS, _is_macro, _label, _metric_name, table_values
 from ._sampling import check_macro_memory, macro_distribution
 
 __all__ = ["Evaluation"]
@@ -140,6 +140,7 @@ class Evaluation(Result):
         target: str,
         tolerance: float,
         metrics: list[str],
+        prior: float = 1.0,
         n_draws: int,
         rng: np.random.Generator,
         min_class_size: int,
@@ -155,6 +156,7 @@ class Evaluation(Result):
         self.model = model
         self.target = target
         self.tolerance = tolerance
+        self.prior = prior
         self.metrics = metrics
         self.n_draws = n_draws
         self._rng = rng
@@ -199,7 +201,9 @@ class Evaluation(Result):
     def _exact(self, cm: ConfusionMatrix, metric: str) -> MetricDistribution:
         key = ("exact", metric, cm.as_tuple())
         if key not in self._cache:
-            self._cache[key] = metric_distribution(cm, metric, self.model, tolerance=self.tolerance, target=self.target)
+            self._cache[key] = metric_distribution(
+                cm, metric, self.model, prior=self.prior, tolerance=self.tolerance, target=self.target
+            )
         return self._cache[key]
 
     def _mixed(
@@ -226,7 +230,7 @@ class Evaluation(Result):
                     self._binary(metric)
                     c = self.positive_index
                 cms = [self._one_vs_rest(tables[g], c) for tables in self.counts]  # type: ignore[arg-type]
-                mix = slice_mixture(cms, metric, self.model, tolerance=self.tolerance)
+                mix = slice_mixture(cms, metric, self.model, prior=self.prior, tolerance=self.tolerance)
                 self._cache[key] = (mix.distribution, mix.decompose(), mix.means)
         return self._cache[key]
 
@@ -279,7 +283,9 @@ class Evaluation(Result):
 
         Of ``y_pred``, or the mean over the refits when only refits were given. Macro
         averages are scikit-learn's ``average="macro"`` over the labels present in
-        ``y_true`` or the predictions (0 where a class's metric is 0/0).
+        ``y_true`` or the predictions (0 where a class's metric is 0/0): ``macro_mcc``
+        is the mean of the one-vs-rest MCCs. ``multiclass_mcc`` is Gorodkin's R_K,
+        scikit-learn's ``matthews_corrcoef`` on the labels (:func:`multiclass_mcc`).
 
         Examples
         --------
@@ -293,9 +299,8 @@ class Evaluation(Result):
         vals = []
         for table in tables:
             if _is_macro(metric):
-                m = get_metric(metric[len(MACRO_PREFIX) :])
                 present = np.flatnonzero(table.sum(axis=0) + table.sum(axis=1))
-                vals.append(float(np.mean([m(self._one_vs_rest(table, c)) for c in present])))
+                vals.append(float(table_values(metric, table[np.ix_(present, present)])))
             else:
                 vals.append(self._binary(metric)(self._one_vs_rest(table, self.positive_index)))  # type: ignore[arg-type]
         return float(np.mean(vals))
@@ -425,11 +430,12 @@ class Evaluation(Result):
         """Each run's Monte Carlo distribution of the macro average for group ``g``, and its error."""
         key = ("macro", metric, g)
         if key not in self._cache:
-            m = get_metric(metric[len(MACRO_PREFIX) :])
             runs = self.counts
             per_run = max(1, self.n_draws // runs.shape[0])
             check_macro_memory(self.n_draws, per_run, runs.shape[-1])
-            pairs = [macro_distribution(table, metric, m, per_run, self._rng, self.target) for table in runs[:, g]]
+            pairs = [
+                macro_distribution(table, metric, per_run, self._rng, self.target, self.prior) for table in runs[:, g]
+            ]
             self._cache[key] = ([d for d, _ in pairs], [e for _, e in pairs])
         return self._cache[key]
 

@@ -1,8 +1,10 @@
-"""The Monte Carlo sampler of macro averages (more than two classes).
+"""The Monte Carlo sampler of the metrics of a whole K × K table (more than two classes).
 
-A macro average (the mean over classes of a one-vs-rest metric) of a K × K confusion
-table has no exact lattice small enough to enumerate, so it is sampled: each row i of
-the table (the objects of true class i) gets θ_i ~ Dirichlet(row + 1) — the row-wise
+A macro average (the mean over classes of a one-vs-rest metric) or the multi-class MCC
+of a K × K confusion table has no exact lattice small enough to enumerate, so it is
+sampled: each row i of
+the table (the objects of true class i) gets θ_i ~ Dirichlet(row + α) (α from ``prior``,
+1 by default) — the row-wise
 Dirichlet-multinomial model — and the new row is Multinomial(n_i, θ_i) for a new test
 set of the same size, or n_i·θ_i for the true value. The distribution of the draws
 comes with the Monte Carlo standard error of its mean, kept by the caller.
@@ -16,7 +18,7 @@ import numpy as np
 
 from .._validation import check_memory
 from ..distribution import MetricDistribution
-from ..metrics import Metric
+from ._metrics import table_values
 
 __all__: list[str] = []
 
@@ -33,12 +35,15 @@ def check_macro_memory(n_draws: int, per_table: int, k: int) -> None:
     )
 
 
-def macro_samples(table: np.ndarray, metric: Metric, n_draws: int, rng: np.random.Generator, target: str) -> np.ndarray:
-    """``n_draws`` draws of the macro average of ``metric`` over the classes of the K × K ``table``
-    (rows true, columns predicted) under the row-wise Dirichlet-multinomial model."""
+def macro_samples(
+    table: np.ndarray, name: str, n_draws: int, rng: np.random.Generator, target: str, prior: float = 1.0
+) -> np.ndarray:
+    """``n_draws`` draws of the table metric ``name`` (a macro average or the multi-class MCC,
+    :func:`._metrics.table_values`) of the K × K ``table`` (rows true, columns predicted)
+    under the row-wise Dirichlet-multinomial model (Dirichlet(row + ``prior``))."""
     k = table.shape[0]
     n_rows = table.sum(axis=1)
-    theta = rng.gamma(table[None, :, :] + 1.0, size=(n_draws, k, k))
+    theta = rng.gamma(table[None, :, :] + prior, size=(n_draws, k, k))
     theta /= theta.sum(axis=2, keepdims=True)
     if target == "true_value":
         mats = theta * n_rows[None, :, None]
@@ -46,16 +51,11 @@ def macro_samples(table: np.ndarray, metric: Metric, n_draws: int, rng: np.rando
         mats = np.empty_like(theta)
         for i in range(k):
             mats[:, i, :] = rng.multinomial(int(n_rows[i]), theta[:, i, :]) if n_rows[i] else 0.0
-    diag = np.einsum("sii->si", mats)
-    rows, cols = mats.sum(axis=2), mats.sum(axis=1)
-    total = float(n_rows.sum())
-    fn, fp = rows - diag, cols - diag
-    values = metric.values(diag, fn, fp, total - diag - fn - fp)
-    return values.mean(axis=1)
+    return table_values(name, mats)
 
 
 def macro_distribution(
-    table: np.ndarray, name: str, metric: Metric, n_draws: int, rng: np.random.Generator, target: str
+    table: np.ndarray, name: str, n_draws: int, rng: np.random.Generator, target: str, prior: float = 1.0
 ) -> tuple[MetricDistribution, float]:
     """The sampled distribution of the macro average ``name`` of ``table`` and the Monte Carlo
     standard error of its mean (sd of the draws / √n_draws).
@@ -65,7 +65,7 @@ def macro_distribution(
     memory first (:func:`check_macro_memory`).
     """
     present = np.flatnonzero(table.sum(axis=0) + table.sum(axis=1))
-    sample = macro_samples(table[np.ix_(present, present)], metric, n_draws, rng, target)
+    sample = macro_samples(table[np.ix_(present, present)], name, n_draws, rng, target, prior)
     values, counts = np.unique(sample, return_counts=True)
     d = MetricDistribution(
         values,

@@ -13,6 +13,7 @@ from .._deprecation import renamed_arguments, renamed_attribute
 from .._result import Result, new_figure
 from .._validation import (
     DEFAULT_TOLERANCE,
+    InvalidParameterError,
     TooLargeError,
     check_choice,
     check_confidence,
@@ -26,11 +27,11 @@ from .._validation import (
     check_tolerance,
     check_undefined,
 )
-from ..distribution import MetricDistribution, metric_distribution
+from ..distribution import TARGETS, MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric, metric_value
 from ..palette import NEUTRAL, PAIR_COLOURS, THEME
 from ._counts import PairedCounts
-from ._engine import ExactEngine, MonteCarloEngine
+from ._engine import ExactEngine, MonteCarloEngine, TrueValueEngine
 from ._model import cell_windows, check_model, count_joint, single_model
 
 __all__ = [
@@ -124,8 +125,10 @@ class PairedComparison(Result):
         tolerance: float,
         undefined: float,
         pruned_mass: float,
+        target: str = "next_test_set",
     ) -> None:
         self._engine = engine
+        self.target = target
         self.metric = metric.name
         self._metric = metric
         self.model = model
@@ -156,6 +159,8 @@ class PairedComparison(Result):
 
     # -- the marginals -------------------------------------------------------------------
     def _marginal(self, cm: Any) -> MetricDistribution:
+        if self.target == "true_value":  # Dirichlet(½ each) aggregates to each classifier's Beta(·+1, ·+1)
+            return metric_distribution(cm, self._metric, "beta-binomial", undefined=self.undefined, target=self.target)
         return metric_distribution(
             cm,
             self._metric,
@@ -222,6 +227,7 @@ class PairedComparison(Result):
             undefined_excluded=True,
             strategy=strategy,
             check_total=True,
+            target=self.target,
         )
 
     def _binned_difference(self, engine: ExactEngine) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -381,8 +387,9 @@ class PairedComparison(Result):
         lo, hi = self.interval(c)
         label = self._metric.label
         err = f" (Monte Carlo, standard error {self.mc_error:.2g})" if self.mc_error else ""
+        question = "in its true value" if self.target == "true_value" else "on a new test set"
         return (
-            f"{label}: A exceeds B on a new test set with probability {self.prob_greater:.3g} (equal "
+            f"{label}: A exceeds B {question} with probability {self.prob_greater:.3g} (equal "
             f"{self.prob_equal:.3g}, below {self.prob_less:.3g}){err}; A − B is {self.value:.3g} on this test set, "
             f"{c:.0%} interval [{lo:.3g}, {hi:.3g}]: {self.verdict(m, c)} at margin {m:g}."
         )
@@ -393,6 +400,27 @@ class PairedComparison(Result):
             f"PairedComparison(metric={self.metric!r}, model={self.model!r}, method={self.method!r}, "
             f"value={self.value:.4g}, prob_greater={self.prob_greater:.4g}{err}, prob_equal={self.prob_equal:.4g}, "
             f"prob_less={self.prob_less:.4g})"
+        )
+
+
+def check_true_value_question(model: str, future_size: Any, method: str) -> None:
+    """Refuse what the true-value question cannot take: the plug-in model (its rates are taken as
+    known), a future size (the true value is the limit of a growing test set), exact enumeration."""
+    if model != "paired-beta-binomial":
+        raise InvalidParameterError(
+            f"target='true_value' is the posterior of the classifiers' true values under the Dirichlet posterior "
+            f"of the agreement cells; got model={model!r}, which takes them as known. Use "
+            "model='paired-beta-binomial' (the default), or target='next_test_set'"
+        )
+    if future_size is not None:
+        raise InvalidParameterError(
+            f"target='true_value' has no test-set size (it is the limit of a growing one); got "
+            f"future_size={future_size!r}. Leave future_size out, or use target='next_test_set'"
+        )
+    if method == "exact":
+        raise InvalidParameterError(
+            "method='exact' enumerates the counts of a new test set; target='true_value' is estimated from n_draws "
+            "draws of the posterior (method='auto' or 'monte-carlo')"
         )
 
 
@@ -421,6 +449,7 @@ def compare_paired_cells(
     method: str = "auto",
     n_draws: int = 100_000,
     random_state: Any = 0,
+    target: str = "next_test_set",
 ) -> PairedComparison:
     """:func:`compare_paired` from the 2 × 4 cell counts (or a :class:`PairedCounts`).
 
@@ -449,20 +478,36 @@ def compare_paired_cells(
     m = get_metric(metric)
     model, tolerance, undefined_value, n_draws = check_options(model, tolerance, undefined, n_draws, stacklevel=3)
     method = check_choice(method, "method", ("auto", "exact", "monte-carlo"))
+    target = check_choice(target, "target", TARGETS)
+    if target == "true_value":
+        rng = check_random_state(random_state)
+        check_true_value_question(model, future_size, method)
+        positives, negatives = counts.as_array()
+        engine = TrueValueEngine(m, model, counts.p, counts.n, positives, negatives, n_draws, rng, undefined_value)
+        return PairedComparison(
+            engine,
+            metric=m,
+            model=model,
+            counts=counts,
+            future_size=(counts.p, counts.n),
+            tolerance=tolerance,
+            undefined=undefined_value,
+            pruned_mass=0.0,
+            target=target,
+        )
     p, n = check_test_set_size(future_size, counts.p, counts.n)
     if model == "paired-binomial":
         check_observed_class(counts.p, p, "positives", model)
         check_observed_class(counts.n, n, "negatives", model)
-    identical = counts.discordant_cells == 0
     exact = None
     if method != "monte-carlo":
-        exact = _exact_engine(m, model, counts, p, n, tolerance, undefined_value, identical, refuse=method == "exact")
+        exact = _exact_engine(m, model, counts, p, n, tolerance, undefined_value, refuse=method == "exact")
     if exact is not None:
         engine, pruned = exact
     else:
         rng = check_random_state(random_state)
         positives, negatives = counts.as_array()
-        engine = MonteCarloEngine(m, model, p, n, positives, negatives, n_draws, rng, undefined_value, identical)
+        engine = MonteCarloEngine(m, model, p, n, positives, negatives, n_draws, rng, undefined_value)
         pruned = 0.0
     return PairedComparison(
         engine,
@@ -484,7 +529,6 @@ def _exact_engine(
     n: int,
     tolerance: float,
     undefined: float,
-    identical: bool,
     *,
     refuse: bool,
 ) -> tuple[ExactEngine, float] | None:
@@ -492,7 +536,7 @@ def _exact_engine(
         if future == 0:
             continue
         try:
-            windows, _ = cell_windows(model, cells, future, tolerance, name, identical)
+            windows, _ = cell_windows(model, cells, future, tolerance, name)
         except TooLargeError:
             if refuse:
                 raise
@@ -500,8 +544,8 @@ def _exact_engine(
         box = math.prod(hi - lo + 1 for lo, hi in windows)
         if box > MAX_BOX_POINTS and not refuse:
             return None
-    pos = count_joint(model, counts.positives, p, tolerance, "positives", identical)
-    neg = count_joint(model, counts.negatives, n, tolerance, "negatives", identical)
+    pos = count_joint(model, counts.positives, p, tolerance, "positives")
+    neg = count_joint(model, counts.negatives, n, tolerance, "negatives")
     if ExactEngine.work(pos, neg) > EXACT_WORK_LIMIT and not refuse:
         return None
     if m.magnitude(p + n) >= 2**62 and not refuse:
@@ -531,6 +575,7 @@ def compare_paired(
     method: str = "auto",
     n_draws: int = 100_000,
     random_state: Any = 0,
+    target: str = "next_test_set",
 ) -> PairedComparison:
     """Is classifier A better than B on the metric, given both were scored on the same test set?
 
@@ -577,6 +622,13 @@ def compare_paired(
         (it still works, with a FutureWarning).
     random_state : None, int, SeedSequence or Generator, default 0
         For the Monte Carlo draws.
+    target : {"next_test_set", "true_value"}, default "next_test_set"
+        The question. ``"next_test_set"``: which classifier wins on a new test set of
+        ``future_size`` (exact, or Monte Carlo). ``"true_value"``: which has the better
+        *true* metric — the posterior of each class's agreement shares,
+        Dirichlet(cells + ½), the prevalence fixed at the observed one, estimated from
+        ``n_draws`` draws (``mc_error``); about 1/√2 as wide, so sharper. Needs the
+        paired beta-binomial model and no ``future_size``.
 
     Returns
     -------
@@ -598,8 +650,10 @@ def compare_paired(
     Exact: the joint tables of (TP_A, TP_B) and of (FP_A, FP_B) are enumerated on their
     pruned support and every probability is a sum over the product of the two, with
     values compared by exact rank (see :mod:`confusionlab.paired._engine`).
-    Predictions that agree on every example are taken to come from the same classifier
-    (the discordant cells are structural zeros), so ``prob_equal`` is then 1.
+    Every cell has the same Dirichlet prior ½ whatever its count: predictions that agree
+    on every example are still two classifiers (their discordant cells, observed 0, keep
+    the prior), so ``prob_equal`` is then below 1 and one differing example more moves the
+    answer only a little.
     Independence of A and B (:func:`confusionlab.compare`) is the wrong model here: two
     classifiers scored on the same examples err on the same hard ones, and the paired
     answer is usually much sharper.
@@ -627,4 +681,5 @@ def compare_paired(
         method=method,
         n_draws=n_draws,
         random_state=random_state,
+        target=target,
     )

@@ -33,7 +33,7 @@ from ..metrics import Metric
 from ._model import CountJoint, cell_priors, draw_counts
 from ._ranks import exact_ranks
 
-__all__ = ["ExactEngine", "MonteCarloEngine"]
+__all__ = ["ExactEngine", "MonteCarloEngine", "TrueValueEngine"]
 
 #: Bytes per drawn example while Monte Carlo draws are held (cells, counts, ranks).
 BYTES_PER_DRAW = 160
@@ -173,11 +173,10 @@ class MonteCarloEngine:
     n_draws: int
     rng: np.random.Generator
     undefined: float
-    identical: bool = False
 
     def __post_init__(self) -> None:
         check_n_draws(self.n_draws, bytes_per_draw=BYTES_PER_DRAW)
-        prior = np.array(cell_priors(self.identical))
+        prior = np.array(cell_priors())
         pos = draw_counts(self.model, self.cells_pos, self.p, self.n_draws, self.rng, prior)
         neg = draw_counts(self.model, self.cells_neg, self.n, self.n_draws, self.rng, prior)
         tp = np.concatenate((pos[:, 0] + pos[:, 1], pos[:, 0] + pos[:, 2]))
@@ -213,3 +212,33 @@ class MonteCarloEngine:
         ia = np.clip(np.searchsorted(edges_a, va, side="right") - 1, 0, na - 1)
         ib = np.clip(np.searchsorted(edges_b, vb, side="right") - 1, 0, nb - 1)
         return np.bincount(ia * nb + ib, minlength=na * nb).reshape(na, nb) / self.n_draws
+
+
+@dataclass
+class TrueValueEngine(MonteCarloEngine):
+    """Estimates for the classifiers' *true* values: draws of each class's four agreement
+    shares from their posterior Dirichlet(cells + ½) (the prior of every cell, whatever its
+    count), A's true rates θ_both + θ_onlyA and B's θ_both + θ_onlyB, the prevalence fixed
+    at the observed one (as :func:`~confusionlab.metric_distribution`'s ``target="true_value"``).
+    The values are real numbers: ranked by sorting (ties have probability 0 but for equal
+    draws, e.g. a metric that ignores the cells where A and B differ)."""
+
+    def __post_init__(self) -> None:
+        check_n_draws(self.n_draws, bytes_per_draw=BYTES_PER_DRAW)
+        prior = np.array(cell_priors())
+        p, n = float(self.p), float(self.n)
+
+        def rates(cells: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray]:
+            if size == 0:
+                return np.zeros(self.n_draws), np.zeros(self.n_draws)
+            shares = self.rng.dirichlet(np.asarray(cells, dtype=np.float64) + prior, size=self.n_draws)
+            return shares[:, 0] + shares[:, 1], shares[:, 0] + shares[:, 2]
+
+        tpr_a, tpr_b = rates(self.cells_pos, p)
+        fpr_a, fpr_b = rates(self.cells_neg, n)
+        tp = np.concatenate((p * tpr_a, p * tpr_b))
+        fp = np.concatenate((n * fpr_a, n * fpr_b))
+        values = self.metric.values(tp, p - tp, fp, n - fp, undefined=self.undefined)
+        self.values, ranks = np.unique(values, return_inverse=True)
+        ranks = ranks.reshape(-1)
+        self.rank_a, self.rank_b = ranks[: self.n_draws], ranks[self.n_draws :]

@@ -87,21 +87,21 @@ def single_model(model: str) -> str:
     return model.removeprefix("paired-")
 
 
-def cell_priors(identical: bool) -> tuple[float, float, float, float]:
-    """Dirichlet prior per cell: ½ each, or (1, 0, 0, 1) for two classifiers that never disagreed.
+def cell_priors() -> tuple[float, float, float, float]:
+    """Dirichlet prior per cell: ½ each, whatever the counts.
 
-    Predictions that agree on every example are taken to come from the same classifier:
-    its discordant cells are structural zeros, and (both, neither) keep the uniform
-    Beta(1, 1) of each classifier alone.
+    Two prediction vectors that agree on every example are still two classifiers: their
+    discordant cells have observed count 0 and keep the prior ½ (no structural zeros), so
+    the answer is continuous in the data (one differing example more moves it a little).
+    The same prior per cell is what :func:`~confusionlab.paired.rank_models`' k-classifier
+    prior 2**(1 − k) per cell gives each pair (2**(k − 2) cells of the k merge into each).
     """
-    return (1.0, 0.0, 0.0, 1.0) if identical else (CELL_PRIOR,) * 4
+    return (CELL_PRIOR,) * 4
 
 
 def _cell_log_weights(model: str, cell: int, observed: int, lo: int, hi: int, prior: float) -> np.ndarray:
     """log of the cell's factor in the cells' PMF (Dirichlet-multinomial or multinomial), for counts lo…hi."""
     c = np.arange(lo, hi + 1, dtype=np.float64)
-    if model == "paired-beta-binomial" and prior == 0:
-        return np.where(c == 0, 0.0, -np.inf)  # a structural zero
     if model == "paired-beta-binomial":
         a = cell + prior
         return special.gammaln(c + a) - special.gammaln(a) - special.gammaln(c + 1)
@@ -112,21 +112,18 @@ def _cell_log_weights(model: str, cell: int, observed: int, lo: int, hi: int, pr
 
 
 def cell_windows(
-    model: str, cells: tuple[int, int, int, int], future: int, tolerance: float, what: str, identical: bool = False
+    model: str, cells: tuple[int, int, int, int], future: int, tolerance: float, what: str
 ) -> tuple[list[tuple[int, int]], float]:
     """Windows (lo, hi) of the first three cells' counts, and the bound on the mass outside the box."""
     total = sum(cells)
-    priors = cell_priors(identical)
+    priors = cell_priors()
     beta = model == "paired-beta-binomial"
     windows = []
     dropped = 0.0
     for k, name in enumerate(("both", "only A", "only B")):
-        if beta and priors[k] == 0:
-            windows.append((0, 0))
-            continue
         # a cell of DirMult(α) is BetaBin(future, α_k, α_0 − α_k); marginal() gives
         # BetaBin(future, cell + prior, trials − cell + prior), so trials = total + Σprior − 2·prior
-        extra = round(sum(priors) - 2 * priors[k]) if beta else 0  # ½ each: 1; (1, 0, 0, 1): 0
+        extra = round(sum(priors) - 2 * priors[k]) if beta else 0  # ½ each: 1
         prior = priors[k] if beta else 0.0
         m = marginal(single_model(model), cells[k], total + extra, future, prior, tolerance / 3, f"{what} ({name})")
         windows.append((m.lo, m.lo + m.pmf.size - 1))
@@ -134,9 +131,7 @@ def cell_windows(
     return windows, dropped
 
 
-def count_joint(
-    model: str, cells: tuple[int, int, int, int], future: int, tolerance: float, what: str, identical: bool = False
-) -> CountJoint:
+def count_joint(model: str, cells: tuple[int, int, int, int], future: int, tolerance: float, what: str) -> CountJoint:
     """Joint PMF of (both + only A, both + only B) among ``future`` new examples of one class.
 
     ``cells`` = observed (both, only A, only B, neither) of that class.
@@ -152,8 +147,8 @@ def count_joint(
         return CountJoint(0, 0, np.ones((1, 1)), 0.0)
     if model == "paired-binomial":
         check_observed_class(total, future, what, model)
-    windows, dropped = cell_windows(model, cells, future, tolerance, what, identical)
-    priors = cell_priors(identical)
+    windows, dropped = cell_windows(model, cells, future, tolerance, what)
+    priors = cell_priors()
     sizes = [hi - lo + 1 for lo, hi in windows]
     box = float(sizes[0]) * sizes[1] * sizes[2]
     check_memory(
@@ -213,16 +208,12 @@ def draw_counts(
     """Monte Carlo draws of a class's cell counts among ``future`` new examples: shape (n_draws, cells).
 
     Any number of cells: the four of a pair, or the 2**k of k classifiers
-    (:func:`~confusionlab.paired.rank_models`). Cells whose prior and count are both 0 are
-    structural zeros."""
+    (:func:`~confusionlab.paired.rank_models`), every cell with the same ``prior``."""
     cells = np.asarray(cells, dtype=np.float64)
     if future == 0:
         return np.zeros((n_draws, cells.size), dtype=np.int64)
     if model == "paired-beta-binomial":
-        alpha = cells + prior
-        live = alpha > 0
-        shares = np.zeros((n_draws, cells.size))
-        shares[:, live] = rng.dirichlet(alpha[live], size=n_draws)
+        shares = rng.dirichlet(cells + prior, size=n_draws)
     else:
         shares = np.broadcast_to(cells / cells.sum(), (n_draws, cells.size))
     return rng.multinomial(future, shares)

@@ -15,6 +15,7 @@ from .._validation import (
     DEFAULT_TOLERANCE,
     as_labels,
     check_binary_labels,
+    check_choice,
     check_classifiers,
     check_confidence,
     check_member,
@@ -25,9 +26,10 @@ from .._validation import (
     check_test_set_size,
 )
 from ..confusion import ConfusionMatrix, _distinct, _equals, _positive_label
+from ..distribution import TARGETS
 from ..metrics import Metric, get_metric, metric_value
 from ..palette import NEUTRAL, PAIR_COLOURS
-from ._compare import PairedComparison, check_options, compare_paired_cells
+from ._compare import PairedComparison, check_options, check_true_value_question, compare_paired_cells
 from ._counts import PairedCounts
 from ._model import draw_counts
 from ._ranks import exact_ranks
@@ -219,6 +221,7 @@ def rank_models(
     undefined: float = 0.0,
     n_draws: int = 100_000,
     random_state: Any = 0,
+    target: str = "next_test_set",
 ) -> Ranking:
     """Rank k ≥ 2 classifiers scored on the same test set.
 
@@ -234,6 +237,10 @@ def rank_models(
         Monte Carlo draws for P(best) and expected ranks when k > 2. ``draws`` is its old
         name (it still works, with a FutureWarning).
     random_state : default 0
+    target : {"next_test_set", "true_value"}, default "next_test_set"
+        The question, as in :func:`compare_paired`: who wins on a new test set, or who
+        has the best true metric (the posterior of the 2**k agreement shares, by Monte
+        Carlo, also for k = 2).
 
     Returns
     -------
@@ -284,9 +291,13 @@ def rank_models(
     cells_pos = np.bincount(pattern[truth], minlength=2**k)
     cells_neg = np.bincount(pattern[~truth], minlength=2**k)
     p_obs, n_obs = int(cells_pos.sum()), int(cells_neg.sum())
+    target = check_choice(target, "target", TARGETS)
+    if target == "true_value":
+        check_true_value_question(model, future_size, "auto")
     p, n = check_test_set_size(future_size, p_obs, n_obs)
-    options = {"model": model, "tolerance": tolerance, "future_size": (p, n), "undefined": undefined_value,
-               "n_draws": n_draws, "random_state": random_state}  # fmt: skip
+    options = {"model": model, "tolerance": tolerance, "undefined": undefined_value, "n_draws": n_draws,
+               "random_state": random_state, "target": target,
+               "future_size": (p, n) if target == "next_test_set" else None}  # fmt: skip
     observed = {}
     for name, predicted in zip(names, bits, strict=True):
         tp, fp = int(np.count_nonzero(predicted & truth)), int(np.count_nonzero(predicted & ~truth))
@@ -300,7 +311,7 @@ def rank_models(
         for j in range(i + 1, k):
             r = _compare_pair(cells_pos, cells_neg, i, j, m, options)
             pairwise[i, j], pairwise[j, i] = r.prob_greater, r.prob_less
-    if k == 2:
+    if k == 2 and target == "next_test_set":
         tie = 1.0 - pairwise[0, 1] - pairwise[1, 0]
         best = [float(pairwise[0, 1] + tie / 2), float(pairwise[1, 0] + tie / 2)]
         ranks = [float(1 + pairwise[1, 0] + tie / 2), float(1 + pairwise[0, 1] + tie / 2)]
@@ -314,12 +325,18 @@ def rank_models(
     check_n_draws(n_draws, bytes_per_draw=2**k * 16 + k * 48)  # 2**k cells and k ranks per draw
     prior = 2.0 ** (1 - k)
     bitmat = ((np.arange(2**k)[:, None] >> np.arange(k)[None, :]) & 1).astype(np.int64)  # (cells, k)
-    tp = draw_counts(model, cells_pos, p, n_draws, rng, prior) @ bitmat  # (n_draws, k)
-    fp = draw_counts(model, cells_neg, n, n_draws, rng, prior) @ bitmat
-    span = n + 1
-    uniq, inv = np.unique((tp * span + fp).reshape(-1), return_inverse=True)
-    ranked = exact_ranks(m, uniq // span, uniq % span, p, n, undefined_value)
-    rank = ranked.ranks[inv.reshape(-1)].reshape(n_draws, k)
+    if target == "true_value":  # the posterior of the shares; real values, ranked by sorting
+        tp = p * (rng.dirichlet(cells_pos + prior, size=n_draws) @ bitmat) if p else np.zeros((n_draws, k))
+        fp = n * (rng.dirichlet(cells_neg + prior, size=n_draws) @ bitmat) if n else np.zeros((n_draws, k))
+        values = m.values(tp, p - tp, fp, n - fp, undefined=undefined_value)
+        rank = np.unique(values.reshape(-1), return_inverse=True)[1].reshape(n_draws, k)
+    else:
+        tp = draw_counts(model, cells_pos, p, n_draws, rng, prior) @ bitmat  # (n_draws, k)
+        fp = draw_counts(model, cells_neg, n, n_draws, rng, prior) @ bitmat
+        span = n + 1
+        uniq, inv = np.unique((tp * span + fp).reshape(-1), return_inverse=True)
+        ranked = exact_ranks(m, uniq // span, uniq % span, p, n, undefined_value)
+        rank = ranked.ranks[inv.reshape(-1)].reshape(n_draws, k)
     top = rank.max(axis=1, keepdims=True)
     at_top = rank == top
     share = at_top / at_top.sum(axis=1, keepdims=True)

@@ -12,7 +12,8 @@ core, and returns a :class:`TestSizePlan`. The package holds one idea per module
                           fast paths the criterion reads)
 ``_search``               :func:`smallest_size`: the smallest size meeting a half-width
                           although the half-width is not monotone (also used by
-                          :func:`confusionlab.bias.plan_group_size`)
+                          :func:`confusionlab.bias.plan_group_size`); :func:`stable_size`:
+                          the size from which every larger one meets it
 ``_rates``                :func:`rates_for_value`: planning from an expected value
 ``_assurance``            the criterion for the interval reported after the test
 ``_plan``                 :class:`TestSizePlan` and :func:`plan_test_size`
@@ -20,7 +21,7 @@ core, and returns a :class:`TestSizePlan`. The package holds one idea per module
 
 Examples
 --------
->>> plan = plan_test_size("mcc", prevalence=0.1, tpr=0.8, tnr=0.9, half_width=0.1)
+>>> plan = plan_test_size("mcc", prevalence=0.1, tpr=0.8, tnr=0.9, half_width=0.1, target="next_test_set")
 >>> plan.N, plan.half_width <= plan.requested_half_width
 (855, True)
 """
@@ -32,7 +33,7 @@ from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES
 from ._criterion import DRIFT_ALLOWANCE, normal_half_width, plan_counts
 from ._plan import PLAN_MODELS, TestSizePlan, plan_test_size
 from ._rates import rates_for_value
-from ._search import MAX_SIZE, TargetUnreachableError, smallest_size
+from ._search import MAX_SIZE, TargetUnreachableError, smallest_size, stable_size
 
 __all__ = [
     "DEFAULT_ASSURANCE_TOLERANCE",
@@ -48,4 +49,5 @@ __all__ = [
     "plan_test_size",
     "rates_for_value",
     "smallest_size",
+    "stable_size",
 ]

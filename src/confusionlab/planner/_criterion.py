@@ -3,15 +3,26 @@
 For a candidate size N the plan has ``p = ⌊π·N + ½⌋`` positives, clipped to
 ``[1, N − 1]``, ``n = N − p`` negatives, ``TP = ⌊tpr·p + ½⌋`` and ``TN = ⌊tnr·n + ½⌋``
 (:func:`plan_counts`). The criterion is the half-width, (upper − lower)/2, of the central
-``confidence`` interval of the metric's distribution for a new test set of the same size
-under ``model`` from (TP, FN, FP, TN) — :func:`~confusionlab.metric_distribution`'s
-interval, read by the fast exact paths of :mod:`._half_width` where they apply
-(:class:`_Evaluator`). :func:`normal_half_width` is its smooth model, computed with the same
+``confidence`` interval of :func:`~confusionlab.metric_distribution` at (TP, FN, FP, TN)
+for the question asked: ``target="true_value"`` the posterior of the metric's true value
+(its quadrature distribution), ``target="next_test_set"`` the distribution for a new test
+set of the same size under ``model``, read by the fast exact paths of :mod:`._half_width`
+where they apply (:class:`_Evaluator`). :func:`normal_half_width` is its smooth model, computed with the same
 rounded counts, that the search brackets with.
+
+**The degenerate plug-in.** Under the binomial model a class whose planned count sits on
+an end of its range (TP = 0 or TP = p; TN = 0 or TN = n) has a marginal with no spread at
+all: the plug-in rate 0 or 1 is taken as known. At N = 2 every plan is (1, 0, 0, 1), whose
+interval has width 0, and a plan accepting it says nothing. The rule: at a size where a
+marginal the metric reads is degenerate under the binomial model the criterion is
+*undefined* (half-width NaN, never accepted, shown as such in the curve); the plan is the
+smallest size whose marginals all have spread and whose interval is narrow enough. The
+beta-binomial model is never degenerate (its prior keeps every rate inside (0, 1)).
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +35,7 @@ from ..metrics import Metric
 from ..models import Marginal, marginal
 from ._half_width import balanced_accuracy_half_width, contour_half_width, interval_half_width, lattice_half_width
 
-__all__ = ["DRIFT_ALLOWANCE", "normal_half_width", "plan_counts"]
+__all__ = ["DRIFT_ALLOWANCE", "degenerate", "normal_half_width", "plan_counts"]
 
 #: Smallest relative allowance for the slow drift of the exact/normal half-width ratio
 #: (skewness and kurtosis of the exact distribution); the planner uses
@@ -33,6 +44,31 @@ __all__ = ["DRIFT_ALLOWANCE", "normal_half_width", "plan_counts"]
 DRIFT_ALLOWANCE = 0.001
 #: Metrics whose distribution depends on one class only: their exact evaluation skips the other.
 _ONE_SIDED = {"recall": "p", "fnr": "p", "tnr": "n", "fpr": "n"}
+
+
+def degenerate(model: str, metric: Metric, p: Any, n: Any, tp: Any, tn: Any) -> Any:
+    """Where the binomial plug-in has a marginal without spread that ``metric`` reads (vectorised).
+
+    True where ``model`` is ``"binomial"`` and TP ∈ {0, p} (for a metric of the positives)
+    or TN ∈ {0, n} (of the negatives): there the interval's zero width comes from taking
+    the rate 0 or 1 as known, not from the data, and the criterion is undefined.
+
+    >>> from confusionlab.metrics import get_metric
+    >>> bool(degenerate("binomial", get_metric("mcc"), 1, 1, 1, 1))
+    True
+    >>> bool(degenerate("binomial", get_metric("recall"), 10, 1, 8, 1))
+    False
+    >>> bool(degenerate("beta-binomial", get_metric("mcc"), 1, 1, 1, 1))
+    False
+    """
+    if model != "binomial":
+        return np.zeros(np.shape(p), dtype=bool) if np.ndim(p) else False
+    side = _ONE_SIDED.get(metric.name)
+    tp_a, p_a, tn_a, n_a = (np.asarray(x) for x in (tp, p, tn, n))
+    bad_p = (tp_a <= 0) | (tp_a >= p_a)
+    bad_n = (tn_a <= 0) | (tn_a >= n_a)
+    out = bad_p if side == "p" else bad_n if side == "n" else bad_p | bad_n
+    return out if np.ndim(out) else bool(out)
 
 
 def plan_counts(N: Any, prevalence: float, tpr: float, tnr: float) -> tuple[Any, Any, Any, Any]:
@@ -69,6 +105,7 @@ class _Evaluator:
     model: str
     prior: float
     tolerance: float
+    target: str = "next_test_set"
     cache: dict = field(default_factory=dict)
     marginals: dict = field(default_factory=dict)
 
@@ -88,7 +125,9 @@ class _Evaluator:
         return cm, cm.as_tuple()
 
     def distribution(self, cm: ConfusionMatrix) -> MetricDistribution:
-        return metric_distribution(cm, self.metric, self.model, prior=self.prior, tolerance=self.tolerance)
+        return metric_distribution(
+            cm, self.metric, self.model, prior=self.prior, tolerance=self.tolerance, target=self.target
+        )
 
     def marginal(self, successes: int, trials: int, what: str) -> Marginal:
         """A predictive marginal, shared by the sizes whose counts give it (neighbouring N often do)."""
@@ -109,9 +148,11 @@ class _Evaluator:
         level or the core takes another arithmetic path, build the distribution.
         """
         red, key = self.reduced(cm)
+        if self.target == "true_value":  # the quadrature posterior: no fast path, its own cache entries
+            key = ("true_value", *key)
         if key not in self.cache:
             result = None
-            if self.metric.name not in _ONE_SIDED:
+            if self.metric.name not in _ONE_SIDED and self.target == "next_test_set":
                 tp = self.marginal(cm.tp, cm.p, "positives (TP)")
                 tn = self.marginal(cm.tn, cm.n, "negatives (TN)")
                 if self.metric.name == "balanced_accuracy":
@@ -127,19 +168,30 @@ class _Evaluator:
             )
         return self.cache[key]
 
+    def criterion(self, cm: ConfusionMatrix) -> tuple[float, float]:
+        """:meth:`half_width`, or ``(nan, 1.0)`` where the criterion is undefined (:func:`degenerate`)."""
+        if degenerate(self.model, self.metric, cm.p, cm.n, cm.tp, cm.tn):
+            return math.nan, 1.0
+        return self.half_width(cm)
+
     def __call__(self, N: int) -> tuple[float, float]:
         full = self.matrix(N)
-        h, grain = self.half_width(full)
+        h, grain = self.criterion(full)
         return h, grain + max(DRIFT_ALLOWANCE, 1.0 / min(full.p, full.n))
 
 
-def _moments(model: str, successes: np.ndarray, trials: np.ndarray, prior: float) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and variance of the predicted count of successes among ``trials`` new trials."""
+def _moments(
+    model: str, successes: np.ndarray, trials: np.ndarray, prior: float, target: str = "next_test_set"
+) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and variance of the predicted count of successes among ``trials`` new trials
+    (``target="true_value"``: of ``trials`` times the rate's Beta posterior)."""
     s = successes.astype(np.float64)
     t = trials.astype(np.float64)
     if model == "binomial":
         return s, s * (t - s) / t
     a, b = s + prior, t - s + prior
+    if target == "true_value":
+        return t * a / (a + b), t * t * a * b / ((a + b) ** 2 * (a + b + 1))
     return t * a / (a + b), t * a * b * (a + b + t) / ((a + b) ** 2 * (a + b + 1))
 
 
@@ -153,12 +205,17 @@ def normal_half_width(
     confidence: float = 0.95,
     model: str = "beta-binomial",
     prior: float = 1.0,
+    target: str = "next_test_set",
 ) -> np.ndarray:
     """The normal (delta-method) approximation of the planned half-width at each size ``N``.
 
+    ``target="true_value"`` approximates the posterior of the true value (the rates' Beta
+    posteriors scaled by p and n) instead of the next test set's predictive.
+
     Uses the *rounded* counts of :func:`plan_counts`, so the approximation shows the jumps
     that rounding p, TP and TN causes; only the discreteness of the quantiles is missing.
-    ``z·sd`` with ``sd² = (∂m/∂TP)²·Var TP' + (∂m/∂TN)²·Var TN'`` at the predicted means.
+    ``z·sd`` with ``sd² = (∂m/∂TP)²·Var TP' + (∂m/∂TN)²·Var TN'`` at the predicted means;
+    +inf where the criterion is undefined (:func:`degenerate`).
 
     >>> from confusionlab.metrics import get_metric
     >>> h = normal_half_width(get_metric("recall"), np.array([1000]), 0.5, 0.8, 0.9)
@@ -166,8 +223,8 @@ def normal_half_width(
     0.0496
     """
     p, n, tp, tn = plan_counts(np.asarray(N), prevalence, tpr, tnr)
-    mt, vt = _moments(model, tp, p, prior)
-    mn, vn = _moments(model, tn, n, prior)
+    mt, vt = _moments(model, tp, p, prior, target)
+    mn, vn = _moments(model, tn, n, prior, target)
     pf, nf = p.astype(np.float64), n.astype(np.float64)
     et = np.maximum(1e-3 * np.sqrt(vt), 1e-6) + 0 * mt
     en = np.maximum(1e-3 * np.sqrt(vn), 1e-6) + 0 * mn
@@ -179,4 +236,6 @@ def normal_half_width(
         gt = (f(mt + et, mn) - f(mt - et, mn)) / (2 * et)
         gn = (f(mt, mn + en) - f(mt, mn - en)) / (2 * en)
         sd = np.sqrt(gt**2 * vt + gn**2 * vn)
-    return float(stats.norm.ppf(0.5 + confidence / 2)) * sd
+    h = float(stats.norm.ppf(0.5 + confidence / 2)) * sd
+    # an undefined criterion (degenerate plug-in) is never met: +inf keeps it out of every scan
+    return np.where(degenerate(model, metric, p, n, tp, tn), np.inf, h)

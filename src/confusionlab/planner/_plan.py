@@ -19,11 +19,11 @@ from typing import Any
 
 import numpy as np
 
-from .._deprecation import renamed_arguments
 from .._result import Result, new_figure
 from .._validation import (
     DEFAULT_TOLERANCE,
     InvalidParameterError,
+    check_assurance_tolerance,
     check_choice,
     check_confidence,
     check_half_width,
@@ -32,14 +32,14 @@ from .._validation import (
     check_tolerance,
 )
 from ..confusion import ConfusionMatrix
-from ..distribution import MetricDistribution, metric_distribution
+from ..distribution import TARGETS, MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric
 from ..models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, resolve_prior
 from ..palette import NEUTRAL, THEME
-from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES, _assurance_at
+from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES, _assurance_at, outcome_count, suggested_outcomes
 from ._criterion import _Evaluator, normal_half_width, plan_counts
 from ._rates import rates_for_value
-from ._search import MAX_SIZE, smallest_size
+from ._search import MAX_SIZE, smallest_size, stable_size
 
 __all__ = ["PLAN_MODELS", "TestSizePlan", "plan_test_size"]
 
@@ -78,17 +78,6 @@ class _SizePlan(Result):
     @property
     def _size(self) -> int:
         return getattr(self, self._size_attribute)
-
-    @property
-    def target(self) -> float:
-        """Old name of :attr:`requested_half_width` (``target`` names the question asked)."""
-        warnings.warn(
-            f"{type(self).__name__}.target is renamed requested_half_width (the half-width asked for); "
-            "the old name will stop working in the next release",
-            FutureWarning,
-            stacklevel=2,
-        )
-        return self.requested_half_width
 
     def distribution(self) -> MetricDistribution:
         raise NotImplementedError
@@ -159,13 +148,6 @@ class _SizePlan(Result):
         return fig
 
 
-def _rename_target(cls: type) -> type:
-    """Accept ``target=`` (the old name of ``requested_half_width``) in the dataclass's constructor."""
-    cls.__init__ = renamed_arguments(target="requested_half_width")(cls.__init__)  # type: ignore[misc]
-    return cls
-
-
-@_rename_target
 @dataclass(frozen=True, repr=False)
 class TestSizePlan(_SizePlan):
     """The smallest test set meeting a requested half-width (:func:`plan_test_size`).
@@ -179,8 +161,17 @@ class TestSizePlan(_SizePlan):
     half_width : float
         The achieved half-width at N (at most ``requested_half_width``).
     requested_half_width : float
-        The half-width asked for (``half_width=`` of :func:`plan_test_size`; the old
-        attribute ``target`` still answers, with a FutureWarning).
+        The half-width asked for (``half_width=`` of :func:`plan_test_size`).
+    target : {"true_value", "next_test_set"}
+        The question planned for: the interval of the metric's true value (its
+        posterior) or of the value a new test set of size N will show.
+    N_stable : int
+        The smallest size from which every larger size up to ``stable_horizon`` meets
+        the requested half-width (the half-width is not monotone in N: ``N`` may be
+        followed by sizes that fail again).
+    stable_horizon : int
+        How far "every larger size" was checked: ``min(2·N_stable, max_size)``, where the
+        approximate half-width has fallen to about 1/√2 of the goal.
     curve : dict
         N → half-width for every N evaluated exactly by the search (ascending N); with
         ``assurance=q``, N → the q-quantile of the reported half-width over the outcomes.
@@ -198,8 +189,8 @@ class TestSizePlan(_SizePlan):
     assurance_error : float or None
         Mass of the outcomes not enumerated (the bound of the error).
     evaluations : int
-        Exact distributions computed by the search (sizes sharing the counts a metric
-        depends on share one).
+        Exact distributions computed by the search for N (sizes sharing the counts a
+        metric depends on share one); the check of ``N_stable`` adds its own.
 
     Notes
     -----
@@ -211,7 +202,7 @@ class TestSizePlan(_SizePlan):
 
     Examples
     --------
-    >>> plan = plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1)
+    >>> plan = plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1, target="next_test_set")
     >>> plan.N, plan.requested_half_width, plan.half_width <= plan.requested_half_width
     (229, 0.1, True)
     >>> plan.to_frame().query("planned")[["N", "reached"]].values.tolist()
@@ -241,6 +232,9 @@ class TestSizePlan(_SizePlan):
     achieved_assurance: float | None = None
     assurance_error: float | None = None
     evaluations: int = 0
+    target: str = "true_value"
+    N_stable: int | None = None
+    stable_horizon: int | None = None
 
     @property
     def matrix(self) -> ConfusionMatrix:
@@ -254,7 +248,9 @@ class TestSizePlan(_SizePlan):
 
     def distribution(self) -> MetricDistribution:
         """The metric's distribution at the plan (the one the criterion reads)."""
-        return metric_distribution(self.matrix, self.metric, self.model, prior=self.prior, tolerance=self.tolerance)
+        return metric_distribution(
+            self.matrix, self.metric, self.model, prior=self.prior, tolerance=self.tolerance, target=self.target
+        )
 
     def summary(self, confidence: float = 0.95) -> str:
         """The plan in one sentence, with the ``confidence`` interval at the planned size."""
@@ -265,11 +261,17 @@ class TestSizePlan(_SizePlan):
             if self.assurance is None
             else f" with assurance {self.achieved_assurance:.3f} ≥ {self.assurance:g} (after the test)"
         )
+        question = "the true value" if self.target == "true_value" else "a new test set"
+        stable = (
+            ""
+            if self.N_stable is None
+            else f" Every size from {self.N_stable:,} to {self.stable_horizon:,} (checked) meets it."
+        )
         return (
             f"{label}: N = {self.N:,} ({self.p:,} positives, {self.n:,} negatives) is the smallest test set whose "
-            f"{self.confidence:.0%} interval for a new test set is at most ± {self.requested_half_width:g}{assured} "
+            f"{self.confidence:.0%} interval for {question} is at most ± {self.requested_half_width:g}{assured} "
             f"(± {self.half_width:.4g} at N); there the {confidence:.0%} interval around {self.value:.3g} is "
-            f"[{lo:.3g}, {hi:.3g}]."
+            f"[{lo:.3g}, {hi:.3g}].{stable}"
         )
 
     def view(self) -> Any:
@@ -286,7 +288,8 @@ class TestSizePlan(_SizePlan):
     def __repr__(self) -> str:
         extra = "" if self.assurance is None else f", assurance={self.achieved_assurance:.4f}"
         return (
-            f"TestSizePlan(metric={self.metric!r}, N={self.N}, p={self.p}, n={self.n}, "
+            f"TestSizePlan(metric={self.metric!r}, target={self.target!r}, N={self.N}, N_stable={self.N_stable}, "
+            f"p={self.p}, n={self.n}, "
             f"half_width={self.half_width:.4g} <= {self.requested_half_width:g}{extra}, "
             f"evaluations={self.evaluations})"
         )
@@ -308,6 +311,7 @@ def plan_test_size(
     max_size: int = MAX_SIZE,
     assurance_tolerance: float = DEFAULT_ASSURANCE_TOLERANCE,
     max_outcomes: int = MAX_OUTCOMES,
+    target: str = "true_value",
     _cache: dict | None = None,
 ) -> TestSizePlan:
     """The smallest test set whose planned interval for ``metric`` is at most ± ``half_width``.
@@ -328,7 +332,8 @@ def plan_test_size(
         Level of the central interval, in (0, 1).
     model : {"beta-binomial", "binomial"}
         Uncertainty model of the new test set: the beta-binomial predictive (the rates'
-        uncertainty included) or the binomial plug-in (the rates taken as known).
+        uncertainty included) or the binomial plug-in (the rates taken as known; it has
+        no true-value question, so it needs ``target="next_test_set"``).
     assurance : float, optional
         q in (0, 1): plan instead the smallest N for which the interval *reported after
         the test* is at most ± ``half_width`` with probability ≥ q over the test's outcomes.
@@ -343,9 +348,20 @@ def plan_test_size(
         Largest N searched (:data:`MAX_SIZE`).
     assurance_tolerance : float, default 1e-3
         Tail mass per marginal of the test outcomes left out of the assurance
-        enumeration: the achieved assurance is exact up to this bounded, reported error.
+        enumeration, in [0, 0.01]: the achieved assurance is exact up to this bounded,
+        reported error.
     max_outcomes : int, default 20,000
-        Most outcomes enumerated at one N (each needs one exact distribution).
+        Most outcomes enumerated at one N (each needs one exact distribution). A plan
+        that would need more is refused before the search (or at the size that needs
+        them), with the ``max_outcomes`` that would do.
+    target : {"true_value", "next_test_set"}, default "true_value"
+        The question. ``"true_value"``: how many examples pin the metric's *true value*
+        within ± ``half_width`` — the half-width of
+        ``metric_distribution(..., target="true_value").interval(confidence)`` (the
+        posterior of the metric at the planned matrix, about 1/√2 as wide as the next
+        test set's spread, so about half the examples). ``"next_test_set"``: how large
+        must a test set be for the value *a new test set* of that size shows to lie
+        within ± ``half_width`` (the plan of earlier releases).
     _cache : dict, optional
         Private (the planner view's): exact half-widths by counts, shared by plans with
         the same metric, confidence, model, prior and tolerance (they depend on nothing
@@ -376,15 +392,20 @@ def plan_test_size(
     -----
     The criterion for a candidate size N: ``p = ⌊π·N + ½⌋`` clipped to ``[1, N − 1]``,
     ``n = N − p``, ``TP = ⌊tpr·p + ½⌋``, ``TN = ⌊tnr·n + ½⌋``; the metric's distribution
-    for a new test set of the same size under ``model`` from (TP, FN, FP, TN); its central
-    ``confidence`` interval; half-width = (upper − lower)/2. The plan is the smallest N
-    whose half-width is at most ``half_width``. The search is :func:`smallest_size`
+    at (TP, FN, FP, TN) for ``target`` (the true value's posterior, or a new test set of
+    the same size under ``model``); its central ``confidence`` interval; half-width =
+    (upper − lower)/2. The plan is the smallest N whose half-width is at most
+    ``half_width``; ``N_stable`` the smallest from which every size up to
+    ``stable_horizon = min(2·N_stable, max_size)`` meets it (:func:`stable_size`: exact
+    where the calibrated approximation cannot rule a failure out). Under the binomial
+    plug-in a size whose planned class has 0 or all successes has a marginal without
+    spread: the criterion is undefined there and never met. The search is :func:`smallest_size`
     (bracket with the normal approximation, then scan every candidate size, in
     increasing order), whose Notes say why the smallest N is found although the
     half-width is not monotone in N.
 
-    Each exact half-width is the distribution's interval, bit for bit, read with less
-    work where it can be: balanced accuracy's from its integer keys (about ten times
+    For the next test set each exact half-width is the distribution's interval, bit for
+    bit, read with less work where it can be: balanced accuracy's from its integer keys (about ten times
     faster; this matters because its coarse value lattice, steps of about 1/(2p),
     widens the band of sizes the scan must evaluate); MCC's and the F-scores' along
     their contours (each row of the lattice is monotone in TN, so the cdf at a
@@ -404,22 +425,35 @@ def plan_test_size(
 
     Examples
     --------
-    >>> plan = plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1)
+    >>> plan = plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1, target="next_test_set")
     >>> plan.N, plan.p, round(plan.half_width, 4)
     (229, 115, 0.1)
-    >>> plan = plan_test_size("mcc", prevalence=0.1, value=0.6, half_width=0.1)
+    >>> plan = plan_test_size("mcc", prevalence=0.1, value=0.6, half_width=0.1, target="next_test_set")
     >>> plan.N, round(plan.tpr, 4) == round(plan.tnr, 4)
     (635, True)
+
+    Pinning the true value needs about half as many examples:
+
+    >>> true = plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1)
+    >>> true.target, true.N < 229, true.N_stable >= true.N
+    ('true_value', True, True)
     """
     m = get_metric(metric)
     prevalence = check_rate(prevalence, "prevalence")
     half_width = check_half_width(half_width)
     confidence = check_confidence(confidence)
     model = check_choice(model, "model", MODELS)
+    target = check_choice(target, "target", TARGETS)
     if model in SIMPLEX_MODELS:
         raise InvalidParameterError(
             f"model={model!r} spreads the plan over the whole simplex (C(N+3, 3) matrices); the "
             "planner fixes p and n, so use model='beta-binomial' or 'binomial'"
+        )
+    if target == "true_value" and model == "binomial":
+        raise InvalidParameterError(
+            "target='true_value' (the default) plans the posterior of the metric's true value, which the binomial "
+            "plug-in does not have (it takes the rates as known); use model='beta-binomial' (the default) for the "
+            "true value, or target='next_test_set' for the binomial plug-in's next test set"
         )
     alpha = resolve_prior(prior)
     tolerance = check_tolerance(tolerance)
@@ -434,9 +468,15 @@ def plan_test_size(
     tnr = check_rate(tnr, "tnr")
     if assurance is not None:
         assurance = check_rate(assurance, "assurance")
-        assurance_tolerance = check_tolerance(assurance_tolerance, "assurance_tolerance")
+        if target == "true_value":
+            raise InvalidParameterError(
+                "assurance plans the interval reported after the test for every outcome of the test, one exact "
+                "distribution per outcome; for target='true_value' (the default) each is a quadrature and the "
+                "enumeration would take minutes. Pass target='next_test_set' with assurance="
+            )
+        assurance_tolerance = check_assurance_tolerance(assurance_tolerance, DEFAULT_ASSURANCE_TOLERANCE)
         max_outcomes = check_int(max_outcomes, "max_outcomes", minimum=1)
-    ev = _Evaluator(m, prevalence, tpr, tnr, confidence, model, alpha, tolerance)
+    ev = _Evaluator(m, prevalence, tpr, tnr, confidence, model, alpha, tolerance, target)
     if (
         _cache is not None
     ):  # half-widths by counts, shared by plans with the same metric, confidence, model, prior, tolerance
@@ -444,12 +484,34 @@ def plan_test_size(
     known = len(ev.cache)
 
     def approximate(sizes: np.ndarray) -> np.ndarray:
-        return normal_half_width(m, sizes, prevalence, tpr, tnr, confidence=confidence, model=model, prior=alpha)
+        return normal_half_width(
+            m, sizes, prevalence, tpr, tnr, confidence=confidence, model=model, prior=alpha, target=target
+        )
 
     achieved = error = None
     if assurance is None:
         N, h, curve = smallest_size(ev, approximate, half_width, min_size=2, max_size=max_size)
+        searched = len(ev.cache) - known
+        horizon = min(2 * N, max_size)
+        N_stable = stable_size(ev, approximate, half_width, start=N, horizon=horizon, curve=curve)
+        while min(2 * N_stable, max_size) > horizon:  # the horizon follows N_stable
+            horizon = min(2 * N_stable, max_size)
+            N_stable = stable_size(ev, approximate, half_width, start=N, horizon=horizon, curve=curve)
+        curve = dict(sorted(curve.items()))
     else:
+        # Refuse up front, before the long enumeration, when the outcomes at the plain plan's
+        # size (below which an assurance q ≥ ½ rarely plans) already exceed max_outcomes.
+        plain = smallest_size(ev, approximate, half_width, min_size=2, max_size=max_size)[0]
+        if assurance >= 0.5 and outcome_count(ev, plain, assurance_tolerance) > max_outcomes:
+            reach = min(plain + plain // 2, max_size)
+            ahead = outcome_count(ev, reach, assurance_tolerance)
+            raise InvalidParameterError(
+                f"max_outcomes: assurance for ± {half_width:g} plans at least N = {plain:,} (the plan without "
+                f"assurance), where the test has {outcome_count(ev, plain, assurance_tolerance):,} outcomes to "
+                f"enumerate (one exact distribution each), more than max_outcomes={max_outcomes:,}; pass "
+                f"max_outcomes={suggested_outcomes(ahead)} (enough up to N = {reach:,}; about a "
+                "millisecond per outcome and size searched), or ask for a wider half_width"
+            )
         at: dict[int, tuple[float, float]] = {}
 
         def assured(size: int) -> tuple[float, float]:
@@ -462,6 +524,8 @@ def plan_test_size(
         N, _, curve = smallest_size(assured, approximate, half_width, min_size=2, max_size=max_size)
         h = ev(N)[0]
         achieved, error = at[N]
+        N_stable = horizon = None
+        searched = len(ev.cache) - known
     p, n, tp, tn = plan_counts(N, prevalence, tpr, tnr)
     return TestSizePlan(
         metric=m.name,
@@ -483,5 +547,8 @@ def plan_test_size(
         assurance=assurance,
         achieved_assurance=achieved,
         assurance_error=error,
-        evaluations=len(ev.cache) - known,
+        evaluations=searched,
+        target=target,
+        N_stable=N_stable,
+        stable_horizon=horizon,
     )

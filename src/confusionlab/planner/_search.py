@@ -15,7 +15,7 @@ import numpy as np
 
 from .._deprecation import renamed_arguments
 
-__all__ = ["MAX_SIZE", "TargetUnreachableError", "smallest_size"]
+__all__ = ["MAX_SIZE", "TargetUnreachableError", "smallest_size", "stable_size"]
 
 #: Largest test-set size searched by default (``max_size``): a half-width that no N up to
 #: it reaches raises :class:`TargetUnreachableError` with the best N found.
@@ -186,3 +186,63 @@ def smallest_size(
         if rho_lo > 0 and not rho_lo * approx[-1] <= half_width:
             done[-1] = True
             exact(hi)  # a probe at the new end keeps ρ calibrated where the scan goes next
+
+
+def stable_size(
+    evaluate: Callable[[int], tuple[float, float]],
+    approximate: Callable[[np.ndarray], np.ndarray],
+    half_width: float,
+    *,
+    start: int,
+    horizon: int,
+    curve: dict[int, float],
+) -> int:
+    """The smallest size from which every size up to ``horizon`` meets ``half_width``.
+
+    ``start`` is a size that meets it (the plan of :func:`smallest_size`); ``curve`` (the
+    sizes evaluated so far, updated in place) calibrates the search. The answer is one
+    more than the largest size in ``[start, horizon]`` whose exact half-width exceeds
+    ``half_width`` (``start`` when there is none).
+
+    Notes
+    -----
+    The mirror of :func:`smallest_size`'s scan: with ``h = ρ·a`` and
+    ``ρ_hi = max ρ·(1 + g)`` over the evaluated sizes, a size with ``ρ_hi·a ≤ half_width``
+    meets the goal unless its ρ rose above ρ_hi; every other size of the range (and
+    every size whose approximation is undefined) is evaluated exactly, from the top
+    down, each evaluation raising ρ_hi if needed (which can only add sizes). So every
+    size of ``[start, horizon]`` is checked, exactly or by the calibrated bound.
+    """
+    rhos: list[float] = []
+    grains: list[float] = []
+
+    def exact(size: int, a: float) -> float:
+        h, g = evaluate(size)
+        curve[size] = h
+        if math.isfinite(h) and math.isfinite(a) and a > 0 and h > 0:
+            rhos.append(h / a)
+            grains.append(min(g, 0.5))
+        return h
+
+    sizes = np.arange(start, horizon + 1, dtype=np.int64)
+    approx = approximate(sizes)
+    done = np.zeros(sizes.size, dtype=bool)
+    for size in list(curve):
+        if start <= size <= horizon:
+            exact(size, float(approx[size - start]))
+            done[size - start] = True
+    while True:
+        rho_hi = max(rhos) * (1 + max(grains)) if rhos else math.inf
+        with np.errstate(invalid="ignore"):
+            candidate = ~(rho_hi * approx <= half_width)  # NaN (undefined) and inf·0 included
+        failures = [s for s, h in curve.items() if start <= s <= horizon and not h <= half_width]
+        last = max(failures) if failures else start - 1
+        todo = np.flatnonzero(candidate & ~done & (sizes > last))
+        if not todo.size:
+            return last + 1
+        before = rho_hi
+        for i in todo[::-1]:
+            done[i] = True
+            h = exact(int(sizes[i]), float(approx[i]))
+            if not h <= half_width or max(rhos, default=math.inf) * (1 + max(grains, default=0.0)) != before:
+                break

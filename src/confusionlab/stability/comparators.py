@@ -3,10 +3,12 @@ r"""Classical agreement coefficients used as comparators, closed-form and vector
 Predictions are refits × objects: the refits play the role of raters, the objects of
 subjects/units/targets. Each function returns a :class:`~confusionlab.stability.Coefficient`
 (a ``float`` with ``name`` and ``reason``). Where a coefficient is mathematically undefined
-the ``on_undefined=`` policy decides: ``"warn"`` (default) emits an
+the ``on_undefined=`` policy decides: ``"raise"`` (default, the same in
+:mod:`~confusionlab.stability.measures` and :class:`~confusionlab.stability.StabilityCurve`:
+data that cannot answer get a clear error, never a silent NaN) raises
+:class:`~confusionlab.stability.UndefinedError` with the reason, ``"warn"`` emits an
 :class:`~confusionlab.stability.UndefinedCoefficientWarning` and returns NaN with the
-reason, ``"nan"`` returns it silently, ``"raise"`` raises
-:class:`~confusionlab.stability.UndefinedError`.
+reason, ``"nan"`` returns it silently.
 
 Documented undefined cases
 --------------------------
@@ -78,7 +80,7 @@ def _observed_agreement(counts: np.ndarray, n_refits: int) -> float:
     return float(p_i.mean())
 
 
-def fleiss_kappa(predictions: Any, categories: Any = None, *, on_undefined: OnUndefined = "warn") -> Coefficient:
+def fleiss_kappa(predictions: Any, categories: Any = None, *, on_undefined: OnUndefined = "raise") -> Coefficient:
     r"""Fleiss' κ for categorical predictions of R refits on N objects.
 
     Parameters
@@ -87,7 +89,7 @@ def fleiss_kappa(predictions: Any, categories: Any = None, *, on_undefined: OnUn
         Categorical predictions, no missing values.
     categories : sequence, optional
         Category list; must contain every observed value. Unused categories do not change κ.
-    on_undefined : {"warn", "nan", "raise"}
+    on_undefined : {"raise", "warn", "nan"}, default "raise"
         What to do when κ is undefined (all predictions in one category).
 
     Returns
@@ -129,7 +131,7 @@ def fleiss_kappa(predictions: Any, categories: Any = None, *, on_undefined: OnUn
     return Coefficient((p_bar - p_e) / (1.0 - p_e), "fleiss_kappa")
 
 
-def gwet_ac1(predictions: Any, categories: Any = None, *, on_undefined: OnUndefined = "warn") -> Coefficient:
+def gwet_ac1(predictions: Any, categories: Any = None, *, on_undefined: OnUndefined = "raise") -> Coefficient:
     r"""Gwet's AC1 for categorical predictions of R refits on N objects.
 
     Parameters
@@ -138,7 +140,7 @@ def gwet_ac1(predictions: Any, categories: Any = None, *, on_undefined: OnUndefi
         Categorical predictions, no missing values.
     categories : sequence, optional
         Category list; K = its length (default: the observed categories).
-    on_undefined : {"warn", "nan", "raise"}
+    on_undefined : {"raise", "warn", "nan"}, default "raise"
         What to do when AC1 is undefined (K < 2).
 
     Returns
@@ -177,7 +179,7 @@ def krippendorff_alpha(
     scale: str = "nominal",
     categories: Any = None,
     *,
-    on_undefined: OnUndefined = "warn",
+    on_undefined: OnUndefined = "raise",
 ) -> Coefficient:
     r"""Krippendorff's α with refits as coders and objects as units; NaN = missing.
 
@@ -190,7 +192,7 @@ def krippendorff_alpha(
         Level of measurement (``"metric"`` is Krippendorff's interval metric).
     categories : sequence, optional
         Category list (ordered for ``"ordinal"``); unused categories do not change α.
-    on_undefined : {"warn", "nan", "raise"}
+    on_undefined : {"raise", "warn", "nan"}, default "raise"
         What to do when α is undefined (no pairable values, or D_e = 0).
 
     Returns
@@ -277,7 +279,7 @@ def _normalise_form(form: Any) -> str:
     )
 
 
-def icc(predictions: Any, form: str = "1,1", *, on_undefined: OnUndefined = "warn") -> Coefficient:
+def icc(predictions: Any, form: str = "1,1", *, on_undefined: OnUndefined = "raise") -> Coefficient:
     r"""Shrout–Fleiss intraclass correlation with objects as targets and refits as raters.
 
     Parameters
@@ -289,7 +291,7 @@ def icc(predictions: Any, form: str = "1,1", *, on_undefined: OnUndefined = "war
         …) are accepted (A = absolute agreement = 2, C = consistency = 3).
         ``"1,1"`` (one-way random effects, single rater) is the measure used for predictive
         stability in the literature.
-    on_undefined : {"warn", "nan", "raise"}
+    on_undefined : {"raise", "warn", "nan"}, default "raise"
         What to do when the ICC is undefined (one object, or a zero denominator).
 
     Returns

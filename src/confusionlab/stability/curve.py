@@ -191,14 +191,14 @@ class StabilityCurve(Result):
         """Number of refits per grid point."""
         return int(self.predictions.shape[1])
 
-    def result(self, index: int, measure: str | None = None) -> StabilityResult:
-        """phi or psi (per object) at grid point ``index``."""
-        return self._result(self.predictions[index], index, measure or self.measure)
+    def result(self, index: int, measure: str | None = None, *, on_undefined: OnUndefined = "raise") -> StabilityResult:
+        """phi or psi (per object) at grid point ``index``; ``on_undefined`` as in :func:`phi`."""
+        return self._result(self.predictions[index], index, measure or self.measure, check_on_undefined(on_undefined))
 
-    def _result(self, pred: np.ndarray, index: int, measure: str) -> StabilityResult:
+    def _result(self, pred: np.ndarray, index: int, measure: str, on_undefined: str = "raise") -> StabilityResult:
         """phi or psi of the refits ``pred`` (some of grid point ``index``'s) against its reference."""
         if measure == "phi":
-            return phi(pred, self.train_y, self.scale, self.categories)
+            return phi(pred, self.train_y, self.scale, self.categories, on_undefined=on_undefined)
         if measure == "psi":
             ref = self.reference[index]
             if ref is None:
@@ -207,7 +207,7 @@ class StabilityCurve(Result):
                     "with measure='psi' or reference='kfold', or use an estimator with "
                     "oob_score=True"
                 )
-            return psi(pred, ref, self.scale, self.categories)
+            return psi(pred, ref, self.scale, self.categories, on_undefined=on_undefined)
         raise InvalidParameterError(f"result() is for 'phi' or 'psi'; got measure={measure!r}")
 
     def _check_measure(self, measure: str | None) -> str:
@@ -219,7 +219,7 @@ class StabilityCurve(Result):
     def _value(self, pred: np.ndarray, index: int, measure: str, on_undefined: str) -> float:
         """``measure`` of the refits ``pred`` at grid point ``index``."""
         if measure in ("phi", "psi"):
-            return self._result(pred, index, measure).value
+            return float(self._result(pred, index, measure, on_undefined).value)
         if measure == "icc":
             return float(icc(pred, on_undefined=on_undefined))
         if measure == "krippendorff_alpha":
@@ -227,12 +227,15 @@ class StabilityCurve(Result):
         func = fleiss_kappa if measure == "fleiss_kappa" else gwet_ac1
         return float(func(pred, self.categories, on_undefined=on_undefined))
 
-    def stability(self, measure: str | None = None, *, on_undefined: OnUndefined = "warn") -> np.ndarray:
+    def stability(self, measure: str | None = None, *, on_undefined: OnUndefined = "raise") -> np.ndarray:
         """Stability at every grid point, shape (G,), for ``measure`` (see MEASURES).
 
-        Comparators that are undefined at a grid point give NaN there; ``on_undefined``
-        (``"warn"``, ``"nan"`` or ``"raise"``) decides whether that also warns
-        (:class:`~confusionlab.stability.UndefinedCoefficientWarning`) or raises.
+        Where ``measure`` (a comparator, phi or psi) is undefined at a grid point,
+        ``on_undefined`` decides: ``"raise"`` (default, as every comparator and measure:
+        data that cannot answer get a clear error) an
+        :class:`~confusionlab.stability.UndefinedError` naming the reason, ``"warn"`` NaN
+        there with an :class:`~confusionlab.stability.UndefinedCoefficientWarning`,
+        ``"nan"`` NaN silently.
         """
         measure = self._check_measure(measure)
         on_undefined = check_on_undefined(on_undefined)

@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 import traitlets
 
-from .._validation import check_finite_real, check_half_width, check_rate
+from .._validation import InvalidParameterError, check_finite_real, check_half_width, check_rate
+from ..distribution import TARGETS
 from ..metrics import get_metric
 from ..models import resolve_prior
 from ..planner import (
@@ -31,7 +32,7 @@ from ..planner import (
     plan_test_size,
     rates_for_value,
 )
-from ._common import Buffer, BundledWidget, Confidence, MetricName, Tolerance
+from ._common import Buffer, BundledWidget, Confidence, InvalidTraitError, MetricName, Tolerance
 
 __all__ = ["PlannerView"]
 
@@ -40,7 +41,9 @@ CURVE_POINTS = 1500
 #: Largest N the view plans for (the search beyond is for the API).
 VIEW_MAX_SIZE = 200_000
 #: The traits a plan depends on: a change of any of them re-plans.
-_PLAN_TRAITS = "metric prevalence tpr tnr mode value half_width confidence model prior tolerance max_size".split()
+_PLAN_TRAITS = (
+    "metric prevalence tpr tnr mode value half_width confidence model prior tolerance max_size target".split()
+)
 #: Most half-widths the view keeps between re-plans (two floats each).
 CACHE_ENTRIES = 50_000
 
@@ -81,8 +84,12 @@ class PlannerView(BundledWidget, bundle="planner"):
         The half-width asked for (the dashed line).
     confidence : float
         Level of the central interval.
+    target : {"true_value", "next_test_set"}
+        The question planned for (default ``"true_value"``: the interval of the metric's
+        true value; ``"next_test_set"``: of the value a new test set shows).
     model : {"binomial", "beta-binomial"}
-        Uncertainty model of the new test set (default beta-binomial).
+        Uncertainty model of the new test set (default beta-binomial; the binomial
+        plug-in needs ``target="next_test_set"``).
     prior : float or {"uniform", "jeffreys"}
         Beta-binomial prior α (default 1, uniform).
     tolerance : float
@@ -100,16 +107,17 @@ class PlannerView(BundledWidget, bundle="planner"):
 
     Browser state: root class ``confusionlab-planner`` with ``data-metric``,
     ``data-n`` (the planned N, or the best N when not reached), ``data-reached``,
-    ``data-half-width`` (achieved), ``data-requested-half-width``, ``data-points``
+    ``data-half-width`` (achieved), ``_plan["target"]`` and ``_plan["N_stable"]`` (the
+    question and the stable size, also in ``_plan["message"]``), ``data-requested-half-width``, ``data-points``
     (exact points drawn)
     and ``data-generation`` (:attr:`generation`, one more at each plan shown).
 
     Examples
     --------
     >>> from confusionlab.widgets.planner_view import PlannerView
-    >>> w = PlannerView(metric="recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1)
-    >>> w.plan()["N"]
-    229
+    >>> w = PlannerView(metric="recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1, target="next_test_set")
+    >>> w.plan()["N"], w.plan()["N_stable"]
+    (229, 251)
 
     See Also
     --------
@@ -125,6 +133,9 @@ class PlannerView(BundledWidget, bundle="planner"):
     half_width = _Checked(0.05, check_half_width).tag(sync=True)
     confidence = Confidence(0.95).tag(sync=True)
     model = traitlets.Enum(PLAN_MODELS, "beta-binomial", help="uncertainty model of the new test set").tag(sync=True)
+    target = traitlets.Enum(TARGETS, "true_value", help="the question: the true value or the next test set").tag(
+        sync=True
+    )
     prior = _Checked(1.0, _prior, help="beta-binomial prior α (a number, 'uniform' or 'jeffreys')").tag(sync=True)
     tolerance = Tolerance(help="tail mass each marginal may drop").tag(sync=True)
     max_size = traitlets.Int(VIEW_MAX_SIZE, min=2, max=VIEW_MAX_SIZE).tag(sync=True)
@@ -167,6 +178,7 @@ class PlannerView(BundledWidget, bundle="planner"):
             "half_width": plan.requested_half_width,
             "confidence": plan.confidence,
             "model": plan.model,
+            "target": plan.target,
             "prior": plan.prior,
             "tolerance": plan.tolerance,
         }
@@ -192,7 +204,7 @@ class PlannerView(BundledWidget, bundle="planner"):
         # Exact half-widths depend on the counts, the metric, the confidence, the model, the prior
         # and the tolerance only: re-plans after a change of the half-width (or a slider moved
         # back) reuse every size already evaluated.
-        key = (m.name, self.confidence, self.model, self.prior, self.tolerance)
+        key = (m.name, self.confidence, self.model, self.prior, self.tolerance, self.target)
         cache = self._half_widths.setdefault(key, {})
         if sum(len(c) for c in self._half_widths.values()) > CACHE_ENTRIES:
             self._half_widths = {key: cache}
@@ -210,18 +222,35 @@ class PlannerView(BundledWidget, bundle="planner"):
                 prior=self.prior,
                 tolerance=self.tolerance,
                 max_size=self.max_size,
+                target=self.target,
                 _cache=cache,
             )
-            N, h, curve, reached, message = plan.N, plan.half_width, plan.curve, True, ""
+            N, h, curve, reached, stable = plan.N, plan.half_width, plan.curve, True, plan.N_stable
+            question = "the true value" if self.target == "true_value" else "a new test set"
+            message = (
+                f"interval for {question}; every N from {plan.N_stable:,} to {plan.stable_horizon:,} meets it"
+                if plan.N_stable is not None
+                else f"interval for {question}"
+            )
         except TargetUnreachableError as error:
-            N, h, curve, reached = error.best_N, error.best_half_width, error.curve, False
+            N, h, curve, reached, stable = error.best_N, error.best_half_width, error.curve, False, None
             message = str(error)
+        except InvalidParameterError as error:  # e.g. the binomial plug-in asked for the true value
+            raise InvalidTraitError(str(error)) from None
         lo = max(2, int(N * 0.4))
         hi = min(self.max_size, max(int(N * 1.6), lo + 10))
         step = max(1, math.ceil((hi - lo + 1) / CURVE_POINTS))
         sizes = np.arange(lo, hi + 1, step, dtype=np.int64)
         approx = normal_half_width(
-            m, sizes, self.prevalence, tpr, tnr, confidence=self.confidence, model=self.model, prior=self.prior
+            m,
+            sizes,
+            self.prevalence,
+            tpr,
+            tnr,
+            confidence=self.confidence,
+            model=self.model,
+            prior=self.prior,
+            target=self.target,
         )
         p, n, tp, tn = plan_counts(N, self.prevalence, tpr, tnr)
         shown = {s: v for s, v in curve.items() if lo <= s <= hi and math.isfinite(v)}
@@ -240,6 +269,8 @@ class PlannerView(BundledWidget, bundle="planner"):
             "requested_half_width": self.half_width,
             "confidence": self.confidence,
             "reached": reached,
+            "target": self.target,
+            "N_stable": None if stable is None else int(stable),
             "message": message,
             "tpr": tpr,
             "tnr": tnr,
