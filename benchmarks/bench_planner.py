@@ -45,7 +45,7 @@ def main() -> None:
     ratios = []
     for metric in METRICS:
         for prevalence in PREVALENCES:
-            kwargs = dict(prevalence=prevalence, tpr=0.8, tnr=0.9, half_width=args.half_width)
+            kwargs = dict(prevalence=prevalence, tpr=0.8, tnr=0.9, half_width=args.half_width, target="next_test_set")
             plans, singles = [], []
             plan = None
             for _ in range(args.repeat):

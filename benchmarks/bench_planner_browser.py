@@ -70,7 +70,8 @@ def measure(lab: LabSession, prevalence: float, target: float, repeat: int) -> d
         name,
         [
             "from confusionlab.widgets.planner_view import PlannerView\n"
-            f"view = PlannerView(metric='mcc', prevalence={prevalence}, tpr=0.8, tnr=0.9, half_width={target})\n"
+            f"view = PlannerView(metric='mcc', prevalence={prevalence}, tpr=0.8, tnr=0.9, half_width={target},\n"
+            "                   target='next_test_set')\n"
             "view"
         ],
         wait_for=f"{ROOT}[data-n]:not([data-n=''])",

@@ -59,8 +59,13 @@ export function planSummary(plan, label) {
   if (!plan.reached) {
     return `Not reached: no N up to the maximum gives ± ${plan.requested_half_width}; best N = ${plan.N.toLocaleString("en-US")} (± ${h}).`;
   }
+  const question = plan.target === "next_test_set" ? "for a new test set" : "for the true value";
+  const stable =
+    plan.N_stable != null && plan.N_stable !== plan.N
+      ? ` Every N from ${plan.N_stable.toLocaleString("en-US")} on meets it.`
+      : "";
   return (
     `${label}: N = ${plan.N.toLocaleString("en-US")} (${plan.p} positives, ${plan.n} negatives) ` +
-    `gives a ${pct} % interval of ± ${h} ≤ ${plan.requested_half_width} for a new test set.`
+    `gives a ${pct} % interval of ± ${h} ≤ ${plan.requested_half_width} ${question}.${stable}`
   );
 }

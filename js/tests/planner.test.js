@@ -86,6 +86,9 @@ describe("geometry", () => {
   it("summarises a plan and an unreachable target", () => {
     const plan = plannerState()._plan;
     expect(planSummary(plan, "Recall")).toContain("N = 229");
+    expect(planSummary({ ...plan, target: "true_value" }, "Recall")).toContain("for the true value");
+    expect(planSummary({ ...plan, target: "next_test_set" }, "Recall")).toContain("for a new test set");
+    expect(planSummary({ ...plan, N_stable: 240 }, "Recall")).toContain("Every N from 240 on");
     expect(planSummary({ ...plan, reached: false, N: 5000, half_width: 0.2 }, "MCC")).toMatch(/^Not reached.*best N = 5,000/);
     expect(planSummary({}, "x")).toBe("");
   });

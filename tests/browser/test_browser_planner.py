@@ -15,7 +15,8 @@ def test_planner_draws_the_curve_and_follows_changes(lab: LabSession, tmp_path: 
         name,
         [
             "from confusionlab.widgets.planner_view import PlannerView\n"
-            "view = PlannerView(metric='recall', prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1)\n"
+            "view = PlannerView(metric='recall', prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1,\n"
+            "                   target='next_test_set')\n"
             "view",
         ],
         wait_for=".confusionlab-planner[data-n='229']",
