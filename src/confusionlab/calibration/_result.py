@@ -13,7 +13,7 @@ from .._validation import check_confidence, check_memory, check_n_draws, check_r
 from ..palette import NEUTRAL, THEME
 from ._band import ConsistencyBand, consistency_band
 from ._bins import Bins
-from ._ece import bootstrap, brier_score, expected_calibration_error, percentile_interval
+from ._ece import BootstrapDraws, bootstrap, brier_score, expected_calibration_error, percentile_interval
 from ._poisson_binomial import PoissonBinomial, pmf_bytes, poisson_binomial_pmf
 from ._pvalue import CalibrationTest, calibration_test
 
@@ -115,22 +115,38 @@ class Calibration(Result):
         return brier_score(self._bins)
 
     @cached_property
-    def _bootstrap(self) -> tuple[np.ndarray, np.ndarray]:
+    def _bootstrap(self) -> BootstrapDraws:
         return bootstrap(self._bins, self.n_resamples, self._boot_rng)
+
+    @property
+    def bootstrap_error(self) -> BootstrapDraws:
+        """The bootstrap behind :meth:`interval` and :meth:`brier_interval`, with its stated error.
+
+        Small bins are resampled pair by pair; in the others the number of resampled
+        positives is drawn exactly (binomial) and the resampled sums of forecasts and of
+        squared errors by the normal approximation given it. ``.ece_error`` and
+        ``.brier_error`` bound the Wasserstein-1 distance between the resampled values'
+        distribution and the exact stratified bootstrap's (Goldstein's ℓ₁ Berry–Esseen
+        bound); compare them with the interval's width. ``.exact_bins`` and
+        ``.normal_bins`` say how many bins were drawn each way.
+        """
+        return self._bootstrap
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """The ECE's central interval: bootstrap stratified by bin (``n_resamples`` resamples).
 
         Each resample draws, within every bin, as many (forecast, outcome) pairs as the
         bin holds, with replacement; the interval is the central ``confidence`` range
-        of the resampled ECEs. The ECE is biased upwards (``|ō − q̄|`` is never
+        of the resampled ECEs. Large bins are drawn through their sums (the number of
+        positives exactly, the sums of forecasts by the normal approximation), with the
+        error bound of :attr:`bootstrap_error`. The ECE is biased upwards (``|ō − q̄|`` is never
         negative), and so is this interval; :meth:`p_value` is the test of calibration.
         """
-        return percentile_interval(self._bootstrap[0], confidence)
+        return percentile_interval(self._bootstrap.ece, confidence)
 
     def brier_interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """The Brier score's central interval, from the same stratified bootstrap as :meth:`interval`."""
-        return percentile_interval(self._bootstrap[1], confidence)
+        return percentile_interval(self._bootstrap.brier, confidence)
 
     @cached_property
     def _pmfs(self) -> list[PoissonBinomial]:
