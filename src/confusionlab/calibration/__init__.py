@@ -14,8 +14,8 @@ bootstrap), ``_result`` (the result) and ``_calibration`` (the function, its che
 ``confusionlab.calibration`` is the *function* (``cl.calibration(y_true, y_prob)``); this
 subpackage is reached by ``from confusionlab.calibration import Calibration, calibration``.
 
-Not yet here: more than two classes (``multi_class=``), ``groups=``, and the interactive
-view (:meth:`Calibration.view` is an interim widget holding the figure).
+:meth:`Calibration.view` is :class:`confusionlab.CalibrationView`, the interactive
+reliability diagram. Not yet here: more than two classes (``multi_class=``) and ``groups=``.
 """
 
 from ._band import ConsistencyBand, sidak_level

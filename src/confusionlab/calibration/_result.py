@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import html
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from .._result import Result, figure_data_uri, new_figure
-from .._validation import check_confidence, check_memory, check_n_draws, check_random_state
+from .._result import Result, new_figure
+from .._validation import check_confidence, check_int, check_memory, check_n_draws, check_random_state
 from ..palette import NEUTRAL, THEME
 from ._band import ConsistencyBand, consistency_band
 from ._bins import Bins
@@ -270,21 +269,21 @@ class Calibration(Result):
         ax.legend(loc="upper left", fontsize=8, frameon=False)
         return fig
 
+    def histogram(self, bins: int = 40) -> tuple[np.ndarray, np.ndarray]:
+        """``(counts, edges)``: the forecasts' histogram over ``bins`` equal widths of [0, 1]."""
+        bins = check_int(bins, "bins", minimum=1, maximum=100_000)
+        counts, edges = np.histogram(self._bins.q, bins=bins, range=(0.0, 1.0))
+        return counts, edges
+
     def view(self) -> Any:
-        """An interim widget: the summary above the reliability diagram of :meth:`plot`.
+        """The interactive reliability diagram, :class:`confusionlab.CalibrationView`.
 
-        It is a plain :class:`ipywidgets.VBox` (an ``ipywidgets.DOMWidget``) holding an
-        HTML line and a PNG image; the interactive calibration view will replace it.
+        The diagram with its exact consistency band, the forecasts' histogram, the ECE with
+        its interval and the p-value in words (an anywidget; it draws in the static export too).
         """
-        import ipywidgets
+        from ..widgets.calibration_view import CalibrationView
 
-        src = figure_data_uri(self.plot())
-        return ipywidgets.VBox(
-            [
-                ipywidgets.HTML(f"<p>{html.escape(self.summary())}</p>"),
-                ipywidgets.HTML(f"<img alt='reliability diagram' src='{src}'>"),
-            ]
-        )
+        return CalibrationView(self)
 
     def __repr__(self) -> str:
         return (
