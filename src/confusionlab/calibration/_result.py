@@ -21,6 +21,16 @@ __all__ = ["Calibration"]
 _DRAW_BYTES = 16.0  # per Monte Carlo draw and bin
 
 
+def finish_reliability_axes(ax: Any, title: str) -> None:
+    """The unit square, the axis labels, ``title`` and the legend of a reliability diagram."""
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("mean forecast")
+    ax.set_ylabel("observed frequency")
+    ax.set_title(title, fontsize=9)
+    ax.legend(loc="upper left", fontsize=8, frameon=False)
+
+
 class Calibration(Result):
     """How well forecast probabilities match the observed frequencies, bin by bin.
 
@@ -261,12 +271,7 @@ class Calibration(Result):
         colours = np.where(band.outside, THEME["warning"], THEME["accent"])
         ax.plot(x, self.observed_frequency, color=THEME["accent"], lw=1)
         ax.scatter(x, self.observed_frequency, c=list(colours), s=18, zorder=3, label="observed")
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1)
-        ax.set_xlabel("mean forecast")
-        ax.set_ylabel("observed frequency")
-        ax.set_title(f"ECE = {self.value:.3g}", fontsize=9)
-        ax.legend(loc="upper left", fontsize=8, frameon=False)
+        finish_reliability_axes(ax, f"ECE = {self.value:.3g}")
         return fig
 
     def histogram(self, bins: int = 40) -> tuple[np.ndarray, np.ndarray]:
