@@ -44,6 +44,7 @@ _WIDGETS = {
     "PairedView": "confusionlab.widgets.paired_view",
     "AuditView": "confusionlab.widgets.audit_view",
     "PlannerView": "confusionlab.widgets.planner_view",
+    "CalibrationView": "confusionlab.widgets.calibration_view",
 }
 
 __all__ = [
@@ -52,6 +53,7 @@ __all__ = [
     "AuditView",
     "BiasView",
     "Calibration",
+    "CalibrationView",
     "ConfusionMatrix",
     "ConfusionSimplex",
     "Evaluation",

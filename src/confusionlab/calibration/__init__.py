@@ -14,19 +14,24 @@ bootstrap), ``_result`` (the result) and ``_calibration`` (the function, its che
 ``confusionlab.calibration`` is the *function* (``cl.calibration(y_true, y_prob)``); this
 subpackage is reached by ``from confusionlab.calibration import Calibration, calibration``.
 
-Not yet here: more than two classes (``multi_class=``), ``groups=``, and the interactive
-view (:meth:`Calibration.view` is an interim widget holding the figure).
+:meth:`Calibration.view` is :class:`confusionlab.CalibrationView`, the interactive
+reliability diagram. ``multi_class="classwise"`` and ``groups=`` give a :class:`CalibrationSet`
+(one calibration per class or group, bands simultaneous over all of them, ``_multi``);
+``multi_class="top-label"`` a :class:`Calibration` of the largest probability of each row.
 """
 
 from ._band import ConsistencyBand, sidak_level
-from ._calibration import MAX_BINS, calibration
+from ._calibration import MAX_BINS, MULTI_CLASS, calibration
+from ._multi import CalibrationSet
 from ._poisson_binomial import PoissonBinomial, central_interval, poisson_binomial_pmf
 from ._pvalue import CalibrationTest
 from ._result import Calibration
 
 __all__ = [
     "MAX_BINS",
+    "MULTI_CLASS",
     "Calibration",
+    "CalibrationSet",
     "CalibrationTest",
     "ConsistencyBand",
     "PoissonBinomial",

@@ -21,9 +21,13 @@ from .._validation import (
 from ..confusion import _distinct, _equals, _positive_label, _same_label
 from ._bins import STRATEGIES, bin_forecasts
 from ._ece import BYTES_PER_RESAMPLE
+from ._multi import CalibrationSet
 from ._result import _DRAW_BYTES, Calibration
 
-__all__ = ["MAX_BINS", "calibration"]
+__all__ = ["MAX_BINS", "MULTI_CLASS", "calibration"]
+
+#: The ways of calibrating more than two classes.
+MULTI_CLASS = ("classwise", "top-label")
 
 #: Most bins accepted (more bins than this hold too few forecasts to say anything).
 MAX_BINS = 100_000
@@ -41,7 +45,10 @@ def calibration(
     n_resamples: int = 2000,
     n_draws: int = 10_000,
     random_state: Any = None,
-) -> Calibration:
+    multi_class: str | None = None,
+    classes: Any = None,
+    groups: Any = None,
+) -> Calibration | CalibrationSet:
     """The reliability diagram of forecast probabilities, with its uncertainty.
 
     Parameters
@@ -64,14 +71,27 @@ def calibration(
         Monte Carlo draws of :meth:`Calibration.p_value` (standard error ≤ 0.005).
     random_state : None, int, SeedSequence or Generator, optional
         Seeds the bootstrap and the Monte Carlo test.
+    multi_class : {"classwise", "top-label"}, optional
+        For a (samples × classes) matrix ``y_prob`` (columns in the order of ``classes``):
+        ``"classwise"`` calibrates each column one-vs-rest (a :class:`CalibrationSet` over
+        the classes); ``"top-label"`` calibrates the largest probability of each row against
+        whether its class is the true label (a :class:`Calibration` whose positive outcome
+        is ``True``, "the top label is right").
+    classes : sequence of labels, optional
+        The classes of ``y_prob``'s columns (default: the sorted distinct labels of
+        ``y_true``, scikit-learn's ``classes_`` order). Only with ``multi_class``.
+    groups : array-like of labels, optional
+        One calibration per group (a :class:`CalibrationSet`), bands simultaneous across
+        groups and bins. With ``multi_class="top-label"`` too; not yet with ``"classwise"``.
 
     Returns
     -------
-    Calibration
+    Calibration or CalibrationSet
         Per bin the mean forecast, the observed frequency and the count; ``.value`` is the
         ECE, ``.interval(confidence)`` its interval, ``.band(confidence)`` the exact
         consistency band, ``.p_value()`` the test of calibration, ``.brier`` and
-        ``.brier_interval(confidence)`` the Brier score.
+        ``.brier_interval(confidence)`` the Brier score. With ``groups=`` or
+        ``multi_class="classwise"``, a :class:`CalibrationSet` of such members.
 
     Raises
     ------
@@ -119,18 +139,79 @@ def calibration(
     n_resamples = check_n_resamples(n_resamples, bytes_per_resample=BYTES_PER_RESAMPLE)
     n_draws = check_n_draws(n_draws, bytes_per_draw=_DRAW_BYTES * bins)
     check_random_state(random_state)  # refused here, not on first use
-    q = check_forecasts(y_prob, "y_prob")
-    t = as_labels(y_true, "y_true")
-    check_same_length({"y_true": t, "y_prob": q}, "a calibration")
-    y, positive = _outcomes(t, positive)
-    return Calibration(
-        bin_forecasts(q, y, bins, strategy),
-        strategy=strategy,
-        positive=positive,
-        n_resamples=n_resamples,
-        n_draws=n_draws,
-        random_state=random_state,
-    )
+    options = {"strategy": strategy, "n_resamples": n_resamples, "n_draws": n_draws}
+    if multi_class is None:
+        if classes is not None:
+            raise InvalidParameterError("classes= names the columns of a (samples × classes) y_prob: pass multi_class")
+        q = check_forecasts(y_prob, "y_prob")
+        t = as_labels(y_true, "y_true")
+        g = None if groups is None else as_labels(groups, "groups")
+        check_same_length({"y_true": t, "y_prob": q, **({} if g is None else {"groups": g})}, "a calibration")
+        y, positive = _outcomes(t, positive)
+    else:
+        multi_class = check_choice(multi_class, "multi_class", MULTI_CLASS)
+        if positive is not None:
+            raise InvalidParameterError(
+                f"positive={positive!r} does not apply with multi_class={multi_class!r} (every class is used)"
+            )
+        t = as_labels(y_true, "y_true")
+        g = None if groups is None else as_labels(groups, "groups")
+        matrix, labels = _forecast_matrix(y_prob, t, classes)
+        check_same_length({"y_true": t, "y_prob": matrix, **({} if g is None else {"groups": g})}, "a calibration")
+        if multi_class == "classwise":
+            if g is not None:
+                raise InvalidParameterError(
+                    "groups= with multi_class='classwise' is not supported yet; calibrate each group's rows"
+                )
+            seeds = check_random_state(random_state).spawn(len(labels))
+            members = {
+                label: Calibration(
+                    bin_forecasts(matrix[:, k], _equals(t, label), bins, strategy),
+                    positive=label,
+                    random_state=seeds[k],
+                    **options,
+                )
+                for k, label in enumerate(labels)
+            }
+            return CalibrationSet(members, "classwise", n_draws=n_draws, random_state=random_state)
+        top = np.argmax(matrix, axis=1)
+        q = matrix[np.arange(matrix.shape[0]), top]
+        y = np.zeros(q.size, dtype=bool)
+        for k, label in enumerate(labels):
+            y |= (top == k) & _equals(t, label)
+        positive = True
+    if g is None:
+        return Calibration(bin_forecasts(q, y, bins, strategy), positive=positive, random_state=random_state, **options)
+    names = _distinct(g)
+    seeds = check_random_state(random_state).spawn(len(names))
+    members = {}
+    for k, name in enumerate(names):
+        rows = _equals(g, name)
+        members[name] = Calibration(
+            bin_forecasts(q[rows], y[rows], bins, strategy), positive=positive, random_state=seeds[k], **options
+        )
+    return CalibrationSet(members, "groups", n_draws=n_draws, random_state=random_state)
+
+
+def _forecast_matrix(y_prob: Any, t: np.ndarray, classes: Any) -> tuple[np.ndarray, list[Any]]:
+    """A validated (samples × classes) matrix of probabilities and the classes of its columns."""
+    try:
+        arr = np.asarray(y_prob)
+    except (TypeError, ValueError):
+        raise InvalidParameterError("y_prob must be a (samples × classes) matrix of probabilities") from None
+    if arr.ndim != 2 or arr.shape[1] < 2:
+        raise InvalidParameterError(
+            f"with multi_class, y_prob must be a (samples × classes) matrix with at least two columns, "
+            f"got shape {arr.shape}"
+        )
+    matrix = np.column_stack([check_forecasts(arr[:, k], f"y_prob[:, {k}]") for k in range(arr.shape[1])])
+    labels = _distinct(t) if classes is None else list(as_labels(classes, "classes").tolist())
+    if len(labels) != matrix.shape[1] or len(set(map(repr, labels))) != len(labels):
+        raise InvalidParameterError(
+            f"y_prob has {matrix.shape[1]} columns and there are {len(labels)} distinct classes {labels!r}; "
+            "pass classes=<the labels of the columns, in order> (a model's classes_)"
+        )
+    return matrix, labels
 
 
 def _outcomes(t: np.ndarray, positive: Any) -> tuple[np.ndarray, Any]:

@@ -20,7 +20,7 @@ import numpy as np
 
 from ._poisson_binomial import PoissonBinomial
 
-__all__ = ["CalibrationTest", "calibration_test", "ece_statistic"]
+__all__ = ["CalibrationTest", "calibration_test", "draw_counts", "ece_statistic", "monte_carlo_test"]
 
 #: Relative tolerance under which a drawn ECE counts as equal to the observed one.
 _TIE = 1e-12
@@ -66,12 +66,23 @@ def calibration_test(
 ) -> CalibrationTest:
     """The test from the bins' PMFs, observed positives and forecast sums (see the module docstring)."""
     observed = float(ece_statistic(positives.astype(np.float64), sums, total))
+    null = ece_statistic(draw_counts(pmfs, n_draws, rng), sums, total)
+    return monte_carlo_test(null, observed)
+
+
+def draw_counts(pmfs: list[PoissonBinomial], n_draws: int, rng: np.random.Generator) -> np.ndarray:
+    """``(n_draws, bins)`` counts of positives, each bin's drawn from its exact PMF (inverse CDF)."""
     draws = np.empty((n_draws, len(pmfs)))
     for b, pb in enumerate(pmfs):
         cdf = np.cumsum(pb.pmf)
         u = rng.random(n_draws) * cdf[-1]
         draws[:, b] = np.minimum(np.searchsorted(cdf, u, side="right"), cdf.size - 1)
-    null = ece_statistic(draws, sums, total)
+    return draws
+
+
+def monte_carlo_test(null: np.ndarray, observed: float) -> CalibrationTest:
+    """The Monte Carlo p-value ``(1 + #{null ≥ observed}) / (1 + n_draws)`` and its standard error."""
+    n_draws = int(null.size)
     hits = int(np.count_nonzero(null >= observed - _TIE * max(observed, 1.0)))
     p = (1 + hits) / (1 + n_draws)
     return CalibrationTest(p_value=p, mc_error=math.sqrt(p * (1.0 - p) / n_draws), statistic=observed, n_draws=n_draws)

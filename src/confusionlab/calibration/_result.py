@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
-import html
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from .._result import Result, figure_data_uri, new_figure
-from .._validation import check_confidence, check_memory, check_n_draws, check_random_state
+from .._result import Result, new_figure
+from .._validation import check_confidence, check_int, check_memory, check_n_draws, check_random_state
 from ..palette import NEUTRAL, THEME
 from ._band import ConsistencyBand, consistency_band
 from ._bins import Bins
-from ._ece import bootstrap, brier_score, expected_calibration_error, percentile_interval
+from ._ece import BootstrapDraws, bootstrap, brier_score, expected_calibration_error, percentile_interval
 from ._poisson_binomial import PoissonBinomial, pmf_bytes, poisson_binomial_pmf
 from ._pvalue import CalibrationTest, calibration_test
 
 __all__ = ["Calibration"]
 
 _DRAW_BYTES = 16.0  # per Monte Carlo draw and bin
+
+
+def finish_reliability_axes(ax: Any, title: str) -> None:
+    """The unit square, the axis labels, ``title`` and the legend of a reliability diagram."""
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("mean forecast")
+    ax.set_ylabel("observed frequency")
+    ax.set_title(title, fontsize=9)
+    ax.legend(loc="upper left", fontsize=8, frameon=False)
 
 
 class Calibration(Result):
@@ -115,22 +124,38 @@ class Calibration(Result):
         return brier_score(self._bins)
 
     @cached_property
-    def _bootstrap(self) -> tuple[np.ndarray, np.ndarray]:
+    def _bootstrap(self) -> BootstrapDraws:
         return bootstrap(self._bins, self.n_resamples, self._boot_rng)
+
+    @property
+    def bootstrap_error(self) -> BootstrapDraws:
+        """The bootstrap behind :meth:`interval` and :meth:`brier_interval`, with its stated error.
+
+        Small bins are resampled pair by pair; in the others the number of resampled
+        positives is drawn exactly (binomial) and the resampled sums of forecasts and of
+        squared errors by the normal approximation given it. ``.ece_error`` and
+        ``.brier_error`` bound the Wasserstein-1 distance between the resampled values'
+        distribution and the exact stratified bootstrap's (Goldstein's ℓ₁ Berry–Esseen
+        bound); compare them with the interval's width. ``.exact_bins`` and
+        ``.normal_bins`` say how many bins were drawn each way.
+        """
+        return self._bootstrap
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """The ECE's central interval: bootstrap stratified by bin (``n_resamples`` resamples).
 
         Each resample draws, within every bin, as many (forecast, outcome) pairs as the
         bin holds, with replacement; the interval is the central ``confidence`` range
-        of the resampled ECEs. The ECE is biased upwards (``|ō − q̄|`` is never
+        of the resampled ECEs. Large bins are drawn through their sums (the number of
+        positives exactly, the sums of forecasts by the normal approximation), with the
+        error bound of :attr:`bootstrap_error`. The ECE is biased upwards (``|ō − q̄|`` is never
         negative), and so is this interval; :meth:`p_value` is the test of calibration.
         """
-        return percentile_interval(self._bootstrap[0], confidence)
+        return percentile_interval(self._bootstrap.ece, confidence)
 
     def brier_interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """The Brier score's central interval, from the same stratified bootstrap as :meth:`interval`."""
-        return percentile_interval(self._bootstrap[1], confidence)
+        return percentile_interval(self._bootstrap.brier, confidence)
 
     @cached_property
     def _pmfs(self) -> list[PoissonBinomial]:
@@ -246,29 +271,24 @@ class Calibration(Result):
         colours = np.where(band.outside, THEME["warning"], THEME["accent"])
         ax.plot(x, self.observed_frequency, color=THEME["accent"], lw=1)
         ax.scatter(x, self.observed_frequency, c=list(colours), s=18, zorder=3, label="observed")
-        ax.set_xlim(0, 1)
-        ax.set_ylim(0, 1)
-        ax.set_xlabel("mean forecast")
-        ax.set_ylabel("observed frequency")
-        ax.set_title(f"ECE = {self.value:.3g}", fontsize=9)
-        ax.legend(loc="upper left", fontsize=8, frameon=False)
+        finish_reliability_axes(ax, f"ECE = {self.value:.3g}")
         return fig
 
+    def histogram(self, bins: int = 40) -> tuple[np.ndarray, np.ndarray]:
+        """``(counts, edges)``: the forecasts' histogram over ``bins`` equal widths of [0, 1]."""
+        bins = check_int(bins, "bins", minimum=1, maximum=100_000)
+        counts, edges = np.histogram(self._bins.q, bins=bins, range=(0.0, 1.0))
+        return counts, edges
+
     def view(self) -> Any:
-        """An interim widget: the summary above the reliability diagram of :meth:`plot`.
+        """The interactive reliability diagram, :class:`confusionlab.CalibrationView`.
 
-        It is a plain :class:`ipywidgets.VBox` (an ``ipywidgets.DOMWidget``) holding an
-        HTML line and a PNG image; the interactive calibration view will replace it.
+        The diagram with its exact consistency band, the forecasts' histogram, the ECE with
+        its interval and the p-value in words (an anywidget; it draws in the static export too).
         """
-        import ipywidgets
+        from ..widgets.calibration_view import CalibrationView
 
-        src = figure_data_uri(self.plot())
-        return ipywidgets.VBox(
-            [
-                ipywidgets.HTML(f"<p>{html.escape(self.summary())}</p>"),
-                ipywidgets.HTML(f"<img alt='reliability diagram' src='{src}'>"),
-            ]
-        )
+        return CalibrationView(self)
 
     def __repr__(self) -> str:
         return (

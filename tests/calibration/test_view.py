@@ -1,0 +1,62 @@
+"""CalibrationView: the numbers it sends, validation before mutation, and Calibration.view()."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import traitlets
+from sklearn.calibration import calibration_curve
+
+import confusionlab as cl
+from confusionlab.widgets._common import buffer_array
+from confusionlab.widgets.calibration_view import CalibrationView
+
+
+@pytest.fixture(scope="module")
+def cal():
+    rng = np.random.default_rng(3)
+    q = rng.beta(2, 3, size=3000)
+    y = rng.uniform(size=q.size) < q**1.5  # overconfident: some bins fall outside the band
+    return cl.calibration(y, q, bins=10, n_resamples=300, n_draws=2000, random_state=0), q, y
+
+
+def test_view_sends_the_calibration_numbers_as_buffers(cal):
+    c, q, y = cal
+    view = c.view()
+    assert isinstance(view, CalibrationView) and isinstance(view, cl.CalibrationView)
+    prob_true, prob_pred = calibration_curve(y, q, n_bins=10, strategy="quantile")
+    np.testing.assert_allclose(buffer_array(view, "_x"), prob_pred, atol=1e-15)
+    np.testing.assert_allclose(buffer_array(view, "_observed"), prob_true, atol=1e-15)
+    band = c.band(0.95)
+    np.testing.assert_array_equal(buffer_array(view, "_lower"), band.lower)
+    np.testing.assert_array_equal(buffer_array(view, "_upper"), band.upper)
+    np.testing.assert_array_equal(buffer_array(view, "_outside"), band.outside.astype(np.float32))
+    counts, edges = np.histogram(q, bins=40, range=(0, 1))
+    np.testing.assert_array_equal(buffer_array(view, "_hist_counts"), counts)
+    np.testing.assert_allclose(buffer_array(view, "_hist_edges"), edges)
+    s = view._summary
+    assert s["outside"] == int(band.outside.sum()) > 0
+    assert s["ece"] == c.value and s["interval"] == list(c.interval(0.95))
+    assert s["p_value"] == c.p_value().p_value < 0.05
+    assert "evidence of miscalibration at the 5% level" in s["verdict"]
+
+
+def test_a_refused_value_changes_nothing(cal):
+    view = cl.CalibrationView(cal[0], histogram_bins=20)
+    before = (view._summary, view._lower, view._hist_counts, view.confidence)
+    for bad in (1.0, 0.0, float("nan"), "0.9"):
+        with pytest.raises((cl.InvalidParameterError, traitlets.TraitError)):
+            view.confidence = bad
+        assert (view._summary, view._lower, view._hist_counts, view.confidence) == before
+    with pytest.raises(traitlets.TraitError):
+        view.update(confidence=0.8, histogram_bins=1)
+    assert (view._summary, view._lower, view._hist_counts, view.confidence) == before
+    view.update(confidence=0.8, histogram_bins=10)
+    assert view._summary["confidence"] == 0.8 and buffer_array(view, "_hist_counts").size == 10
+    lower = buffer_array(view, "_lower")
+    assert np.all(lower >= np.frombuffer(before[1], dtype="<f8"))  # a narrower band at 80 %
+
+
+def test_only_a_calibration_is_accepted():
+    with pytest.raises(cl.InvalidParameterError, match="calibration must be a Calibration"):
+        cl.CalibrationView([0.1, 0.2])
