@@ -27,6 +27,7 @@ describe("the build", () => {
   it("makes one bundle per widget folder, one chart bundle for BiasView and StabilityView", () => {
     expect(Object.keys(widgetEntries())).toEqual([
       "audit",
+      "calibration",
       "chart",
       "confusion_simplex",
       "evaluation",

@@ -80,6 +80,7 @@ PROMISED = {
     "StabilityResult",
     "StabilityCurve",
     "Calibration",
+    "CalibrationSet",
     "RocCurve",
     "PrecisionRecallCurve",
     "AucComparison",
