@@ -507,13 +507,16 @@ def _to_numpy(values: Any) -> np.ndarray:
     """A 1-D-able numpy view of an array-like: pandas/polars Series keep nulls as missing objects."""
     if isinstance(values, (str, bytes)):
         raise InvalidParameterError(f"expected an array of values, got the string {values!r}")
+    if type(values).__module__.startswith("pyarrow"):
+        return _arrow_to_numpy(values)
+    if type(values).__module__.startswith("pandas") and hasattr(values, "isna"):
+        # pandas nullable dtypes (Int64, boolean, string) and Categorical keep <NA>/NaN
+        # only as object; Series, Index, ExtensionArray and Categorical alike
+        if bool(np.asarray(values.isna()).any()):
+            return np.asarray(values, dtype=object)
+        return np.asarray(values)
     to_numpy = getattr(values, "to_numpy", None)
     if callable(to_numpy):
-        dtype = getattr(values, "dtype", None)
-        # pandas nullable dtypes (Int64, boolean, string) keep <NA> only as object
-        if dtype is not None and type(dtype).__module__.startswith("pandas") and hasattr(values, "isna"):
-            if bool(values.isna().any()):
-                return np.asarray(values.astype(object).to_numpy())
         arr = np.asarray(to_numpy())
         null_count = getattr(values, "null_count", None)  # polars
         if callable(null_count) and null_count() and arr.dtype.kind not in "fO":
@@ -1110,3 +1113,20 @@ def check_exactly_one(**named: Any) -> str:
         shown = ", ".join(f"{k}={v!r:.60}" for k, v in named.items())
         raise InvalidParameterError(f"give exactly one of {' and '.join(named)}, got {shown}")
     return given[0]
+
+
+# ---- hostile
+def _arrow_to_numpy(values: Any) -> np.ndarray:
+    """A pyarrow Array or ChunkedArray as numpy: with a null, an object array holding ``None`` there.
+
+    >>> import pyarrow as pa  # doctest: +SKIP
+    >>> _arrow_to_numpy(pa.array([1, None])).tolist()  # doctest: +SKIP
+    [1, None]
+    """
+    null_count = getattr(values, "null_count", 0)
+    if null_count:
+        return np.asarray(values.to_pylist(), dtype=object)
+    try:
+        return np.asarray(values.to_numpy(zero_copy_only=False))
+    except TypeError:  # a ChunkedArray of an older pyarrow takes no argument
+        return np.asarray(values.to_numpy())
