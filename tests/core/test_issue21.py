@@ -1,0 +1,79 @@
+"""Regressions of issue 21 (the adversarial sweep) in the core: each failed before its fix."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+import confusionlab as cl
+from confusionlab import InvalidParameterError
+from confusionlab.models import marginal
+
+# ----------------------------------------------------------------------------- labels
+
+
+@pytest.mark.parametrize(
+    "y_true",
+    [
+        pd.array([1, 0, None, 1], dtype="Int64"),
+        pd.array([True, False, None, True], dtype="boolean"),
+        pd.Categorical([1, 0, np.nan, 1]),
+        pd.Series(pd.Categorical([1, 0, np.nan, 1])),
+        pd.Series([1, 0, None, 1], dtype="Int64"),
+    ],
+    ids=["Int64 array", "boolean array", "Categorical", "Categorical Series", "Int64 Series"],
+)
+def test_pandas_missing_values_are_refused_as_missing(y_true):
+    with pytest.raises(InvalidParameterError, match=r"1 missing value .* at position 2"):
+        cl.ConfusionMatrix.from_predictions(y_true, [1, 0, 1, 1])
+
+
+def test_pyarrow_nulls_are_refused_as_missing():
+    pa = pytest.importorskip("pyarrow")
+    for arr in (pa.array([1, 0, None, 1]), pa.chunked_array([[1, 0], [None, 1]])):
+        with pytest.raises(InvalidParameterError, match=r"missing value .* at position 2"):
+            cl.ConfusionMatrix.from_predictions(arr, [1, 0, 1, 1])
+
+
+def test_pyarrow_without_nulls_counts_like_a_list():
+    pa = pytest.importorskip("pyarrow")
+    cm = cl.ConfusionMatrix.from_predictions(pa.array([1, 0, 0, 1, 1]), pa.chunked_array([[1, 1], [0, 0, 1]]))
+    assert cm == cl.ConfusionMatrix(tp=2, fn=1, fp=1, tn=1)
+
+
+def test_pandas_nullable_without_missing_values_count():
+    cm = cl.ConfusionMatrix.from_predictions(pd.array([1, 0, 0, 1], dtype="Int64"), pd.Categorical([1, 1, 0, 1]))
+    assert cm == cl.ConfusionMatrix(tp=2, fn=0, fp=1, tn=1)
+
+
+# ----------------------------------------------------------------------------- models at the edges
+
+
+@pytest.mark.parametrize("tolerance", [1e-308, 1e-320, 5e-324])
+def test_tiny_tolerance_is_a_tolerance_near_zero(tolerance):
+    cm = cl.ConfusionMatrix(tp=5, fn=5, fp=5, tn=5)
+    exact = cl.metric_distribution(cm, "mcc", tolerance=0)
+    tiny = cl.metric_distribution(cm, "mcc", tolerance=tolerance)
+    assert tiny.interval() == exact.interval()
+    np.testing.assert_allclose(tiny.probabilities, exact.probabilities, atol=1e-15)
+
+
+@pytest.mark.parametrize("prior", [1e-300, 1e-100, 1e-17, 1e-9])
+def test_tiny_prior_without_observations_matches_scipy(prior):
+    # trials = 0: BetaBin(5, prior, prior), nearly all of its mass at 0 and 5
+    m = marginal("beta-binomial", 0, 0, 5, prior, 0.0, "positives")
+    expected = stats.betabinom.pmf(np.arange(6), 5, prior, prior)
+    np.testing.assert_allclose(m.pmf, expected, rtol=1e-9, atol=1e-300)
+    m = marginal("beta-binomial", 0, 5, 5, prior, 0.0, "positives")
+    np.testing.assert_allclose(m.pmf, stats.betabinom.pmf(np.arange(6), 5, prior, 5 + prior), rtol=1e-9, atol=1e-300)
+
+
+@pytest.mark.parametrize("metric", ["precision", "f1", "mcc"])
+def test_tiny_prior_with_no_predicted_positive_answers(metric):
+    cm = cl.ConfusionMatrix(tp=0, fn=5, fp=0, tn=5)
+    d = cl.metric_distribution(cm, metric, prior=1e-300, tolerance=0)
+    # TP = 0 and TN = 5 with probability 1 − O(1e-300): precision and MCC are then undefined (0/0)
+    assert np.all(np.isfinite(d.probabilities)) and d.pruned_mass == 0
+    assert d.undefined_mass == pytest.approx(0.0 if metric == "f1" else 1.0, abs=1e-12)
