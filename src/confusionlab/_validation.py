@@ -1130,3 +1130,56 @@ def _arrow_to_numpy(values: Any) -> np.ndarray:
         return np.asarray(values.to_numpy(zero_copy_only=False))
     except TypeError:  # a ChunkedArray of an older pyarrow takes no argument
         return np.asarray(values.to_numpy())
+
+
+__all__ += ["check_points", "check_support"]
+
+
+def check_points(value: Any, name: str = "x") -> np.ndarray:
+    """Real numbers (a number or an array of them) at which a distribution is evaluated; NaN allowed.
+
+    Strings, ``None``, booleans and arrays holding them are refused (``np.asarray``
+    would read ``None`` as NaN and a string as an error of its own).
+
+    >>> check_points([0.5, 1]).tolist()
+    [0.5, 1.0]
+    >>> check_points("0.5")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: x must be real numbers, got '0.5'
+    """
+    if value is None or isinstance(value, (str, bytes, bool, np.bool_)):
+        raise InvalidParameterError(f"{name} must be real numbers, got {_shown(value)}")
+    raw = np.asarray(value)
+    if raw.dtype.kind not in "biuf" and not (
+        raw.dtype.kind == "O"
+        and all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in raw.flat)
+    ):
+        raise InvalidParameterError(f"{name} must be real numbers, got {_shown(value)}")
+    if raw.dtype.kind == "b":
+        raise InvalidParameterError(f"{name} must be real numbers, got booleans {_shown(value)}")
+    return raw.astype(np.float64)
+
+
+def check_support(values: np.ndarray, probabilities: np.ndarray, multiplicities: np.ndarray) -> None:
+    """The atoms of a discrete distribution: values strictly increasing, probabilities finite and ≥ 0.
+
+    >>> check_support(np.array([0.0, 1.0]), np.array([0.5, 0.5]), np.array([1, 1]))
+    >>> check_support(np.array([1.0, 0.0]), np.array([0.5, 0.5]), np.array([1, 1]))
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: values must be strictly increasing (one atom per value), got ...
+    """
+    if values.ndim != 1 or probabilities.shape != values.shape or multiplicities.shape != values.shape:
+        raise InvalidParameterError(
+            f"values, probabilities and multiplicities must be 1-D of one length, got shapes {values.shape}, "
+            f"{probabilities.shape} and {multiplicities.shape}"
+        )
+    if np.isnan(values).any() or np.any(np.diff(values) <= 0):
+        raise InvalidParameterError(
+            f"values must be strictly increasing (one atom per value), got {_shown(values.tolist())}"
+        )
+    if not np.all(np.isfinite(probabilities)) or np.any(probabilities < 0):
+        raise InvalidParameterError(
+            f"probabilities must be finite and non-negative, got {_shown(probabilities.tolist())}"
+        )

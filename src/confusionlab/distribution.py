@@ -35,8 +35,10 @@ from ._validation import (
     check_instance,
     check_int,
     check_memory,
+    check_points,
     check_quantiles,
     check_random_state,
+    check_support,
     check_tolerance,
     check_undefined,
 )
@@ -208,6 +210,7 @@ class MetricDistribution(Result):
         self.values = np.asarray(values, dtype=np.float64)
         self.probabilities = np.asarray(probabilities, dtype=np.float64)
         self.multiplicities = np.asarray(multiplicities, dtype=np.int64)
+        check_support(self.values, self.probabilities, self.multiplicities)
         for arr in (self.values, self.probabilities, self.multiplicities):
             arr.setflags(write=False)
         self.metric = metric
@@ -263,7 +266,7 @@ class MetricDistribution(Result):
     # -- scipy.stats vocabulary ---------------------------------------------------------
     def pmf(self, x: Any) -> np.ndarray | float:
         """Probability of exactly the value(s) ``x`` (0 off the support)."""
-        x = np.asarray(x, dtype=np.float64)
+        x = check_points(x)
         if not self.values.size:
             out = np.zeros_like(x)
         else:
@@ -273,7 +276,7 @@ class MetricDistribution(Result):
 
     def cdf(self, x: Any) -> np.ndarray | float:
         """P(metric <= x), in [0, 1]: 1 at +inf, NaN at NaN."""
-        x = np.asarray(x, dtype=np.float64)
+        x = check_points(x)
         idx = np.searchsorted(self.values, x, side="right")
         out = np.where(idx > 0, self._cdf[np.maximum(idx - 1, 0)] if self.values.size else 0.0, 0.0)
         out = np.where(np.isnan(x), np.nan, out)
@@ -281,14 +284,18 @@ class MetricDistribution(Result):
 
     def sf(self, x: Any) -> np.ndarray | float:
         """P(metric > x), in [0, 1]: 0 at +inf, NaN at NaN."""
-        out = np.clip(1.0 - np.asarray(self.cdf(x)), 0.0, 1.0)
+        out = np.clip(1.0 - np.asarray(self.cdf(check_points(x))), 0.0, 1.0)
         return out if out.ndim else float(out)
 
     def ppf(self, q: Any) -> np.ndarray | float:
-        """Smallest value ``v`` with ``cdf(v) >= q`` (the discrete quantile)."""
+        """Smallest value ``v`` with ``cdf(v) >= q`` (the discrete quantile), compared exactly.
+
+        ``cdf`` is the running sum of the probabilities (scipy's ``rv_discrete``
+        rule), so ``ppf(cdf(v)) == v`` for every atom ``v``.
+        """
         q = check_quantiles(q)
         self._require_values("quantiles")
-        idx = np.searchsorted(self._cdf, q - 1e-12, side="left")
+        idx = np.searchsorted(self._cdf, q, side="left")
         out = self.values[np.minimum(idx, self.values.size - 1)]
         return out if out.ndim else float(out)
 

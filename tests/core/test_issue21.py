@@ -77,3 +77,55 @@ def test_tiny_prior_with_no_predicted_positive_answers(metric):
     # TP = 0 and TN = 5 with probability 1 − O(1e-300): precision and MCC are then undefined (0/0)
     assert np.all(np.isfinite(d.probabilities)) and d.pruned_mass == 0
     assert d.undefined_mass == pytest.approx(0.0 if metric == "f1" else 1.0, abs=1e-12)
+
+
+# ----------------------------------------------------------------------------- MetricDistribution's surface
+
+
+def _distribution(values, p):
+    from confusionlab.distribution import MetricDistribution
+
+    return MetricDistribution(np.asarray(values, float), np.asarray(p, float), np.ones(len(values), int), metric="m",
+                              model="test")  # fmt: skip
+
+
+def test_ppf_is_scipys_discrete_quantile_rule_exactly():
+    rng = np.random.default_rng(21)
+    for _ in range(300):
+        k = int(rng.integers(1, 12))
+        values = np.sort(rng.choice(np.linspace(-1, 1, 41), k, replace=False))
+        p = rng.dirichlet(np.full(k, 0.5))
+        d = _distribution(values, p)
+        cum = np.cumsum(d._p)
+        qs = np.concatenate([cum[:-1], np.nextafter(cum[:-1], 0), np.nextafter(cum[:-1], 1), rng.random(20)])
+        qs = qs[(qs > 0) & (qs < cum[-1])]  # scipy's rule is argmax(cumsum >= q), defined below its last sum
+        rv = stats.rv_discrete(values=(np.arange(k), d._p))
+        expected = values[rv.ppf(qs).astype(int)]
+        np.testing.assert_array_equal(d.ppf(qs), expected)
+        assert np.all(d.ppf(d.cdf(values[:-1])) == values[:-1])
+
+
+@pytest.mark.parametrize("bad", ["0.5", None, True, [0.5, None], ["a"], b"1"])
+@pytest.mark.parametrize("method", ["cdf", "pmf", "sf", "ppf"])
+def test_evaluation_points_must_be_numbers(method, bad):
+    d = _distribution([0.0, 1.0], [0.5, 0.5])
+    with pytest.raises(InvalidParameterError):
+        getattr(d, method)(bad)
+
+
+def test_evaluation_points_keep_their_meaning():
+    d = _distribution([0.0, 1.0], [0.25, 0.75])
+    assert d.cdf(0) == 0.25 and d.pmf(np.int64(1)) == 0.75 and d.sf([0.0, 1.0]).tolist() == [0.75, 0.0]
+    assert np.isnan(d.cdf(np.nan))
+
+
+@pytest.mark.parametrize(
+    ("values", "p"),
+    [([1.0, 0.0], [0.5, 0.5]), ([0.0, 0.0], [0.5, 0.5]), ([0.0, 1.0], [1.5, -0.5]), ([0.0, 1.0], [np.nan, 1.0]),
+     ([0.0, np.nan], [0.5, 0.5]), ([0.0, 1.0], [1.0])],
+)  # fmt: skip
+def test_constructor_refuses_unsorted_values_and_negative_probabilities(values, p):
+    from confusionlab.distribution import MetricDistribution
+
+    with pytest.raises(InvalidParameterError):
+        MetricDistribution(np.asarray(values), np.asarray(p), np.ones(len(values), int), metric="m", model="t")
