@@ -129,3 +129,47 @@ def test_constructor_refuses_unsorted_values_and_negative_probabilities(values, 
 
     with pytest.raises(InvalidParameterError):
         MetricDistribution(np.asarray(values), np.asarray(p), np.ones(len(values), int), metric="m", model="t")
+
+
+# ----------------------------------------------------------------------------- the lattice's memory estimate
+
+
+def _peak_and_estimate(metric: str, cm: cl.ConfusionMatrix) -> tuple[int, float]:
+    import tracemalloc
+
+    from confusionlab.distribution import lattice_bytes
+    from confusionlab.metrics import get_metric
+    from confusionlab.models import slice_model
+
+    sl = slice_model(cm)
+    estimate = float(sl.tp_pmf.size) * sl.tn_pmf.size * lattice_bytes(get_metric(metric), sl.p + sl.n)
+    tracemalloc.start()
+    try:
+        cl.metric_distribution(cm, metric)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return peak, estimate
+
+
+@pytest.mark.parametrize("metric", sorted(cl.METRICS))
+def test_the_estimate_covers_the_peak_on_float_keys(metric):
+    for cm in (cl.ConfusionMatrix(tp=1500, fn=1500, fp=1000, tn=2000), cl.ConfusionMatrix(tp=2700, fn=300, fp=150,
+                                                                                         tn=2850)):  # fmt: skip
+        peak, estimate = _peak_and_estimate(metric, cm)
+        assert peak <= estimate, (metric, cm, peak, estimate)
+
+
+def test_the_estimate_covers_the_peak_of_mcc_on_int64_and_beyond_64_bits():
+    # p = n = 30,000: int64 keys; p = n = 150,000: keys beyond 64 bits (the estimate used to be 72 B a
+    # point where the grouping takes about 520)
+    for cm in (cl.ConfusionMatrix(tp=29_700, fn=300, fp=300, tn=29_700),
+               cl.ConfusionMatrix(tp=149_850, fn=150, fp=150, tn=149_850)):  # fmt: skip
+        peak, estimate = _peak_and_estimate("mcc", cm)
+        assert peak <= estimate, (cm, peak, estimate)
+
+
+def test_a_lattice_beyond_the_memory_limit_is_refused_before_it_is_built():
+    cm = cl.ConfusionMatrix(tp=75_000, fn=75_000, fp=75_000, tn=75_000)
+    with pytest.raises(cl.TooLargeError):
+        cl.metric_distribution(cm, "mcc")
