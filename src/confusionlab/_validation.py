@@ -1183,3 +1183,45 @@ def check_support(values: np.ndarray, probabilities: np.ndarray, multiplicities:
         raise InvalidParameterError(
             f"probabilities must be finite and non-negative, got {_shown(probabilities.tolist())}"
         )
+
+
+__all__ += ["MAX_BETA", "check_beta", "check_learner_numbers"]
+
+#: Largest ``beta`` of an F-beta score (and smallest ``1/MAX_BETA``): beta² must stay a finite, nonzero double.
+MAX_BETA = 1e150
+
+
+def check_beta(value: Any, name: str = "beta") -> float:
+    """The ``beta`` of an F-beta score: a positive number with ``beta²`` a finite, nonzero double.
+
+    >>> check_beta(2)
+    2.0
+    >>> check_beta(1e300)
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: beta must lie in [1e-150, 1e+150] (beta² must be a finite, nonzero ...
+    """
+    fvalue = check_positive_real(value, name)
+    if not 1 / MAX_BETA <= fvalue <= MAX_BETA:
+        raise InvalidParameterError(
+            f"{name} must lie in [{1 / MAX_BETA:g}, {MAX_BETA:g}] (beta² must be a finite, nonzero double; beyond, "
+            f"F-beta is recall or precision themselves), got {_shown(value)}"
+        )
+    return fvalue
+
+
+def check_learner_numbers(value: Any, name: str = "n_learners") -> np.ndarray:
+    """Numbers of learners at which a fit is read: real numbers ≥ 0 (a number or an array), as floats.
+
+    >>> check_learner_numbers([1, 10]).tolist()
+    [1.0, 10.0]
+    >>> check_learner_numbers(-1)
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: n_learners must be numbers ≥ 0, got -1.0
+    """
+    arr = check_points(value, name)
+    bad = ~(arr >= 0)  # NaN too
+    if np.any(bad):
+        raise InvalidParameterError(f"{name} must be numbers ≥ 0, got {float(arr[bad].reshape(-1)[0])!r}")
+    return arr

@@ -71,3 +71,34 @@ def test_groups_are_the_sums_a_mask_gives_with_a_reference_and_intersections():
         assert (row["n"], row["n_compared"]) == (member.sum(), compared.sum())
     assert ("r", "a") not in sizes.index and len(sizes) == 2 + 2 + 5
     assert any("no rows for F & c" in note for note in a.notes)
+
+
+# ----------------------------------------------------------------------------- AuditView's cell index
+
+
+@pytest.fixture(scope="module")
+def view():
+    from confusionlab.widgets.audit_view import AuditView
+
+    df = pd.DataFrame({"y": [1, 0] * 60, "p": [1, 0] * 60, "sex": ["F", "M", "M"] * 40})
+    a = bias.audit(df, label="y", positive_values=[1], predicted="p", facets="sex", metrics=["DPPL", "DI"], margin=0.1)
+    return AuditView(a)
+
+
+@pytest.mark.parametrize("index", [True, False, -1, -4, 4, 1.0, "1", None])
+def test_cell_row_refuses_what_is_not_a_cell(view, index):
+    with pytest.raises(InvalidParameterError, match="index"):
+        view.cell_row(index)
+
+
+def test_cell_row_reads_each_cell_and_numpy_integers(view):
+    assert [view.cell_row(i)["metric"] for i in range(4)] == ["DPPL", "DI", "DPPL", "DI"]
+    assert view.cell_row(np.int64(2))["group"] == "M"
+
+
+def test_selected_refuses_booleans_and_takes_numpy_integers(view):
+    with pytest.raises(InvalidParameterError):
+        view.selected = True
+    view.selected = np.int64(2)
+    assert view.selected == 2 and type(view.selected) is int
+    view.selected = -1

@@ -173,3 +173,84 @@ def test_a_lattice_beyond_the_memory_limit_is_refused_before_it_is_built():
     cm = cl.ConfusionMatrix(tp=75_000, fn=75_000, fp=75_000, tn=75_000)
     with pytest.raises(cl.TooLargeError):
         cl.metric_distribution(cm, "mcc")
+
+
+# ----------------------------------------------------------------------------- advice, sizes and numbers
+
+
+def test_simplex_advice_names_a_size_that_is_accepted():
+    import re
+    from math import comb
+
+    from confusionlab.lattice import MAX_SIMPLEX_POINTS, simplex_counts
+
+    with pytest.raises(InvalidParameterError, match=r"N <= \d+") as refused:
+        simplex_counts(492)
+    advised = int(re.search(r"N <= (\d+)", str(refused.value)).group(1))
+    assert comb(advised + 3, 3) <= MAX_SIMPLEX_POINTS < comb(advised + 4, 3)  # the largest accepted
+    assert advised == 491
+
+
+@pytest.mark.parametrize("beta", [1e300, 1e-300, 1e151])
+def test_fbeta_beyond_double_range_is_refused(beta):
+    from confusionlab.metrics import fbeta_metric
+
+    with pytest.raises(InvalidParameterError, match="beta must lie in"):
+        fbeta_metric(beta)
+
+
+def test_fbeta_at_the_edge_of_the_range_still_answers():
+    from confusionlab.metrics import fbeta_metric
+
+    assert float(fbeta_metric(1e100).values(3, 2, 1, 4)) == pytest.approx(3 / 5)  # recall
+    assert float(fbeta_metric(1e-100).values(3, 2, 1, 4)) == pytest.approx(3 / 4)  # precision
+
+
+@pytest.mark.parametrize(("p", "k"), [(3 * 10**9 + 7, 1_234_567_891), (10**15 + 1, 10**15), (2**53, 3)])
+def test_from_rates_beyond_a_billion(p, k):
+    cm = cl.ConfusionMatrix.from_rates(p, 10, k / p, 0.5)
+    assert (cm.tp, cm.fn, cm.fp, cm.tn) == (k, p - k, 5, 5)
+    assert cl.ConfusionMatrix.from_rates(p, 10, 1.0, 0.0).tp == p
+
+
+def test_from_rates_that_are_no_whole_count_say_so():
+    with pytest.raises(InvalidParameterError, match=r"tpr=0.3 gives no whole count of 10,000,000,001"):
+        cl.ConfusionMatrix.from_rates(10**10 + 1, 10, 0.3, 0.5)
+    from fractions import Fraction
+
+    assert cl.ConfusionMatrix.from_rates(9, 3, Fraction(1, 3), Fraction(2, 3)).tp == 3
+
+
+# ----------------------------------------------------------------------------- the export's command line
+
+
+def _run_export(*args, cwd):
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = str(Path(cl.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": src}
+    return subprocess.run([sys.executable, "-m", "confusionlab.export", *args], capture_output=True, text=True,
+                          cwd=cwd, env=env, timeout=120)  # fmt: skip
+
+
+def test_export_refuses_invalid_json_with_exit_status_2(tmp_path):
+    bad = tmp_path / "bad.ipynb"
+    bad.write_text("{not json", encoding="utf-8")
+    done = _run_export(str(bad), "-o", str(tmp_path / "out"), cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "is not a valid notebook" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_export_refuses_an_output_path_that_is_a_file(tmp_path):
+    nbformat = pytest.importorskip("nbformat")
+    good = tmp_path / "good.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(), good)
+    target = tmp_path / "afile"
+    target.write_text("x", encoding="utf-8")
+    done = _run_export(str(good), "--no-execute", "-o", str(target), cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert "output_dir must be a folder" in done.stderr and "Traceback" not in done.stderr
+    assert target.read_text(encoding="utf-8") == "x"

@@ -86,6 +86,29 @@ class Count(traitlets.Int):
         return super().validate(obj, operator.index(value))
 
 
+class Integer(traitlets.Int):
+    """An integer in the trait's bounds; accepts numpy integers, rejects bool and floats.
+
+    >>> class W(traitlets.HasTraits):
+    ...     k = Integer(0, min=-1)
+    >>> w = W(); w.k = np.int64(3); w.k
+    3
+    >>> w.k = True
+    Traceback (most recent call last):
+    ...
+    confusionlab.widgets._common.InvalidTraitError: The 'k' trait of W must be an integer, got True.
+    """
+
+    info_text = "an integer"
+
+    def validate(self, obj: Any, value: Any) -> int:
+        if not is_int(value):
+            raise InvalidTraitError(
+                f"The '{self.name}' trait of {type(obj).__name__} must be an integer, got {value!r}."
+            )
+        return super().validate(obj, operator.index(value))
+
+
 class MetricName(traitlets.Unicode):
     """A metric of :data:`confusionlab.METRICS`; aliases ("tpr", "ba", "f2") are stored by name."""
 
