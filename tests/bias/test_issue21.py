@@ -102,3 +102,40 @@ def test_selected_refuses_booleans_and_takes_numpy_integers(view):
     view.selected = np.int64(2)
     assert view.selected == 2 and type(view.selected) is int
     view.selected = -1
+
+
+# ----------------------------------------------------------------------------- a group of one row
+
+
+def test_a_group_of_one_row_is_never_decided_except_its_representation():
+    rng = np.random.default_rng(0)
+    n = 400
+    df = pd.DataFrame({"y": rng.integers(0, 2, n), "p": rng.integers(0, 2, n), "s": ["a"] * (n - 1) + ["b"]})
+    a = bias.audit(df, label="y", positive_values=[1], predicted="p", facets="s", margin=0.1)
+    one = a.to_frame().query("group == 'b'").set_index("metric")["verdict"]
+    # CI judges the group's size itself: one row of 400 is under-represented
+    assert one.pop("CI") == "bias"
+    assert set(one) == {"insufficient evidence"}, one[one != "insufficient evidence"]
+    assert any("s = b: a group of 1 rows" in note for note in a.notes)
+
+
+def test_a_verdict_the_counts_could_not_have_contradicted_is_no_verdict():
+    # KS of one row against a rest with half positives is about 0.5 whichever label the row has
+    # (|0.5 - 0| or |0.5 - 1|): "bias" at margin 0.1 would be a property of the size, not of the data
+    from confusionlab.bias.auditing import _either_way
+
+    assert not _either_way([0.49, 0.51, 0.5], 0.0, 0.1)
+    assert not _either_way([0.02, 0.07], 0.0, 0.1)  # JS smoothed: inside whatever the row
+    assert _either_way([0.02, 0.5], 0.0, 0.1)
+
+
+def test_large_groups_keep_their_verdicts():
+    rng = np.random.default_rng(1)
+    n = 4000
+    s = rng.choice(["F", "M"], n)
+    p = np.where(s == "F", rng.random(n) < 0.7, rng.random(n) < 0.3).astype(int)
+    df = pd.DataFrame({"y": rng.integers(0, 2, n), "p": p, "s": s})
+    a = bias.audit(df, label="y", positive_values=[1], predicted="p", facets="s", metrics=["DPPL", "KS"], margin=0.1)
+    verdicts = a.to_frame().set_index(["group", "metric"])["verdict"]
+    assert verdicts[("F", "DPPL")] == "bias" and verdicts[("M", "DPPL")] == "bias"
+    assert verdicts[("F", "KS")] == "no material bias"  # labels are independent of the facet

@@ -22,7 +22,9 @@ How it is computed
    the central interval at level ``1 − (1 − confidence)/m``; all m intervals
    then cover their metrics together with probability at least ``confidence``.
 4. The **verdict** of each row is :func:`~.results.verdict_of` of that interval
-   against ``no_bias ± margin`` (:meth:`~.results.BiasMetric.verdict`).
+   against ``no_bias ± margin`` (:meth:`~.results.BiasMetric.verdict`), kept only
+   when a group of that size could have shown either verdict (``_reach``): else
+   "insufficient evidence".
 
 The intervals are most of the work (the count is one group-by). Within a group,
 metrics built on the same counts share their posterior: DPL and the KL family one
@@ -549,6 +551,14 @@ def audit(
     material bias" when entirely inside, "insufficient evidence" otherwise —
     a small group (wide interval) is never called fair.
 
+    A verdict must be one the counts could have contradicted: the metric is also
+    evaluated on the tables a group of the same size could hold against the same
+    rest (its rows all in one cell, for each cell, and in the rest's proportions),
+    and when those values all fall on one side of the band the verdict is
+    "insufficient evidence" (with a note). A group of one row has a KS near 0.5
+    and a smoothed JS below 0.1 whichever its row, so it gets no verdict on
+    either; CI, which judges the group's size itself, keeps its verdict.
+
     Where a metric's uncertainty is a Monte Carlo sample (``n_draws`` draws,
     see :mod:`.uncertainty`), an interval end at a tail level below about
     ``1/n_draws`` is an extreme draw: raise ``n_draws`` for very many rows.
@@ -696,7 +706,8 @@ def audit(
             "n_compared": int(counts[0, 0].sum()),
         }
         found = _metrics(t, opts, metric_names, f"{facet_name} = {label_text}")
-        out_rows, out_notes = [], []
+        reach = _reach(a, d, t, opts, metric_names, f"{facet_name} = {label_text}")
+        out_rows, out_notes, fixed = [], [], []
         for name in metric_names:
             bm = found[name]
             if bm.value is None:
@@ -706,6 +717,10 @@ def audit(
             else:
                 lo, hi = bm.interval(level)
                 verdict = verdict_of(lo, hi, bm.no_bias, margins[name])
+                decided = verdict != "insufficient evidence" and name not in _SIZE_ONLY
+                if decided and not _either_way(reach[name], bm.no_bias, margins[name]):
+                    verdict = "insufficient evidence"
+                    fixed.append(name)
                 bm.__dict__.pop("distribution", None)  # kept to judge at another confidence, without its lattice
                 kept[(facet_name, label_text, name)] = bm
             out_rows.append(
@@ -718,6 +733,11 @@ def audit(
                     "upper": float(hi),
                     "verdict": verdict,
                 }
+            )
+        if fixed:
+            out_notes.append(
+                f"{facet_name} = {label_text}: a group of {size['n']:,} rows gives {', '.join(fixed)} the same verdict "
+                "whatever its labels and predictions (insufficient evidence)"
             )
         return size, out_rows, out_notes
 
@@ -749,7 +769,59 @@ def audit(
     )
 
 
-def _metrics(t: CountTable, opts: dict[str, Any], names: list[str], what: str) -> dict[str, BiasMetric]:
+#: Metrics of the group sizes alone (class imbalance): every table of the group's size gives the
+#: same value, and the sizes are what they judge, so a small group's CI verdict stands (a group of
+#: one row among thousands is under-represented).
+_SIZE_ONLY = ("CI",)
+
+
+def _reach(
+    a: np.ndarray, d: np.ndarray, t: CountTable, opts: dict[str, Any], names: list[str], what: str
+) -> dict[str, list[float]]:
+    """Values each metric takes on tables of the group's size: its own, every row in one cell, proportional to the rest.
+
+    With the comparison's counts ``a`` fixed, a group of ``n`` rows can hold its rows
+    in any of the cells; the tables with all ``n`` rows in one cell are the metric's
+    most extreme, and the one closest to ``a``'s proportions (largest remainders) is
+    its nearest to no bias. A verdict is only evidence when these reach both sides
+    of the band (:func:`_either_way`): a group of one row has a KS of about 0.5 and a
+    smoothed JS below 0.1 whatever its row is, so neither "bias" nor "no material
+    bias" could have come out otherwise.
+    """
+    n = int(d.sum())
+    tables = [d]
+    for cell in range(d.size):
+        alt = np.zeros_like(d)
+        alt.reshape(-1)[cell] = n
+        tables.append(alt)
+    if a.sum() > 0:
+        share = a.reshape(-1) / a.sum() * n
+        near = np.floor(share).astype(d.dtype)
+        near[np.argsort(near - share, kind="stable")[: n - int(near.sum())]] += 1
+        tables.append(near.reshape(d.shape))
+    reach: dict[str, list[float]] = {m: [] for m in names}
+    for alt in tables:
+        probe = CountTable(np.stack([a, alt])[None], t.label_values, t.label_positive, None, t.has_predictions)
+        found = _metrics(probe, opts, names, what, share=False)
+        for m in names:
+            if found[m].value is not None:
+                reach[m].append(float(found[m].value))
+    return reach
+
+
+def _either_way(values: list[float], no_bias: float, margin: float) -> bool:
+    """Whether ``values`` fall both inside and outside the band ``no_bias ± margin``.
+
+    >>> _either_way([0.49, 0.51], 0.0, 0.1), _either_way([0.02, 0.5], 0.0, 0.1)
+    (False, True)
+    """
+    inside = [no_bias - margin <= v <= no_bias + margin for v in values]
+    return any(inside) and not all(inside)
+
+
+def _metrics(
+    t: CountTable, opts: dict[str, Any], names: list[str], what: str, *, share: bool = True
+) -> dict[str, BiasMetric]:
     """The report's metrics for one comparison, their posteriors computed family by family.
 
     Metrics resting on the same counts (DPL and the KL family on the label
@@ -762,7 +834,8 @@ def _metrics(t: CountTable, opts: dict[str, Any], names: list[str], what: str) -
     found = dict(ev.pre(False)) if any(n in PRETRAINING for n in names) else {}
     if t.has_predictions and any(n not in PRETRAINING for n in names):
         found.update(ev.post(False))
-    ev.share_posteriors(found, names)
+    if share:
+        ev.share_posteriors(found, names)
     return found
 
 
