@@ -416,7 +416,7 @@ def _texts(values: Sequence[Any]) -> list[str]:
 
 #: Most rows (groups × metrics) an audit judges; each row is an interval, a few milliseconds
 #: (exact) to a tenth of a second (Monte Carlo) of work, so the bound keeps an audit to minutes.
-MAX_AUDIT_ROWS = 20_000
+MAX_AUDIT_ROWS = 5_000
 
 
 def _check_size(columns: list[str], values_of: list[list[Any]], n_groups: int, n_metrics: int) -> None:
