@@ -27,7 +27,7 @@ import anywidget
 import numpy as np
 import traitlets
 
-from .._validation import DEFAULT_TOLERANCE, InvalidParameterError, check_confidence, check_tolerance
+from .._validation import DEFAULT_TOLERANCE, InvalidParameterError, TooLargeError, check_confidence, check_tolerance
 from ..metrics import METRICS
 
 T = TypeVar("T")
@@ -71,6 +71,21 @@ def trait_check(check: Callable[..., T], value: Any, *args: Any, **kwargs: Any) 
         return check(value, *args, **kwargs)
     except InvalidParameterError as error:
         raise InvalidTraitError(str(error)) from None
+
+
+def too_large(error: Exception, what: str, advice: str) -> TooLargeError:
+    """A core refusal of memory (:class:`~confusionlab.TooLargeError`) reworded for a widget.
+
+    The core's advice names the arguments of :func:`~confusionlab.metric_distribution`
+    (``future_size``, ``tolerance``); a widget has its own settings: its message keeps
+    the core's estimate and gives ``advice`` in the widget's terms.
+
+    >>> str(too_large(TooLargeError("needs 3 GiB; use a smaller future_size"), "N = 10 is too large", "lower N"))
+    'needs 3 GiB: N = 10 is too large; lower N'
+    """
+    message = str(error)
+    head = message.rsplit("; ", 1)[0] if "; " in message else message
+    return TooLargeError(f"{head}: {what}; {advice}")
 
 
 class Count(traitlets.Int):

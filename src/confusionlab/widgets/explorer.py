@@ -50,7 +50,7 @@ import traitlets
 
 from .._validation import TooLargeError
 from ..metrics import METRICS
-from ._common import InvalidTraitError, MetricName, StatefulWidget
+from ._common import InvalidTraitError, MetricName, StatefulWidget, too_large
 from .confusion_simplex import ConfusionSimplex
 from .metric_pmf import MetricPMF
 from .roc_slice import SLICE_MODELS, RocSlice
@@ -90,21 +90,6 @@ PMF_MAX_VALUES = 4_000
 
 #: Metrics offered in the menu (any registry name may be set from code).
 MENU_METRICS = ("mcc", "balanced_accuracy", "accuracy", "f1", "informedness", "cohen_kappa", "g_mean", "jaccard")
-
-
-def _explorer_advice(message: str, state: dict[str, Any]) -> str:
-    """A core refusal of memory reworded with the Explorer's own settings (N, metric, the limit).
-
-    >>> text = _explorer_advice("needs 3 GiB; use a smaller future_size", {"N": 10**6, "metric": "f1"})
-    >>> text[:72], "future_size" in text
-    ('needs 3 GiB: the Explorer cannot show N = 1,000,000 with f1 within the m', False)
-    """
-    head = message.rsplit("; ", 1)[0] if "; " in message else message
-    return (
-        f"{head}: the Explorer cannot show N = {state['N']:,} with {state['metric']} within the memory limit; "
-        "lower N, choose a metric that needs less (accuracy, the rates), or raise the limit "
-        "(confusionlab.set_memory_limit)"
-    )
 
 
 def call_soon(callback: Callable[[], None]) -> None:
@@ -330,7 +315,12 @@ class Explorer(StatefulWidget, widgets.VBox):
                 self._shown = state
                 self.generation += 1
         except TooLargeError as error:  # the core's advice names arguments the Explorer does not have
-            refusal = TooLargeError(_explorer_advice(str(error), state))
+            refusal = too_large(
+                error,
+                f"the Explorer cannot show N = {state['N']:,} with {state['metric']} within the memory limit",
+                "lower N, choose a metric that needs less (accuracy, the rates), or raise the limit "
+                "(confusionlab.set_memory_limit)",
+            )
             self._status.value = f"could not show N = {state['N']}, p = {state['p']}: {refusal}"
             raise refusal from None
         except Exception as error:  # on the event loop nobody would see it: say it in the app
