@@ -507,13 +507,16 @@ def _to_numpy(values: Any) -> np.ndarray:
     """A 1-D-able numpy view of an array-like: pandas/polars Series keep nulls as missing objects."""
     if isinstance(values, (str, bytes)):
         raise InvalidParameterError(f"expected an array of values, got the string {values!r}")
+    if type(values).__module__.startswith("pyarrow"):
+        return _arrow_to_numpy(values)
+    if type(values).__module__.startswith("pandas") and hasattr(values, "isna"):
+        # pandas nullable dtypes (Int64, boolean, string) and Categorical keep <NA>/NaN
+        # only as object; Series, Index, ExtensionArray and Categorical alike
+        if bool(np.asarray(values.isna()).any()):
+            return np.asarray(values, dtype=object)
+        return np.asarray(values)
     to_numpy = getattr(values, "to_numpy", None)
     if callable(to_numpy):
-        dtype = getattr(values, "dtype", None)
-        # pandas nullable dtypes (Int64, boolean, string) keep <NA> only as object
-        if dtype is not None and type(dtype).__module__.startswith("pandas") and hasattr(values, "isna"):
-            if bool(values.isna().any()):
-                return np.asarray(values.astype(object).to_numpy())
         arr = np.asarray(to_numpy())
         null_count = getattr(values, "null_count", None)  # polars
         if callable(null_count) and null_count() and arr.dtype.kind not in "fO":
@@ -1396,3 +1399,115 @@ def check_assurance_tolerance(value: Any, default: float) -> float:
             f"enumeration per marginal; default {default:g}), got {value!r}"
         )
     return fvalue
+
+
+# ---- hostile
+def _arrow_to_numpy(values: Any) -> np.ndarray:
+    """A pyarrow Array or ChunkedArray as numpy: with a null, an object array holding ``None`` there.
+
+    >>> import pyarrow as pa  # doctest: +SKIP
+    >>> _arrow_to_numpy(pa.array([1, None])).tolist()  # doctest: +SKIP
+    [1, None]
+    """
+    null_count = getattr(values, "null_count", 0)
+    if null_count:
+        return np.asarray(values.to_pylist(), dtype=object)
+    try:
+        return np.asarray(values.to_numpy(zero_copy_only=False))
+    except TypeError:  # a ChunkedArray of an older pyarrow takes no argument
+        return np.asarray(values.to_numpy())
+
+
+__all__ += ["check_points", "check_support"]
+
+
+def check_points(value: Any, name: str = "x") -> np.ndarray:
+    """Real numbers (a number or an array of them) at which a distribution is evaluated; NaN allowed.
+
+    Strings, ``None``, booleans and arrays holding them are refused (``np.asarray``
+    would read ``None`` as NaN and a string as an error of its own).
+
+    >>> check_points([0.5, 1]).tolist()
+    [0.5, 1.0]
+    >>> check_points("0.5")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: x must be real numbers, got '0.5'
+    """
+    if value is None or isinstance(value, (str, bytes, bool, np.bool_)):
+        raise InvalidParameterError(f"{name} must be real numbers, got {_shown(value)}")
+    raw = np.asarray(value)
+    if raw.dtype.kind not in "biuf" and not (
+        raw.dtype.kind == "O"
+        and all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in raw.flat)
+    ):
+        raise InvalidParameterError(f"{name} must be real numbers, got {_shown(value)}")
+    if raw.dtype.kind == "b":
+        raise InvalidParameterError(f"{name} must be real numbers, got booleans {_shown(value)}")
+    return raw.astype(np.float64)
+
+
+def check_support(values: np.ndarray, probabilities: np.ndarray, multiplicities: np.ndarray) -> None:
+    """The atoms of a discrete distribution: values strictly increasing, probabilities finite and ≥ 0.
+
+    >>> check_support(np.array([0.0, 1.0]), np.array([0.5, 0.5]), np.array([1, 1]))
+    >>> check_support(np.array([1.0, 0.0]), np.array([0.5, 0.5]), np.array([1, 1]))
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: values must be strictly increasing (one atom per value), got ...
+    """
+    if values.ndim != 1 or probabilities.shape != values.shape or multiplicities.shape != values.shape:
+        raise InvalidParameterError(
+            f"values, probabilities and multiplicities must be 1-D of one length, got shapes {values.shape}, "
+            f"{probabilities.shape} and {multiplicities.shape}"
+        )
+    if np.isnan(values).any() or np.any(np.diff(values) <= 0):
+        raise InvalidParameterError(
+            f"values must be strictly increasing (one atom per value), got {_shown(values.tolist())}"
+        )
+    if not np.all(np.isfinite(probabilities)) or np.any(probabilities < 0):
+        raise InvalidParameterError(
+            f"probabilities must be finite and non-negative, got {_shown(probabilities.tolist())}"
+        )
+
+
+__all__ += ["MAX_BETA", "check_beta", "check_learner_numbers"]
+
+#: Largest ``beta`` of an F-beta score (and smallest ``1/MAX_BETA``): beta² must stay a finite, nonzero double.
+MAX_BETA = 1e150
+
+
+def check_beta(value: Any, name: str = "beta") -> float:
+    """The ``beta`` of an F-beta score: a positive number with ``beta²`` a finite, nonzero double.
+
+    >>> check_beta(2)
+    2.0
+    >>> check_beta(1e300)
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: beta must lie in [1e-150, 1e+150] (beta² must be a finite, nonzero ...
+    """
+    fvalue = check_positive_real(value, name)
+    if not 1 / MAX_BETA <= fvalue <= MAX_BETA:
+        raise InvalidParameterError(
+            f"{name} must lie in [{1 / MAX_BETA:g}, {MAX_BETA:g}] (beta² must be a finite, nonzero double; beyond, "
+            f"F-beta is recall or precision themselves), got {_shown(value)}"
+        )
+    return fvalue
+
+
+def check_learner_numbers(value: Any, name: str = "n_learners") -> np.ndarray:
+    """Numbers of learners at which a fit is read: real numbers ≥ 0 (a number or an array), as floats.
+
+    >>> check_learner_numbers([1, 10]).tolist()
+    [1.0, 10.0]
+    >>> check_learner_numbers(-1)
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: n_learners must be numbers ≥ 0, got -1.0
+    """
+    arr = check_points(value, name)
+    bad = ~(arr >= 0)  # NaN too
+    if np.any(bad):
+        raise InvalidParameterError(f"{name} must be numbers ≥ 0, got {float(arr[bad].reshape(-1)[0])!r}")
+    return arr

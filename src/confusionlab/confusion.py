@@ -180,14 +180,8 @@ class ConfusionMatrix:
         """
         p = check_count(p, "p")
         n = check_count(n, "n")
-        rates = []
-        for name, rate in (("tpr", tpr), ("tnr", tnr)):
-            checked = check_probability(rate, name)
-            rates.append(Fraction(rate if isinstance(rate, Fraction) else checked).limit_denominator(10**9))
-        tp, tn = rates[0] * p, rates[1] * n
-        if tp.denominator != 1 or tn.denominator != 1:
-            raise InvalidParameterError(f"tpr*p = {float(tp)} and tnr*n = {float(tn)} must be whole counts")
-        return cls(tp=int(tp), fn=p - int(tp), fp=n - int(tn), tn=int(tn))
+        tp, tn = (_whole_count(rate, size, name) for rate, size, name in ((tpr, p, "tpr"), (tnr, n, "tnr")))
+        return cls(tp=tp, fn=p - tp, fp=n - tn, tn=tn)
 
     @property
     def p(self) -> int:
@@ -233,6 +227,32 @@ class ConfusionMatrix:
     def swapped(self) -> ConfusionMatrix:
         """The same matrix with the positive and negative class exchanged."""
         return ConfusionMatrix(tp=self.tn, fn=self.fp, fp=self.fn, tn=self.tp)
+
+
+def _whole_count(rate: Any, size: int, name: str) -> int:
+    """The count ``k`` with ``k / size == rate``: exactly for a Fraction, as doubles for a float.
+
+    A float rate stands for the fraction it rounds from: ``0.3`` of 10**10 + 1 is no
+    whole count, ``0.3`` of 10**10 is 3·10**9 (whatever the size, up to 2**53).
+
+    >>> _whole_count(0.8, 20, "tpr"), _whole_count(Fraction(1, 3), 9, "tpr"), _whole_count(0.3, 10**10, "tpr")
+    (16, 3, 3000000000)
+    """
+    checked = check_probability(rate, name)
+    if isinstance(rate, Fraction):
+        count = rate * size
+        if count.denominator == 1:
+            return int(count)
+    else:
+        nearest = round(checked * size)
+        for k in (nearest, nearest - 1, nearest + 1):
+            if 0 <= k <= size and (k / size if size else 0.0) == checked:
+                return k
+    raise InvalidParameterError(
+        f"{name}={rate!r} gives no whole count of {size:,} ({name}·{size:,} = {checked * size!r}; rates must give "
+        "whole counts); give a rate "
+        f"k/{size:,} for a whole k, or the counts themselves (ConfusionMatrix(tp=..., fn=..., fp=..., tn=...))"
+    )
 
 
 def _distinct(*arrays: np.ndarray) -> list[Any]:

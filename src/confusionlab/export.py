@@ -53,6 +53,11 @@ def to_html(notebook: str | Path, output_dir: str | Path, *, execute: bool = Tru
     timeout = check_int(timeout, "timeout", minimum=1)
     if notebook.suffix != ".ipynb" or not notebook.is_file():
         raise InvalidParameterError(f"notebook must be an existing .ipynb file, got {str(notebook)!r}")
+    out_dir = Path(check_instance(output_dir, "output_dir", (str, os.PathLike), "a path to a folder"))
+    if out_dir.exists() and not out_dir.is_dir():
+        raise InvalidParameterError(
+            f"output_dir must be a folder (or a path to create one), got the file {str(out_dir)!r}"
+        )
     renderer = _HERE / "static" / "embed.js"
     if not renderer.is_file():
         raise FileNotFoundError(f"{renderer} is missing; build the front-end with `make install` or `npm run build`")
@@ -60,7 +65,12 @@ def to_html(notebook: str | Path, output_dir: str | Path, *, execute: bool = Tru
     from nbclient import NotebookClient
     from nbconvert import HTMLExporter
 
-    nb = nbformat.read(notebook, as_version=4)
+    try:
+        nb = nbformat.read(notebook, as_version=4)
+    except (ValueError, nbformat.ValidationError, UnicodeDecodeError) as exc:  # invalid JSON is a ValueError
+        raise InvalidParameterError(
+            f"notebook {str(notebook)!r} is not a valid notebook (.ipynb JSON): {str(exc).splitlines()[0][:200]}"
+        ) from None
     if execute:
         client = NotebookClient(
             nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(notebook.parent)}}
@@ -72,7 +82,6 @@ def to_html(notebook: str | Path, output_dir: str | Path, *, execute: bool = Tru
         widget_renderer_url=RENDERER,
     )
     body, _ = exporter.from_notebook_node(nb)
-    out_dir = Path(output_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(renderer, out_dir / RENDERER)
     page = out_dir / f"{notebook.stem}.html"
@@ -81,13 +90,24 @@ def to_html(notebook: str | Path, output_dir: str | Path, *, execute: bool = Tru
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    """The command line: one page per notebook; a refused argument exits with status 2 and its message.
+
+    >>> main(["missing.ipynb"])
+    Traceback (most recent call last):
+    ...
+    SystemExit: 2
+    """
     parser = argparse.ArgumentParser(description="Execute notebooks and write HTML whose widgets render offline.")
     parser.add_argument("notebooks", nargs="+", type=Path)
     parser.add_argument("--output-dir", "-o", type=Path, default=Path("build/html"))
     parser.add_argument("--no-execute", action="store_true", help="use the saved outputs")
     args = parser.parse_args(argv)
     for notebook in args.notebooks:
-        print(to_html(notebook, args.output_dir, execute=not args.no_execute))
+        try:
+            page = to_html(notebook, args.output_dir, execute=not args.no_execute)
+        except (InvalidParameterError, OSError) as exc:
+            parser.error(str(exc))  # the usage and the message on stderr, exit status 2
+        print(page)
 
 
 if __name__ == "__main__":

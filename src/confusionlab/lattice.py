@@ -25,6 +25,20 @@ __all__ = ["MAX_SIMPLEX_POINTS", "SimplexPoints", "isometric", "simplex_counts",
 MAX_SIMPLEX_POINTS = 20_000_000
 
 
+def _largest_simplex() -> int:
+    """The largest ``N`` whose simplex, ``C(N+3, 3)`` points, is within :data:`MAX_SIMPLEX_POINTS`.
+
+    >>> _largest_simplex(), comb(_largest_simplex() + 3, 3) <= MAX_SIMPLEX_POINTS < comb(_largest_simplex() + 4, 3)
+    (491, True)
+    """
+    N = round((6 * MAX_SIMPLEX_POINTS) ** (1 / 3))  # C(N+3, 3) ≈ (N+2)³/6
+    while comb(N + 3, 3) > MAX_SIMPLEX_POINTS:
+        N -= 1
+    while comb(N + 4, 3) <= MAX_SIMPLEX_POINTS:
+        N += 1
+    return N
+
+
 def slice_lattice(p: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     """The ``(TP, TN)`` lattice of the slice with ``p`` positives and ``n`` negatives.
 
@@ -135,7 +149,7 @@ def simplex_counts(N: int) -> np.ndarray:
     if total > MAX_SIMPLEX_POINTS:
         raise InvalidParameterError(
             f"the simplex for N={N} has {total:,} points, more than the {MAX_SIMPLEX_POINTS:,} "
-            "this function builds in memory; use N <= 492, or work on slices (slice_lattice)"
+            f"this function builds in memory; use N <= {_largest_simplex()}, or work on slices (slice_lattice)"
         )
     # (FN, FP) pairs ordered by FN + FP: those with FN + FP <= m are the first (m+1)(m+2)/2.
     s = np.repeat(np.arange(N + 1), np.arange(1, N + 2))

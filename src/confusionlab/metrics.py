@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import InvalidParameterError, check_instance, check_positive_real, check_undefined
+from ._validation import InvalidParameterError, check_beta, check_instance, check_undefined
 from .confusion import ConfusionMatrix
 
 __all__ = [
@@ -384,7 +384,7 @@ def fbeta_metric(beta: float | int | Fraction) -> Metric:
     >>> fbeta_metric(1).formula
     '2·TP / (2·TP + 1·FN + 1·FP)'
     """
-    check_positive_real(beta, "beta")
+    check_beta(beta)
     b = Fraction(beta) if isinstance(beta, numbers.Rational) else Fraction(repr(float(beta)))
     b2 = b * b
     r, s = b2.numerator, b2.denominator  # beta² = r / s

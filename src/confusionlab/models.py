@@ -220,12 +220,13 @@ def marginal(
         k = k.astype(np.float64)
         if model == "binomial":
             return np.log1p((future - 2 * k - 1) / (k + 1)) + (math.log(rate) - math.log1p(-rate))
-        return np.log1p((a - 1) / (k + 1)) - np.log1p((b - 1) / (future - k))
+        return _log_shifted(a, k + 1) - _log_shifted(b, future - k)
 
     if tolerance == 0:
         lo, hi = 0, future
     else:
-        reach = math.sqrt(2 * math.log(2 / (tolerance * _OUTSIDE))) + 1.0
+        # in logarithms: tolerance · _OUTSIDE underflows to 0 below about 1e-300
+        reach = math.sqrt(2 * (math.log(2) - math.log(tolerance) - math.log(_OUTSIDE))) + 1.0
         sd = math.sqrt(var)
         lo = max(0, math.floor(mean - reach * sd))
         hi = min(future, math.ceil(mean + reach * sd))
@@ -266,6 +267,23 @@ def marginal(
     left_mass, right_mass = left / norm, right / norm
     first, last, dropped = prune_tails(pmf, tolerance, already=(left_mass, right_mass))
     return Marginal(lo + first, pmf[first : last + 1], dropped + left_mass + right_mass)
+
+
+def _log_shifted(param: float, d: np.ndarray) -> np.ndarray:
+    """``log((d − 1 + param) / d)`` for ``d ≥ 1`` and ``param > 0``, accurate at both ends.
+
+    ``log1p((param − 1)/d)`` where that ratio is small; where ``d − 1 + param`` is tiny
+    (a prior of 1e-300 with no observation: ``param − 1`` rounds to −1 and the
+    ``log1p`` form would read ``log(0) = −∞``) the difference of logarithms of
+    ``(d − 1) + param``, computed without the cancellation, is exact instead.
+
+    >>> float(_log_shifted(1e-300, np.array([1.0]))[0])
+    -690.7755278982137
+    """
+    x = (param - 1) / d
+    near = x < -0.5
+    exact = np.log(np.where(near, (d - 1) + param, 1.0)) - np.log(np.where(near, d, 1.0))
+    return np.where(near, exact, np.log1p(np.where(near, 0.0, x)))
 
 
 @dataclass(frozen=True)

@@ -263,6 +263,96 @@ def call_slice_model(*, counts: tuple[Any, ...], **kwargs: Any) -> list[str]:
     return [] if abs(total - 1) <= 1e-9 else [f"slice_model keeps mass {total!r} with the pruned mass"]
 
 
+# ---- issue 21: labels from every container, the audit, its view, the 2PL fit
+def _labels(kind: str, values: list[Any]) -> Any:
+    import numpy as np
+    import pandas as pd
+
+    if kind == "list":
+        return values
+    if kind == "object":
+        arr = np.empty(len(values), dtype=object)
+        arr[:] = values
+        return arr
+    if kind == "Int64":
+        return pd.array(values, dtype="Int64")
+    if kind == "boolean":
+        return pd.array([None if v is None else bool(v) for v in values], dtype="boolean")
+    if kind == "Categorical":
+        return pd.Categorical(values)
+    if kind == "Series":
+        return pd.Series(values, dtype="Int64")
+    import pyarrow as pa
+
+    whole = pa.array(values)
+    return whole if kind == "arrow" else pa.chunked_array([values[:1], values[1:]], type=whole.type)
+
+
+def call_labels(*, kind: str, y_true: list[Any], y_pred: list[Any]) -> list[str]:
+    import confusionlab as cl
+
+    cm = cl.ConfusionMatrix.from_predictions(_labels(kind, y_true), y_pred, positive=1)
+    return [] if cm.N == len(y_true) else [f"{cm!r} counts {cm.N} examples of {len(y_true)}"]
+
+
+def call_audit(*, groups: list[Any], metrics: Any, margin: Any, rows: int = 0) -> list[str]:
+    import numpy as np
+    import pandas as pd
+
+    from confusionlab import bias
+
+    n = rows or len(groups)
+    g = np.empty(n, dtype=object)
+    g[:] = [groups[i % len(groups)] for i in range(n)] if rows else groups
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"y": rng.integers(0, 2, n), "p": rng.integers(0, 2, n), "g": g})
+    a = bias.audit(df, label="y", positive_values=[1], predicted="p", facets="g", metrics=metrics, margin=margin,
+                   n_draws=500)  # fmt: skip
+    frame = a.to_frame()
+    out = []
+    if frame[["facet", "group", "metric"]].duplicated().any():
+        out.append("two audit rows share (facet, group, metric)")
+    if int(a.sizes["n"].sum()) != n:
+        out.append(f"the groups hold {int(a.sizes['n'].sum())} rows of {n}")
+    a.verdict_table()
+    a.to_html()
+    return out
+
+
+def call_audit_view_cell(*, index: Any) -> list[str]:
+    import pandas as pd
+
+    from confusionlab import bias
+    from confusionlab.widgets.audit_view import AuditView
+
+    df = pd.DataFrame({"y": [1, 0] * 30, "p": [1, 0] * 30, "sex": ["F", "M", "M"] * 20})
+    view = AuditView(bias.audit(df, label="y", positive_values=[1], predicted="p", facets="sex",
+                                metrics=["DPPL", "DI"], margin=0.1))  # fmt: skip
+    row = view.cell_row(index)
+    return [] if 0 <= int(index) < 4 and row["metric"] in ("DPPL", "DI") else [f"cell {index!r} read {row!r}"]
+
+
+def call_twopl_predict(*, n_learners: Any) -> list[str]:
+    import numpy as np
+
+    from confusionlab import stability as st
+
+    n = np.array([10.0, 20, 40, 80, 160])
+    fit = st.fit_2pl(n, 1 / (1 + (55 / n) ** 0.8))
+    out = np.asarray(fit.predict(n_learners))
+    return [] if np.all((out >= 0) & (out <= 1)) else [f"predict({n_learners!r}) = {out!r}"]
+
+
+def call_points(*, method: str, x: Any) -> list[str]:
+    import numpy as np
+
+    d = _distribution((3, 1, 1, 3), "mcc")
+    out = np.asarray(getattr(d, method)(x), dtype=np.float64)
+    if method != "ppf" and np.any(out[~np.isnan(out)] < 0):
+        return [f"{method}({x!r}) = {out!r}"]
+    return []
+
+
 CALLS = {name.removeprefix("call_"): f for name, f in globals().items() if name.startswith("call_")}
 
 

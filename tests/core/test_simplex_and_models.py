@@ -40,7 +40,7 @@ def test_isometric_projection_preserves_distances_and_places_vertices() -> None:
 
 def test_simplex_size_is_refused_with_advice() -> None:
     assert len(cl.simplex_points(100)) == 176_851
-    with pytest.raises(cl.InvalidParameterError, match="N <= 492"):
+    with pytest.raises(cl.InvalidParameterError, match="N <= 491"):
         cl.simplex_points(600)
 
 

@@ -71,7 +71,7 @@ def test_integral_floats_and_numpy_integers_are_accepted() -> None:
             cl.TooLargeError,
             "lattice of 100,001 × 100,001 .* would need about .*; raise tolerance \\(now 0; try 1e-12\\)",
         ),
-        (lambda: cl.metric_distribution(CM, "mcc", "dirichlet-multinomial", future_size=1000), BAD, "N <= 492"),
+        (lambda: cl.metric_distribution(CM, "mcc", "dirichlet-multinomial", future_size=1000), BAD, "N <= 491"),
         (lambda: cl.metric_value(CM, "nope"), BAD, "unknown metric"),
         (lambda: CM.scaled(-2), BAD, "factor must be a non-negative"),
         (lambda: cl.simplex_points(-1), BAD, "N must be a non-negative"),

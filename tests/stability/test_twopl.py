@@ -243,3 +243,15 @@ def test_recommendation_explains_how_it_differs_from_learners_for():
     assert "does not aim at a stability level" in rec.note
     assert "EXTRAPOLATED" in str(rec)
     assert rec.stability == pytest.approx(5000 / 5030, rel=1e-6)
+
+
+# ---- issue 21: a negative number of learners was read as NaN, silently
+@pytest.mark.parametrize("bad", [-1, [10, -0.5], float("nan"), "10", None, True])
+def test_predict_refuses_what_is_not_a_number_of_learners(bad):
+    from confusionlab import InvalidParameterError
+
+    n = np.array([10, 20, 40, 80, 160])
+    fit = st.fit_2pl(n, curve(n, 55.0, 0.8))
+    with pytest.raises(InvalidParameterError, match="n_learners"):
+        fit.predict(bad)
+    assert fit.predict(0) == 0.0 and fit.predict(np.int64(55)) == pytest.approx(0.5)

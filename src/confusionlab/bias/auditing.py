@@ -22,7 +22,9 @@ How it is computed
    the central interval at level ``1 − (1 − confidence)/m``; all m intervals
    then cover their metrics together with probability at least ``confidence``.
 4. The **verdict** of each row is :func:`~.results.verdict_of` of that interval
-   against ``no_bias ± margin`` (:meth:`~.results.BiasMetric.verdict`).
+   against ``no_bias ± margin`` (:meth:`~.results.BiasMetric.verdict`), kept only
+   when a group of that size could have shown either verdict (``_reach``): else
+   "insufficient evidence".
 
 The intervals are most of the work (the count is one group-by). Within a group,
 metrics built on the same counts share their posterior: DPL and the KL family one
@@ -87,7 +89,8 @@ COLUMNS = ("facet", "group", "metric", "value", "lower", "upper", "verdict")
 #: Threads judging groups at once (the intervals of a group are numpy work that releases the GIL).
 _WORKERS = min(4, os.cpu_count() or 1)
 
-#: Most combinations of facet values an audit accepts (the count table is dense in them).
+#: Most combinations of facet values an audit accepts (the count table is dense in them);
+#: more are refused as soon as the counts come back.
 MAX_COMBINATIONS = 1_000_000
 
 
@@ -389,12 +392,58 @@ def _check_margins(margin: Any, metrics: list[str]) -> dict[str, float]:
 
 
 # ----------------------------------------------------------------------------- the audit
-def _describe(v: Any) -> str:
-    return " & ".join(map(str, v)) if isinstance(v, tuple) else str(v)
-
-
 def _sort_key(v: Any) -> tuple[str, Any]:
     return (type(v).__name__, v)
+
+
+def _texts(values: Sequence[Any]) -> list[str]:
+    """The group labels of a column's values: ``str`` of each, ``repr`` where two values print alike.
+
+    A column holding both ``1`` and ``"1"`` has two groups; their labels must differ.
+
+    >>> _texts([1, "1", "a"])
+    ['1', "'1'", 'a']
+    """
+    shown = [str(v) for v in values]
+    seen: dict[str, int] = {}
+    for t in shown:
+        seen[t] = seen.get(t, 0) + 1
+    out = [repr(v) if seen[t] > 1 else t for v, t in zip(values, shown, strict=True)]
+    if len(set(out)) < len(out):  # values whose repr agree too (e.g. two objects): number them
+        out = [f"{t} #{k}" for k, t in enumerate(out)]
+    return out
+
+
+#: Most rows (groups × metrics) an audit judges; each row is an interval, a few milliseconds
+#: (exact) to a tenth of a second (Monte Carlo) of work, so the bound keeps an audit to minutes.
+MAX_AUDIT_ROWS = 5_000
+
+
+def _check_size(columns: list[str], values_of: list[list[Any]], n_groups: int, n_metrics: int) -> None:
+    """Refuse, before any interval is computed, an audit of more than :data:`MAX_AUDIT_ROWS` rows."""
+    if n_groups * n_metrics > MAX_AUDIT_ROWS:
+        widest = max(range(len(columns)), key=lambda i: len(values_of[i]))
+        values = len(values_of[widest])
+        raise InvalidParameterError(
+            f"facets {columns!r} give {n_groups:,} groups × {n_metrics} metrics = {n_groups * n_metrics:,} audit "
+            f"rows, more than MAX_AUDIT_ROWS = {MAX_AUDIT_ROWS:,} (facet {columns[widest]!r} has {values:,} values"
+            f"{': a row id is not a facet' if values > 1000 else ''}); bin or group the facets' values, audit "
+            "fewer metrics, or leave out intersections"
+        )
+
+
+def _empty_note(present: np.ndarray, first: list[str], second: list[str], n_empty: int, shown: int = 20) -> str:
+    """``"no rows for A & x, B & y"``: the combinations that never occur (the first ``shown`` of them)."""
+    width = len(second)
+    have = set(present.tolist())
+    names = []
+    for code in range(len(first) * width):
+        if code not in have:
+            names.append(f"{first[code // width]} & {second[code % width]}")
+            if len(names) == shown:
+                break
+    more = f" and {n_empty - shown:,} more" if n_empty > shown else ""
+    return f"no rows for {', '.join(names)}{more}"
 
 
 @renamed_arguments(n_samples="n_draws")
@@ -502,6 +551,14 @@ def audit(
     material bias" when entirely inside, "insufficient evidence" otherwise —
     a small group (wide interval) is never called fair.
 
+    A verdict must be one the counts could have contradicted: the metric is also
+    evaluated on the tables a group of the same size could hold against the same
+    rest (its rows all in one cell, for each cell, and in the rest's proportions),
+    and when those values all fall on one side of the band the verdict is
+    "insufficient evidence" (with a note). A group of one row has a KS near 0.5
+    and a smoothed JS below 0.1 whichever its row, so it gets no verdict on
+    either; CI, which judges the group's size itself, keeps its verdict.
+
     Where a metric's uncertainty is a Monte Carlo sample (``n_draws`` draws,
     see :mod:`.uncertainty`), an interval end at a tail level below about
     ``1/n_draws`` is an extreme draw: raise ``n_draws`` for very many rows.
@@ -564,6 +621,11 @@ def audit(
     # Combinations of facet values → a dense (G, L, P) table through the report's own assembly.
     combos = list(zip(*(cells.keys[facet_key(i)] for i in range(len(columns))), strict=True))
     combo_ids = {c: i for i, c in enumerate(dict.fromkeys(combos))}
+    if len(combo_ids) > MAX_COMBINATIONS:
+        raise InvalidParameterError(
+            f"facets {columns!r} take {len(combo_ids):,} combinations of values, more than MAX_COMBINATIONS = "
+            f"{MAX_COMBINATIONS:,}: bin or group the facets' values, or audit fewer facets at once"
+        )
     as_cells = Cells(
         {"_f": [False] * len(combos), "_l": cells.keys["_l"], "_g": [combo_ids[c] for c in combos]}
         | ({"_p": cells.keys["_p"]} if predicted is not None else {}),
@@ -582,51 +644,60 @@ def audit(
                 f"reference: value {ref!r} does not occur in facet column {col!r} (values: {values_of[i][:20]!r})"
             )
 
-    # Audit groups: (facet name, group label, member mask, comparison mask).
+    # Audit groups: (facet name, group label, counts of the group, counts it is compared with).
+    # Every group is a sum of rows of the count table, found through one code per combination
+    # and column (linear in the number of combinations, whatever the number of groups).
     groups: list[tuple[str, str, np.ndarray, np.ndarray]] = []
     notes: list[str] = []
+    total = by_combo.sum(axis=0)
+    codes, texts = [], []
+    for i in range(len(columns)):
+        index = {v: k for k, v in enumerate(values_of[i])}
+        codes.append(np.fromiter((index[c[i]] for c in combo_of), dtype=np.int64, count=len(combo_of)))
+        texts.append(_texts(values_of[i]))
 
-    def member(i: int, v: Any) -> np.ndarray:
-        return np.array([c[i] == v for c in combo_of], dtype=bool)
+    def sums(code: np.ndarray, size: int) -> np.ndarray:
+        out = np.zeros((size, *by_combo.shape[1:]), dtype=by_combo.dtype)
+        np.add.at(out, code, by_combo)
+        return out
 
     for i, col in enumerate(columns):
-        for v in values_of[i]:
-            d = member(i, v)
-            if col in reference:
-                if v == reference[col]:
-                    continue
-                a = member(i, reference[col])
-            else:
-                a = ~d
-            groups.append((col, _describe(v), d, a))
+        by_value = sums(codes[i], len(values_of[i]))
+        ref_k = values_of[i].index(reference[col]) if col in reference else None
+        for k in range(len(values_of[i])):
+            if k == ref_k:
+                continue
+            d = by_value[k]
+            groups.append((col, texts[i][k], d, total - d if ref_k is None else by_value[ref_k]))
     if intersections:
         for i, j in itertools.combinations(range(len(columns)), 2):
             name = f"{columns[i]} & {columns[j]}"
-            present = {(c[i], c[j]) for c in combo_of}
-            empty = []
-            for v, w in itertools.product(values_of[i], values_of[j]):
-                if (v, w) not in present:
-                    empty.append(_describe((v, w)))
+            width = len(values_of[j])
+            present, inverse = np.unique(codes[i] * width + codes[j], return_inverse=True)
+            by_pair = sums(inverse.reshape(-1), present.size)
+            ref_code = None
+            if columns[i] in reference and columns[j] in reference:
+                ref_code = values_of[i].index(reference[columns[i]]) * width + values_of[j].index(reference[columns[j]])
+            ref_at = np.flatnonzero(present == ref_code)
+            ref_counts = by_pair[ref_at[0]] if ref_at.size else np.zeros_like(total)
+            for k, code in enumerate(present.tolist()):
+                if code == ref_code:
                     continue
-                d = member(i, v) & member(j, w)
-                if columns[i] in reference and columns[j] in reference:
-                    ref = (reference[columns[i]], reference[columns[j]])
-                    if (v, w) == ref:
-                        continue
-                    a = member(i, ref[0]) & member(j, ref[1])
-                else:
-                    a = ~d
-                groups.append((name, _describe((v, w)), d, a))
-            if empty:
-                notes.append(f"{name}: no rows for {', '.join(empty)} (skipped)")
+                d = by_pair[k]
+                text = f"{texts[i][code // width]} & {texts[j][code % width]}"
+                groups.append((name, text, d, total - d if ref_code is None else ref_counts))
+            n_empty = len(values_of[i]) * width - present.size
+            if n_empty:
+                notes.append(f"{name}: {_empty_note(present, texts[i], texts[j], n_empty)} (skipped)")
 
+    _check_size(columns, values_of, len(groups), len(metric_names))
     m = len(groups) * len(metric_names)
     level = 1.0 - (1.0 - confidence) / max(m, 1) if simultaneous else confidence
 
     def judge(group: tuple[str, str, np.ndarray, np.ndarray]) -> tuple[dict[str, Any], list[dict[str, Any]], list[str]]:
         """The group's size, its rows (one per metric) and notes; its metrics are kept in ``kept``."""
         facet_name, label_text, d, a = group
-        counts = np.stack([by_combo[a].sum(axis=0), by_combo[d].sum(axis=0)])[None]
+        counts = np.stack([a, d])[None]
         t = CountTable(counts, table.label_values, table.label_positive, None, predicted is not None)
         size = {
             "facet": facet_name,
@@ -635,7 +706,8 @@ def audit(
             "n_compared": int(counts[0, 0].sum()),
         }
         found = _metrics(t, opts, metric_names, f"{facet_name} = {label_text}")
-        out_rows, out_notes = [], []
+        reach = _reach(a, d, t, opts, metric_names, f"{facet_name} = {label_text}")
+        out_rows, out_notes, fixed = [], [], []
         for name in metric_names:
             bm = found[name]
             if bm.value is None:
@@ -645,6 +717,10 @@ def audit(
             else:
                 lo, hi = bm.interval(level)
                 verdict = verdict_of(lo, hi, bm.no_bias, margins[name])
+                decided = verdict != "insufficient evidence" and name not in _SIZE_ONLY
+                if decided and not _either_way(reach[name], bm.no_bias, margins[name]):
+                    verdict = "insufficient evidence"
+                    fixed.append(name)
                 bm.__dict__.pop("distribution", None)  # kept to judge at another confidence, without its lattice
                 kept[(facet_name, label_text, name)] = bm
             out_rows.append(
@@ -657,6 +733,11 @@ def audit(
                     "upper": float(hi),
                     "verdict": verdict,
                 }
+            )
+        if fixed:
+            out_notes.append(
+                f"{facet_name} = {label_text}: a group of {size['n']:,} rows gives {', '.join(fixed)} the same verdict "
+                "whatever its labels and predictions (insufficient evidence)"
             )
         return size, out_rows, out_notes
 
@@ -688,7 +769,59 @@ def audit(
     )
 
 
-def _metrics(t: CountTable, opts: dict[str, Any], names: list[str], what: str) -> dict[str, BiasMetric]:
+#: Metrics of the group sizes alone (class imbalance): every table of the group's size gives the
+#: same value, and the sizes are what they judge, so a small group's CI verdict stands (a group of
+#: one row among thousands is under-represented).
+_SIZE_ONLY = ("CI",)
+
+
+def _reach(
+    a: np.ndarray, d: np.ndarray, t: CountTable, opts: dict[str, Any], names: list[str], what: str
+) -> dict[str, list[float]]:
+    """Values each metric takes on tables of the group's size: its own, every row in one cell, proportional to the rest.
+
+    With the comparison's counts ``a`` fixed, a group of ``n`` rows can hold its rows
+    in any of the cells; the tables with all ``n`` rows in one cell are the metric's
+    most extreme, and the one closest to ``a``'s proportions (largest remainders) is
+    its nearest to no bias. A verdict is only evidence when these reach both sides
+    of the band (:func:`_either_way`): a group of one row has a KS of about 0.5 and a
+    smoothed JS below 0.1 whatever its row is, so neither "bias" nor "no material
+    bias" could have come out otherwise.
+    """
+    n = int(d.sum())
+    tables = [d]
+    for cell in range(d.size):
+        alt = np.zeros_like(d)
+        alt.reshape(-1)[cell] = n
+        tables.append(alt)
+    if a.sum() > 0:
+        share = a.reshape(-1) / a.sum() * n
+        near = np.floor(share).astype(d.dtype)
+        near[np.argsort(near - share, kind="stable")[: n - int(near.sum())]] += 1
+        tables.append(near.reshape(d.shape))
+    reach: dict[str, list[float]] = {m: [] for m in names}
+    for alt in tables:
+        probe = CountTable(np.stack([a, alt])[None], t.label_values, t.label_positive, None, t.has_predictions)
+        found = _metrics(probe, opts, names, what, share=False)
+        for m in names:
+            if found[m].value is not None:
+                reach[m].append(float(found[m].value))
+    return reach
+
+
+def _either_way(values: list[float], no_bias: float, margin: float) -> bool:
+    """Whether ``values`` fall both inside and outside the band ``no_bias ± margin``.
+
+    >>> _either_way([0.49, 0.51], 0.0, 0.1), _either_way([0.02, 0.5], 0.0, 0.1)
+    (False, True)
+    """
+    inside = [no_bias - margin <= v <= no_bias + margin for v in values]
+    return any(inside) and not all(inside)
+
+
+def _metrics(
+    t: CountTable, opts: dict[str, Any], names: list[str], what: str, *, share: bool = True
+) -> dict[str, BiasMetric]:
     """The report's metrics for one comparison, their posteriors computed family by family.
 
     Metrics resting on the same counts (DPL and the KL family on the label
@@ -701,7 +834,8 @@ def _metrics(t: CountTable, opts: dict[str, Any], names: list[str], what: str) -
     found = dict(ev.pre(False)) if any(n in PRETRAINING for n in names) else {}
     if t.has_predictions and any(n not in PRETRAINING for n in names):
         found.update(ev.post(False))
-    ev.share_posteriors(found, names)
+    if share:
+        ev.share_posteriors(found, names)
     return found
 
 

@@ -25,7 +25,14 @@ from scipy.optimize import least_squares
 from scipy.special import expit
 
 from .._deprecation import renamed_arguments
-from .._validation import InvalidParameterError, check_int, check_positive_real, check_probability, check_real_array
+from .._validation import (
+    InvalidParameterError,
+    check_int,
+    check_learner_numbers,
+    check_positive_real,
+    check_probability,
+    check_real_array,
+)
 
 __all__ = [
     "DegenerateFitWarning",
@@ -182,8 +189,8 @@ class TwoPLFit:
         return self.reason is not None
 
     def predict(self, n_learners: ArrayLike) -> np.ndarray:
-        """Fitted stability at ``n_learners``."""
-        n = np.asarray(n_learners, dtype=np.float64)
+        """Fitted stability at ``n_learners`` (numbers ≥ 0; 0 gives the limit 0)."""
+        n = check_learner_numbers(n_learners)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
             return expit(self.p2 * (np.log(n) - self.log_p1))
 

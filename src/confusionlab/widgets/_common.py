@@ -27,7 +27,7 @@ import anywidget
 import numpy as np
 import traitlets
 
-from .._validation import DEFAULT_TOLERANCE, InvalidParameterError, check_confidence, check_tolerance
+from .._validation import DEFAULT_TOLERANCE, InvalidParameterError, TooLargeError, check_confidence, check_tolerance
 from ..metrics import METRICS
 
 T = TypeVar("T")
@@ -73,6 +73,21 @@ def trait_check(check: Callable[..., T], value: Any, *args: Any, **kwargs: Any) 
         raise InvalidTraitError(str(error)) from None
 
 
+def too_large(error: Exception, what: str, advice: str) -> TooLargeError:
+    """A core refusal of memory (:class:`~confusionlab.TooLargeError`) reworded for a widget.
+
+    The core's advice names the arguments of :func:`~confusionlab.metric_distribution`
+    (``future_size``, ``tolerance``); a widget has its own settings: its message keeps
+    the core's estimate and gives ``advice`` in the widget's terms.
+
+    >>> str(too_large(TooLargeError("needs 3 GiB; use a smaller future_size"), "N = 10 is too large", "lower N"))
+    'needs 3 GiB: N = 10 is too large; lower N'
+    """
+    message = str(error)
+    head = message.rsplit("; ", 1)[0] if "; " in message else message
+    return TooLargeError(f"{head}: {what}; {advice}")
+
+
 class Count(traitlets.Int):
     """A non-negative integer count; accepts numpy integers, rejects bool and floats."""
 
@@ -82,6 +97,29 @@ class Count(traitlets.Int):
         if not is_int(value) or operator.index(value) < 0:
             raise InvalidTraitError(
                 f"The '{self.name}' trait of {type(obj).__name__} must be a non-negative integer, got {value!r}."
+            )
+        return super().validate(obj, operator.index(value))
+
+
+class Integer(traitlets.Int):
+    """An integer in the trait's bounds; accepts numpy integers, rejects bool and floats.
+
+    >>> class W(traitlets.HasTraits):
+    ...     k = Integer(0, min=-1)
+    >>> w = W(); w.k = np.int64(3); w.k
+    3
+    >>> w.k = True
+    Traceback (most recent call last):
+    ...
+    confusionlab.widgets._common.InvalidTraitError: The 'k' trait of W must be an integer, got True.
+    """
+
+    info_text = "an integer"
+
+    def validate(self, obj: Any, value: Any) -> int:
+        if not is_int(value):
+            raise InvalidTraitError(
+                f"The '{self.name}' trait of {type(obj).__name__} must be an integer, got {value!r}."
             )
         return super().validate(obj, operator.index(value))
 

@@ -18,9 +18,9 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from .._validation import InvalidParameterError, check_instance
+from .._validation import InvalidParameterError, check_instance, check_int
 from ..bias.auditing import Audit
-from ._common import Buffer, BundledWidget
+from ._common import Buffer, BundledWidget, Integer, InvalidTraitError
 
 __all__ = ["VERDICT_CODES", "AuditView"]
 
@@ -63,8 +63,8 @@ class AuditView(BundledWidget, bundle="audit"):
     (['sex: F', 'sex: M'], ['DPPL', 'DI'])
     """
 
-    cell = traitlets.Int(28, min=12, max=80, help="grid cell side in CSS pixels").tag(sync=True)
-    selected = traitlets.Int(-1, min=-1, help="selected cell (row-major), -1 for none").tag(sync=True)
+    cell = Integer(28, min=12, max=80, help="grid cell side in CSS pixels").tag(sync=True)
+    selected = Integer(-1, min=-1, help="selected cell (row-major), -1 for none").tag(sync=True)
     generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
 
     _groups = traitlets.List(traitlets.Unicode()).tag(sync=True)  # "facet: group" per row
@@ -95,12 +95,19 @@ class AuditView(BundledWidget, bundle="audit"):
     def _check_selected(self, proposal: traitlets.Bunch) -> int:
         n = len(self._groups) * len(self._metrics)
         if n and proposal.value >= n:
-            raise traitlets.TraitError(f"selected must be -1 or a cell index below {n}, got selected={proposal.value}.")
+            raise InvalidTraitError(f"selected must be -1 or a cell index below {n}, got selected={proposal.value}.")
         return proposal.value
 
     def cell_row(self, index: int) -> pd.Series:
-        """The audit row shown in cell ``index`` (row-major over groups × metrics)."""
-        g, m = divmod(int(index), len(self._metrics))
+        """The audit row shown in cell ``index`` (row-major over groups × metrics).
+
+        ``index`` is an integer in ``[0, cells)`` (numpy integers too); booleans, negative
+        indices (−1 is "no cell" in :attr:`selected`, never the last) and indices past the
+        grid are refused with :class:`~confusionlab.InvalidParameterError`.
+        """
+        cells = len(self._groups) * len(self._metrics)
+        index = check_int(index, "index", minimum=0, maximum=cells - 1)
+        g, m = divmod(index, len(self._metrics))
         facet, group = self._keys[g]
         df = self._audit.to_frame()
         hit = df[(df.facet == facet) & (df.group == group) & (df.metric == self._metrics[m])]

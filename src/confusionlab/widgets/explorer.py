@@ -48,8 +48,9 @@ from typing import Any
 import ipywidgets as widgets
 import traitlets
 
+from .._validation import TooLargeError
 from ..metrics import METRICS
-from ._common import InvalidTraitError, MetricName, StatefulWidget
+from ._common import InvalidTraitError, MetricName, StatefulWidget, too_large
 from .confusion_simplex import ConfusionSimplex
 from .metric_pmf import MetricPMF
 from .roc_slice import SLICE_MODELS, RocSlice
@@ -313,6 +314,15 @@ class Explorer(StatefulWidget, widgets.VBox):
                 self._apply(state, self.generation + 1)
                 self._shown = state
                 self.generation += 1
+        except TooLargeError as error:  # the core's advice names arguments the Explorer does not have
+            refusal = too_large(
+                error,
+                f"the Explorer cannot show N = {state['N']:,} with {state['metric']} within the memory limit",
+                "lower N, choose a metric that needs less (accuracy, the rates), or raise the limit "
+                "(confusionlab.set_memory_limit)",
+            )
+            self._status.value = f"could not show N = {state['N']}, p = {state['p']}: {refusal}"
+            raise refusal from None
         except Exception as error:  # on the event loop nobody would see it: say it in the app
             self._status.value = f"could not show N = {state['N']}, p = {state['p']}: {error}"
             raise

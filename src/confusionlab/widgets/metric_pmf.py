@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import traitlets
 
+from .._validation import TooLargeError
 from ..confusion import ConfusionMatrix
 from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import METRICS
@@ -33,6 +34,7 @@ from ._common import (
     Tolerance,
     buffer_array,
     observed_defaults,
+    too_large,
 )
 
 __all__ = ["MetricPMF"]
@@ -153,7 +155,15 @@ class MetricPMF(BundledWidget, SliceCounts, bundle="metric_pmf"):
 
     def _refresh(self, parts: set[str]) -> None:
         cm = ConfusionMatrix(tp=self.tp, fn=self.p - self.tp, fp=self.n - self.tn, tn=self.tn)
-        dists = {m: metric_distribution(cm, self.metric, m, tolerance=self.tolerance) for m in self.models}
+        try:
+            dists = {m: metric_distribution(cm, self.metric, m, tolerance=self.tolerance) for m in self.models}
+        except TooLargeError as error:  # the core's advice names future_size, which the widget does not have
+            raise too_large(
+                error,
+                f"MetricPMF cannot show p = {self.p:,}, n = {self.n:,} with {self.metric} within the memory limit",
+                f"raise tolerance (now {self.tolerance:g}), choose a metric that needs less (accuracy, the rates), "
+                "or raise the limit (confusionlab.set_memory_limit)",
+            ) from None
         panels, chunks = [], []
         offsets = [0]
         for model, d in dists.items():
