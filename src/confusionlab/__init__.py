@@ -44,6 +44,8 @@ _WIDGETS = {
     "PairedView": "confusionlab.widgets.paired_view",
     "AuditView": "confusionlab.widgets.audit_view",
     "PlannerView": "confusionlab.widgets.planner_view",
+    "RocView": "confusionlab.widgets.roc_view",
+    "PrecisionRecallView": "confusionlab.widgets.roc_view",
 }
 
 __all__ = [
@@ -65,8 +67,10 @@ __all__ = [
     "PairedView",
     "PlannerView",
     "PrecisionRecallCurve",
+    "PrecisionRecallView",
     "RocCurve",
     "RocSlice",
+    "RocView",
     "StabilityView",
     "TargetUnreachableError",
     "TestSizePlan",
