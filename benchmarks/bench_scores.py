@@ -14,7 +14,10 @@ against a baseline measured in the same run.
 * ``band``: ``.band()`` (Campbell's simultaneous band, exact KS quantiles) on 10**6 scores
   against scikit-learn's ``roc_curve(y, s)`` (the curve alone) at the same size.
 
-Runs alternate and medians are compared (ratio = ours / baseline).
+Runs alternate and medians are compared (ratio = ours / baseline). BLAS runs on one thread
+(``--threads``, threadpoolctl): on this shared 2-core machine OpenBLAS's threads make scipy's
+exact Mann–Whitney (a loop of dot products) take anything from 0.12 to 7 s from run to run,
+against a steady 0.13 s on one thread.
 
 ``--browser`` measures instead the RocView's redraw after a threshold change at 10**5 scores in
 JupyterLab + headless Chromium (the browser-test harness), on the browser's clock: from the
@@ -191,13 +194,22 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=None, help="runs of each side (default: 3 auc, 5 others)")
     parser.add_argument("--browser", action="store_true", help="the RocView's redraw in JupyterLab instead")
     parser.add_argument("--moves", type=int, default=41, help="slider moves of --browser")
+    parser.add_argument("--threads", type=int, default=1, help="BLAS threads (0: the library's default)")
     args = parser.parse_args()
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(args.threads or None):
+        run(args)
+
+
+def run(args: argparse.Namespace) -> None:
     if args.browser:
         bench_browser(100_000, args.moves)
         return
     print(
         f"{platform.machine()}, {os.cpu_count()} cores, python {platform.python_version()}, numpy {np.__version__}, "
-        f"scipy {scipy.__version__}, scikit-learn {sklearn.__version__}, load {os.getloadavg()[0]:.1f}"
+        f"scipy {scipy.__version__}, scikit-learn {sklearn.__version__}, load {os.getloadavg()[0]:.1f}, "
+        f"BLAS threads {args.threads or 'default'}"
     )
     print(f"{'bench':>5s} {'size':>10s} {'ours s':>8s} {'base s':>8s} {'ratio':>6s}  check")
     for name in args.only:
