@@ -114,3 +114,17 @@ def test_the_view_is_displayed_next_to_its_slice(data) -> None:
     alone = RocView(cl.roc_curve(y, score), linked=False)._repr_mimebundle_()
     alone = alone[0] if isinstance(alone, tuple) else alone
     assert "application/vnd.jupyter.widget-view+json" in alone
+
+
+def test_a_threshold_move_sends_the_index_not_the_curve(data, monkeypatch) -> None:
+    y, score = data
+    view = RocView(cl.roc_curve(y, score))
+    sent: list[str] = []
+
+    def record(key=None, **kwargs):
+        sent.extend([key] if isinstance(key, str) else list(key or []))
+
+    monkeypatch.setattr(view, "send_state", record)
+    view.index = 9
+    assert "index" in sent
+    assert not {"_x", "_y", "_tp", "_fp", "_thresholds", "_band_x", "_band_lower", "_band_upper"} & set(sent)
