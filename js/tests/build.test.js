@@ -34,6 +34,7 @@ describe("the build", () => {
       "metric_pmf",
       "paired",
       "planner",
+      "roc",
       "roc_slice",
     ]);
   });

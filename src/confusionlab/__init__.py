@@ -45,6 +45,8 @@ _WIDGETS = {
     "AuditView": "confusionlab.widgets.audit_view",
     "PlannerView": "confusionlab.widgets.planner_view",
     "CalibrationView": "confusionlab.widgets.calibration_view",
+    "RocView": "confusionlab.widgets.roc_view",
+    "PrecisionRecallView": "confusionlab.widgets.roc_view",
 }
 
 __all__ = [
@@ -67,8 +69,10 @@ __all__ = [
     "PairedView",
     "PlannerView",
     "PrecisionRecallCurve",
+    "PrecisionRecallView",
     "RocCurve",
     "RocSlice",
+    "RocView",
     "StabilityView",
     "TargetUnreachableError",
     "TestSizePlan",

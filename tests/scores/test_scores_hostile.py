@@ -133,3 +133,24 @@ def test_any_input_is_answered_as_scikit_learn_or_refused_by_name(codes, data, l
     plo, phi = pr.interval()
     assert 0.0 <= plo < phi <= 1.0
     assert 0.0 <= float(curve.p_value()) <= 1.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from([np.int8, np.int64, np.uint8, np.uint64, bool]),
+    st.lists(st.integers(min_value=-(2**62), max_value=2**62), min_size=0, max_size=30),
+    st.booleans(),
+)
+def test_integer_labels_counted_like_the_general_path(dtype, values, narrow):
+    from confusionlab.confusion import _distinct
+    from confusionlab.scores._input import _distinct_integers
+
+    if narrow:
+        values = [v % 5 for v in values]
+    info = np.iinfo(dtype) if dtype is not bool else None
+    if info is not None:
+        values = [min(max(v, info.min), info.max) for v in values]
+    t = np.array(values, dtype=dtype)
+    expected = _distinct(t)
+    got = _distinct_integers(t)
+    assert got == expected and [type(v) for v in got] == [type(v) for v in expected]

@@ -81,9 +81,15 @@ class _ScoreCurve(Result):
             out.append((t, ConfusionMatrix(tp=a, fn=self.p - a, fp=b, tn=self.n - b)))
         return out
 
-    def view(self) -> Any:
-        """The interim widget: an ``ipywidgets.HTML`` with the summary and the figure of :meth:`plot`."""
-        return interim_view(self)
+    def _operating_counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(thresholds, tp, fp)`` of every operating point, thresholds decreasing from +inf
+        (nobody positive), one point per distinct score after it."""
+        thresholds, tp, fp = _curves.staircase(self._scores)
+        return (
+            np.concatenate([[np.inf], thresholds]),
+            np.concatenate([[0], tp]).astype(np.int64),
+            np.concatenate([[0], fp]).astype(np.int64),
+        )
 
     def _bootstrap_interval(self, statistic, confidence, target, n_resamples, random_state) -> tuple[float, float]:
         values = _bootstrap.bootstrap(self._scores, statistic, n_resamples, random_state)
@@ -204,6 +210,13 @@ class RocCurve(_ScoreCurve):
         kind = check_choice(kind, "kind", ("simultaneous", "pointwise"))
         return roc_band(self.fpr, self.tpr, self.p, self.n, confidence, kind)
 
+    def view(self, **kwargs: Any) -> Any:
+        """A :class:`~confusionlab.RocView`: the curve with its band, the AUC with its interval, a
+        threshold slider and the linked slice of the operating point (``kwargs`` go to it)."""
+        from ..widgets.roc_view import RocView
+
+        return RocView(self, **kwargs)
+
     def to_frame(self) -> Any:
         """One row per point of the staircase: threshold, fpr, tpr, tp, fp."""
         import pandas as pd
@@ -298,6 +311,13 @@ class PrecisionRecallCurve(_ScoreCurve):
     def band(self, confidence: float = 0.95) -> PrecisionRecallBand:
         """The simultaneous ROC band mapped to precision at the observed ``p``, ``n``."""
         return precision_recall_band(self._roc.band(confidence), self.p, self.n)
+
+    def view(self, **kwargs: Any) -> Any:
+        """A :class:`~confusionlab.PrecisionRecallView`: the curve with its band, AP with its
+        interval, a threshold slider and the linked slice of the operating point."""
+        from ..widgets.roc_view import PrecisionRecallView
+
+        return PrecisionRecallView(self, **kwargs)
 
     def to_frame(self) -> Any:
         """One row per threshold (increasing): threshold, precision, recall."""

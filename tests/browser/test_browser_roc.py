@@ -1,0 +1,84 @@
+"""RocView and PrecisionRecallView in JupyterLab (the slider walks the threshold and the linked
+RocSlice shows scikit-learn's confusion matrix at it; the kernel moves the view back) and in the
+static HTML export, offline (the curve, the band, the slice with its staircase and bubbles)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from sklearn.metrics import confusion_matrix
+from sklearn.metrics import roc_curve as sk_roc_curve
+
+if TYPE_CHECKING:
+    from conftest import LabSession
+
+#: Test data (run here too, for the references): rounded scores, so with tied blocks.
+DATA = (
+    "import numpy as np\n"
+    "rng = np.random.default_rng(11)\n"
+    "y = rng.integers(0, 2, 400)\n"
+    "score = np.round(rng.normal(1.3 * y, 1.0), 2)\n"
+)
+LAB_CELL = DATA + "import confusionlab as cl\nview = cl.RocView(cl.roc_curve(y, score), size=360)\nview"
+EXPORT_CELLS = [
+    DATA + "import confusionlab as cl\ncl.RocView(cl.roc_curve(y, score), size=360)",
+    "cl.PrecisionRecallView(cl.precision_recall_curve(y, score), size=360)",
+]
+
+
+def references() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    data: dict[str, Any] = {}
+    exec(DATA, data)
+    y, score = data["y"], data["score"]
+    _, _, thresholds = sk_roc_curve(y, score, drop_intermediate=False)
+    return y, score, thresholds
+
+
+def slice_selector(y: np.ndarray, predicted: np.ndarray) -> str:
+    tn, fp, fn, tp = confusion_matrix(y, predicted, labels=[0, 1]).ravel()
+    return f'.confusionlab-roc-slice[data-p="{tp + fn}"][data-n="{tn + fp}"][data-tp="{tp}"][data-tn="{tn}"]'
+
+
+def test_roc_and_pr_views_draw_in_the_export_without_network(exported_page: Any, tmp_path: Path) -> None:
+    y, score, thresholds = references()
+    points = thresholds.size
+    with exported_page(EXPORT_CELLS, name="roc", viewport=(1500, 1200)) as page:
+        roc = page.wait_for_selector(f'.confusionlab-roc[data-kind="roc"][data-points="{points}"]')
+        pr = page.wait_for_selector(f'.confusionlab-roc[data-kind="pr"][data-points="{points}"]')
+        assert int(roc.get_attribute("data-band")) > 0 and int(pr.get_attribute("data-band")) > 0
+        assert roc.inner_text().startswith("AUC ") and pr.inner_text().startswith("AP ")
+        # Both views come with their linked slice: the staircase as an extra polyline, the bubbles.
+        page.wait_for_selector('.confusionlab-roc-slice[data-contour-metrics="1"]')
+        assert page.locator(".confusionlab-roc-slice").count() == 2
+        assert int(page.locator(".confusionlab-roc-slice").first.get_attribute("data-bubbles")) > 0
+        # Offline, the slider still walks the staircase (the curve is in the page).
+        page.locator(".confusionlab-roc[data-kind='roc'] input.cl-threshold").fill("5")
+        page.wait_for_selector('.confusionlab-roc[data-kind="roc"][data-index="5"]')
+        _, fp, _, tp = confusion_matrix(y, score >= thresholds[5], labels=[0, 1]).ravel()
+        assert (roc.get_attribute("data-tp"), roc.get_attribute("data-fp")) == (str(tp), str(fp))
+        page.screenshot(path=str(tmp_path / "roc_export.png"), full_page=True)
+
+
+def test_roc_view_walks_the_threshold_with_its_slice_in_jupyterlab(lab: LabSession, tmp_path: Path) -> None:
+    y, score, thresholds = references()
+    name = "roc_view.ipynb"
+    lab.open_notebook(name, [LAB_CELL], wait_for=f'.confusionlab-roc[data-points="{thresholds.size}"]')
+    page = lab.page
+    kernel = lab.kernel(name)
+    start = kernel.evaluate("view.index")
+    page.wait_for_selector(slice_selector(y, score >= thresholds[start]))
+    assert page.locator(".confusionlab-roc-slice").get_attribute("data-model") == "beta-binomial"
+    for k in (1, 40, thresholds.size - 1):
+        page.locator(".confusionlab-roc input.cl-threshold").fill(str(k))
+        page.wait_for_selector(f'.confusionlab-roc[data-index="{k}"]')
+        # The slice moves only after the kernel has processed the new index.
+        page.wait_for_selector(slice_selector(y, score >= thresholds[k]))
+        assert kernel.evaluate("view.index") == k
+    kernel.execute("view.set_threshold(0.5)")
+    k = int(np.sum(np.unique(score) >= 0.5))
+    page.wait_for_selector(f'.confusionlab-roc[data-index="{k}"]')
+    page.wait_for_selector(slice_selector(y, score >= 0.5))
+    assert int(page.locator(".confusionlab-roc-slice").get_attribute("data-bubbles")) > 0
+    page.screenshot(path=str(tmp_path / "roc_view_lab.png"))
