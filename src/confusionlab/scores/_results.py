@@ -162,6 +162,14 @@ class RocCurve(_ScoreCurve):
             variance doubled).
         n_resamples, random_state
             The bootstrap's size and seed.
+
+        Notes
+        -----
+        Coverage of the 95 % DeLong-logit interval, measured by simulation (binormal scores,
+        fixed seeds, 2,000 test sets each): 0.931–0.967 with equal class sizes from 20 to 500
+        and AUC 0.6–0.99. It under-covers when the classes are very unequal and the AUC is
+        high (20 against 500: 0.93 at AUC 0.8, 0.885 at 0.95, 0.84–0.85 at 0.99): a high
+        estimate comes with a small estimated variance. Read it as approximate there.
         """
         confidence = check_confidence(confidence)
         method = check_choice(method, "method", ("delong", "bootstrap"))
