@@ -16,6 +16,7 @@ from .._validation import (
     check_choice,
     check_int,
     check_labels_not_scores,
+    check_progress,
     check_random_state,
     check_tolerance,
 )
@@ -50,6 +51,7 @@ def evaluate(
     n_draws: int = 20_000,
     random_state: Any = 0,
     min_class_size: int = 10,
+    progress: bool | None = None,
 ) -> Evaluation:
     """Evaluate a classifier's predictions: how sure, for whom, would a refit agree?
 
@@ -95,6 +97,11 @@ def evaluate(
     min_class_size : int, default 10
         A group with fewer positives or negatives (for macro averages: fewer objects
         in some class) is flagged ``too_small``: its intervals say little.
+    progress : bool or None, default None
+        A progress bar (tqdm's: a widget in Jupyter, text in a terminal) while the Monte
+        Carlo draws of a table metric run, shown only when they take more than half a
+        second. None: only when someone is watching (Jupyter or a terminal, never when the
+        output is captured); False: never. The draws are the same either way.
 
     Returns
     -------
@@ -147,6 +154,7 @@ def evaluate(
     n_draws = check_int(n_draws, "n_draws", minimum=1, maximum=MAX_DRAWS)
     min_class_size = check_int(min_class_size, "min_class_size", minimum=0)
     rng = check_random_state(random_state)
+    show = check_progress(progress)
     t = as_labels(y_true, "y_true")
     m = t.shape[0]
     if m < 2:
@@ -224,4 +232,5 @@ def evaluate(
         n_draws=n_draws,
         rng=rng,
         min_class_size=min_class_size,
+        progress=show,
     )

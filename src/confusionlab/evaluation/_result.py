@@ -22,6 +22,7 @@ from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric
 from ..mixture import decompose, mixture, slice_mixture
 from ..models import SLICE_MODELS
+from . import _sampling
 from ._metrics import _REFIT_WORDS, QUESTIONS, _is_macro, _label, _metric_name, table_values
 from ._sampling import check_macro_memory, macro_distribution
 
@@ -144,6 +145,7 @@ class Evaluation(Result):
         n_draws: int,
         rng: np.random.Generator,
         min_class_size: int,
+        progress: bool = False,
     ) -> None:
         self.classes = classes
         self.positive_index = positive_index
@@ -161,6 +163,7 @@ class Evaluation(Result):
         self.n_draws = n_draws
         self._rng = rng
         self.min_class_size = min_class_size
+        self.progress = progress
         self.n_refits = 0 if run_tables is None else int(run_tables.shape[0])
         self._cache: dict[tuple[Any, ...], Any] = {}
 
@@ -433,9 +436,20 @@ class Evaluation(Result):
             runs = self.counts
             per_run = max(1, self.n_draws // runs.shape[0])
             check_macro_memory(self.n_draws, per_run, runs.shape[-1])
-            pairs = [
-                macro_distribution(table, metric, per_run, self._rng, self.target, self.prior) for table in runs[:, g]
-            ]
+            from tqdm.auto import tqdm
+
+            several = runs.shape[0] > 1  # one bar: over the refits, or over one run's draws
+            pairs = []
+            with tqdm(
+                total=runs.shape[0],
+                desc=f"{metric}: refits",
+                delay=_sampling.PROGRESS_DELAY,
+                disable=not (self.progress and several),
+            ) as bar:
+                for table in runs[:, g]:
+                    inner = self.progress and not several
+                    pairs.append(macro_distribution(table, metric, per_run, self._rng, self.target, self.prior, inner))
+                    bar.update(1)
             self._cache[key] = ([d for d, _ in pairs], [e for _, e in pairs])
         return self._cache[key]
 
