@@ -94,6 +94,11 @@ class Evaluation(Result):
         :meth:`plot`, :meth:`to_html` and the view.
     target : str
         The question: ``"next_test_set"`` or ``"true_value"`` (see :data:`QUESTIONS`).
+    prior : float
+        α of the binary metrics' Beta posteriors of the rates.
+    table_prior : float
+        α of each row's Dirichlet(row + α) for the table metrics (macro averages, the
+        multi-class MCC).
     n_refits : int
         Number of refits (0 for one prediction vector).
     n_draws : int
@@ -142,6 +147,7 @@ class Evaluation(Result):
         tolerance: float,
         metrics: list[str],
         prior: float = 1.0,
+        table_prior: float | None = None,
         n_draws: int,
         rng: np.random.Generator,
         min_class_size: int,
@@ -159,6 +165,7 @@ class Evaluation(Result):
         self.target = target
         self.tolerance = tolerance
         self.prior = prior
+        self.table_prior = prior if table_prior is None else table_prior
         self.metrics = metrics
         self.n_draws = n_draws
         self._rng = rng
@@ -448,7 +455,9 @@ class Evaluation(Result):
             ) as bar:
                 for table in runs[:, g]:
                     inner = self.progress and not several
-                    pairs.append(macro_distribution(table, metric, per_run, self._rng, self.target, self.prior, inner))
+                    pairs.append(
+                        macro_distribution(table, metric, per_run, self._rng, self.target, self.table_prior, inner)
+                    )
                     bar.update(1)
             self._cache[key] = ([d for d, _ in pairs], [e for _, e in pairs])
         return self._cache[key]

@@ -4,7 +4,7 @@ A macro average (the mean over classes of a one-vs-rest metric) or the multi-cla
 of a K × K confusion table has no exact lattice small enough to enumerate, so it is
 sampled: each row i of
 the table (the objects of true class i) gets θ_i ~ Dirichlet(row + α) (α from ``prior``,
-1 by default) — the row-wise
+0.1 by default in :func:`evaluate`) — the row-wise
 Dirichlet-multinomial model — and the new row is Multinomial(n_i, θ_i) for a new test
 set of the same size, or n_i·θ_i for the true value. The distribution of the draws
 comes with the Monte Carlo standard error of its mean, kept by the caller.
