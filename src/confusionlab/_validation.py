@@ -1511,3 +1511,40 @@ def check_learner_numbers(value: Any, name: str = "n_learners") -> np.ndarray:
     if np.any(bad):
         raise InvalidParameterError(f"{name} must be numbers ≥ 0, got {float(arr[bad].reshape(-1)[0])!r}")
     return arr
+
+
+# ---- coverage (issue 20: progress bars of long work)
+__all__ += ["check_progress"]
+
+
+def _interactive() -> bool:
+    """Whether a person is watching: an IPython kernel (Jupyter) or a terminal on stderr."""
+    import sys
+
+    shell = sys.modules.get("IPython")
+    if shell is not None:
+        ip = shell.get_ipython()
+        if ip is not None and getattr(ip, "kernel", None) is not None:
+            return True
+    stream = sys.stderr
+    return stream is not None and hasattr(stream, "isatty") and stream.isatty()
+
+
+def check_progress(value: Any) -> bool:
+    """Whether to show a progress bar: ``True``, ``False``, or ``None`` (auto: only in Jupyter or
+    a terminal, never when output is captured or redirected).
+
+    >>> check_progress(False), check_progress(True)
+    (False, True)
+    >>> check_progress("yes")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: progress must be True, False or None (auto: a bar only in Jupyter or a ...
+    """
+    if value is None:
+        return _interactive()
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise InvalidParameterError(
+        f"progress must be True, False or None (auto: a bar only in Jupyter or a terminal), got {value!r}"
+    )

@@ -63,9 +63,11 @@ def test_model_and_target_pass_through() -> None:
     cm = _sk_cm(y, pred)
     for model in ("binomial", "dirichlet-multinomial"):
         _same(evaluate(y, pred, model=model).distribution("mcc"), metric_distribution(cm, "mcc", model))
-    d = evaluate(y, pred, target="true_value").distribution("mcc")
-    _same(d, metric_distribution(cm, "mcc", target="true_value"))
+    d = evaluate(y, pred, target="true_value").distribution("mcc")  # Jeffreys' prior by default
+    _same(d, metric_distribution(cm, "mcc", target="true_value", prior=0.5))
     assert d.target == "true_value"
+    uniform = evaluate(y, pred, target="true_value", prior="uniform").distribution("mcc")
+    _same(uniform, metric_distribution(cm, "mcc", target="true_value"))
 
 
 # ----------------------------------------------------------------------------- refits
@@ -152,12 +154,12 @@ def test_per_class_is_exact_one_vs_rest() -> None:
         _same(per[c], metric_distribution(ConfusionMatrix.from_sklearn(mcm[c]), "f1"))
 
 
-def _numpy_macro_f1(table: np.ndarray, draws: int, rng: np.random.Generator) -> np.ndarray:
-    """Independent simulation: Dirichlet rows by numpy's dirichlet, multinomial rows, F1 by hand."""
+def _numpy_macro_f1(table: np.ndarray, draws: int, rng: np.random.Generator, alpha: float) -> np.ndarray:
+    """Independent simulation: Dirichlet(row + alpha) rows by numpy's dirichlet, multinomial rows, F1 by hand."""
     k = table.shape[0]
     mats = np.zeros((draws, k, k))
     for i in range(k):
-        theta = rng.dirichlet(table[i] + 1.0, size=draws)
+        theta = rng.dirichlet(table[i] + alpha, size=draws)
         for s in range(draws):
             mats[s, i] = rng.multinomial(table[i].sum(), theta[s])
     out = np.zeros(draws)
@@ -168,13 +170,14 @@ def _numpy_macro_f1(table: np.ndarray, draws: int, rng: np.random.Generator) -> 
     return out / k
 
 
-def test_macro_f1_mean_within_five_standard_errors_of_numpy_simulation() -> None:
+@pytest.mark.parametrize(("prior", "alpha"), [(None, 0.1), ("uniform", 1.0)])  # None: the default, α = 0.1
+def test_macro_f1_mean_within_five_standard_errors_of_numpy_simulation(prior, alpha) -> None:
     y, pred = _multiclass(4, m=150, k=3)
-    ev = evaluate(y, pred, n_draws=20_000, random_state=7)
+    ev = evaluate(y, pred, n_draws=20_000, random_state=7, **({} if prior is None else {"prior": prior}))
     d = ev.distribution("macro_f1")
     err = ev.mc_error("macro_f1")
     assert 0 < err < 0.01
-    reference = _numpy_macro_f1(confusion_matrix(y, pred), 8_000, np.random.default_rng(123))
+    reference = _numpy_macro_f1(confusion_matrix(y, pred), 8_000, np.random.default_rng(123), alpha)
     se = math.hypot(err, reference.std() / math.sqrt(reference.size))
     assert abs(d.mean() - reference.mean()) < 5 * se
     assert d.std() == pytest.approx(reference.std(), rel=0.05)

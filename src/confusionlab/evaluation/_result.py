@@ -22,6 +22,7 @@ from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric
 from ..mixture import decompose, mixture, slice_mixture
 from ..models import SLICE_MODELS
+from . import _sampling
 from ._metrics import _REFIT_WORDS, QUESTIONS, _is_macro, _label, _metric_name, table_values
 from ._sampling import check_macro_memory, macro_distribution
 
@@ -93,6 +94,11 @@ class Evaluation(Result):
         :meth:`plot`, :meth:`to_html` and the view.
     target : str
         The question: ``"next_test_set"`` or ``"true_value"`` (see :data:`QUESTIONS`).
+    prior : float
+        α of the binary metrics' Beta posteriors of the rates.
+    table_prior : float
+        α of each row's Dirichlet(row + α) for the table metrics (macro averages, the
+        multi-class MCC).
     n_refits : int
         Number of refits (0 for one prediction vector).
     n_draws : int
@@ -141,9 +147,11 @@ class Evaluation(Result):
         tolerance: float,
         metrics: list[str],
         prior: float = 1.0,
+        table_prior: float | None = None,
         n_draws: int,
         rng: np.random.Generator,
         min_class_size: int,
+        progress: bool = False,
     ) -> None:
         self.classes = classes
         self.positive_index = positive_index
@@ -157,10 +165,12 @@ class Evaluation(Result):
         self.target = target
         self.tolerance = tolerance
         self.prior = prior
+        self.table_prior = prior if table_prior is None else table_prior
         self.metrics = metrics
         self.n_draws = n_draws
         self._rng = rng
         self.min_class_size = min_class_size
+        self.progress = progress
         self.n_refits = 0 if run_tables is None else int(run_tables.shape[0])
         self._cache: dict[tuple[Any, ...], Any] = {}
 
@@ -433,9 +443,22 @@ class Evaluation(Result):
             runs = self.counts
             per_run = max(1, self.n_draws // runs.shape[0])
             check_macro_memory(self.n_draws, per_run, runs.shape[-1])
-            pairs = [
-                macro_distribution(table, metric, per_run, self._rng, self.target, self.prior) for table in runs[:, g]
-            ]
+            from tqdm.auto import tqdm
+
+            several = runs.shape[0] > 1  # one bar: over the refits, or over one run's draws
+            pairs = []
+            with tqdm(
+                total=runs.shape[0],
+                desc=f"{metric}: refits",
+                delay=_sampling.PROGRESS_DELAY,
+                disable=not (self.progress and several),
+            ) as bar:
+                for table in runs[:, g]:
+                    inner = self.progress and not several
+                    pairs.append(
+                        macro_distribution(table, metric, per_run, self._rng, self.target, self.table_prior, inner)
+                    )
+                    bar.update(1)
             self._cache[key] = ([d for d, _ in pairs], [e for _, e in pairs])
         return self._cache[key]
 

@@ -4,7 +4,7 @@ A macro average (the mean over classes of a one-vs-rest metric) or the multi-cla
 of a K × K confusion table has no exact lattice small enough to enumerate, so it is
 sampled: each row i of
 the table (the objects of true class i) gets θ_i ~ Dirichlet(row + α) (α from ``prior``,
-1 by default) — the row-wise
+0.1 by default in :func:`evaluate`) — the row-wise
 Dirichlet-multinomial model — and the new row is Multinomial(n_i, θ_i) for a new test
 set of the same size, or n_i·θ_i for the true value. The distribution of the draws
 comes with the Monte Carlo standard error of its mean, kept by the caller.
@@ -35,27 +35,66 @@ def check_macro_memory(n_draws: int, per_table: int, k: int) -> None:
     )
 
 
+#: Draws per progress step of the sampler (the random stream does not depend on it).
+_CHUNK = 50_000
+#: Seconds of work before a progress bar appears.
+PROGRESS_DELAY = 0.5
+
+
 def macro_samples(
-    table: np.ndarray, name: str, n_draws: int, rng: np.random.Generator, target: str, prior: float = 1.0
+    table: np.ndarray,
+    name: str,
+    n_draws: int,
+    rng: np.random.Generator,
+    target: str,
+    prior: float = 1.0,
+    progress: bool = False,
 ) -> np.ndarray:
     """``n_draws`` draws of the table metric ``name`` (a macro average or the multi-class MCC,
     :func:`._metrics.table_values`) of the K × K ``table`` (rows true, columns predicted)
-    under the row-wise Dirichlet-multinomial model (Dirichlet(row + ``prior``))."""
+    under the row-wise Dirichlet-multinomial model (Dirichlet(row + ``prior``)).
+
+    The work goes in steps of :data:`_CHUNK` draws along the first axis, which consume the
+    random stream in the same order as one call would: the draws are the same with and
+    without the progress bar (``progress``, tqdm's, shown after :data:`PROGRESS_DELAY` seconds).
+    """
+    from tqdm.auto import tqdm
+
     k = table.shape[0]
     n_rows = table.sum(axis=1)
-    theta = rng.gamma(table[None, :, :] + prior, size=(n_draws, k, k))
-    theta /= theta.sum(axis=2, keepdims=True)
-    if target == "true_value":
-        mats = theta * n_rows[None, :, None]
-    else:
-        mats = np.empty_like(theta)
-        for i in range(k):
-            mats[:, i, :] = rng.multinomial(int(n_rows[i]), theta[:, i, :]) if n_rows[i] else 0.0
-    return table_values(name, mats)
+    steps = [(a, min(a + _CHUNK, n_draws)) for a in range(0, n_draws, _CHUNK)]
+    stages = 2 if target == "true_value" else 3
+    total = len(steps) * (stages - 1) + (k if stages == 3 else 0)
+    with tqdm(total=total, desc=f"{name} draws", delay=PROGRESS_DELAY, disable=not progress, leave=False) as bar:
+        theta = np.empty((n_draws, k, k))
+        shape = table[None, :, :] + prior
+        for a, b in steps:  # C order: the same gamma variates as one call of size (n_draws, k, k)
+            theta[a:b] = rng.gamma(shape, size=(b - a, k, k))
+            bar.update(1)
+        theta /= theta.sum(axis=2, keepdims=True)
+        if target == "true_value":
+            mats = theta
+            mats *= n_rows[None, :, None]
+        else:
+            mats = np.empty_like(theta)
+            for i in range(k):
+                mats[:, i, :] = rng.multinomial(int(n_rows[i]), theta[:, i, :]) if n_rows[i] else 0.0
+                bar.update(1)
+        out = np.empty(n_draws)
+        for a, b in steps:
+            out[a:b] = table_values(name, mats[a:b])
+            bar.update(1)
+    return out
 
 
 def macro_distribution(
-    table: np.ndarray, name: str, n_draws: int, rng: np.random.Generator, target: str, prior: float = 1.0
+    table: np.ndarray,
+    name: str,
+    n_draws: int,
+    rng: np.random.Generator,
+    target: str,
+    prior: float = 1.0,
+    progress: bool = False,
 ) -> tuple[MetricDistribution, float]:
     """The sampled distribution of the macro average ``name`` of ``table`` and the Monte Carlo
     standard error of its mean (sd of the draws / √n_draws).
@@ -65,7 +104,7 @@ def macro_distribution(
     memory first (:func:`check_macro_memory`).
     """
     present = np.flatnonzero(table.sum(axis=0) + table.sum(axis=1))
-    sample = macro_samples(table[np.ix_(present, present)], name, n_draws, rng, target, prior)
+    sample = macro_samples(table[np.ix_(present, present)], name, n_draws, rng, target, prior, progress)
     values, counts = np.unique(sample, return_counts=True)
     d = MetricDistribution(
         values,

@@ -25,6 +25,8 @@ __all__ = ["DEFAULT_ASSURANCE_TOLERANCE", "MAX_OUTCOMES", "outcome_count"]
 DEFAULT_ASSURANCE_TOLERANCE = 1e-3
 #: Most test outcomes enumerated for one assurance evaluation (each needs a distribution).
 MAX_OUTCOMES = 20_000
+#: Seconds of enumeration before the progress bar appears.
+PROGRESS_DELAY = 0.5
 
 
 def _outcomes(
@@ -50,7 +52,7 @@ def suggested_outcomes(count: int) -> int:
 
 
 def _assurance_at(
-    ev: _Evaluator, N: int, half_width: float, q: float, tolerance: float, max_outcomes: int
+    ev: _Evaluator, N: int, half_width: float, q: float, tolerance: float, max_outcomes: int, bar: Any = None
 ) -> tuple[float, float, float, float]:
     """The assurance criterion at N, exactly over the enumerated test outcomes.
 
@@ -64,6 +66,9 @@ def _assurance_at(
     ``unenumerated_mass`` below the truth); ``quantile`` = the smallest x with
     enumerated mass of half-widths ≤ x at least q (inf if the enumeration holds less
     than q), so ``quantile ≤ half_width`` exactly when ``probability ≥ q``.
+
+    ``bar``, a tqdm progress bar (or None), advances by one per outcome enumerated; its
+    description names N.
     """
     cm, sm, side, tp_pmf, tn_pmf = _outcomes(ev, N, tolerance)
     count = tp_pmf.size * tn_pmf.size
@@ -74,11 +79,15 @@ def _assurance_at(
             "ask for a wider half_width"
         )
     widths = np.empty((tp_pmf.size, tn_pmf.size))
+    if bar is not None:
+        bar.set_description(f"assurance at N = {N:,}", refresh=False)
     for i in range(tp_pmf.size):
         for j in range(tn_pmf.size):
             tp = sm.tp_lo + i if side != "n" else cm.tp
             tn = sm.tn_lo + j if side != "p" else cm.tn
             widths[i, j] = ev.criterion(ConfusionMatrix(tp=tp, fn=cm.p - tp, fp=cm.n - tn, tn=tn))[0]
+        if bar is not None:
+            bar.update(tn_pmf.size)
     mass = np.multiply.outer(tp_pmf, tn_pmf).ravel()
     flat = widths.ravel()
     error = max(0.0, 1.0 - float(mass.sum()))

@@ -28,6 +28,7 @@ from .._validation import (
     check_confidence,
     check_half_width,
     check_int,
+    check_progress,
     check_rate,
     check_tolerance,
 )
@@ -36,6 +37,7 @@ from ..distribution import TARGETS, MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric
 from ..models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, resolve_prior
 from ..palette import NEUTRAL, THEME
+from . import _assurance
 from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES, _assurance_at, outcome_count, suggested_outcomes
 from ._criterion import _Evaluator, normal_half_width, plan_counts
 from ._rates import rates_for_value
@@ -312,6 +314,7 @@ def plan_test_size(
     assurance_tolerance: float = DEFAULT_ASSURANCE_TOLERANCE,
     max_outcomes: int = MAX_OUTCOMES,
     target: str = "true_value",
+    progress: bool | None = None,
     _cache: dict | None = None,
 ) -> TestSizePlan:
     """The smallest test set whose planned interval for ``metric`` is at most ± ``half_width``.
@@ -362,6 +365,11 @@ def plan_test_size(
         test set's spread, so about half the examples). ``"next_test_set"``: how large
         must a test set be for the value *a new test set* of that size shows to lie
         within ± ``half_width`` (the plan of earlier releases).
+    progress : bool or None, default None
+        A progress bar (tqdm's: a widget in Jupyter, text in a terminal) counting the test
+        outcomes the ``assurance`` enumeration has gone through, shown only when it takes
+        more than half a second. None: only when someone is watching (Jupyter or a
+        terminal, never when the output is captured); False: never. The plan is the same.
     _cache : dict, optional
         Private (the planner view's): exact half-widths by counts, shared by plans with
         the same metric, confidence, model, prior and tolerance (they depend on nothing
@@ -476,6 +484,7 @@ def plan_test_size(
             )
         assurance_tolerance = check_assurance_tolerance(assurance_tolerance, DEFAULT_ASSURANCE_TOLERANCE)
         max_outcomes = check_int(max_outcomes, "max_outcomes", minimum=1)
+    show = check_progress(progress)
     ev = _Evaluator(m, prevalence, tpr, tnr, confidence, model, alpha, tolerance, target)
     if (
         _cache is not None
@@ -514,14 +523,18 @@ def plan_test_size(
             )
         at: dict[int, tuple[float, float]] = {}
 
-        def assured(size: int) -> tuple[float, float]:
-            quantile, prob, err, grain = _assurance_at(
-                ev, size, half_width, assurance, assurance_tolerance, max_outcomes
-            )
-            at[size] = (prob, err)
-            return quantile, grain
+        from tqdm.auto import tqdm
 
-        N, _, curve = smallest_size(assured, approximate, half_width, min_size=2, max_size=max_size)
+        with tqdm(desc="assurance", unit=" outcomes", delay=_assurance.PROGRESS_DELAY, disable=not show) as bar:
+
+            def assured(size: int) -> tuple[float, float]:
+                quantile, prob, err, grain = _assurance_at(
+                    ev, size, half_width, assurance, assurance_tolerance, max_outcomes, bar
+                )
+                at[size] = (prob, err)
+                return quantile, grain
+
+            N, _, curve = smallest_size(assured, approximate, half_width, min_size=2, max_size=max_size)
         h = ev(N)[0]
         achieved, error = at[N]
         N_stable = horizon = None
