@@ -1405,8 +1405,8 @@ def check_assurance_tolerance(value: Any, default: float) -> float:
 def _arrow_to_numpy(values: Any) -> np.ndarray:
     """A pyarrow Array or ChunkedArray as numpy: with a null, an object array holding ``None`` there.
 
-    >>> import pyarrow as pa  # doctest: +SKIP
-    >>> _arrow_to_numpy(pa.array([1, None])).tolist()  # doctest: +SKIP
+    >>> import pyarrow as pa
+    >>> _arrow_to_numpy(pa.array([1, None])).tolist()
     [1, None]
     """
     null_count = getattr(values, "null_count", 0)
