@@ -31,7 +31,6 @@ LABEL_KINDS = ["list", "object", "Int64", "boolean", "Categorical", "Series", "a
 @settings(CI, max_examples=40)
 @given(kind=st.sampled_from(LABEL_KINDS), labels=st.lists(st.sampled_from([0, 1, None]), min_size=2, max_size=12))
 def test_labels_with_missing_values_from_every_container(worker, kind, labels):
-    pytest.importorskip("pyarrow")
     if kind == "Categorical" and set(labels) <= {None}:
         labels = [0, *labels[1:]]
     y_pred = [1] * len(labels)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import nbformat
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pytest
 from scipy import stats
 
@@ -31,14 +33,12 @@ def test_pandas_missing_values_are_refused_as_missing(y_true):
 
 
 def test_pyarrow_nulls_are_refused_as_missing():
-    pa = pytest.importorskip("pyarrow")
     for arr in (pa.array([1, 0, None, 1]), pa.chunked_array([[1, 0], [None, 1]])):
         with pytest.raises(InvalidParameterError, match=r"missing value .* at position 2"):
             cl.ConfusionMatrix.from_predictions(arr, [1, 0, 1, 1])
 
 
 def test_pyarrow_without_nulls_counts_like_a_list():
-    pa = pytest.importorskip("pyarrow")
     cm = cl.ConfusionMatrix.from_predictions(pa.array([1, 0, 0, 1, 1]), pa.chunked_array([[1, 1], [0, 0, 1]]))
     assert cm == cl.ConfusionMatrix(tp=2, fn=1, fp=1, tn=1)
 
@@ -245,7 +245,6 @@ def test_export_refuses_invalid_json_with_exit_status_2(tmp_path):
 
 
 def test_export_refuses_an_output_path_that_is_a_file(tmp_path):
-    nbformat = pytest.importorskip("nbformat")
     good = tmp_path / "good.ipynb"
     nbformat.write(nbformat.v4.new_notebook(), good)
     target = tmp_path / "afile"

@@ -161,18 +161,20 @@ def _advised(message: str) -> int:
     return int(re.search(r"pass max_outcomes=(\d+)", message).group(1))
 
 
-def test_assurance_is_refused_up_front_with_advice_that_works():
+def test_assurance_is_refused_up_front_with_advice_that_works(monkeypatch):
     """Too many outcomes: refused before the search (not at the first size that needs them),
     advising a max_outcomes that then gives the plan."""
-    import time
-
     from confusionlab import InvalidParameterError
+    from confusionlab.planner import _plan
+
+    def enumerated(*args, **kwargs):
+        raise AssertionError("the assurance enumeration ran before the refusal")
 
     kw = dict(prevalence=0.3, tpr=0.8, tnr=0.8, half_width=0.1, assurance=0.9, target="next_test_set")
-    start = time.perf_counter()
-    with pytest.raises(InvalidParameterError, match="max_outcomes") as info:
-        plan_test_size("balanced_accuracy", **kw, max_outcomes=500)
-    assert time.perf_counter() - start < 2
+    with monkeypatch.context() as patch:
+        patch.setattr(_plan, "_assurance_at", enumerated)
+        with pytest.raises(InvalidParameterError, match="max_outcomes") as info:
+            plan_test_size("balanced_accuracy", **kw, max_outcomes=500)
     assert "assurance_tolerance" not in str(info.value)  # raising it cannot be enough
     advised = _advised(str(info.value))
     plan = plan_test_size("balanced_accuracy", **kw, max_outcomes=advised)
