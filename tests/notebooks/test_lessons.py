@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).parents[2]
 LESSONS = sorted(p for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-SOLUTIONS = ROOT / "notebooks" / "solutions"
+SOLUTIONS = ROOT / "teacher" / "solutions"
 EXERCISE = re.compile(r"^### Exercise (\d+) \((easy|medium|hard)\)", re.MULTILINE)
 SOLUTION = re.compile(r"^### Solution (\d+)\b", re.MULTILINE)
 APPENDIX = "## Appendix: checks"

@@ -1,4 +1,4 @@
-"""Every notebook in notebooks/ runs top to bottom without an error, outputs cleared in git."""
+"""Every notebook in notebooks/ and teacher/ runs top to bottom without an error, outputs cleared in git."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-NOTEBOOKS = sorted((Path(__file__).parents[2] / "notebooks").rglob("*.ipynb"))
+ROOT = Path(__file__).parents[2]
+NOTEBOOKS = sorted([*(ROOT / "notebooks").rglob("*.ipynb"), *(ROOT / "teacher").rglob("*.ipynb")])
 NOTEBOOKS = [p for p in NOTEBOOKS if ".ipynb_checkpoints" not in p.parts]
 
 
