@@ -20,7 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 # One notebook per kind of dependency: widgets only, matplotlib, pandas + scikit-learn, statsmodels.
-NOTEBOOKS = ["01_tour.ipynb", "03_discreteness.ipynb", "06_is_my_model_better.ipynb", "07_bias_adult.ipynb"]
+NOTEBOOKS = ["01_tour.ipynb", "03_discreteness.ipynb", "06_is_my_model_better.ipynb", "08_bias_adult.ipynb"]
 EXECUTE = """
 import sys, nbformat
 from nbclient import NotebookClient

@@ -1,4 +1,4 @@
-"""Figures and small tables of the bias lessons (notebooks 07 and 11).
+"""Figures and small tables of the bias lessons (notebooks 08 and 13).
 
 A bias report holds one metric per row, each with a posterior predictive interval that is
 either exact (computed on the lattice of the two facets' counts) or Monte Carlo (drawn from

@@ -1,7 +1,7 @@
 """Figures of the lessons on class balance, comparing classifiers and test-set size.
 
-Notebooks 05 (class imbalance), 06 (is my model better?), 09 (the evaluation
-workbench) and 10 (how big a test set?) draw with these helpers, so that a lesson cell
+Notebooks 05 (class imbalance), 06 and 07 (is my model better? ranking), 10 (the
+evaluation workbench), 11 and 12 (how big a test set? assurance) draw with these helpers, so that a lesson cell
 reads as one call:
 
 * :func:`plot_sd_curve` — the SD of a metric against a count (the plateau of 05);

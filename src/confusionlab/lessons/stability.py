@@ -1,4 +1,4 @@
-"""Figures and small computations of the stability lesson (notebook 08).
+"""Figures and small computations of the stability lesson (notebook 09).
 
 :func:`learners_band` asks how much the 2PL's answer "how many trees for stability S*?" moves when
 one refit is left out (a jackknife over the refits): the spread of those answers is the band
