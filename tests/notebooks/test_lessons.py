@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).parents[2]
@@ -249,3 +250,22 @@ def test_solutions_live_outside_the_students_folder() -> None:
     """Students get notebooks/; the answers are in teacher/solutions/, one per lesson."""
     assert not list((ROOT / "notebooks").rglob("*solution*.ipynb"))
     assert {p.name for p in SOLUTIONS.glob("*.ipynb")} >= {f"{p.stem}_solutions.ipynb" for p in LESSONS}
+
+
+def test_teaching_plan_exit_question_numbers() -> None:
+    """The exit question's expected answer, by simulation from the Beta posteriors of TPR and TNR (numpy only)."""
+    plan = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
+    assert "(TP, FN, FP, TN) =\n(14, 6, 10, 170)" in plan and "[0.40, 0.72]" in plan and "± 0.24" in plan
+    rng = np.random.default_rng(0)
+    tpr, tnr = rng.beta(14 + 1, 6 + 1, 400_000), rng.beta(170 + 1, 10 + 1, 400_000)
+    tp, fn, fp, tn = 0.1 * tpr, 0.1 * (1 - tpr), 0.9 * (1 - tnr), 0.9 * tnr
+    mcc = (tp * tn - fp * fn) / np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    lo, hi = np.quantile(mcc, [0.025, 0.975])
+    assert abs(lo - 0.40) < 0.01 and abs(hi - 0.72) < 0.01, (lo, hi)  # Monte Carlo error ≈ 0.001
+    # the next test set: new counts on 20 positives and 180 negatives from the same posteriors
+    new_tp, new_tn = rng.binomial(20, tpr), rng.binomial(180, tnr)
+    a, b, c, d = new_tp, 20 - new_tp, 180 - new_tn, new_tn
+    with np.errstate(invalid="ignore", divide="ignore"):
+        new = (a * d - c * b) / np.sqrt((a + c) * (a + b) * (d + c) * (d + b))
+    nlo, nhi = np.nanquantile(new, [0.025, 0.975])
+    assert abs((nhi - nlo) / 2 - 0.24) < 0.01, (nlo, nhi)
