@@ -227,6 +227,13 @@ def test_teaching_plan_uses_the_lessons_own_timings() -> None:
         assert int(block[3]) == stated, (
             f"block {block[0]}: {block[2]} states {stated} minutes, the plan says {block[3]}"
         )
+        exercises = {
+            int(m.group(1))
+            for c in _cells(by_number[number])
+            if c.cell_type == "markdown" and (m := re.match(r"### Exercise (\d+)", c.source))
+        }
+        named = {int(n) for n in re.findall(r"Exercise (\d+)", " ".join(block[4:]))}
+        assert named <= exercises, f"block {block[0]}: {block[2]} has no Exercise {sorted(named - exercises)}"
         skipped = sum(int(m) for m in re.findall(r"\(−(\d+)\)", block[4]))
         assert skipped > 0, f"block {block[0]}: a skip list with its minutes, e.g. 'Exercise 3 (−5)'"
         assert int(block[1].split()[0]) == stated - skipped, f"block {block[0]}: {stated} − {skipped} ≠ {block[1]}"
