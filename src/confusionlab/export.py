@@ -7,6 +7,10 @@ small renderer, built from ``js/export/``) beside the page: anywidgets are drawn
 the ES module stored in their state, boxes of ipywidgets as containers, other controls
 as text. Open the page from disk; nothing is loaded from the internet.
 
+The glossary stays reachable: a link in a markdown cell to a ``glossary.md`` that exists
+(the lessons' ``../docs/glossary.md``) is rendered once to ``glossary.html`` beside the
+pages and the link points there, and every such page gets a "Glossary" link at its top.
+
 Command line::
 
     python -m confusionlab.export notebooks/*.ipynb --output-dir build/html
@@ -15,18 +19,58 @@ Command line::
 from __future__ import annotations
 
 import argparse
+import html
 import os
+import re
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
 from ._validation import InvalidParameterError, check_instance, check_int
 
-__all__ = ["RENDERER", "to_html"]
+__all__ = ["GLOSSARY", "RENDERER", "to_html"]
 
 _HERE = Path(__file__).resolve().parent
 #: File name of the renderer written beside every page.
 RENDERER = "confusionlab-embed.js"
+#: File name of the glossary page written beside pages that link the glossary.
+GLOSSARY = "glossary.html"
+_GLOSSARY_LINK = re.compile(r"\]\(([^()\s]*glossary\.md)(#[^()\s]*)?\)")
+
+
+def _link_glossary(nb: object, folder: Path) -> Path | None:
+    """Point the notebook's links to an existing ``glossary.md`` at :data:`GLOSSARY`; the source file, if any."""
+    found = None
+    for cell in nb.cells:  # type: ignore[attr-defined]
+        if cell.cell_type != "markdown":
+            continue
+
+        def swap(match: re.Match) -> str:
+            nonlocal found
+            target = (folder / match.group(1)).resolve()
+            if not target.is_file():
+                return match.group(0)
+            found = found or target
+            return f"]({GLOSSARY}{match.group(2) or ''})"
+
+        cell.source = _GLOSSARY_LINK.sub(swap, cell.source)
+    return found
+
+
+def _glossary_page(source: Path) -> str:
+    """The glossary as a self-contained page (markdown rendered by nbconvert; no external resources)."""
+    from nbconvert.filters import markdown2html
+
+    text = source.read_text(encoding="utf-8")
+    title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), "Glossary")
+    style = (
+        "body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;line-height:1.5}"
+        "table{border-collapse:collapse}td,th{border:1px solid #e0e0e0;padding:.25rem .5rem;vertical-align:top}"
+    )
+    return (
+        f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>'
+        f"<style>{style}</style></head>\n<body>\n{markdown2html(text)}\n</body></html>\n"
+    )
 
 
 def to_html(notebook: str | Path, output_dir: str | Path, *, execute: bool = True, timeout: int = 600) -> Path:
@@ -47,7 +91,8 @@ def to_html(notebook: str | Path, output_dir: str | Path, *, execute: bool = Tru
     Returns
     -------
     Path
-        The HTML file.
+        The HTML file. When the notebook links an existing ``glossary.md``, the glossary is
+        written beside it as :data:`GLOSSARY` and the links point there.
     """
     notebook = Path(check_instance(notebook, "notebook", (str, os.PathLike), "a path to an .ipynb file"))
     timeout = check_int(timeout, "timeout", minimum=1)
@@ -71,6 +116,7 @@ def to_html(notebook: str | Path, output_dir: str | Path, *, execute: bool = Tru
         raise InvalidParameterError(
             f"notebook {str(notebook)!r} is not a valid notebook (.ipynb JSON): {str(exc).splitlines()[0][:200]}"
         ) from None
+    glossary = _link_glossary(nb, notebook.parent)
     if execute:
         client = NotebookClient(
             nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(notebook.parent)}}
@@ -84,6 +130,10 @@ def to_html(notebook: str | Path, output_dir: str | Path, *, execute: bool = Tru
     body, _ = exporter.from_notebook_node(nb)
     out_dir.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(renderer, out_dir / RENDERER)
+    if glossary is not None:
+        (out_dir / GLOSSARY).write_text(_glossary_page(glossary), encoding="utf-8")
+        nav = f'<nav class="cl-glossary-link"><a href="{GLOSSARY}">Glossary</a></nav>'
+        body = re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + nav, body, count=1)
     page = out_dir / f"{notebook.stem}.html"
     page.write_text(body, encoding="utf-8")
     return page

@@ -67,7 +67,7 @@ def test_curves_figure() -> None:
     axes = plot_curves({"nominal": curve, "again": curve}, upto=500)
     assert len(axes) == 2
     for ax in axes:
-        assert ax.get_xscale() == "log" and ax.get_xlabel() == "number of trees" and ax.get_ylabel() == "stability"
+        assert ax.get_xscale() == "log" and ax.get_xlabel() == "number of trees m" and ax.get_ylabel() == "stability"
         colours = [to_hex(line.get_color()) for line in ax.lines]
         assert colours == [MEASURE_COLOURS["phi"]] * 2 + [MEASURE_COLOURS["psi"]] * 2  # points, then the 2PL
         np.testing.assert_array_equal(ax.lines[0].get_xdata(), GRID)

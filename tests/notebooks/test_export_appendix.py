@@ -90,3 +90,49 @@ def test_a_notebook_without_appendix_has_no_details(tmp_path: Path) -> None:
     parser.feed(to_html(path, tmp_path / "html", execute=False).read_text(encoding="utf-8"))
     assert parser.found == []
     assert "all checks passed" in "".join(parser.outside)
+
+
+class Links(HTMLParser):
+    """Every <a href> of a page."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a" and dict(attrs).get("href"):
+            self.hrefs.append(dict(attrs)["href"])
+
+
+def test_exported_lesson_reaches_the_glossary(tmp_path: Path) -> None:
+    """A lesson's ../docs/glossary.md link would break in build/html/; the page links glossary.html beside it."""
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "glossary.md").write_text(
+        "# Notation and glossary\n\n## Counts\n\n| symbol | meaning |\n|---|---|\n| p | positives |\n"
+    )
+    (tmp_path / "notebooks").mkdir()
+    path = lesson_with_appendix(tmp_path / "notebooks" / "lesson.ipynb")
+    nb = nbformat.read(path, as_version=4)
+    nb.cells[
+        0
+    ].source += "\n\nNotation: the [glossary](../docs/glossary.md) and its [counts](../docs/glossary.md#counts)."
+    nbformat.write(nb, path)
+    out = tmp_path / "build" / "html"
+    links = Links()
+    links.feed(to_html(path, out, execute=False).read_text(encoding="utf-8"))
+    assert "../docs/glossary.md" not in links.hrefs
+    assert {"glossary.html", "glossary.html#counts"} <= set(links.hrefs)
+    glossary = (out / "glossary.html").read_text(encoding="utf-8")
+    assert "Notation and glossary" in glossary and "<td>positives</td>" in glossary
+    assert 'id="Counts"' in glossary  # the anchor a link can point to
+    assert "http" not in glossary  # self-contained, offline
+
+
+def test_export_without_a_glossary_file_leaves_the_links_alone(tmp_path: Path) -> None:
+    path = lesson_with_appendix(tmp_path / "lesson.ipynb")
+    nb = nbformat.read(path, as_version=4)
+    nb.cells[0].source += "\n\n[glossary](../docs/glossary.md)"
+    nbformat.write(nb, path)
+    links = Links()
+    links.feed(to_html(path, tmp_path / "html", execute=False).read_text(encoding="utf-8"))
+    assert "../docs/glossary.md" in links.hrefs and not (tmp_path / "html" / "glossary.html").exists()

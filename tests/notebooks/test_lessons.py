@@ -1,9 +1,10 @@
-"""Every numbered notebook is a lesson a teacher can run (issue 14): the same shape everywhere.
+"""Every numbered notebook is a lesson a teacher can run (issues 14 and 25): the same shape everywhere.
 
-Goals / you need / time at the top, predict-before-you-run prompts, at least three graded
-exercises whose solutions (executed by test_notebooks.py) assert their answers, take-aways,
-and the checks in a collapsed appendix; no reference a student cannot follow, one notation,
-one colour convention, no walls of plotting code.
+Goals / you need / time / the question at the top, predict-before-you-run prompts each followed by a
+cell for the student's prediction, at least three graded exercises of stated kinds with hints, whose
+solutions (in teacher/solutions/, executed by test_notebooks.py) assert their answers and explain them
+in prose, about 700 words of prose, take-aways, and the checks in a collapsed appendix; no reference a
+student cannot follow, one notation, one colour convention, no walls of plotting code.
 """
 
 from __future__ import annotations
@@ -12,15 +13,20 @@ import re
 from pathlib import Path
 
 import nbformat
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).parents[2]
 LESSONS = sorted(p for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 SOLUTIONS = ROOT / "teacher" / "solutions"
-EXERCISE = re.compile(r"^### Exercise (\d+) \((easy|medium|hard)\)", re.MULTILINE)
+EXERCISE = re.compile(r"^### Exercise (\d+) \((easy|medium|hard), (decision|transfer|critique|check)\)", re.MULTILINE)
+ANY_EXERCISE = re.compile(r"^### Exercise\b", re.MULTILINE)
 SOLUTION = re.compile(r"^### Solution (\d+)\b", re.MULTILINE)
 APPENDIX = "## Appendix: checks"
 MAX_LESSON_CELL_LINES = 25
+MAX_PROSE_WORDS = 900  # R1: aim for about 700
+PROMPT = "**Predict before you run:**"
+QUESTIONS = ("sampling distribution", "true value", "next test set")
 
 
 def _cells(path: Path) -> list:
@@ -49,17 +55,83 @@ def test_lesson_opens_with_goals_needs_and_time(path: Path) -> None:
     assert re.search(r"\*\*Time\.\*\*[^\n]*\d+ minutes", first.source), f"{path.name}: say how many minutes"
 
 
+def _words(text: str) -> int:
+    return len(re.findall(r"[A-Za-z0-9']+", text))
+
+
+def _time_minutes(path: Path) -> int:
+    """The minutes a lesson states for itself: the first "N minutes" on its **Time.** line."""
+    line = re.search(r"\*\*Time\.\*\*([^\n]*)", _cells(path)[0].source)
+    assert line, f"{path.name} states no **Time.**"
+    return int(re.search(r"(\d+) minutes", line.group(1)).group(1))
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_r5_opening_box_says_which_question(path: Path) -> None:
+    """R5: a **Question.** line naming the question the lesson uses (or saying it is about something else)."""
+    line = re.search(r"^[>\s]*\*\*Question\.\*\*(.*)$", _cells(path)[0].source, re.MULTILINE)
+    assert line, f"{path.name}: the opening box lacks a line starting with **Question.**"
+    text = line.group(1).lower()
+    assert any(q in text for q in QUESTIONS) or "none of the three" in text, (
+        f"{path.name}: the **Question.** line names none of {QUESTIONS} (nor says 'none of the three')"
+    )
+    assert _words(text) >= 8, f"{path.name}: the **Question.** line must also say why"
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_r1_prose_is_at_most_900_words(path: Path) -> None:
+    """R1: markdown before the appendix, less the opening box and the exercises, at most 900 words."""
+    cells = _cells(path)
+    prose = [
+        c.source
+        for c in cells[1 : _appendix_start(cells)]
+        if c.cell_type == "markdown" and not ANY_EXERCISE.match(c.source)
+    ]
+    words = sum(_words(s) for s in prose)
+    assert words <= MAX_PROSE_WORDS, f"{path.name}: {words} words of prose (at most {MAX_PROSE_WORDS}, aim ≈ 700)"
+
+
+def _is_prediction_cell(cell) -> bool:
+    """A code cell for the student's guess: first line '# Your prediction:', then only comments or my_guess = ..."""
+    if cell.cell_type != "code" or not cell.source.startswith("# Your prediction:"):
+        return False
+    lines = [line.strip() for line in cell.source.splitlines()]
+    return all(not line or line.startswith("#") or re.match(r"my_guess\w*\s*=", line) for line in lines)
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_r2_every_prompt_is_followed_by_a_prediction_cell(path: Path) -> None:
+    """R2: the student writes a guess before anything is run or drawn: nothing shows the answer first.
+
+    The prediction cell holds only comments or ``my_guess = ...``, so no widget or figure can sit between
+    the prompt and the student's answer; the prompt comes before the code that shows it.
+    """
+    cells = _cells(path)
+    for i, cell in enumerate(cells):
+        if cell.cell_type == "markdown" and cell.source.startswith(PROMPT):
+            assert i + 1 < len(cells) and _is_prediction_cell(cells[i + 1]), (
+                f"{path.name}: the prompt of cell {i} is not followed by a '# Your prediction:' cell "
+                "(only comments or my_guess = ...)"
+            )
+
+
 @pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
 def test_lesson_has_graded_exercises_with_asserted_solutions(path: Path) -> None:
     cells = _cells(path)
-    numbers, levels = [], set()
+    numbers, levels, kinds = [], set(), []
     for i, cell in enumerate(cells):
-        match = EXERCISE.match(cell.source) if cell.cell_type == "markdown" else None
-        if match:
+        if cell.cell_type == "markdown" and ANY_EXERCISE.match(cell.source):
+            match = EXERCISE.match(cell.source)
+            assert match, f"{path.name}: '{cell.source.splitlines()[0]}' is not '### Exercise N (LEVEL, KIND)'"
             numbers.append(int(match.group(1)))
             levels.add(match.group(2))
+            kinds.append(match.group(3))
+            assert re.search(r"^\*Hint:\*", cell.source, re.MULTILINE), (
+                f"{path.name}: exercise {match.group(1)} has no *Hint:* line"
+            )
             assert i + 1 < len(cells) and cells[i + 1].cell_type == "code", f"exercise {match.group(1)}: no code cell"
     assert len(numbers) >= 3, f"{path.name} has {len(numbers)} exercises"
+    assert set(kinds) - {"check"}, f"{path.name}: every exercise is a check; add a decision, transfer or critique"
     assert numbers == list(range(1, len(numbers) + 1))
     assert {"easy", "hard"} <= levels, f"{path.name}: exercises are not graded easy → hard"
 
@@ -71,13 +143,19 @@ def test_lesson_has_graded_exercises_with_asserted_solutions(path: Path) -> None
         match = SOLUTION.match(cell.source) if cell.cell_type == "markdown" else None
         if match:
             solved.append(int(match.group(1)))
-            following = []
+            following, prose = [], [cell.source.split("\n", 1)[1] if "\n" in cell.source else ""]
             for nxt in sol_cells[i + 1 :]:
-                if nxt.cell_type == "markdown" and SOLUTION.match(nxt.source):
+                if nxt.cell_type == "markdown" and (SOLUTION.match(nxt.source) or nxt.source.startswith("## ")):
                     break
                 if nxt.cell_type == "code":
                     following.append(nxt.source)
+                else:
+                    prose.append(nxt.source)
             assert any("assert " in src for src in following), f"solution {match.group(1)} asserts nothing"
+            # R4: prose in every solution (the heading cell's text below its heading line counts)
+            assert max(_words(text) for text in prose) >= 20, (
+                f"{solutions.name}: solution {match.group(1)} has no markdown explanation of at least 20 words"
+            )
     assert solved == numbers, f"{solutions.name} solves {solved}, the lesson asks {numbers}"
 
 
@@ -121,3 +199,80 @@ def test_teaching_plan_names_existing_notebooks_and_exercises() -> None:
     assert named and named <= {p.name[:2] for p in LESSONS}
     minutes = [int(m) for m in re.findall(r"\|\s*(\d+)\s*min", plan)]
     assert minutes and sum(minutes) == 90, f"the plan's timings add up to {sum(minutes)} minutes, not 90"
+
+
+def _plan_rows(plan: str) -> list[list[str]]:
+    """The rows of the 90-minute table: | block | length | notebook | lesson's time | skipped (−N) | … |."""
+    rows = []
+    for line in plan.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.lstrip().startswith("|") and len(cells) > 4 and re.fullmatch(r"\d+ min", cells[1]):
+            rows.append(cells)
+    return rows
+
+
+def test_teaching_plan_uses_the_lessons_own_timings() -> None:
+    """Each block's minutes are its lesson's **Time.** less what its skip list leaves out.
+
+    Besides the three lessons' blocks: 5 minutes to start, 10 of buffer and an exit question.
+    """
+    plan = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
+    rows = _plan_rows(plan)
+    by_number = {p.name[:2]: p for p in LESSONS}
+    lessons = [r for r in rows if re.search(r"\d\d_[a-z_]+\.ipynb", r[2])]
+    assert len({re.search(r"(\d\d)_", r[2]).group(1) for r in lessons}) == 3, "the class uses three notebooks"
+    for block in lessons:
+        number = re.search(r"(\d\d)_", block[2]).group(1)
+        stated = _time_minutes(by_number[number])
+        assert int(block[3]) == stated, (
+            f"block {block[0]}: {block[2]} states {stated} minutes, the plan says {block[3]}"
+        )
+        exercises = {
+            int(m.group(1))
+            for c in _cells(by_number[number])
+            if c.cell_type == "markdown" and (m := re.match(r"### Exercise (\d+)", c.source))
+        }
+        named = {int(n) for n in re.findall(r"Exercise (\d+)", " ".join(block[4:]))}
+        assert named <= exercises, f"block {block[0]}: {block[2]} has no Exercise {sorted(named - exercises)}"
+        skipped = sum(int(m) for m in re.findall(r"\(−(\d+)\)", block[4]))
+        assert skipped > 0, f"block {block[0]}: a skip list with its minutes, e.g. 'Exercise 3 (−5)'"
+        assert int(block[1].split()[0]) == stated - skipped, f"block {block[0]}: {stated} − {skipped} ≠ {block[1]}"
+    others = {r[0].lower(): int(r[1].split()[0]) for r in rows if r not in lessons}
+    assert others.get("start") == 5 and others.get("buffer") == 10 and "exit question" in others, others
+    assert sum(int(r[1].split()[0]) for r in rows) == 90
+
+
+def test_r3_a_third_of_all_exercises_are_decisions_transfers_or_critiques() -> None:
+    kinds = [
+        m.group(3)
+        for path in LESSONS
+        for c in _cells(path)
+        if c.cell_type == "markdown" and (m := EXERCISE.match(c.source))
+    ]
+    other = sum(k != "check" for k in kinds)
+    assert kinds and 3 * other >= len(kinds), f"{other} of {len(kinds)} exercises are decision/transfer/critique"
+
+
+def test_solutions_live_outside_the_students_folder() -> None:
+    """Students get notebooks/; the answers are in teacher/solutions/, one per lesson."""
+    assert not list((ROOT / "notebooks").rglob("*solution*.ipynb"))
+    assert {p.name for p in SOLUTIONS.glob("*.ipynb")} >= {f"{p.stem}_solutions.ipynb" for p in LESSONS}
+
+
+def test_teaching_plan_exit_question_numbers() -> None:
+    """The exit question's expected answer, by simulation from the Beta posteriors of TPR and TNR (numpy only)."""
+    plan = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
+    assert "(TP, FN, FP, TN) =\n(14, 6, 10, 170)" in plan and "[0.40, 0.72]" in plan and "± 0.24" in plan
+    rng = np.random.default_rng(0)
+    tpr, tnr = rng.beta(14 + 1, 6 + 1, 400_000), rng.beta(170 + 1, 10 + 1, 400_000)
+    tp, fn, fp, tn = 0.1 * tpr, 0.1 * (1 - tpr), 0.9 * (1 - tnr), 0.9 * tnr
+    mcc = (tp * tn - fp * fn) / np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+    lo, hi = np.quantile(mcc, [0.025, 0.975])
+    assert abs(lo - 0.40) < 0.01 and abs(hi - 0.72) < 0.01, (lo, hi)  # Monte Carlo error ≈ 0.001
+    # the next test set: new counts on 20 positives and 180 negatives from the same posteriors
+    new_tp, new_tn = rng.binomial(20, tpr), rng.binomial(180, tnr)
+    a, b, c, d = new_tp, 20 - new_tp, 180 - new_tn, new_tn
+    with np.errstate(invalid="ignore", divide="ignore"):
+        new = (a * d - c * b) / np.sqrt((a + c) * (a + b) * (d + c) * (d + b))
+    nlo, nhi = np.nanquantile(new, [0.025, 0.975])
+    assert abs((nhi - nlo) / 2 - 0.24) < 0.01, (nlo, nhi)

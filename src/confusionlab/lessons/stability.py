@@ -72,7 +72,7 @@ def learners_band(curve: Any, stability_target: float = 0.95, measure: str | Non
     >>> rng = np.random.default_rng(0)
     >>> grid = np.array([2, 4, 8, 16, 32])
     >>> # each refit predicts 0/1 per object; with more "trees" fewer flips from the majority
-    >>> flips = np.stack([rng.random((4, 40)) < 0.4 / np.sqrt(n) for n in grid])
+    >>> flips = np.stack([rng.random((4, 40)) < 0.4 / np.sqrt(m) for m in grid])  # m trees
     >>> preds = np.where(flips, 1, 0)
     >>> c = StabilityCurve(grid, preds, np.array([0, 1] * 20), [None] * 5, np.ones((5, 4)), "phi", "nominal")
     >>> band = learners_band(c, 0.95)
@@ -146,7 +146,7 @@ def plot_curves(
             ax.plot(grid, curve.fit_2pl(measure).predict(grid), "-", color=colour, alpha=0.8)
         ax.set_xscale("log")
         ax.set_title(name)
-        ax.set_xlabel("number of trees")
+        ax.set_xlabel("number of trees m")
         ax.set_ylabel("stability")
     axes[0].legend(fontsize="small", loc="lower right")
     return axes
