@@ -27,7 +27,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.colors import to_rgb
+from matplotlib.ticker import MaxNLocator
 
+from .. import palette
 from .._validation import (
     DEFAULT_TOLERANCE,
     InvalidParameterError,
@@ -42,7 +44,6 @@ from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import get_metric
 from ..models import SLICE_MODELS
 from ._figure import axes, pmf_stairs
-from .. import palette
 from .style import METRIC_CMAP, MODEL_COLOURS, NEUTRAL
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "MAX_SHADES",
     "MODELS",
     "QUESTIONS",
+    "darker",
     "default_levels",
     "plot_contour_families",
     "plot_contours",
@@ -142,6 +144,23 @@ def shades(colour: str, k: int) -> list[tuple[float, float, float]]:
     return [tuple(float(c) for c in (1 - w) * 1.0 + w * rgb) for w in weights]
 
 
+#: How far :func:`darker` mixes a colour towards black (lattice figures: lines on grey dots).
+_DARKEN = 0.35
+
+
+def darker(colour: Any, amount: float = _DARKEN) -> tuple[float, float, float]:
+    """``colour`` mixed towards black by ``amount`` (0: unchanged, 1: black).
+
+    Examples
+    --------
+    >>> darker("#ffffff", 0.5)
+    (0.5, 0.5, 0.5)
+    """
+    if isinstance(amount, bool) or not isinstance(amount, (int, float)) or not 0 <= amount <= 1:
+        raise InvalidParameterError(f"amount must be a number in [0, 1], got {amount!r}")
+    return tuple(float(c) * (1 - amount) for c in to_rgb(colour))
+
+
 def _level_colours(metric: str, levels: Sequence[float]) -> list[Any]:
     """Colour of each level on the metric colour map (red low → blue high), as in the widgets."""
     lo, hi = get_metric(metric).range
@@ -162,6 +181,7 @@ def plot_pmf(
     xlabel: str = "metric value",
     confidence: float | None = None,
     title: str | None = None,
+    legend: bool = False,
 ) -> Axes:
     """One PMF as sticks, one per distinct value, with its mean (and a central interval).
 
@@ -178,6 +198,8 @@ def plot_pmf(
         Shade the central interval of this mass.
     title : str, optional
         Panel title; default: number of values, mean and SD.
+    legend : bool
+        Add a legend: the sticks (labelled with the model), the interval and the mean.
 
     Returns
     -------
@@ -188,7 +210,7 @@ def plot_pmf(
     ax = axes(ax, _FIGSIZE)
     colour = MODEL_COLOURS[model]
     finite = np.isfinite(dist.values)
-    ax.vlines(dist.values[finite], 0, dist.probabilities[finite], color=colour, lw=1.0)
+    ax.vlines(dist.values[finite], 0, dist.probabilities[finite], color=colour, lw=1.0, label=f"{model} PMF")
     mean = dist.mean()
     if confidence is not None:
         lo, hi = dist.interval(check_confidence(confidence))
@@ -200,6 +222,8 @@ def plot_pmf(
     if title is None:
         title = f"{model}: {len(dist)} values, mean {mean:.3f}, sd {dist.std():.3f}"
     ax.set_title(title, fontsize=9)
+    if legend:
+        ax.legend(fontsize=7, loc="upper left")
     return ax
 
 
@@ -255,8 +279,12 @@ def plot_model_pair(
     return axes
 
 
-def plot_multiplicities(dist: MetricDistribution, *, ax: Axes | None = None, xlabel: str = "metric value") -> Axes:
+def plot_multiplicities(
+    dist: MetricDistribution, *, ax: Axes | None = None, xlabel: str = "metric value", title: str | None = None
+) -> Axes:
     """How many lattice points give each distinct value (``dist.multiplicities``).
+
+    The count axis has integer ticks only. The default title names the metric by its label.
 
     Returns
     -------
@@ -268,7 +296,10 @@ def plot_multiplicities(dist: MetricDistribution, *, ax: Axes | None = None, xla
     ax.vlines(dist.values[finite], 0, dist.multiplicities[finite], color=NEUTRAL, lw=0.8)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("lattice points")
-    ax.set_title(f"{len(dist)} distinct values", fontsize=9)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    if title is None:
+        title = f"{get_metric(dist.metric).label}: {len(dist)} distinct values"
+    ax.set_title(title, fontsize=9)
     return ax
 
 
@@ -459,18 +490,20 @@ def plot_lattice_contours(
     tp, tn = np.meshgrid(np.arange(p + 1), np.arange(n + 1), indexing="ij")
     ax.plot(((n - tn) / n).ravel(), (tp / p).ravel(), ".", color="0.75", ms=3, label=f"lattice ({p + 1} × {n + 1})")
     levels = [float(level) for level in marked]
-    for (level, (x, y)), colour in zip(marked.items(), _level_colours(name, levels), strict=False):
+    colours = [darker(c) for c in _level_colours(name, levels)]  # the middle of RdBu is too pale on the dots
+    for (level, (x, y)), colour in zip(marked.items(), colours, strict=False):
         for line in contour(name, float(level), p=p, n=n, extend=True):
             ax.plot(line[:, 0], line[:, 1], "--", color=colour, lw=0.8)
         for line in contour(name, float(level), p=p, n=n):
             ax.plot(line[:, 0], line[:, 1], color=colour, lw=1.5)
-        ax.plot(x, y, "o", color=colour, ms=6, label=f"{name} = {level}: {len(x)} lattice points")
+        ax.plot(x, y, "o", color=colour, ms=6, label=f"{get_metric(name).label} = {level}: {len(x)} lattice points")
     if observed is not None:
         ax.plot(observed.fpr, observed.tpr, "*", color=NEUTRAL, ms=13, label="observed")
     ax.add_patch(plt.Rectangle((0, 0), 1, 1, fill=False, color=NEUTRAL, lw=0.8))
     ax.set_aspect("equal")
     ax.set_xlabel(f"FPR = FP / {n}")
     ax.set_ylabel(f"TPR = TP / {p}")
+    ax.set_title(f"{get_metric(name).label} contours through the lattice p = {p}, n = {n}", fontsize=9)
     ax.legend(fontsize=8, loc="upper left")
     return ax
 
@@ -628,9 +661,7 @@ def three_questions(cm: ConfusionMatrix, metric: str) -> dict[str, MetricDistrib
     [0.106, 0.104, 0.151]
     """
     name = get_metric(metric).name
-    return {
-        label: metric_distribution(cm, name, model, target=target) for label, model, target in QUESTIONS
-    }
+    return {label: metric_distribution(cm, name, model, target=target) for label, model, target in QUESTIONS}
 
 
 def plot_three_questions(
