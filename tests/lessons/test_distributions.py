@@ -135,6 +135,14 @@ def test_plot_lattice_contours_marks_the_points_found() -> None:
     dots = [line for line in ax.lines if line.get_label().startswith(f"{label} = 2/5")]
     assert len(dots) == 1 and len(dots[0].get_xdata()) == 11
     assert label in ax.get_title()
+    # issue 25: the count axes (FP on top, TP on the right) have integer ticks only
+    secondary = list(ax.child_axes)
+    assert len(secondary) == 2
+    top, right = secondary
+    ax.figure.canvas.draw()
+    assert top.xaxis.get_label_text() == "FP" and right.yaxis.get_label_text() == "TP"
+    assert all(float(t).is_integer() for t in top.get_xticks())
+    assert all(float(t).is_integer() for t in right.get_yticks())
     lattice = ax.lines[0]
     assert len(lattice.get_xdata()) == 21 * 41
     assert to_hex(ax.lines[-1].get_color()) == NEUTRAL  # the observed star

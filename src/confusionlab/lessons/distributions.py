@@ -161,6 +161,20 @@ def darker(colour: Any, amount: float = _DARKEN) -> tuple[float, float, float]:
     return tuple(float(c) * (1 - amount) for c in to_rgb(colour))
 
 
+def _strong_level_colours(metric: str, levels: Sequence[float]) -> list[Any]:
+    """Like :func:`_level_colours`, but at least 0.3 away from the scale's pale middle, and darker.
+
+    Red stays low and blue high; lines drawn over a grey lattice need the contrast.
+    """
+    lo, hi = get_metric(metric).range
+    levels = np.asarray(levels, dtype=float)
+    t = 0.5 + np.log(levels) / (2 * np.log(8.0)) if not np.isfinite(hi) else (levels - lo) / (hi - lo)
+    t = np.clip(t, 0.0, 1.0)
+    side = np.where(t < 0.5, -1.0, 1.0)
+    t = 0.5 + side * np.maximum(np.abs(t - 0.5), 0.3)
+    return [darker(METRIC_CMAP(float(v)), 0.2) for v in np.clip(t, 0.0, 1.0)]
+
+
 def _level_colours(metric: str, levels: Sequence[float]) -> list[Any]:
     """Colour of each level on the metric colour map (red low → blue high), as in the widgets."""
     lo, hi = get_metric(metric).range
@@ -478,6 +492,7 @@ def plot_lattice_contours(
     Returns
     -------
     Axes
+        With the counts FP (top) and TP (right) as secondary axes with integer ticks.
     """
     p, n = check_positive_count(p, "p"), check_positive_count(n, "n")
     if (p + 1) * (n + 1) > MAX_LATTICE_POINTS:
@@ -490,7 +505,7 @@ def plot_lattice_contours(
     tp, tn = np.meshgrid(np.arange(p + 1), np.arange(n + 1), indexing="ij")
     ax.plot(((n - tn) / n).ravel(), (tp / p).ravel(), ".", color="0.75", ms=3, label=f"lattice ({p + 1} × {n + 1})")
     levels = [float(level) for level in marked]
-    colours = [darker(c) for c in _level_colours(name, levels)]  # the middle of RdBu is too pale on the dots
+    colours = _strong_level_colours(name, levels)  # the middle of RdBu is too pale on the dots
     for (level, (x, y)), colour in zip(marked.items(), colours, strict=False):
         for line in contour(name, float(level), p=p, n=n, extend=True):
             ax.plot(line[:, 0], line[:, 1], "--", color=colour, lw=0.8)
@@ -503,6 +518,11 @@ def plot_lattice_contours(
     ax.set_aspect("equal")
     ax.set_xlabel(f"FPR = FP / {n}")
     ax.set_ylabel(f"TPR = TP / {p}")
+    top = ax.secondary_xaxis("top", functions=(lambda x: x * n, lambda c: c / n))  # the counts, integer ticks
+    right = ax.secondary_yaxis("right", functions=(lambda y: y * p, lambda c: c / p))
+    for secondary, label in ((top.xaxis, "FP"), (right.yaxis, "TP")):
+        secondary.set_major_locator(MaxNLocator(integer=True))
+        secondary.set_label_text(label, fontsize=8)
     ax.set_title(f"{get_metric(name).label} contours through the lattice p = {p}, n = {n}", fontsize=9)
     ax.legend(fontsize=8, loc="upper left")
     return ax
