@@ -8,6 +8,7 @@ import { linearScale, maxOf, niceTicks } from "../shared/scale.js";
 import { COMMON_KEYS, readCommonState, setCommonData } from "../shared/state.js";
 import { PANEL_HEIGHTS, PANEL_MARGINS, histogram, nearestIndex, stickColumns } from "./geometry.js";
 import { formatNumber } from "../shared/format.js";
+import { PALETTE } from "../shared/palette.js";
 
 export const KEYS = [
   ...COMMON_KEYS,
@@ -24,6 +25,11 @@ export const KEYS = [
 ];
 
 const MODEL_NAMES = { binomial: "Binomial", "beta-binomial": "Beta-binomial" };
+
+/** A panel's colour: its model's, as in the lessons' figures (binomial orange, beta-binomial blue). */
+export function panelColour(panel, theme) {
+  return PALETTE.models[panel.model] ?? theme.foreground;
+}
 
 
 /** Read the model into panels of typed arrays; inconsistent buffers give empty panels. */
@@ -119,8 +125,9 @@ export function drawPanel(ctx, panel, state, theme, yMax, marksInfo, dpr = 1) {
   const countsBottom = countsTop + H.counts;
   // Central interval and mean.
   const [iLo, iHi] = panel.interval ?? [null, null];
+  const colour = panelColour(panel, theme);
   if (iLo !== null && iHi !== null) {
-    ctx.fillStyle = theme.accent;
+    ctx.fillStyle = colour;
     ctx.globalAlpha = 0.13;
     const a = x(Math.max(lo, iLo));
     const b = x(Math.min(hi, iHi));
@@ -129,8 +136,8 @@ export function drawPanel(ctx, panel, state, theme, yMax, marksInfo, dpr = 1) {
   }
   // PMF marks.
   const { marks } = marksInfo;
-  ctx.fillStyle = theme.foreground;
-  ctx.strokeStyle = theme.foreground;
+  ctx.fillStyle = colour;
+  ctx.strokeStyle = colour;
   const maxCount = Math.max(1, ...marks.map((m) => m.count));
   for (const m of marks) {
     const top = y(m.mass);
@@ -148,7 +155,7 @@ export function drawPanel(ctx, panel, state, theme, yMax, marksInfo, dpr = 1) {
     ctx.fillStyle = theme.muted;
     if (m.x1 > m.x0) ctx.fillRect(x(m.x0) + 0.5, countsBottom - ch, Math.max(1, x(m.x1) - x(m.x0) - 1), ch);
     else ctx.fillRect(Math.round(x(m.x0)) - 0.5, countsBottom - ch, 1, ch);
-    ctx.fillStyle = theme.foreground;
+    ctx.fillStyle = colour;
   }
   // Rug: one tick per distinct value (per sent entry when aggregated).
   ctx.strokeStyle = theme.foreground;
@@ -166,7 +173,7 @@ export function drawPanel(ctx, panel, state, theme, yMax, marksInfo, dpr = 1) {
   ctx.globalAlpha = 1;
   // Mean.
   if (panel.mean !== null && panel.mean !== undefined && panel.mean >= lo && panel.mean <= hi) {
-    segment(ctx, x(panel.mean), M.top, x(panel.mean), countsBottom, { colour: theme.accent, width: 2 });
+    segment(ctx, x(panel.mean), M.top, x(panel.mean), countsBottom, { colour: theme.foreground, width: 2 });
   }
   // Axes: the metric across, the probability of each value up.
   drawAxes(ctx, theme, {

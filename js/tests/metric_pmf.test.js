@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { histogram, nearestIndex, stickColumns } from "../metric_pmf/geometry.js";
 import { linearScale, niceTicks } from "../shared/scale.js";
 import { decodeFloat64 } from "../shared/buffers.js";
-import { panelMarks, panelSummary, readState, render } from "../metric_pmf/widget.js";
+import { panelColour, panelMarks, panelSummary, readState, render } from "../metric_pmf/widget.js";
+import { PALETTE } from "../shared/palette.js";
 import { FakeModel, f32, u32, mountWidget } from "./fake_model.js";
 
 const f64 = (values) => new DataView(new Float64Array(values).buffer);
@@ -111,6 +112,21 @@ describe("render", () => {
     const summaries = [...root.querySelectorAll(".cl-summary")].map((s) => s.textContent);
     expect(summaries[0]).toContain("95% interval [0.2, 0.8]");
     expect(summaries[1]).toContain("undefined mass");
+  });
+
+  it("draws each panel's sticks and interval in its model's colour: binomial orange, beta-binomial blue", () => {
+    // issue 25: as in the lessons' figures (confusionlab.palette.MODEL_COLOURS), not the theme's foreground
+    const styles = [];
+    ctx.fillRect = (...args) => {
+      ctx.calls.push(["fillRect", ...args]);
+      styles.push(ctx.fillStyle);
+    };
+    mount(pmfState());
+    expect(styles).toContain(PALETTE.models.binomial);
+    expect(styles).toContain(PALETTE.models["beta-binomial"]);
+    expect(PALETTE.models.binomial).toBe("#e08214");
+    expect(panelColour({ model: "binomial" }, { foreground: "#000000" })).toBe("#e08214");
+    expect(panelColour({ model: "unknown" }, { foreground: "#000000" })).toBe("#000000");
   });
 
   it("titles both axes of every panel: the metric across, the probability up", () => {

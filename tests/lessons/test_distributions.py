@@ -84,6 +84,9 @@ def test_plot_multiplicities_counts_lattice_points() -> None:
             counts[Fraction(2 * tp + tn, 80)] += 1
     assert sorted(heights) == sorted(counts.values())
     assert ax.get_ylabel() == "lattice points" and ax.get_xlabel() == "balanced accuracy"
+    # issue 25: the count axis has integer ticks, the title names the metric by its label
+    assert all(float(t).is_integer() for t in ax.get_yticks())
+    assert ax.get_title() == f"{cl.METRICS['balanced_accuracy'].label}: 81 distinct values"
 
 
 def test_plot_contours_colours_low_red_high_blue_and_lines_have_slope_n_over_p() -> None:
@@ -128,8 +131,18 @@ def test_plot_lattice_contours_marks_the_points_found() -> None:
     keep = (fp >= 0) & (fp <= 40)
     marked = {Fraction(2, 5): (fp[keep] / 40, tp[keep] / 20)}
     ax = ld.plot_lattice_contours("f1", 20, 40, marked, observed=CM)
-    dots = [line for line in ax.lines if line.get_label().startswith("f1 = 2/5")]
+    label = cl.METRICS["f1"].label
+    dots = [line for line in ax.lines if line.get_label().startswith(f"{label} = 2/5")]
     assert len(dots) == 1 and len(dots[0].get_xdata()) == 11
+    assert label in ax.get_title()
+    # issue 25: the count axes (FP on top, TP on the right) have integer ticks only
+    secondary = list(ax.child_axes)
+    assert len(secondary) == 2
+    top, right = secondary
+    ax.figure.canvas.draw()
+    assert top.xaxis.get_label_text() == "FP" and right.yaxis.get_label_text() == "TP"
+    assert all(float(t).is_integer() for t in top.get_xticks())
+    assert all(float(t).is_integer() for t in right.get_yticks())
     lattice = ax.lines[0]
     assert len(lattice.get_xdata()) == 21 * 41
     assert to_hex(ax.lines[-1].get_color()) == NEUTRAL  # the observed star
@@ -190,3 +203,72 @@ def test_hostile_arguments_give_a_figure_or_a_named_error(p: Any, n: Any, width:
         except (ValueError, TypeError, KeyError) as error:
             assert any(name in str(error) for name in names), error
         plt.close("all")
+
+
+def _luminance(colour: Any) -> float:
+    r, g, b = to_rgb(colour)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_lattice_contours_are_drawn_darker_than_the_metric_scale() -> None:
+    """Issue 25: the F1 = 2/5 and 2/3 contours sit near RdBu's pale middle; drawn darker, they read on the dots."""
+    marked = {Fraction(2, 5): (np.array([0.0]), np.array([0.55])), Fraction(2, 3): (np.array([0.0]), np.array([0.5]))}
+    ax = ld.plot_lattice_contours("f1", 20, 40, marked)
+    scale = ld._level_colours("f1", [0.4, 2 / 3])
+    drawn = [line.get_color() for line in ax.lines if line.get_linestyle() == "-" and line.get_marker() in ("None", "")]
+    assert drawn, "no solid contour line"
+    assert max(_luminance(c) for c in drawn) < min(_luminance(c) for c in scale)
+    assert max(_luminance(c) for c in drawn) < 0.6
+    assert ld.darker("#ffffff", 0.35) == pytest.approx((0.65, 0.65, 0.65))
+    for bad in (-0.1, 1.5, True, "x"):
+        with pytest.raises(cl.InvalidParameterError, match="amount"):
+            ld.darker("#ffffff", bad)
+
+
+def test_plot_pmf_legend_names_the_model_interval_and_mean() -> None:
+    d = cl.metric_distribution(CM, "balanced_accuracy")
+    ax = ld.plot_pmf(d, model="beta-binomial", confidence=0.95, legend=True)
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert texts == ["beta-binomial PMF", "central 95% interval", "mean"]
+    assert ld.plot_pmf(d).get_legend() is None
+
+
+def test_plot_three_questions_shows_the_three_sds_measured_independently() -> None:
+    """Lesson 01's figure: binomial plug-in, true value, next test set — SDs from scipy and simulation.
+
+    The binomial and beta-binomial SDs are exact sums over the 861 lattice points with scipy's PMFs; the
+    true value's SD comes from 200,000 scipy Beta draws of the two rates (Monte Carlo SE ~ 0.0002).
+    """
+    mcc = cl.METRICS["mcc"]
+    tp, tn = np.meshgrid(np.arange(21), np.arange(41), indexing="ij")
+    values = mcc.values(tp, 20 - tp, 40 - tn, tn)
+
+    def lattice_sd(w: np.ndarray) -> float:
+        mean = float(np.sum(w * values))
+        return float(np.sqrt(np.sum(w * (values - mean) ** 2)))
+
+    binomial = lattice_sd(np.outer(stats.binom.pmf(np.arange(21), 20, 0.8), stats.binom.pmf(np.arange(41), 40, 0.8)))
+    predictive = lattice_sd(
+        np.outer(stats.betabinom.pmf(np.arange(21), 20, 17, 5), stats.betabinom.pmf(np.arange(41), 40, 33, 9))
+    )
+    rng = np.random.default_rng(5)
+    tpr, tnr = stats.beta(17, 5).rvs(200_000, random_state=rng), stats.beta(33, 9).rvs(200_000, random_state=rng)
+    true_sd = float(mcc.values(20 * tpr, 20 * (1 - tpr), 40 * (1 - tnr), 40 * tnr).std())
+
+    dists = ld.three_questions(CM, "mcc")
+    sds = [d.std() for d in dists.values()]
+    assert sds[0] == pytest.approx(binomial, abs=1e-9)
+    assert sds[2] == pytest.approx(predictive, abs=1e-9)
+    assert sds[1] == pytest.approx(true_sd, abs=0.002)
+    assert [round(s, 3) for s in (binomial, true_sd, predictive)] == [0.106, 0.104, 0.151]
+
+    axes = ld.plot_three_questions(CM, "mcc")
+    assert len(axes) == 3
+    from confusionlab import palette
+
+    for ax, colour, sd in zip(axes, ("binomial", "true_value", "beta-binomial"), sds, strict=True):
+        assert f"SD {sd:.3f}" in ax.get_title()
+        assert to_hex(ax.patches[0].get_facecolor()) == palette.MODEL_COLOURS[colour]
+        assert ax.get_xlabel() == mcc.label
+    lo, hi = axes[0].get_xlim()
+    assert lo > -1 and hi <= 1.1  # zoomed on the mass, not the whole [-1, 1]

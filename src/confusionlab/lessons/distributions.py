@@ -27,7 +27,9 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 from matplotlib.colors import to_rgb
+from matplotlib.ticker import MaxNLocator
 
+from .. import palette
 from .._validation import (
     DEFAULT_TOLERANCE,
     InvalidParameterError,
@@ -49,6 +51,8 @@ __all__ = [
     "MAX_LATTICE_POINTS",
     "MAX_SHADES",
     "MODELS",
+    "QUESTIONS",
+    "darker",
     "default_levels",
     "plot_contour_families",
     "plot_contours",
@@ -61,7 +65,9 @@ __all__ = [
     "plot_pmf",
     "plot_pmf_histograms",
     "plot_sd_loglog",
+    "plot_three_questions",
     "shades",
+    "three_questions",
 ]
 
 #: The two slice models, in the order the lessons show them (an alias of
@@ -138,6 +144,37 @@ def shades(colour: str, k: int) -> list[tuple[float, float, float]]:
     return [tuple(float(c) for c in (1 - w) * 1.0 + w * rgb) for w in weights]
 
 
+#: How far :func:`darker` mixes a colour towards black (lattice figures: lines on grey dots).
+_DARKEN = 0.35
+
+
+def darker(colour: Any, amount: float = _DARKEN) -> tuple[float, float, float]:
+    """``colour`` mixed towards black by ``amount`` (0: unchanged, 1: black).
+
+    Examples
+    --------
+    >>> darker("#ffffff", 0.5)
+    (0.5, 0.5, 0.5)
+    """
+    if isinstance(amount, bool) or not isinstance(amount, (int, float)) or not 0 <= amount <= 1:
+        raise InvalidParameterError(f"amount must be a number in [0, 1], got {amount!r}")
+    return tuple(float(c) * (1 - amount) for c in to_rgb(colour))
+
+
+def _strong_level_colours(metric: str, levels: Sequence[float]) -> list[Any]:
+    """Like :func:`_level_colours`, but at least 0.3 away from the scale's pale middle, and darker.
+
+    Red stays low and blue high; lines drawn over a grey lattice need the contrast.
+    """
+    lo, hi = get_metric(metric).range
+    levels = np.asarray(levels, dtype=float)
+    t = 0.5 + np.log(levels) / (2 * np.log(8.0)) if not np.isfinite(hi) else (levels - lo) / (hi - lo)
+    t = np.clip(t, 0.0, 1.0)
+    side = np.where(t < 0.5, -1.0, 1.0)
+    t = 0.5 + side * np.maximum(np.abs(t - 0.5), 0.3)
+    return [darker(METRIC_CMAP(float(v)), 0.2) for v in np.clip(t, 0.0, 1.0)]
+
+
 def _level_colours(metric: str, levels: Sequence[float]) -> list[Any]:
     """Colour of each level on the metric colour map (red low → blue high), as in the widgets."""
     lo, hi = get_metric(metric).range
@@ -158,6 +195,7 @@ def plot_pmf(
     xlabel: str = "metric value",
     confidence: float | None = None,
     title: str | None = None,
+    legend: bool = False,
 ) -> Axes:
     """One PMF as sticks, one per distinct value, with its mean (and a central interval).
 
@@ -174,6 +212,8 @@ def plot_pmf(
         Shade the central interval of this mass.
     title : str, optional
         Panel title; default: number of values, mean and SD.
+    legend : bool
+        Add a legend: the sticks (labelled with the model), the interval and the mean.
 
     Returns
     -------
@@ -184,7 +224,7 @@ def plot_pmf(
     ax = axes(ax, _FIGSIZE)
     colour = MODEL_COLOURS[model]
     finite = np.isfinite(dist.values)
-    ax.vlines(dist.values[finite], 0, dist.probabilities[finite], color=colour, lw=1.0)
+    ax.vlines(dist.values[finite], 0, dist.probabilities[finite], color=colour, lw=1.0, label=f"{model} PMF")
     mean = dist.mean()
     if confidence is not None:
         lo, hi = dist.interval(check_confidence(confidence))
@@ -196,6 +236,8 @@ def plot_pmf(
     if title is None:
         title = f"{model}: {len(dist)} values, mean {mean:.3f}, sd {dist.std():.3f}"
     ax.set_title(title, fontsize=9)
+    if legend:
+        ax.legend(fontsize=7, loc="upper left")
     return ax
 
 
@@ -251,8 +293,12 @@ def plot_model_pair(
     return axes
 
 
-def plot_multiplicities(dist: MetricDistribution, *, ax: Axes | None = None, xlabel: str = "metric value") -> Axes:
+def plot_multiplicities(
+    dist: MetricDistribution, *, ax: Axes | None = None, xlabel: str = "metric value", title: str | None = None
+) -> Axes:
     """How many lattice points give each distinct value (``dist.multiplicities``).
+
+    The count axis has integer ticks only. The default title names the metric by its label.
 
     Returns
     -------
@@ -264,7 +310,10 @@ def plot_multiplicities(dist: MetricDistribution, *, ax: Axes | None = None, xla
     ax.vlines(dist.values[finite], 0, dist.multiplicities[finite], color=NEUTRAL, lw=0.8)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("lattice points")
-    ax.set_title(f"{len(dist)} distinct values", fontsize=9)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    if title is None:
+        title = f"{get_metric(dist.metric).label}: {len(dist)} distinct values"
+    ax.set_title(title, fontsize=9)
     return ax
 
 
@@ -443,6 +492,7 @@ def plot_lattice_contours(
     Returns
     -------
     Axes
+        With the counts FP (top) and TP (right) as secondary axes with integer ticks.
     """
     p, n = check_positive_count(p, "p"), check_positive_count(n, "n")
     if (p + 1) * (n + 1) > MAX_LATTICE_POINTS:
@@ -455,18 +505,25 @@ def plot_lattice_contours(
     tp, tn = np.meshgrid(np.arange(p + 1), np.arange(n + 1), indexing="ij")
     ax.plot(((n - tn) / n).ravel(), (tp / p).ravel(), ".", color="0.75", ms=3, label=f"lattice ({p + 1} × {n + 1})")
     levels = [float(level) for level in marked]
-    for (level, (x, y)), colour in zip(marked.items(), _level_colours(name, levels), strict=False):
+    colours = _strong_level_colours(name, levels)  # the middle of RdBu is too pale on the dots
+    for (level, (x, y)), colour in zip(marked.items(), colours, strict=False):
         for line in contour(name, float(level), p=p, n=n, extend=True):
             ax.plot(line[:, 0], line[:, 1], "--", color=colour, lw=0.8)
         for line in contour(name, float(level), p=p, n=n):
             ax.plot(line[:, 0], line[:, 1], color=colour, lw=1.5)
-        ax.plot(x, y, "o", color=colour, ms=6, label=f"{name} = {level}: {len(x)} lattice points")
+        ax.plot(x, y, "o", color=colour, ms=6, label=f"{get_metric(name).label} = {level}: {len(x)} lattice points")
     if observed is not None:
         ax.plot(observed.fpr, observed.tpr, "*", color=NEUTRAL, ms=13, label="observed")
     ax.add_patch(plt.Rectangle((0, 0), 1, 1, fill=False, color=NEUTRAL, lw=0.8))
     ax.set_aspect("equal")
     ax.set_xlabel(f"FPR = FP / {n}")
     ax.set_ylabel(f"TPR = TP / {p}")
+    top = ax.secondary_xaxis("top", functions=(lambda x: x * n, lambda c: c / n))  # the counts, integer ticks
+    right = ax.secondary_yaxis("right", functions=(lambda y: y * p, lambda c: c / p))
+    for secondary, label in ((top.xaxis, "FP"), (right.yaxis, "TP")):
+        secondary.set_major_locator(MaxNLocator(integer=True))
+        secondary.set_label_text(label, fontsize=8)
+    ax.set_title(f"{get_metric(name).label} contours through the lattice p = {p}, n = {n}", fontsize=9)
     ax.legend(fontsize=8, loc="upper left")
     return ax
 
@@ -598,3 +655,80 @@ def plot_intervals(
     ax.set_ylabel(f"probability per {bin_width:g}")
     ax.legend(fontsize=8)
     return ax
+
+
+# ------------------------------------------------------------------ three questions
+#: The three questions of lesson 01, in the order it shows them: (label, model, target).
+QUESTIONS: tuple[tuple[str, str, str], ...] = (
+    ("sampling distribution (binomial plug-in)", "binomial", "next_test_set"),
+    ("true value (posterior)", "beta-binomial", "true_value"),
+    ("next test set (predictive)", "beta-binomial", "next_test_set"),
+)
+
+
+def three_questions(cm: ConfusionMatrix, metric: str) -> dict[str, MetricDistribution]:
+    """The distributions behind the three questions about one observed matrix, keyed by label.
+
+    The sampling distribution of the metric (the binomial plug-in, what a row bootstrap
+    stratified by class gives), the posterior of its true value and the predictive
+    distribution on the next test set of the same size (uniform prior).
+
+    Examples
+    --------
+    >>> import confusionlab as cl
+    >>> d = three_questions(cl.ConfusionMatrix(tp=16, fn=4, fp=8, tn=32), "mcc")
+    >>> [round(x.std(), 3) for x in d.values()]
+    [0.106, 0.104, 0.151]
+    """
+    name = get_metric(metric).name
+    return {label: metric_distribution(cm, name, model, target=target) for label, model, target in QUESTIONS}
+
+
+def plot_three_questions(
+    cm: ConfusionMatrix,
+    metric: str,
+    *,
+    confidence: float = 0.95,
+    bin_width: float = 0.02,
+    axes: Sequence[Axes] | None = None,
+) -> np.ndarray:
+    """The three questions side by side: one histogram panel each, on shared axes.
+
+    Each panel shades its central ``confidence`` interval and says its SD in the title;
+    the observed value is a solid grey line. Colours: the binomial plug-in orange, the
+    true value's posterior dark blue-grey, the next test set blue (as in every view).
+
+    Returns
+    -------
+    ndarray of three Axes
+        ``ax.patches[0]`` is the histogram (a step patch), ``ax.patches[1]`` the interval.
+    """
+    confidence = check_confidence(confidence)
+    name = get_metric(metric).name
+    dists = three_questions(cm, name)
+    new_figure = axes is None
+    if axes is None:
+        _, axes = plt.subplots(1, 3, figsize=(13, 3.3), sharex=True, sharey=True)
+    axes = np.asarray(axes)
+    observed = float(get_metric(name).values(cm.tp, cm.fn, cm.fp, cm.tn))
+    for ax, ((label, model, target), d) in zip(axes, zip(QUESTIONS, dists.values(), strict=True), strict=False):
+        colour = palette.MODEL_COLOURS["true_value" if target == "true_value" else model]
+        finite = np.isfinite(d.values)
+        bins = _bins(float(d.values[finite].min()), float(d.values[finite].max()), bin_width)
+        mass, _ = np.histogram(d.values[finite], bins=bins, weights=d.probabilities[finite])
+        ax.stairs(mass, bins, color=colour, fill=True, alpha=0.6, label=label)
+        lo, hi = d.interval(confidence)
+        ax.axvspan(lo, hi, color=colour, alpha=0.12, label=f"central {confidence:.0%}: [{lo:.2f}, {hi:.2f}]")
+        ax.axvline(observed, color=NEUTRAL, lw=1.0, label=f"observed {observed:.3f}")
+        ax.set_title(f"{label}\nSD {d.std():.3f}", fontsize=9)
+        ax.set_xlabel(get_metric(name).label)
+        ax.legend(fontsize=7, loc="upper left")
+    axes[0].set_ylabel(f"probability per {bin_width:g}")
+    widest = list(dists.values())[-1]  # the next test set: zoom on all but 1e-4 of its mass
+    lo, hi = float(widest.ppf(1e-4)), float(widest.ppf(1 - 1e-4))
+    if np.isfinite(lo) and np.isfinite(hi) and hi > lo:
+        pad = 0.05 * (hi - lo)
+        axes[0].set_xlim(lo - pad, hi + pad)
+    if new_figure:
+        axes[0].figure.tight_layout()
+    return axes
