@@ -110,7 +110,8 @@ def mixture(distributions: Sequence[MetricDistribution], *, model: str | None = 
     -------
     MetricDistribution
         Probabilities averaged, pruned and undefined masses averaged, multiplicities
-        summed; the question (``target``) of the first, the largest ``cdf_error``. A
+        summed; the question (``target``) of the first, the largest ``cdf_error``, the
+        ``method`` "monte-carlo" when a component was sampled. A
         single distribution is returned as it is.
 
     Raises
@@ -174,6 +175,9 @@ def mixture(distributions: Sequence[MetricDistribution], *, model: str | None = 
         cdf_error=max(d.cdf_error for d in distributions),
         # the mean of R independent Monte Carlo estimates, each with its own standard error
         mc_error=math.sqrt(sum(d.mc_error**2 for d in distributions)) / r,
+        method=next(
+            (m for m in ("monte-carlo", "quadrature") if any(d.method == m for d in distributions)), "exact"
+        ),
     )
     return out
 
