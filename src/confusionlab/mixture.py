@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from ._validation import (
     DEFAULT_TOLERANCE,
@@ -175,9 +175,7 @@ def mixture(distributions: Sequence[MetricDistribution], *, model: str | None = 
         cdf_error=max(d.cdf_error for d in distributions),
         # the mean of R independent Monte Carlo estimates, each with its own standard error
         mc_error=math.sqrt(sum(d.mc_error**2 for d in distributions)) / r,
-        method=next(
-            (m for m in ("monte-carlo", "quadrature") if any(d.method == m for d in distributions)), "exact"
-        ),
+        method=next((m for m in ("monte-carlo", "quadrature") if any(d.method == m for d in distributions)), "exact"),
     )
     return out
 
@@ -274,7 +272,7 @@ def slice_mixture(
     for i, sl in enumerate(order):
         a[i, sl.tp_lo - tp_lo : sl.tp_lo - tp_lo + sl.tp_pmf.size] = sl.tp_pmf
         b[i, sl.tn_lo - tn_lo : sl.tn_lo - tn_lo + sl.tn_pmf.size] = sl.tn_pmf
-    with threadpool_limits(limits=1, user_api="blas"):  # small products: threads only cost on a busy machine
+    with _one_blas_thread():  # small products: threads only cost on a busy machine
         weights = (a.T @ b) / r
     tp = np.arange(tp_lo, tp_hi, dtype=np.int64)[:, None]
     tn = np.arange(tn_lo, tn_hi, dtype=np.int64)[None, :]
@@ -291,9 +289,21 @@ def slice_mixture(
         undefined=undefined_value,
         keep=None if tolerance == 0 or keep.all() else keep,  # tolerance 0: the whole slice, as one component
     )
-    with threadpool_limits(limits=1, user_api="blas"):
+    with _one_blas_thread():
         means, variances = _component_moments(m, cols, a, b, undefined_value)
     return SliceMixture(pooled, means, variances)
+
+
+_CONTROLLER: list[ThreadpoolController] = []
+
+
+def _one_blas_thread() -> Any:
+    """A context limiting BLAS to one thread. threadpoolctl's controller is built once:
+    each ``threadpool_limits`` call re-reads the loaded libraries (about 9 ms, most of a
+    small group's mixture)."""
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1, user_api="blas")
 
 
 def _component_moments(

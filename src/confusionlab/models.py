@@ -323,6 +323,31 @@ class SliceModel:
         return np.multiply.outer(self.tp_pmf, self.tn_pmf)
 
 
+#: Small marginals kept for reuse by :func:`slice_model` (many groups × refits of an
+#: evaluation share their (TP, p) and (TN, n)): at most this many, each of at most
+#: :data:`_SHARED_MARGINAL_SIZE` counts (32 kB), read-only.
+_SHARED_MARGINALS: dict[tuple[Any, ...], Marginal] = {}
+_SHARED_MARGINAL_COUNT = 4096
+_SHARED_MARGINAL_SIZE = 4096
+
+
+def _shared_marginal(
+    model: str, successes: int, trials: int, future: int, prior: float, tolerance: float, what: str
+) -> Marginal:
+    """:func:`marginal`, kept when small: the same numbers, computed once."""
+    key = (model, successes, trials, future, prior, tolerance, what)
+    hit = _SHARED_MARGINALS.get(key)
+    if hit is not None:
+        return hit
+    m = marginal(model, successes, trials, future, prior, tolerance, what)
+    if m.pmf.size <= _SHARED_MARGINAL_SIZE:
+        m.pmf.setflags(write=False)
+        if len(_SHARED_MARGINALS) >= _SHARED_MARGINAL_COUNT:
+            _SHARED_MARGINALS.clear()
+        _SHARED_MARGINALS[key] = m
+    return m
+
+
 def slice_model(
     cm: ConfusionMatrix,
     model: str = "beta-binomial",
@@ -363,8 +388,8 @@ def slice_model(
     model = check_choice(model, "model", SLICE_MODELS)
     alpha = resolve_prior(prior)
     tolerance = check_tolerance(tolerance)
-    tp = marginal(model, cm.tp, cm.p, p_new, alpha, tolerance, "positives (TP)")
-    tn = marginal(model, cm.tn, cm.n, n_new, alpha, tolerance, "negatives (TN)")
+    tp = _shared_marginal(model, cm.tp, cm.p, p_new, alpha, tolerance, "positives (TP)")
+    tn = _shared_marginal(model, cm.tn, cm.n, n_new, alpha, tolerance, "negatives (TN)")
     pruned = tp.dropped + tn.dropped - tp.dropped * tn.dropped
     return SliceModel(model, p_new, n_new, tp.lo, tp.pmf, tn.lo, tn.pmf, pruned)
 

@@ -85,8 +85,8 @@ def evaluate(
         say which answered, ``mc_error`` and ``cdf_error`` how far it may be from exact
         (Notes of :func:`~confusionlab.metric_distribution`). The macro averages are Monte
         Carlo under every method.
-    metrics : sequence of str, optional
-        Metrics reported by :attr:`Evaluation.value`, :meth:`Evaluation.to_frame`, the
+    metrics : str or sequence of str, optional
+        Metrics (one name, or several) reported by :attr:`Evaluation.value`, :meth:`Evaluation.to_frame`, the
         view and the page (validated here). Default ``f1, recall, precision,
         balanced_accuracy``, or the macro averages for more than two classes.
         ``"macro_<metric>"`` is the mean of the classes' one-vs-rest metric (so
@@ -183,6 +183,8 @@ def evaluate(
     """
     model = check_choice(model, "model", MODELS)
     method = check_choice(method, "method", METHODS)
+    if isinstance(metrics, str):  # one metric name, not its characters
+        metrics = [metrics]
     target = check_choice(target, "target", TARGETS)
     tolerance = check_tolerance(tolerance)
     alpha = (TRUE_VALUE_PRIOR if target == "true_value" else 1.0) if prior is None else resolve_prior(prior)

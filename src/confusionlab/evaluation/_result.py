@@ -297,7 +297,7 @@ class Evaluation(Result):
                 if c is None:
                     self._binary(metric)
                     c = self.positive_index
-                cms = [self._one_vs_rest(tables[g], c) for tables in self.counts]  # type: ignore[arg-type]
+                cms = self._run_matrices(g, c)  # type: ignore[arg-type]
                 try:
                     mix = slice_mixture(cms, metric, self.model, prior=self.prior, tolerance=self.tolerance)
                     self._cache[key] = (mix.distribution, mix.decompose(), mix.means)
@@ -310,6 +310,24 @@ class Evaluation(Result):
                     variances = np.array([d.var() for d in dists])
                     self._cache[key] = (mixture(dists), decompose(means, variances), means)
         return self._cache[key]
+
+    def _run_matrices(self, g: int, c: int) -> list[ConfusionMatrix]:
+        """Each run's one-vs-rest matrix of group ``g`` (class ``c`` positive); runs with the
+        same counts share one object (refits of a small group often agree)."""
+        tables = self.counts[:, g]
+        tp = tables[:, c, c]
+        fn = tables[:, c, :].sum(axis=1) - tp
+        fp = tables[:, :, c].sum(axis=1) - tp
+        tn = tables.sum(axis=(1, 2)) - tp - fn - fp
+        rows = np.stack([tp, fn, fp, tn], axis=1).tolist()
+        made: dict[tuple[int, ...], ConfusionMatrix] = {}
+        out = []
+        for row in rows:
+            key = tuple(row)
+            if key not in made:
+                made[key] = ConfusionMatrix(tp=key[0], fn=key[1], fp=key[2], tn=key[3])
+            out.append(made[key])
+        return out
 
     def _one_slice(self, metric: str) -> bool:
         """Whether the refits' distributions of ``metric`` share one slice (see :meth:`_mixed`)."""
@@ -330,9 +348,18 @@ class Evaluation(Result):
         if len(todo) < 2 or not self._one_slice(metric):
             return
         self._binary(metric)
+        from tqdm.auto import tqdm
+
         workers = min(4, os.cpu_count() or 1, len(todo))
-        with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
-            list(pool.map(lambda g: self._mixed(metric, g), todo))
+        with (
+            threadpool_limits(limits=1, user_api="blas"),
+            ThreadPoolExecutor(workers) as pool,
+            tqdm(
+                total=len(todo), desc=f"{metric}: groups", delay=_sampling.PROGRESS_DELAY, disable=not self.progress
+            ) as bar,
+        ):
+            for _ in pool.map(lambda g: self._mixed(metric, g), todo):
+                bar.update(1)
 
     def refit_means(self, metric: str, group: Any = None) -> np.ndarray:
         """The metric's mean under each refit's distribution (one value per refit)."""
@@ -605,6 +632,8 @@ class Evaluation(Result):
 
         confidence = check_confidence(confidence)
         rows = []
+        if isinstance(metrics, str):
+            metrics = [metrics]
         for metric in [_metric_name(m, "metrics") for m in (metrics or self.metrics)]:
             for name in self.groups:
                 d = self.distribution(metric, name)
