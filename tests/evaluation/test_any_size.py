@@ -130,7 +130,7 @@ def test_refits_whose_union_lattice_does_not_fit_pool_sampled_refits(memory):
     y = rng.integers(0, 2, 3000)
     runs = np.stack([np.where(rng.random(3000) < a, y, 1 - y) for a in (0.8, 0.85, 0.9)])
     exact = cl.evaluate(y, refits=runs, metrics=["recall"]).decompose("recall")
-    memory("12M")
+    memory("6M")
     ev = cl.evaluate(y, refits=runs, metrics=["recall"])
     d = ev.distribution("recall")
     assert d.method == "monte-carlo"
