@@ -736,10 +736,11 @@ def _sampled_distribution(
     finite = bool(np.isfinite(vals).all())
     mc_error = float(np.std(vals) / math.sqrt(vals.size)) if finite and vals.size else math.nan
     largest = int(size) if isinstance(size, int) else int(size[0] + size[1])
-    exact_keys = target == "next_test_set" and not (
-        m.magnitude(largest) >= _INT64_SAFE and float(largest) ** 2 >= 2.0**53
-    )
-    if exact_keys:  # integer draws: grouped on exact values, as the lattice is (the same floats)
+    # integer draws are grouped on exact values as the lattice is (the same floats), where the
+    # exact keys fit in 64 bits; beyond, near ties would be decided by Python integers one by
+    # one (seconds for 10⁵ draws): the draws' floats are grouped as they are
+    exact_keys = target == "next_test_set" and m.magnitude(largest) < _INT64_SAFE
+    if exact_keys:
         cols = tuple(np.asarray(c, dtype=np.int64) for c in counts)
         d = lattice_distribution(
             m,
