@@ -742,7 +742,7 @@ def _sampled_distribution(
     exact_keys = target == "next_test_set" and m.magnitude(largest) < _INT64_SAFE
     if exact_keys:
         cols = tuple(np.asarray(c, dtype=np.int64) for c in counts)
-        d = lattice_distribution(
+        grouped = lattice_distribution(
             m,
             cols,
             np.full(n_draws, 1.0 / n_draws),
@@ -750,14 +750,11 @@ def _sampled_distribution(
             pruned=0.0,
             model=model,
             undefined=undefined_value,
-            origin=origin,
         )
-        d.strategy = f"monte-carlo({n_draws})"
-        d.cdf_error = _dkw_bound(n_draws)
-        d.mc_error = mc_error
-        d.method = "monte-carlo"
-        return d
-    values, mult = np.unique(vals, return_counts=True)
+        # the masses are counts of draws: from the multiplicities, exactly (not sums of 1/n)
+        values, mult = grouped.values, grouped.multiplicities
+    else:
+        values, mult = np.unique(vals, return_counts=True)
     return MetricDistribution(
         values,
         mult / float(n_draws),

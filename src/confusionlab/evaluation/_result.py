@@ -748,9 +748,11 @@ class Evaluation(Result):
             "a new test set of the same size would show" if self.target == "next_test_set" else "its true value lies"
         )
         scored = _REFIT_WORDS[self.target] if self.n_refits else ""
+        d = self.distribution(name)
+        how = "" if d.method == "exact" else f", {d.method}: cdf within {d.cdf_error:.2g} of the exact one"
         return (
             f"{_label(name)} = {self.value_of(name):.3g}{refits} on {self.sizes()['objects']:,} test objects; "
-            f"{answer}{scored} between {lo:.3g} and {hi:.3g} ({confidence:.0%} interval, {self.model} model)."
+            f"{answer}{scored} between {lo:.3g} and {hi:.3g} ({confidence:.0%} interval, {self.model} model{how})."
         )
 
     def view(self) -> Any:
