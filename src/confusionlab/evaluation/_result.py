@@ -518,14 +518,15 @@ class Evaluation(Result):
         return {c: self._mixed(name, g, i)[0] for i, c in enumerate(self.classes)}
 
     def mc_error(self, metric: str, group: Any = None) -> float:
-        """Monte Carlo standard error of the mean of a macro average (0 for exact distributions).
+        """Monte Carlo standard error of the distribution's mean (0 for exact distributions):
+        of a macro average, or of a binary metric sampled by ``method``.
 
         For R refits it is that of the mixture's mean, √(Σ e_r²)/R, the e_r of each
         refit's draws (sd / √draws).
         """
         name = _metric_name(metric, "metric")
         if not _is_macro(name):
-            return 0.0
+            return self.distribution(name, group).mc_error
         errors = self._macro(name, self._group_index(group))[1]
         return math.sqrt(sum(e * e for e in errors)) / len(errors)
 
