@@ -31,6 +31,7 @@ from threadpoolctl import ThreadpoolController
 
 from ._validation import (
     DEFAULT_TOLERANCE,
+    MAX_TOLERANCE,
     InvalidParameterError,
     check_choice,
     check_memory,
@@ -38,7 +39,7 @@ from ._validation import (
     check_undefined,
 )
 from .confusion import ConfusionMatrix
-from .distribution import MetricDistribution, _tolerance_advice, lattice_bytes, lattice_distribution
+from .distribution import MetricDistribution, lattice_bytes, lattice_distribution
 from .metrics import Metric, get_metric
 from .models import SLICE_MODELS, slice_model
 
@@ -266,7 +267,11 @@ def slice_mixture(
     check_memory(
         mixture_bytes(m, p + n, size_p, size_q, r),
         f"the {model} lattice of {size_p:,} × {size_q:,} (TP, TN) points covering {r} matrices",
-        _tolerance_advice(tolerance),
+        (
+            f"raise tolerance (now {tolerance:g}; at most {MAX_TOLERANCE:g}), or pool the matrices' own "
+            "distributions: mixture([metric_distribution(cm, metric, method='auto') for cm in cms]) (what "
+            "evaluate does)"
+        ),
     )
     a, b = np.zeros((r, size_p)), np.zeros((r, size_q))
     for i, sl in enumerate(order):
