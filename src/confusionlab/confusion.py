@@ -14,7 +14,14 @@ from typing import Any
 
 import numpy as np
 
-from ._validation import InvalidParameterError, as_labels, check_count, check_int, check_probability
+from ._validation import (
+    InvalidParameterError,
+    as_labels,
+    check_count,
+    check_int,
+    check_labels_not_scores,
+    check_probability,
+)
 
 __all__ = ["CONFUSION_ORDER", "ConfusionMatrix"]
 
@@ -135,8 +142,10 @@ class ConfusionMatrix:
         Raises
         ------
         InvalidParameterError
-            (a ValueError) Different lengths, no examples, missing values, more than two
-            labels without ``positive``, or a ``positive`` label that occurs in neither array.
+            (a ValueError) Different lengths, no examples, missing values, scores (non-integer
+            numbers) where labels are expected, as :func:`~confusionlab.evaluate` refuses them,
+            more than two labels without ``positive``, or a ``positive`` label that occurs in
+            neither array.
 
         Examples
         --------
@@ -147,8 +156,8 @@ class ConfusionMatrix:
         >>> ConfusionMatrix.from_predictions(["a", "b", "c"], ["a", "c", "c"], positive="c")
         ConfusionMatrix(tp=1, fn=0, fp=1, tn=1)
         """
-        t = as_labels(y_true, "y_true")
-        p = as_labels(y_pred, "y_pred")
+        t = check_labels_not_scores(as_labels(y_true, "y_true"), "y_true")
+        p = check_labels_not_scores(as_labels(y_pred, "y_pred"), "y_pred")
         if t.shape[0] != p.shape[0]:
             raise InvalidParameterError(
                 f"y_true and y_pred must have the same length, got {t.shape[0]} and {p.shape[0]}"

@@ -15,9 +15,14 @@ Both are results of the library's one protocol (:mod:`confusionlab._result`):
 from __future__ import annotations
 
 import html
+import math
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
+from math import comb
 from typing import Any, ClassVar
 
 import numpy as np
@@ -28,6 +33,7 @@ from ._validation import (
     DEFAULT_TOLERANCE,
     MAX_TOLERANCE,
     InvalidParameterError,
+    TooLargeError,
     check_choice,
     check_confidence,
     check_future_size,
@@ -41,15 +47,19 @@ from ._validation import (
     check_support,
     check_tolerance,
     check_undefined,
+    memory_limit,
 )
 from .confusion import ConfusionMatrix
 from .grouping import Grouped, group_clustered, group_exact
+from .lattice import MAX_SIMPLEX_POINTS, _largest_simplex
 from .metrics import METRICS, ExactForm, Metric, get_metric
 from .models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, resolve_prior, simplex_model, slice_model
 from .palette import MODEL_COLOURS, NEUTRAL, PAIR_COLOURS
 
 __all__ = [
+    "DEFAULT_DRAWS",
     "MAX_BINS",
+    "METHODS",
     "TARGETS",
     "TRUE_VALUE_NODES",
     "Comparison",
@@ -61,6 +71,21 @@ __all__ = [
 
 #: The questions a metric distribution answers (``target`` of :func:`metric_distribution`).
 TARGETS = ("next_test_set", "true_value")
+#: How a distribution is computed (``method`` of :func:`metric_distribution` and
+#: :func:`~confusionlab.evaluate`): ``"exact"`` (the lattice, or the true value's quadrature),
+#: ``"monte-carlo"`` (draws of the same model), ``"auto"`` (exact where it fits in memory,
+#: else Monte Carlo).
+METHODS = ("auto", "exact", "monte-carlo")
+#: Monte Carlo draws of one distribution when ``n_draws`` is not given.
+DEFAULT_DRAWS = 20_000
+#: Most Monte Carlo draws of one distribution.
+MAX_DISTRIBUTION_DRAWS = 10**8
+#: Risk of the Dvoretzky–Kiefer–Wolfowitz bound a Monte Carlo distribution states as its
+#: ``cdf_error``: with probability at least 1 − this, |cdf − exact cdf| ≤ cdf_error everywhere.
+MC_CDF_RISK = 1e-3
+#: Bytes per Monte Carlo draw of one distribution (four count arrays, the rates, the values,
+#: the sort of :func:`numpy.unique`).
+_BYTES_PER_DRAW = 96
 #: Quantile nodes per rate of the ``target="true_value"`` quadrature (K² points in all).
 TRUE_VALUE_NODES = 400
 
@@ -202,6 +227,10 @@ class MetricDistribution(Result):
     cdf_error: float = 0.0
     #: Monte Carlo standard error of the mean (0 when exact).
     mc_error: float = 0.0
+    #: How it was computed: "exact" (a lattice), "quadrature" (the true value's product
+    #: rule, :attr:`cdf_error` its bound) or "monte-carlo" (draws; :attr:`mc_error` and the
+    #: DKW bound :attr:`cdf_error`).
+    method: str = "exact"
     title: ClassVar[str] = "Metric distribution"
 
     def __init__(
@@ -223,6 +252,7 @@ class MetricDistribution(Result):
         cdf_error: float | None = None,
         mc_error: float | None = None,
         origin: Origin | None = None,
+        method: str | None = None,
     ) -> None:
         self.values = np.asarray(values, dtype=np.float64)
         self.probabilities = np.asarray(probabilities, dtype=np.float64)
@@ -244,6 +274,8 @@ class MetricDistribution(Result):
             self.cdf_error = float(cdf_error)
         if mc_error is not None:
             self.mc_error = float(mc_error)
+        if method is not None:
+            self.method = check_choice(method, "method", ("exact", "quadrature", "monte-carlo"))
         self.origin = None if origin is None else check_instance(origin, "origin", Origin, "an Origin")
         if check_total:
             total = float(self.probabilities.sum()) + self.pruned_mass
@@ -569,6 +601,13 @@ def _arithmetic(metric: Metric, largest_total: int, counts: tuple[np.ndarray, ..
     return "clustered"
 
 
+def _arithmetic_fits(metric: Metric, largest_total: int) -> None:
+    """Raise :class:`TooLargeError` where :func:`_arithmetic` would refuse the exact keys
+    (degree-2 terms beyond 2**53), so that ``method="auto"`` samples instead."""
+    if metric.magnitude(largest_total) >= _INT64_SAFE and float(largest_total) ** 2 >= 2.0**53:
+        raise TooLargeError(f"{metric.name}'s exact keys at N = {largest_total:,} are beyond 64 bits")
+
+
 def lattice_bytes(metric: Metric, largest_total: int) -> int:
     """Peak bytes per lattice point of ``metric``'s grouping on test sets of up to ``largest_total``.
 
@@ -585,10 +624,155 @@ def lattice_bytes(metric: Metric, largest_total: int) -> int:
 
 
 def _tolerance_advice(tolerance: float) -> str:
+    sampled = "method='auto' (Monte Carlo of the same model where the exact lattice does not fit)"
     if tolerance >= MAX_TOLERANCE:
-        return "use a smaller future_size"
+        return f"use {sampled}, or a smaller future_size"
     suggestion = min(MAX_TOLERANCE, tolerance * 1e3) if tolerance > 0 else DEFAULT_TOLERANCE
-    return f"raise tolerance (now {tolerance:g}; try {suggestion:g}) or use a smaller future_size"
+    return f"raise tolerance (now {tolerance:g}; try {suggestion:g}), use {sampled} or a smaller future_size"
+
+
+_SHARED = threading.local()
+
+
+@contextmanager
+def shared_simplex() -> Iterator[None]:
+    """Within the block, :func:`metric_distribution` keeps the last simplex model it built
+    and reuses it for the next metric of the same matrix (the model is most of the cost of
+    the dirichlet-multinomial distribution: several metrics of one matrix build it once)."""
+    previous = getattr(_SHARED, "simplex", None)
+    _SHARED.simplex = {}
+    try:
+        yield
+    finally:
+        _SHARED.simplex = previous
+
+
+def _dkw_bound(n_draws: int) -> float:
+    """The Dvoretzky–Kiefer–Wolfowitz bound: sup |empirical cdf − cdf| ≤ it with probability
+    ≥ 1 − :data:`MC_CDF_RISK` (Massart's constant).
+
+    >>> round(_dkw_bound(20_000), 4)
+    0.0138
+    """
+    return math.sqrt(math.log(2.0 / MC_CDF_RISK) / (2.0 * n_draws))
+
+
+def _simplex_bytes(m: Metric, N: int) -> float:
+    """Peak bytes of the simplex model's exact distribution at size ``N``: the counts and
+    the masses of every point (with their sort for the pruning), then the grouping."""
+    return float(comb(N + 3, 3)) * (32 + 8 * 4 + lattice_bytes(m, N))
+
+
+def _sampled_counts(
+    cm: ConfusionMatrix,
+    model: str,
+    alpha: float,
+    size: tuple[int, int] | int,
+    target: str,
+    n_draws: int,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, ...]:
+    """``n_draws`` draws of (TP, FN, FP, TN) of the same model (a new test set of ``size``:
+    a pair ``(p, n)`` for the slice models, a total for the simplex), or for
+    ``target="true_value"`` of (p·TPR, p·(1 − TPR), n·(1 − TNR), n·TNR) under the rates'
+    Beta posteriors."""
+    if target == "true_value":
+        p, n = float(cm.p), float(cm.n)
+        tpr = rng.beta(cm.tp + alpha, cm.fn + alpha, size=n_draws)
+        tnr = rng.beta(cm.tn + alpha, cm.fp + alpha, size=n_draws)
+        return p * tpr, p * (1.0 - tpr), n * (1.0 - tnr), n * tnr
+    if model in SIMPLEX_MODELS:
+        gam = rng.gamma(np.array(cm.as_tuple(), dtype=np.float64) + alpha, size=(n_draws, 4))
+        theta = gam / gam.sum(axis=1, keepdims=True)
+        counts = rng.multinomial(int(size), theta).astype(np.float64)  # type: ignore[call-overload]
+        return tuple(counts[:, j] for j in range(4))
+    p_new, n_new = size  # type: ignore[misc]
+    out = []
+    for successes, trials, future, what in (
+        (cm.tp, cm.p, p_new, "positives (TP)"),
+        (cm.tn, cm.n, n_new, "negatives (TN)"),
+    ):
+        if model == "binomial":
+            if trials == 0 and future > 0:
+                raise InvalidParameterError(
+                    f"the binomial model needs observed {what} to estimate a rate; use the "
+                    "beta-binomial model, whose prior covers an empty class"
+                )
+            rate = np.full(n_draws, successes / trials if trials else 0.0)
+        else:
+            rate = rng.beta(successes + alpha, trials - successes + alpha, size=n_draws)
+        out.append(rng.binomial(future, rate).astype(np.float64))
+    tp, tn = out
+    return tp, p_new - tp, n_new - tn, tn
+
+
+def _sampled_distribution(
+    cm: ConfusionMatrix,
+    m: Metric,
+    model: str,
+    alpha: float,
+    size: tuple[int, int] | int,
+    undefined_value: float | None,
+    target: str,
+    n_draws: int,
+    random_state: Any,
+    origin: Origin | None,
+) -> MetricDistribution:
+    """The metric's distribution estimated by ``n_draws`` draws of the same model
+    (:func:`_sampled_counts`), with the Monte Carlo error of its mean and the DKW bound
+    on its cdf."""
+    check_memory(
+        float(n_draws) * _BYTES_PER_DRAW,
+        f"n_draws={n_draws:,} Monte Carlo draws of the {m.name} distribution",
+        "use a smaller n_draws",
+    )
+    rng = check_random_state(random_state)
+    counts = _sampled_counts(cm, model, alpha, size, target, n_draws, rng)
+    vals = m.values(*counts, undefined=np.nan)
+    undefined_at = np.isnan(vals)
+    n_undef = int(np.count_nonzero(undefined_at))
+    if n_undef:
+        vals = vals[~undefined_at] if undefined_value is None else np.where(undefined_at, undefined_value, vals)
+    finite = bool(np.isfinite(vals).all())
+    mc_error = float(np.std(vals) / math.sqrt(vals.size)) if finite and vals.size else math.nan
+    largest = int(size) if isinstance(size, int) else int(size[0] + size[1])
+    # integer draws are grouped on exact values as the lattice is (the same floats), where the
+    # exact keys fit in 64 bits; beyond, near ties would be decided by Python integers one by
+    # one (seconds for 10⁵ draws): the draws' floats are grouped as they are
+    exact_keys = target == "next_test_set" and m.magnitude(largest) < _INT64_SAFE
+    if exact_keys:
+        cols = tuple(np.asarray(c, dtype=np.int64) for c in counts)
+        grouped = lattice_distribution(
+            m,
+            cols,
+            np.full(n_draws, 1.0 / n_draws),
+            largest=largest,
+            pruned=0.0,
+            model=model,
+            undefined=undefined_value,
+        )
+        # the masses are counts of draws: from the multiplicities, exactly (not sums of 1/n)
+        values, mult = grouped.values, grouped.multiplicities
+    else:
+        values, mult = np.unique(vals, return_counts=True)
+    return MetricDistribution(
+        values,
+        mult / float(n_draws),
+        mult,
+        metric=m.name,
+        model=model,
+        undefined_mass=n_undef / float(n_draws),
+        undefined_points=n_undef,
+        lattice_points=n_draws,
+        strategy=f"monte-carlo({n_draws})",
+        undefined_excluded=undefined_value is None,
+        check_total=True,
+        target=target,
+        cdf_error=_dkw_bound(n_draws),
+        mc_error=mc_error,
+        origin=origin,
+        method="monte-carlo",
+    )
 
 
 def metric_distribution(
@@ -601,6 +785,9 @@ def metric_distribution(
     tolerance: float = DEFAULT_TOLERANCE,
     undefined: float | str = 0.0,
     target: str = "next_test_set",
+    method: str = "exact",
+    n_draws: int = DEFAULT_DRAWS,
+    random_state: Any = 0,
 ) -> MetricDistribution:
     """The exact distribution of ``metric`` for a new test set under ``model``.
 
@@ -638,6 +825,16 @@ def metric_distribution(
         1 by default) with the prevalence fixed at the observed p/N — the limit of a
         growing future test set, about 1/√2 as wide. Only with the beta-binomial model
         and without ``future_size``; computed by quadrature (below).
+    method : {"exact", "auto", "monte-carlo"}, default "exact"
+        ``"exact"``: the lattice (refused with :class:`TooLargeError` when it would not
+        fit in memory). ``"monte-carlo"``: ``n_draws`` draws of the same model (any size).
+        ``"auto"``: exact where the lattice fits in :func:`confusionlab.memory_limit`, else
+        Monte Carlo. The result's :attr:`~MetricDistribution.method` says which was used.
+        (``target="true_value"`` is a quadrature at every size; ``"monte-carlo"`` samples it.)
+    n_draws : int, default 20,000
+        Monte Carlo draws (``method="monte-carlo"``, or ``"auto"`` where exact does not fit).
+    random_state : None, int or Generator, default 0
+        Seed of the Monte Carlo draws.
 
     Returns
     -------
@@ -682,6 +879,15 @@ def metric_distribution(
     cells, so |cdf − exact cdf| ≤ (2K − 1)/K² (``cdf_error``, 0.005 at K = 400);
     moments are far more accurate (a midpoint rule in each rate).
 
+    ``method="monte-carlo"`` draws the same model: for the slice models each rate from its
+    Beta posterior (the binomial: the observed rate), then the new test set's TP and TN
+    from binomials; for the simplex the cells' shares from Dirichlet(counts + α), then a
+    multinomial. Its ``mc_error`` is the standard error of the mean (sd/√n_draws) and its
+    ``cdf_error`` the Dvoretzky–Kiefer–Wolfowitz bound √(ln(2/δ)/(2·n_draws)), δ =
+    :data:`MC_CDF_RISK`: with probability ≥ 1 − δ the cdf is that close to the exact one
+    everywhere (0.014 at 20,000 draws), so each end of an interval lies within the exact
+    quantiles at levels shifted by ``cdf_error``.
+
     Examples
     --------
     >>> cm = ConfusionMatrix(tp=16, fn=4, fp=8, tn=32)
@@ -715,6 +921,10 @@ def metric_distribution(
     undefined_value = check_undefined(undefined)
     target = check_choice(target, "target", TARGETS)
     alpha = resolve_prior(prior)
+    method = check_choice(method, "method", METHODS)
+    n_draws = check_int(n_draws, "n_draws", minimum=2, maximum=MAX_DISTRIBUTION_DRAWS)
+    if method != "exact":
+        random_state = check_random_state(random_state)  # validated here, whichever path answers
     if target == "true_value":
         if model != "beta-binomial":
             raise InvalidParameterError(
@@ -727,23 +937,67 @@ def metric_distribution(
                 f"future_size={future_size!r}. Leave future_size out, or use target='next_test_set'"
             )
         origin = Origin.of(cm, m, alpha, tolerance, (cm.p, cm.n), undefined_value)
+        if method == "monte-carlo":
+            return _sampled_distribution(
+                cm, m, model, alpha, (cm.p, cm.n), undefined_value, target, n_draws, random_state, origin
+            )
         return _true_value_distribution(cm, m, alpha, undefined_value, origin)
+
+    def sampled(size: tuple[int, int] | int, origin: Origin) -> MetricDistribution:
+        return _sampled_distribution(cm, m, model, alpha, size, undefined_value, target, n_draws, random_state, origin)
 
     if model in SIMPLEX_MODELS:
         total = check_future_total(future_size, model=model)
-        sm = simplex_model(cm, prior=alpha, future_size=total, tolerance=tolerance)
+        big_n = cm.N if total is None else total
+        origin = Origin.of(cm, m, alpha, tolerance, big_n, undefined_value)
+        if method == "monte-carlo":
+            return sampled(big_n, origin)
+        fits = comb(big_n + 3, 3) <= MAX_SIMPLEX_POINTS and _simplex_bytes(m, big_n) <= memory_limit()
+        if method == "auto" and not fits:
+            return sampled(big_n, origin)
+        if comb(big_n + 3, 3) > MAX_SIMPLEX_POINTS:
+            raise InvalidParameterError(
+                f"model={model!r} spreads the distribution over the simplex of C(N + 3, 3) matrices, "
+                f"{comb(big_n + 3, 3):,} for N = {big_n:,}, more than the {MAX_SIMPLEX_POINTS:,} it builds; use "
+                "method='auto' or 'monte-carlo' (draws of the same model, any size), a smaller future_size "
+                f"(N <= {_largest_simplex()}), or "
+                "model='beta-binomial' (the prevalence fixed)"
+            )
+        check_memory(
+            _simplex_bytes(m, big_n),
+            f"the {model} simplex of {comb(big_n + 3, 3):,} matrices (N = {big_n:,})",
+            "use method='auto' or 'monte-carlo' (draws of the same model), or a smaller future_size",
+        )
+        memo = getattr(_SHARED, "simplex", None)
+        memo_key = (cm.as_tuple(), alpha, big_n, tolerance)
+        sm = memo.get(memo_key) if memo is not None else None
+        if sm is None:
+            sm = simplex_model(cm, prior=alpha, future_size=total, tolerance=tolerance)
+            if memo is not None:
+                memo.clear()  # one model at a time: the simplex can weigh hundreds of MB
+                memo[memo_key] = sm
         cols: tuple[np.ndarray, ...] = tuple(sm.counts[:, j] for j in range(4))
         largest, weights, pruned = sm.N, sm.pmf, sm.pruned_mass
-        origin = Origin.of(cm, m, alpha, tolerance, sm.N, undefined_value)
     else:
         pair = check_future_size(future_size, cm.p, cm.n)
-        sl = slice_model(cm, model, prior=alpha, future_size=pair, tolerance=tolerance)
-        origin = Origin.of(cm, m, alpha, tolerance, (sl.p, sl.n), undefined_value)
-        check_memory(
-            float(sl.tp_pmf.size) * float(sl.tn_pmf.size) * lattice_bytes(m, sl.p + sl.n),
-            f"the {model} lattice of {sl.tp_pmf.size:,} × {sl.tn_pmf.size:,} (TP, TN) points",
-            _tolerance_advice(tolerance),
-        )
+        if method == "monte-carlo":
+            size = pair or (cm.p, cm.n)
+            return sampled(size, Origin.of(cm, m, alpha, tolerance, size, undefined_value))
+        try:
+            sl = slice_model(cm, model, prior=alpha, future_size=pair, tolerance=tolerance)
+            origin = Origin.of(cm, m, alpha, tolerance, (sl.p, sl.n), undefined_value)
+            check_memory(
+                float(sl.tp_pmf.size) * float(sl.tn_pmf.size) * lattice_bytes(m, sl.p + sl.n),
+                f"the {model} lattice of {sl.tp_pmf.size:,} × {sl.tn_pmf.size:,} (TP, TN) points",
+                _tolerance_advice(tolerance),
+            )
+            if method == "auto":
+                _arithmetic_fits(m, sl.p + sl.n)
+        except TooLargeError:
+            if method != "auto":
+                raise
+            size = pair or (cm.p, cm.n)
+            return sampled(size, Origin.of(cm, m, alpha, tolerance, size, undefined_value))
         tp, tn = sl.tp, sl.tn
         cols = (tp, sl.p - tp, sl.n - tn, tn)
         largest, weights, pruned = sl.p + sl.n, sl.joint(), sl.pruned_mass
@@ -866,6 +1120,7 @@ def _true_value_distribution(
         target="true_value",
         cdf_error=(2 * k - 1) / k**2,
         origin=origin,
+        method="quadrature",
     )
 
 

@@ -316,8 +316,10 @@ def _sort_doubles(f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         bounds = np.unique(np.searchsorted(starts, np.flatnonzero(down), side="right"))
         lo = np.concatenate(([0], starts))[bounds]
         hi = np.concatenate((starts, [members.size]))[bounds]
-        sub = np.concatenate([np.arange(a, b) for a, b in zip(lo.tolist(), hi.tolist(), strict=True)])
-        run = np.repeat(np.arange(lo.size), hi - lo)
+        lengths = hi - lo
+        run = np.repeat(np.arange(lo.size), lengths)
+        # the indices lo[i] … hi[i] − 1 of every run, concatenated, without a loop over runs
+        sub = np.arange(int(lengths.sum()), dtype=np.int64) - np.repeat(np.cumsum(lengths) - lengths - lo, lengths)
         perm = sub[np.lexsort((members[sub], fm[sub], run))]
         members[sub], fm[sub] = members[perm], fm[perm]  # in place in order when pos is None
         if pos is not None:

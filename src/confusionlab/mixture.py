@@ -27,10 +27,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 from ._validation import (
     DEFAULT_TOLERANCE,
+    MAX_TOLERANCE,
     InvalidParameterError,
     check_choice,
     check_memory,
@@ -38,11 +39,11 @@ from ._validation import (
     check_undefined,
 )
 from .confusion import ConfusionMatrix
-from .distribution import BYTES_PER_LATTICE_POINT, MetricDistribution, _tolerance_advice, lattice_distribution
+from .distribution import MetricDistribution, lattice_bytes, lattice_distribution
 from .metrics import Metric, get_metric
 from .models import SLICE_MODELS, slice_model
 
-__all__ = ["SliceMixture", "decompose", "mixture", "slice_mixture"]
+__all__ = ["MIXTURE_EXTRA_BYTES", "SliceMixture", "decompose", "mixture", "mixture_bytes", "slice_mixture"]
 
 
 def decompose(means: Any, variances: Any) -> dict[str, float]:
@@ -110,7 +111,8 @@ def mixture(distributions: Sequence[MetricDistribution], *, model: str | None = 
     -------
     MetricDistribution
         Probabilities averaged, pruned and undefined masses averaged, multiplicities
-        summed; the question (``target``) of the first, the largest ``cdf_error``. A
+        summed; the question (``target``) of the first, the largest ``cdf_error``, the
+        ``method`` "monte-carlo" when a component was sampled. A
         single distribution is returned as it is.
 
     Raises
@@ -174,6 +176,7 @@ def mixture(distributions: Sequence[MetricDistribution], *, model: str | None = 
         cdf_error=max(d.cdf_error for d in distributions),
         # the mean of R independent Monte Carlo estimates, each with its own standard error
         mc_error=math.sqrt(sum(d.mc_error**2 for d in distributions)) / r,
+        method=next((m for m in ("monte-carlo", "quadrature") if any(d.method == m for d in distributions)), "exact"),
     )
     return out
 
@@ -262,15 +265,19 @@ def slice_mixture(
     tn_hi = max(sl.tn_lo + sl.tn_pmf.size for sl in order)
     size_p, size_q, r = tp_hi - tp_lo, tn_hi - tn_lo, len(order)
     check_memory(
-        float(size_p) * size_q * (BYTES_PER_LATTICE_POINT + 16) + 8.0 * r * (size_p + size_q),
+        mixture_bytes(m, p + n, size_p, size_q, r),
         f"the {model} lattice of {size_p:,} × {size_q:,} (TP, TN) points covering {r} matrices",
-        _tolerance_advice(tolerance),
+        (
+            f"raise tolerance (now {tolerance:g}; at most {MAX_TOLERANCE:g}), or pool the matrices' own "
+            "distributions: mixture([metric_distribution(cm, metric, method='auto') for cm in cms]) (what "
+            "evaluate does)"
+        ),
     )
     a, b = np.zeros((r, size_p)), np.zeros((r, size_q))
     for i, sl in enumerate(order):
         a[i, sl.tp_lo - tp_lo : sl.tp_lo - tp_lo + sl.tp_pmf.size] = sl.tp_pmf
         b[i, sl.tn_lo - tn_lo : sl.tn_lo - tn_lo + sl.tn_pmf.size] = sl.tn_pmf
-    with threadpool_limits(limits=1, user_api="blas"):  # small products: threads only cost on a busy machine
+    with _one_blas_thread():  # small products: threads only cost on a busy machine
         weights = (a.T @ b) / r
     tp = np.arange(tp_lo, tp_hi, dtype=np.int64)[:, None]
     tn = np.arange(tn_lo, tn_hi, dtype=np.int64)[None, :]
@@ -287,9 +294,41 @@ def slice_mixture(
         undefined=undefined_value,
         keep=None if tolerance == 0 or keep.all() else keep,  # tolerance 0: the whole slice, as one component
     )
-    with threadpool_limits(limits=1, user_api="blas"):
+    with _one_blas_thread():
         means, variances = _component_moments(m, cols, a, b, undefined_value)
     return SliceMixture(pooled, means, variances)
+
+
+_CONTROLLER: list[ThreadpoolController] = []
+
+
+def _one_blas_thread() -> Any:
+    """A context limiting BLAS to one thread. threadpoolctl's controller is built once:
+    each ``threadpool_limits`` call re-reads the loaded libraries (about 9 ms, most of a
+    small group's mixture)."""
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1, user_api="blas")
+
+
+#: Bytes per point of a slice mixture beyond the grouping's own (:func:`lattice_bytes`):
+#: the pooled weights, the mask of reached points and the components' moments.
+MIXTURE_EXTRA_BYTES = 24
+
+
+def mixture_bytes(m: Metric, largest_total: int, size_p: int, size_q: int, r: int) -> float:
+    """Peak bytes of :func:`slice_mixture` on a union lattice of ``size_p × size_q`` points
+    and ``r`` components: the metric's grouping price (:func:`lattice_bytes`, by its
+    arithmetic at ``largest_total``) plus :data:`MIXTURE_EXTRA_BYTES` a point, and the
+    components' aligned marginals. Checked against tracemalloc's peaks in the tests.
+
+    >>> from confusionlab.metrics import get_metric
+    >>> mixture_bytes(get_metric("recall"), 100, 10, 10, 2)
+    5920.0
+    """
+    return float(size_p) * size_q * (lattice_bytes(m, largest_total) + MIXTURE_EXTRA_BYTES) + 8.0 * r * (
+        size_p + size_q
+    )
 
 
 def _component_moments(

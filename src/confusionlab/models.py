@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -39,7 +40,7 @@ from ._validation import (
     check_tolerance,
 )
 from .confusion import ConfusionMatrix
-from .lattice import SimplexPoints, simplex_points
+from .lattice import SimplexPoints, simplex_counts, simplex_points
 
 __all__ = [
     "MODELS",
@@ -322,6 +323,31 @@ class SliceModel:
         return np.multiply.outer(self.tp_pmf, self.tn_pmf)
 
 
+#: Small marginals kept for reuse by :func:`slice_model` (many groups × refits of an
+#: evaluation share their (TP, p) and (TN, n)): at most this many, each of at most
+#: :data:`_SHARED_MARGINAL_SIZE` counts (32 kB), read-only.
+_SHARED_MARGINALS: dict[tuple[Any, ...], Marginal] = {}
+_SHARED_MARGINAL_COUNT = 4096
+_SHARED_MARGINAL_SIZE = 4096
+
+
+def _shared_marginal(
+    model: str, successes: int, trials: int, future: int, prior: float, tolerance: float, what: str
+) -> Marginal:
+    """:func:`marginal`, kept when small: the same numbers, computed once."""
+    key = (model, successes, trials, future, prior, tolerance, what)
+    hit = _SHARED_MARGINALS.get(key)
+    if hit is not None:
+        return hit
+    m = marginal(model, successes, trials, future, prior, tolerance, what)
+    if m.pmf.size <= _SHARED_MARGINAL_SIZE:
+        m.pmf.setflags(write=False)
+        if len(_SHARED_MARGINALS) >= _SHARED_MARGINAL_COUNT:
+            _SHARED_MARGINALS.clear()
+        _SHARED_MARGINALS[key] = m
+    return m
+
+
 def slice_model(
     cm: ConfusionMatrix,
     model: str = "beta-binomial",
@@ -362,8 +388,8 @@ def slice_model(
     model = check_choice(model, "model", SLICE_MODELS)
     alpha = resolve_prior(prior)
     tolerance = check_tolerance(tolerance)
-    tp = marginal(model, cm.tp, cm.p, p_new, alpha, tolerance, "positives (TP)")
-    tn = marginal(model, cm.tn, cm.n, n_new, alpha, tolerance, "negatives (TN)")
+    tp = _shared_marginal(model, cm.tp, cm.p, p_new, alpha, tolerance, "positives (TP)")
+    tn = _shared_marginal(model, cm.tn, cm.n, n_new, alpha, tolerance, "negatives (TN)")
     pruned = tp.dropped + tn.dropped - tp.dropped * tn.dropped
     return SliceModel(model, p_new, n_new, tp.lo, tp.pmf, tn.lo, tn.pmf, pruned)
 
@@ -376,7 +402,11 @@ class SimplexModel:
     counts: np.ndarray  # (M, 4) TP, FN, FP, TN
     pmf: np.ndarray
     pruned_mass: float
-    points: SimplexPoints
+
+    @cached_property
+    def points(self) -> SimplexPoints:
+        """Every matrix of the simplex with its isometric coordinates (built when first asked)."""
+        return simplex_points(self.N)
 
 
 def dirichlet_multinomial_logpmf(counts: np.ndarray, alpha: np.ndarray) -> np.ndarray:
@@ -429,13 +459,17 @@ def simplex_model(
     N = cm.N if N is None else N
     tolerance = check_tolerance(tolerance)
     alpha = np.array(cm.as_tuple(), dtype=np.float64) + resolve_prior(prior)
-    pts = simplex_points(N)
-    pmf = np.exp(dirichlet_multinomial_logpmf(pts.counts, alpha))
+    counts = simplex_counts(N)  # the isometric coordinates are not needed here (SimplexModel.points)
+    pmf = np.exp(dirichlet_multinomial_logpmf(counts, alpha))
     if tolerance == 0:
-        return SimplexModel(N, pts.counts, pmf, 0.0, pts)
-    order = np.argsort(pmf)
-    light = np.cumsum(pmf[order]) <= tolerance
-    drop = order[light]
-    keep = np.ones(pmf.size, dtype=bool)
-    keep[drop] = False
-    return SimplexModel(N, pts.counts[keep], pmf[keep], float(pmf[drop].sum()), pts)
+        return SimplexModel(N, counts, pmf, 0.0)
+    # The pruned points are the lightest whose running sum stays within the tolerance. Every
+    # point below tolerance / M belongs to them (all of those together weigh less than it),
+    # so only the points between tolerance / M and tolerance need sorting.
+    sure = pmf < tolerance / pmf.size
+    maybe = np.flatnonzero(~sure & (pmf <= tolerance))
+    order = maybe[np.argsort(pmf[maybe], kind="stable")]
+    light = float(pmf[sure].sum()) + np.cumsum(pmf[order]) <= tolerance
+    keep = ~sure
+    keep[order[light]] = False
+    return SimplexModel(N, counts[keep], pmf[keep], float(pmf[~keep].sum()))

@@ -26,10 +26,11 @@ def test_refused_at_the_call(kw, match):
 
 
 def test_the_simplex_model_on_a_large_test_set_is_refused_at_the_call():
+    """With method="exact" (method="auto" samples instead: tests/evaluation/test_any_size.py)."""
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 5000)
     with pytest.raises(InvalidParameterError, match="model='beta-binomial'"):
-        cl.evaluate(y, y, model="dirichlet-multinomial")
+        cl.evaluate(y, y, model="dirichlet-multinomial", method="exact")
 
 
 def test_monte_carlo_memory_is_checked_at_the_call():

@@ -21,8 +21,8 @@ from .._validation import (
     check_tolerance,
 )
 from ..confusion import _positive_label
-from ..distribution import TARGETS
-from ..lattice import MAX_SIMPLEX_POINTS
+from ..distribution import METHODS, TARGETS
+from ..lattice import MAX_SIMPLEX_POINTS, _largest_simplex
 from ..models import MODELS, SIMPLEX_MODELS, resolve_prior
 from ._labels import _as_refits, _classes, _codes, _counter, _group_codes
 from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, _is_macro, _metric_name
@@ -49,6 +49,7 @@ def evaluate(
     refits: Any = None,
     positive: Any = None,
     model: str = "beta-binomial",
+    method: str = "auto",
     metrics: Sequence[str] | None = None,
     target: str = "next_test_set",
     tolerance: float = DEFAULT_TOLERANCE,
@@ -75,8 +76,17 @@ def evaluate(
         than two classes, binary metrics need it (one class against the rest).
     model : {"beta-binomial", "binomial", "dirichlet-multinomial"}
         The uncertainty model of :func:`~confusionlab.metric_distribution`.
-    metrics : sequence of str, optional
-        Metrics reported by :attr:`Evaluation.value`, :meth:`Evaluation.to_frame`, the
+    method : {"auto", "exact", "monte-carlo"}, default "auto"
+        How the binary metrics' distributions are computed. ``"auto"``: exactly wherever
+        the lattice fits in :func:`confusionlab.memory_limit`, else by ``n_draws`` Monte
+        Carlo draws of the same model (any size). ``"exact"``: exactly or refused (at the
+        call, for the whole test set). ``"monte-carlo"``: draws everywhere. Each
+        distribution's ``.method`` and the ``method`` column of :meth:`Evaluation.to_frame`
+        say which answered, ``mc_error`` and ``cdf_error`` how far it may be from exact
+        (Notes of :func:`~confusionlab.metric_distribution`). The macro averages are Monte
+        Carlo under every method.
+    metrics : str or sequence of str, optional
+        Metrics (one name, or several) reported by :attr:`Evaluation.value`, :meth:`Evaluation.to_frame`, the
         view and the page (validated here). Default ``f1, recall, precision,
         balanced_accuracy``, or the macro averages for more than two classes.
         ``"macro_<metric>"`` is the mean of the classes' one-vs-rest metric (so
@@ -97,8 +107,9 @@ def evaluate(
         (the beta-binomial of :func:`~confusionlab.metric_distribution`), and α = 0.1
         for the table metrics, under both questions.
     n_draws : int, default 20,000
-        Monte Carlo draws of each macro average (split evenly over the refits), at most
-        :data:`MAX_DRAWS`. ``n_samples=`` is its old name.
+        Monte Carlo draws of each macro average (split evenly over the refits), and of each
+        binary distribution that is sampled (``method``), at most :data:`MAX_DRAWS`.
+        ``n_samples=`` is its old name.
     random_state : None, int or Generator, default 0
         Seed of the Monte Carlo draws.
     min_class_size : int, default 10
@@ -171,6 +182,9 @@ def evaluate(
     ('next_test_set', 0.667)
     """
     model = check_choice(model, "model", MODELS)
+    method = check_choice(method, "method", METHODS)
+    if isinstance(metrics, str):  # one metric name, not its characters
+        metrics = [metrics]
     target = check_choice(target, "target", TARGETS)
     tolerance = check_tolerance(tolerance)
     alpha = (TRUE_VALUE_PRIOR if target == "true_value" else 1.0) if prior is None else resolve_prior(prior)
@@ -193,11 +207,12 @@ def evaluate(
             f"of the beta-binomial model; got model={model!r}. Use model='beta-binomial' (the default), or "
             "target='next_test_set'"
         )
-    if model in SIMPLEX_MODELS and comb(m + 3, 3) > MAX_SIMPLEX_POINTS:
+    if method == "exact" and model in SIMPLEX_MODELS and comb(m + 3, 3) > MAX_SIMPLEX_POINTS:
         raise InvalidParameterError(
             f"model={model!r} spreads each distribution over the simplex of C(N + 3, 3) matrices, "
             f"{comb(m + 3, 3):,} for N = {m:,} test objects, more than the {MAX_SIMPLEX_POINTS:,} it builds; use "
-            "model='beta-binomial' (exact at any size; the prevalence fixed), or a test set of at most 492 objects"
+            "method='auto' (Monte Carlo of the same model where exact does not fit), model='beta-binomial' (exact "
+            f"at any size; the prevalence fixed), or a test set of at most {_largest_simplex()} objects"
         )
     record = None
     if y_pred is not None:
@@ -223,6 +238,9 @@ def evaluate(
     positive_index = None
     if k <= 2 or positive is not None:
         positive_label = _positive_label(classes, positive)
+        if not any(c == positive_label for c in classes):  # no positive at all (1 of 0/1 labels): p = 0
+            classes = [*classes, positive_label]
+            k = len(classes)
         positive_index = next(i for i, c in enumerate(classes) if c == positive_label)
     chosen = list(metrics) if metrics is not None else list(DEFAULT_METRICS if k <= 2 else DEFAULT_MULTICLASS_METRICS)
     if not chosen:
@@ -238,7 +256,7 @@ def evaluate(
     count = _counter(t_codes, group_codes, group_names, classes, n_vectors)
     record_tables = count(record) if record is not None else None
     run_tables = np.stack([count(runs[r]) for r in range(runs.shape[0])]) if runs is not None else None
-    return Evaluation(
+    evaluation = Evaluation(
         classes=classes,
         positive_index=positive_index,
         group_names=group_names,
@@ -257,4 +275,8 @@ def evaluate(
         rng=rng,
         min_class_size=min_class_size,
         progress=show,
+        method=method,
     )
+    if method == "exact":  # the whole test set's lattice is the largest: refuse it now, not at .to_frame()
+        evaluation._check_exact()
+    return evaluation

@@ -8,6 +8,7 @@ then gives every group's confusion table, and the whole test set's is their sum.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +17,7 @@ import numpy as np
 from .._validation import InvalidParameterError, as_labels, check_memory, missing_mask
 from ..confusion import _distinct
 
-__all__ = ["ALL", "MAX_GROUPS"]
+__all__ = ["ALL", "MAX_GROUPS", "whole_test_set_name"]
 
 #: Most groups an evaluation accepts (more is almost certainly a continuous column).
 MAX_GROUPS = 10_000
@@ -59,19 +60,67 @@ def _group_codes(groups: Any, objects: int) -> tuple[np.ndarray | None, list[Any
         raise InvalidParameterError(
             f"groups must have one label per object: length {objects} (as y_true), got {g.shape[0]}"
         )
-    names, codes = np.unique(g.astype(str) if g.dtype == object else g, return_inverse=True)
-    if names.size > MAX_GROUPS:
+    if g.dtype == object:
+        names, codes = _object_codes(g)
+    else:
+        uniq, codes = np.unique(g, return_inverse=True)
+        names = uniq.tolist()
+        codes = codes.reshape(-1)
+    if len(names) > MAX_GROUPS:
         raise InvalidParameterError(
-            f"groups has {names.size:,} distinct values, more than {MAX_GROUPS:,}; is it continuous?"
+            f"groups has {len(names):,} distinct values, more than {MAX_GROUPS:,}; is it continuous?"
         )
-    sizes = np.bincount(codes, minlength=names.size)
-    single = names[sizes < 2]
-    if single.size:
+    sizes = np.bincount(codes, minlength=len(names))
+    single = [names[i] for i in np.flatnonzero(sizes < 2)]
+    if single:
         raise InvalidParameterError(
-            f"groups: {single.size} group(s) have a single row ({', '.join(map(repr, single[:5].tolist()))}); "
+            f"groups: {len(single)} group(s) have a single row ({', '.join(map(repr, single[:5]))}); "
             "a group needs at least two objects — merge or drop them"
         )
-    return codes, [*names.tolist(), ALL]
+    return codes, [*names, whole_test_set_name(names)]
+
+
+def whole_test_set_name(names: list[Any]) -> str:
+    """The name of the whole test set among the groups: :data:`ALL`, unless a group is
+    already called that (then ``"all (whole test set)"``, starred until it is unique): a
+    group named "all" must not shadow the whole test set.
+
+    >>> whole_test_set_name(["a", "b"]), whole_test_set_name(["all", "b"])
+    ('all', 'all (whole test set)')
+    """
+    taken = {str(n) for n in names}
+    name = ALL if ALL not in taken else f"{ALL} (whole test set)"
+    while name in taken:
+        name += "*"
+    return name
+
+
+def _object_codes(g: np.ndarray) -> tuple[list[Any], np.ndarray]:
+    """Distinct labels of an object array (Python equality: 1 and 1.0 are one group, 1 and
+    "1" two) in a stable order (numbers, then the rest by their text), and each row's code.
+
+    Two distinct labels that read the same (1 and "1") cannot be told apart in a table, a
+    figure or a page: refused, naming them."""
+    lookup: dict[Any, int] = {}
+    first = np.fromiter((lookup.setdefault(v, len(lookup)) for v in g.tolist()), dtype=np.int64, count=g.size)
+    labels = list(lookup)
+    texts: dict[str, Any] = {}
+    for v in labels:
+        other = texts.setdefault(str(v), v)
+        if other is not v:
+            raise InvalidParameterError(
+                f"groups holds {other!r} ({type(other).__name__}) and {v!r} ({type(v).__name__}), two groups "
+                "that read the same; convert the column to one type (e.g. groups.astype(str)) or rename one"
+            )
+
+    def key(v: Any) -> tuple[int, Any]:
+        is_number = isinstance(v, numbers.Real) and not isinstance(v, bool | np.bool_)
+        return (0, float(v), "") if is_number else (1, 0.0, str(v))
+
+    order = sorted(range(len(labels)), key=lambda i: key(labels[i]))
+    rank = np.empty(len(labels), dtype=np.int64)
+    rank[order] = np.arange(len(labels))
+    return [labels[i] for i in order], rank[first]
 
 
 def _classes(t: np.ndarray, predictions: list[np.ndarray]) -> list[Any]:

@@ -16,12 +16,12 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from .._result import Result
-from .._validation import InvalidParameterError, check_confidence, check_int
+from .._validation import InvalidParameterError, TooLargeError, check_confidence, check_int, check_memory
 from ..confusion import ConfusionMatrix
-from ..distribution import MetricDistribution, metric_distribution
+from ..distribution import MetricDistribution, lattice_bytes, metric_distribution, shared_simplex
 from ..metrics import Metric, get_metric
 from ..mixture import decompose, mixture, slice_mixture
-from ..models import SLICE_MODELS
+from ..models import SIMPLEX_MODELS, SLICE_MODELS, slice_model
 from . import _sampling
 from ._metrics import _REFIT_WORDS, QUESTIONS, _is_macro, _label, _metric_name, table_values
 from ._sampling import check_macro_memory, macro_distribution
@@ -102,7 +102,11 @@ class Evaluation(Result):
     n_refits : int
         Number of refits (0 for one prediction vector).
     n_draws : int
-        Monte Carlo draws of each macro average (``n_samples`` is its old name).
+        Monte Carlo draws of each macro average (``n_samples`` is its old name) and of
+        each sampled binary distribution.
+    method : str
+        What was asked (``"auto"``, ``"exact"`` or ``"monte-carlo"``); each distribution's
+        own ``.method`` (and the ``method`` column of :meth:`to_frame`) says what answered.
     counts : ndarray
         Count tables, shape (runs, groups, classes, classes) (rows true, columns
         predicted); runs are the refits, or the single ``y_pred``.
@@ -152,6 +156,7 @@ class Evaluation(Result):
         rng: np.random.Generator,
         min_class_size: int,
         progress: bool = False,
+        method: str = "auto",
     ) -> None:
         self.classes = classes
         self.positive_index = positive_index
@@ -171,6 +176,7 @@ class Evaluation(Result):
         self._rng = rng
         self.min_class_size = min_class_size
         self.progress = progress
+        self.method = method
         self.n_refits = 0 if run_tables is None else int(run_tables.shape[0])
         self._cache: dict[tuple[Any, ...], Any] = {}
 
@@ -208,13 +214,65 @@ class Evaluation(Result):
         fp = int(table[:, c].sum()) - tp
         return ConfusionMatrix(tp=tp, fn=fn, fp=fp, tn=int(table.sum()) - tp - fn - fp)
 
-    def _exact(self, cm: ConfusionMatrix, metric: str) -> MetricDistribution:
-        key = ("exact", metric, cm.as_tuple())
+    def _seed(self, cm: ConfusionMatrix) -> np.random.Generator:
+        """The Monte Carlo stream of one matrix's sampled distributions: from ``random_state``
+        and the counts, so it does not depend on the order in which distributions are asked
+        for (and every metric of a matrix sees the same draws)."""
+        seq = getattr(self._rng.bit_generator, "seed_seq", None)
+        if not isinstance(seq, np.random.SeedSequence):
+            seq = np.random.SeedSequence(int(self._rng.integers(2**63)))
+            self._rng = np.random.default_rng(seq)
+        spawn_key = (*seq.spawn_key, 0x5EED, *cm.as_tuple())
+        return np.random.default_rng(np.random.SeedSequence(seq.entropy, spawn_key=spawn_key))
+
+    def _exact(self, cm: ConfusionMatrix, metric: str, method: str | None = None) -> MetricDistribution:
+        """The distribution of one matrix (exact, or sampled as :attr:`method` allows).
+
+        Under the simplex model the other binary metrics of the evaluation are computed at
+        the same time, from one build of the simplex (:func:`~confusionlab.distribution.shared_simplex`).
+        """
+        method = method or self.method
+        key = ("exact", metric, cm.as_tuple(), method)
         if key not in self._cache:
-            self._cache[key] = metric_distribution(
-                cm, metric, self.model, prior=self.prior, tolerance=self.tolerance, target=self.target
-            )
+            names = [metric]
+            if self.model in SIMPLEX_MODELS:
+                names += [n for n in self.metrics if not _is_macro(n)]
+            with shared_simplex():
+                for name in dict.fromkeys(names):
+                    k = ("exact", name, cm.as_tuple(), method)
+                    if k not in self._cache:
+                        self._cache[k] = metric_distribution(
+                            cm,
+                            name,
+                            self.model,
+                            prior=self.prior,
+                            tolerance=self.tolerance,
+                            target=self.target,
+                            method=method,
+                            n_draws=self.n_draws,
+                            random_state=self._seed(cm),
+                        )
         return self._cache[key]
+
+    def _check_exact(self) -> None:
+        """For ``method="exact"``: refuse now (TooLargeError) when a binary metric's lattice of
+        the whole test set would not fit in memory — the largest of the evaluation's lattices."""
+        if self.positive_index is None or self.target != "next_test_set" or self.model not in SLICE_MODELS:
+            return
+        names = [n for n in self.metrics if not _is_macro(n)]
+        if not names:
+            return
+        price = max(lattice_bytes(get_metric(n), int(self.counts[0][-1].sum())) for n in names)
+        for tables in self.counts if self._record is None else [self._record]:
+            cm = self._one_vs_rest(tables[-1], self.positive_index)
+            sl = slice_model(cm, self.model, prior=self.prior, tolerance=self.tolerance)
+            check_memory(
+                float(sl.tp_pmf.size) * float(sl.tn_pmf.size) * price,
+                f"the {self.model} lattice of {sl.tp_pmf.size:,} × {sl.tn_pmf.size:,} (TP, TN) points of the "
+                "whole test set",
+                "use method='auto' (Monte Carlo of the same model where exact does not fit) or "
+                f"raise tolerance (now {self.tolerance:g})",
+            )
 
     def _mixed(
         self, metric: str, g: int, c: int | None = None
@@ -239,14 +297,46 @@ class Evaluation(Result):
                 if c is None:
                     self._binary(metric)
                     c = self.positive_index
-                cms = [self._one_vs_rest(tables[g], c) for tables in self.counts]  # type: ignore[arg-type]
-                mix = slice_mixture(cms, metric, self.model, prior=self.prior, tolerance=self.tolerance)
-                self._cache[key] = (mix.distribution, mix.decompose(), mix.means)
+                cms = self._run_matrices(g, c)  # type: ignore[arg-type]
+                try:
+                    mix = slice_mixture(cms, metric, self.model, prior=self.prior, tolerance=self.tolerance)
+                    self._cache[key] = (mix.distribution, mix.decompose(), mix.means)
+                except TooLargeError:
+                    # the refits' union lattice does not fit: pool the refits' own distributions,
+                    # exact for method="exact", sampled for "auto" (exact ones would take minutes)
+                    method = "exact" if self.method == "exact" else "monte-carlo"
+                    dists = [self._exact(cm, metric, method) for cm in cms]
+                    means = np.array([d.mean() for d in dists])
+                    variances = np.array([d.var() for d in dists])
+                    self._cache[key] = (mixture(dists), decompose(means, variances), means)
         return self._cache[key]
+
+    def _run_matrices(self, g: int, c: int) -> list[ConfusionMatrix]:
+        """Each run's one-vs-rest matrix of group ``g`` (class ``c`` positive); runs with the
+        same counts share one object (refits of a small group often agree)."""
+        tables = self.counts[:, g]
+        tp = tables[:, c, c]
+        fn = tables[:, c, :].sum(axis=1) - tp
+        fp = tables[:, :, c].sum(axis=1) - tp
+        tn = tables.sum(axis=(1, 2)) - tp - fn - fp
+        rows = np.stack([tp, fn, fp, tn], axis=1).tolist()
+        made: dict[tuple[int, ...], ConfusionMatrix] = {}
+        out = []
+        for row in rows:
+            key = tuple(row)
+            if key not in made:
+                made[key] = ConfusionMatrix(tp=key[0], fn=key[1], fp=key[2], tn=key[3])
+            out.append(made[key])
+        return out
 
     def _one_slice(self, metric: str) -> bool:
         """Whether the refits' distributions of ``metric`` share one slice (see :meth:`_mixed`)."""
-        return not (_is_macro(metric) or self.target != "next_test_set" or self.model not in SLICE_MODELS)
+        return not (
+            _is_macro(metric)
+            or self.target != "next_test_set"
+            or self.model not in SLICE_MODELS
+            or self.method == "monte-carlo"
+        )
 
     def _prefetch(self, metric: str, groups: Sequence[int]) -> None:
         """Compute the groups' exact mixtures on up to 4 threads (numpy's sorts release the GIL).
@@ -258,9 +348,18 @@ class Evaluation(Result):
         if len(todo) < 2 or not self._one_slice(metric):
             return
         self._binary(metric)
+        from tqdm.auto import tqdm
+
         workers = min(4, os.cpu_count() or 1, len(todo))
-        with threadpool_limits(limits=1, user_api="blas"), ThreadPoolExecutor(workers) as pool:
-            list(pool.map(lambda g: self._mixed(metric, g), todo))
+        with (
+            threadpool_limits(limits=1, user_api="blas"),
+            ThreadPoolExecutor(workers) as pool,
+            tqdm(
+                total=len(todo), desc=f"{metric}: groups", delay=_sampling.PROGRESS_DELAY, disable=not self.progress
+            ) as bar,
+        ):
+            for _ in pool.map(lambda g: self._mixed(metric, g), todo):
+                bar.update(1)
 
     def refit_means(self, metric: str, group: Any = None) -> np.ndarray:
         """The metric's mean under each refit's distribution (one value per refit)."""
@@ -419,14 +518,15 @@ class Evaluation(Result):
         return {c: self._mixed(name, g, i)[0] for i, c in enumerate(self.classes)}
 
     def mc_error(self, metric: str, group: Any = None) -> float:
-        """Monte Carlo standard error of the mean of a macro average (0 for exact distributions).
+        """Monte Carlo standard error of the distribution's mean (0 for exact distributions):
+        of a macro average, or of a binary metric sampled by ``method``.
 
         For R refits it is that of the mixture's mean, √(Σ e_r²)/R, the e_r of each
         refit's draws (sd / √draws).
         """
         name = _metric_name(metric, "metric")
         if not _is_macro(name):
-            return 0.0
+            return self.distribution(name, group).mc_error
         errors = self._macro(name, self._group_index(group))[1]
         return math.sqrt(sum(e * e for e in errors)) / len(errors)
 
@@ -533,6 +633,8 @@ class Evaluation(Result):
 
         confidence = check_confidence(confidence)
         rows = []
+        if isinstance(metrics, str):
+            metrics = [metrics]
         for metric in [_metric_name(m, "metrics") for m in (metrics or self.metrics)]:
             for name in self.groups:
                 d = self.distribution(metric, name)
@@ -545,6 +647,9 @@ class Evaluation(Result):
                         "mean": d.mean(),
                         "lower": lo,
                         "upper": hi,
+                        "method": d.method,
+                        "mc_error": d.mc_error,
+                        "cdf_error": d.cdf_error,
                         **self.decompose(metric, name),
                         **self.sizes(name),
                         "too_small": self.too_small(metric, name),
@@ -644,9 +749,11 @@ class Evaluation(Result):
             "a new test set of the same size would show" if self.target == "next_test_set" else "its true value lies"
         )
         scored = _REFIT_WORDS[self.target] if self.n_refits else ""
+        d = self.distribution(name)
+        how = "" if d.method == "exact" else f", {d.method}: cdf within {d.cdf_error:.2g} of the exact one"
         return (
             f"{_label(name)} = {self.value_of(name):.3g}{refits} on {self.sizes()['objects']:,} test objects; "
-            f"{answer}{scored} between {lo:.3g} and {hi:.3g} ({confidence:.0%} interval, {self.model} model)."
+            f"{answer}{scored} between {lo:.3g} and {hi:.3g} ({confidence:.0%} interval, {self.model} model{how})."
         )
 
     def view(self) -> Any:

@@ -116,5 +116,6 @@ def macro_distribution(
         check_total=True,
         target=target,
         mc_error=float(np.std(sample) / math.sqrt(n_draws)),
+        method="monte-carlo",
     )
     return d, d.mc_error

@@ -261,6 +261,7 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
                         **ev.sizes(name),
                         "too_small": ev.too_small(metric, name),
                         "mc_error": ev.mc_error(metric, name),
+                        "method": d.method,
                         "distinct": len(d),
                     }
                 )

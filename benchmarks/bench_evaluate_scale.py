@@ -1,0 +1,131 @@
+"""Issue 24/21 speed-ups of ``evaluate``, each against the previous code path in one run.
+
+Two workloads, each timed with the current code and with the code path it replaced (put
+back by patching the module functions for the baseline runs; runs alternate so that machine
+noise hits both alike; medians of ``--repeat``):
+
+* ``simplex``: ``evaluate(y, p, model="dirichlet-multinomial").to_frame()`` at N = 300 (four
+  metrics). Before: the simplex (4.6 million matrices) was built for every metric, with
+  isometric coordinates nobody read, and pruned with a sort of every point.
+* ``groups``: ``evaluate(y, refits=R, groups=g).decompose(metric, by_group=True)``, many small
+  groups. Before: each (group, refit) built its own marginals and each group's mixture entered
+  ``threadpool_limits`` twice (each call re-reads the loaded libraries).
+
+MetricPMF beyond ``EXACT_POINTS`` (MCC at p = n = 10⁵: 105 s and 3.7 GB in issue 21's sweep) is
+not timed here: the exact path it replaced is now refused by the memory limit at that size, so
+there is no same-run baseline to compare with.
+
+Ratio = previous / current (above 1: faster now).
+
+Usage::
+
+    python benchmarks/bench_evaluate_scale.py
+    python benchmarks/bench_evaluate_scale.py --groups 1000 --repeat 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import platform
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+from threadpoolctl import threadpool_limits
+
+import confusionlab.distribution as distribution_module
+import confusionlab.evaluation._result as result_module
+import confusionlab.mixture as mixture_module
+import confusionlab.models as models_module
+from confusionlab import evaluate
+from confusionlab.lattice import simplex_points
+from confusionlab.models import SimplexModel, dirichlet_multinomial_logpmf, resolve_prior
+
+
+def _old_simplex_model(cm: Any, *, prior: Any = "uniform", future_size: Any = None, tolerance: float = 1e-12) -> Any:
+    """The simplex model as it was: every point with its coordinates, pruned by one full sort."""
+    N = cm.N if future_size is None else future_size
+    alpha = np.array(cm.as_tuple(), dtype=np.float64) + resolve_prior(prior)
+    pts = simplex_points(N)
+    pmf = np.exp(dirichlet_multinomial_logpmf(pts.counts, alpha))
+    if tolerance == 0:
+        return SimplexModel(N, pts.counts, pmf, 0.0)
+    order = np.argsort(pmf)
+    drop = order[np.cumsum(pmf[order]) <= tolerance]
+    keep = np.ones(pmf.size, dtype=bool)
+    keep[drop] = False
+    return SimplexModel(N, pts.counts[keep], pmf[keep], float(pmf[drop].sum()))
+
+
+@contextlib.contextmanager
+def previous(workload: str) -> Iterator[None]:
+    """Put the replaced code path back for one run."""
+    saved: list[tuple[Any, str, Any]] = []
+
+    def patch(module: Any, name: str, value: Any) -> None:
+        saved.append((module, name, getattr(module, name)))
+        setattr(module, name, value)
+
+    if workload == "simplex":
+        patch(distribution_module, "simplex_model", _old_simplex_model)
+        patch(result_module, "shared_simplex", contextlib.nullcontext)
+    elif workload == "groups":
+        patch(models_module, "_shared_marginal", models_module.marginal)
+        patch(mixture_module, "_one_blas_thread", lambda: threadpool_limits(limits=1, user_api="blas"))
+    try:
+        yield
+    finally:
+        for module, name, value in reversed(saved):
+            setattr(module, name, value)
+
+
+def workloads(args: argparse.Namespace) -> dict[str, Callable[[], Any]]:
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    p = np.where(rng.random(300) < 0.85, y, 1 - y)
+    rows = args.groups * args.group_size
+    yg = rng.integers(0, 2, rows)
+    runs = np.where(rng.random((args.refits, rows)) < 0.85, yg, 1 - yg)
+    g = np.repeat(np.arange(args.groups), args.group_size)
+
+    def simplex() -> Any:
+        return evaluate(y, p, model="dirichlet-multinomial").to_frame()
+
+    def groups() -> Any:
+        models_module._SHARED_MARGINALS.clear()
+        return evaluate(yg, refits=runs, groups=g, metrics="f1").decompose("f1", by_group=True)
+
+    return {"simplex": simplex, "groups": groups}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--groups", type=int, default=1000)
+    parser.add_argument("--group-size", type=int, default=20)
+    parser.add_argument("--refits", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", choices=["simplex", "groups"], action="append")
+    args = parser.parse_args()
+    print(f"numpy {np.__version__}, python {platform.python_version()}, {platform.machine()}")
+    jobs = workloads(args)
+    for name in args.only or list(jobs):
+        job = jobs[name]
+        job()  # warm-up (imports, caches of the first call)
+        new, old = [], []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            job()
+            new.append(time.perf_counter() - start)
+            with previous(name):
+                start = time.perf_counter()
+                job()
+                old.append(time.perf_counter() - start)
+        t_new, t_old = statistics.median(new), statistics.median(old)
+        print(f"{name:8s} previous {t_old:8.3f} s   current {t_new:8.3f} s   ratio {t_old / t_new:6.1f}×")
+
+
+if __name__ == "__main__":
+    main()
