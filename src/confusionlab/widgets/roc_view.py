@@ -222,6 +222,7 @@ class _CurveView(BundledWidget, bundle="roc"):
         self._band_x, self._band_lower, self._band_upper = self._band_grid(band), band.lower, band.upper
         self._summary = {
             **self._WORDS,
+            **({"method": curve.interval_method} if self.kind == "roc" else {}),
             "value": curve.value,
             "interval": [lo, hi],
             "confidence": confidence,
