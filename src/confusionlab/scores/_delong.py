@@ -57,22 +57,50 @@ def auc_and_variance(s: Scores) -> tuple[float, float]:
     """``(AUC, DeLong's variance)``; the variance is 0 when a class has a single example.
 
     The placements are constant on a tie block, so the sums run over the blocks: a positive
-    in block ``k`` has ``n·V10 = N_{<k} + ½N_k`` and a negative ``p·V01 = P_{>k} + ½P_k``.
+    in block ``k`` has ``2n·V10 = 2N_{<k} + N_k`` and a negative ``2p·V01 = 2P_{>k} + P_k``
+    (integers: the AUC comes from the exact ``2U = Σ_k P_k·(2N_{<k} + N_k)``). Two passes over
+    the blocks, a chunk at a time (:meth:`Scores.chunks`): the first sums 2U, the second the
+    squared deviations of the placements from the AUC.
     """
-    _, pos, neg = s.blocks
-    neg_below = np.cumsum(neg) - neg
-    pos_above = s.p - np.cumsum(pos)
-    v10 = (neg_below + 0.5 * neg) / s.n
-    v01 = (pos_above + 0.5 * pos) / s.p
-    auc = int(np.dot(pos, 2 * neg_below + neg)) / (2.0 * s.p * s.n)  # 2U is an exact integer
-    s10 = _weighted_variance(v10, pos, auc) if s.p > 1 else 0.0
-    s01 = _weighted_variance(v01, neg, auc) if s.n > 1 else 0.0
-    return auc, s10 / s.p + s01 / s.n
+    p, n = s.p, s.n
+    twice_u, below = 0, 0
+    for pos, neg in s.chunks():
+        twice_below = np.cumsum(neg)
+        twice_below += below
+        below = int(twice_below[-1]) if twice_below.size else below
+        twice_below *= 2
+        twice_below -= neg
+        twice_below *= pos
+        twice_u += int(twice_below.sum())
+    auc = twice_u / (2.0 * p * n)  # 2U is an exact integer
+    s10 = s01 = 0.0
+    below, above = 0, p
+    for pos, neg in s.chunks():
+        twice_below = np.cumsum(neg)
+        twice_below += below
+        below = int(twice_below[-1]) if twice_below.size else below
+        twice_below *= 2
+        twice_below -= neg
+        s10 += _weighted_deviation(twice_below, 1.0 / (2.0 * n), pos, auc)
+        # 2P_{>k} + P_k = 2·(positives above the chunk's start − cumsum(P)_k) + P_k
+        twice_above = np.cumsum(pos)
+        np.subtract(above, twice_above, out=twice_above)
+        above = int(twice_above[-1]) if twice_above.size else above
+        twice_above *= 2
+        twice_above += pos
+        s01 += _weighted_deviation(twice_above, 1.0 / (2.0 * p), neg, auc)
+    s10 = s10 / (p - 1.0) if p > 1 else 0.0
+    s01 = s01 / (n - 1.0) if n > 1 else 0.0
+    return auc, s10 / p + s01 / n
 
 
-def _weighted_variance(values: np.ndarray, counts: np.ndarray, mean: float) -> float:
-    """The sample variance (ddof 1) of ``values`` each repeated ``counts`` times, around ``mean``."""
-    return float(np.dot(counts, (values - mean) ** 2)) / (float(counts.sum()) - 1.0)
+def _weighted_deviation(twice: np.ndarray, scale: float, counts: np.ndarray, mean: float) -> float:
+    """``Σ_k counts_k·(scale·twice_k − mean)²`` through one float buffer."""
+    d = np.multiply(twice, scale)  # float64
+    d -= mean
+    d *= d
+    d *= counts  # not np.dot: BLAS threads on a chunk cost more than they bring (and fight on a busy machine)
+    return float(d.sum())
 
 
 def hanley_mcneil_variance(auc: float, p: int, n: int) -> float:
