@@ -174,3 +174,14 @@ def test_arrow_steps_on_the_slice_walk_the_staircase(data) -> None:
     before = view.index
     view.slice.set_state({"tp": int(tps[before]), "tn": int(n - fps[before])})  # already on the point
     assert view.index == before
+
+
+def test_a_boolean_index_is_refused_by_name(data) -> None:
+    """Regression (found by tests/contract/test_hostile_scores.py): traitlets' Int takes True, which
+    then indexed the thresholds as a mask and broke the view with a TypeError."""
+    y, score = data
+    view = RocView(cl.roc_curve(y, score))
+    before = (view.index, view.slice.tp)
+    with pytest.raises(traitlets.TraitError, match="index must be an integer"):
+        view.index = True
+    assert (view.index, view.slice.tp) == before

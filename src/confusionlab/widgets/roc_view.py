@@ -207,6 +207,9 @@ class _CurveView(BundledWidget, bundle="roc"):
     @traitlets.validate("index")
     def _check_index(self, proposal: traitlets.Bunch) -> int:
         value, count = proposal.value, self._counts[0].size
+        if isinstance(value, (bool, np.bool_)):  # an Int to traitlets, but True would index a mask
+            raise InvalidTraitError(f"index must be an integer (a staircase point), got {value!r}.")
+        value = int(value)
         if not 0 <= value < count:
             raise InvalidTraitError(f"index must be between 0 and {count - 1} (the staircase's points), got {value}.")
         return value
