@@ -117,3 +117,19 @@ def test_any_label_dtype_for_groups_and_the_protocol() -> None:
     gc = cl.roc_curve(y.astype(bool), s, groups=codes)
     assert gc.names == [3, 7] and gc[7].value == pytest.approx(roc_auc_score(y[g == "a"], s[g == "a"]))
     assert "largest AUC gap" in gc.summary() and gc.to_html().startswith("<!DOCTYPE html>")
+
+
+def test_a_perfectly_separated_small_group_keeps_the_gap_interval_wide() -> None:
+    """Regression: a group of 10 + 10 with AUC 1 (DeLong's variance 0, the binormal variance 0 at
+    AUC 1) added nothing to the gap's variance; now it adds the binormal variance half a pair from
+    the boundary, so the gap's interval is at least as wide as the other group's alone would give."""
+    rng = np.random.default_rng(8)
+    y = np.r_[np.tile([0, 1], 10), rng.integers(0, 2, 200)]
+    s = np.r_[np.tile([0.0, 1.0], 10), rng.normal(0.8 * y[20:], 1.0)]
+    g = np.r_[np.repeat("perfect", 20), np.repeat("other", 200)]
+    gc = cl.roc_curve(y, s, groups=g)
+    assert gc["perfect"].value == 1.0 and gc["perfect"].variance == 0.0
+    lo, hi = gc.interval(0.95)
+    other = gc["other"]._interval_variance()
+    half = norm.ppf(0.975) * math.sqrt(other)
+    assert hi - gc.value > half * 1.01 and gc.value - lo > half * 1.01

@@ -209,7 +209,10 @@ class RocCurve(_ScoreCurve):
         """The AUC's variance the default interval is built from (for the groups' gap): DeLong's
         (boundary rule), or for a small class the larger of it and the binormal variance at Â."""
         if self._method() == "score":
-            return max(self.variance, float(_delong.binormal_variance(self.value, self.p, self.n)))
+            at = self.value
+            if at <= 0.0 or at >= 1.0:  # V_BN is 0 there: half a pair from the boundary, as the logit rule
+                at = (at * self.p * self.n + 0.5) / (self.p * self.n + 1.0)
+            return max(self.variance, float(_delong.binormal_variance(at, self.p, self.n)))
         return _delong.delong_variance(self.value, self.variance, self.p, self.n)[1]
 
     def null_distribution(self) -> _null.AucNullDistribution:
