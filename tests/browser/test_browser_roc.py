@@ -1,5 +1,6 @@
 """RocView and PrecisionRecallView in JupyterLab (the slider walks the threshold and the linked
-RocSlice shows scikit-learn's confusion matrix at it; the kernel moves the view back) and in the
+RocSlice shows scikit-learn's confusion matrix at it; the kernel moves the view back; an arrow key on
+the slice walks the threshold the other way) and in the
 static HTML export, offline (the curve, the band, the slice with its staircase and bubbles)."""
 
 from __future__ import annotations
@@ -81,4 +82,21 @@ def test_roc_view_walks_the_threshold_with_its_slice_in_jupyterlab(lab: LabSessi
     page.wait_for_selector(f'.confusionlab-roc[data-index="{k}"]')
     page.wait_for_selector(slice_selector(y, score >= 0.5))
     assert int(page.locator(".confusionlab-roc-slice").get_attribute("data-bubbles")) > 0
+    # The other way: an arrow key on the slice (one more false positive, or one more true positive
+    # where the next step of the staircase is vertical) walks the threshold.
+    fpr, tpr, _ = sk_roc_curve(y, score, drop_intermediate=False)
+    tps, fps = np.rint(tpr * np.sum(y == 1)).astype(int), np.rint(fpr * np.sum(y == 0)).astype(int)
+    page.locator(".confusionlab-roc-slice").focus()
+    for _ in range(3):
+        start = kernel.evaluate("view.index")
+        right = fps[start + 1] > fps[start]
+        page.keyboard.press("ArrowRight" if right else "ArrowUp")
+        page.wait_for_selector(f'.confusionlab-roc:not([data-index="{start}"])')
+        k = kernel.evaluate("view.index")
+        # the nearest staircase point to the moved point, or the next one when that is the current
+        d = (tps - tps[start] - (not right)) ** 2 + (fps - fps[start] - right) ** 2
+        expected = int(np.argmin(d)) if int(np.argmin(d)) != start else start + 1
+        assert k == expected, (start, k, expected)
+        page.wait_for_selector(f'.confusionlab-roc[data-index="{k}"]')
+        page.wait_for_selector(slice_selector(y, score >= thresholds[k]))  # snapped onto the staircase
     page.screenshot(path=str(tmp_path / "roc_view_lab.png"))

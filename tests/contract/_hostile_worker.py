@@ -353,6 +353,52 @@ def call_points(*, method: str, x: Any) -> list[str]:
     return []
 
 
+def call_roc_curve(*, y_true: Any, y_score: Any, method: Any, confidence: Any, n_resamples: Any = 200) -> list[str]:
+    """Scores (issue 22): the curve, its AUC's interval, the band and one operating point."""
+    import numpy as np
+
+    import confusionlab as cl
+
+    curve = cl.roc_curve(y_true, y_score)
+    lo, hi = curve.interval(confidence, method=method, n_resamples=n_resamples, random_state=0)
+    out: list[str] = []
+    if not (0.0 <= lo <= hi <= 1.0) or not 0.0 <= curve.value <= 1.0:
+        out.append(f"AUC {curve.value!r} or its interval ({lo!r}, {hi!r}) outside [0, 1] or unordered")
+    if np.any(np.diff(curve.fpr) < 0) or np.any(np.diff(curve.tpr) < 0) or curve.fpr[-1] != 1 or curve.tpr[-1] != 1:
+        out.append("the staircase is not monotone from (0, 0) to (1, 1)")
+    band = curve.band(confidence)
+    if np.any(band.lower > band.upper + 1e-12) or np.any(band.lower < 0) or np.any(band.upper > 1):
+        out.append("the band is not inside [0, 1] with lower <= upper")
+    cm = curve.at_threshold(float(np.median(np.asarray(y_score, dtype=float))))
+    if (cm.p, cm.n) != (curve.p, curve.n):
+        out.append(f"at_threshold's matrix has p, n = {cm.p}, {cm.n}, not {curve.p}, {curve.n}")
+    return out
+
+
+def call_roc_view(*, index: Any = None, confidence: Any = None, threshold: Any = None, tp: Any = None) -> list[str]:
+    """RocView (issue 22) driven with hostile trait values, a threshold and a slice move."""
+    import numpy as np
+
+    import confusionlab as cl
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 200)
+    view = cl.RocView(cl.roc_curve(y, np.round(rng.normal(y, 1.0), 1)))
+    if index is not None:
+        view.index = index
+    if confidence is not None:
+        view.confidence = confidence
+    if threshold is not None:
+        view.set_threshold(threshold)
+    if tp is not None:
+        view.slice.set_state({"tp": tp})
+    out: list[str] = []
+    cm = view.confusion_matrix()
+    if not 0 <= view.index < view.points or (view.slice.tp, view.slice.tn) != (cm.tp, cm.tn):
+        out.append(f"index {view.index} of {view.points} or the slice ({view.slice.tp}, {view.slice.tn}) != {cm}")
+    return out
+
+
 CALLS = {name.removeprefix("call_"): f for name, f in globals().items() if name.startswith("call_")}
 
 

@@ -36,3 +36,10 @@ def _multiclass() -> cl.scores.MulticlassRocCurve:
 
 
 CASES["MulticlassRocCurve"] = _multiclass
+
+
+def _grouped() -> cl.scores.GroupedCurves:
+    return cl.roc_curve(_Y, _A, groups=np.tile(["u", "v"], 35))
+
+
+CASES["GroupedCurves"] = _grouped

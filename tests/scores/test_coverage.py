@@ -38,6 +38,22 @@ def test_delong_logit_interval_covers_the_true_auc(auc, size):
     assert hits / reps >= CONFIDENCE - 0.02, hits / reps
 
 
+@pytest.mark.parametrize(("auc", "p", "n"), [(0.95, 20, 500), (0.99, 500, 20), (0.9, 50, 500)])
+def test_the_default_interval_covers_with_a_small_class(auc, p, n):
+    """Regression: DeLong-logit covered 0.885–0.908 at (0.95, 20, 500), 0.85 at (0.99, 500, 20)
+    and 0.92 at (0.9, 50, 500) (benchmarks/bench_scores_coverage.py); the default now switches to
+    the score interval when a class has fewer than 100 examples."""
+    reps, hits, logit_hits = 800, 0, 0
+    for _, s in _samples(auc, p, n, reps, seed=p * n + int(auc * 100)):
+        curve = RocCurve(s)
+        lo, hi = curve.interval(CONFIDENCE)
+        hits += lo <= auc <= hi
+        lo, hi = curve.interval(CONFIDENCE, method="logit")
+        logit_hits += lo <= auc <= hi
+    assert hits / reps >= CONFIDENCE - 0.02, hits / reps
+    assert hits > logit_hits
+
+
 @pytest.mark.parametrize(("auc", "p", "n"), [(0.6, 20, 20), (0.8, 50, 200), (0.95, 200, 50), (0.99, 500, 500)])
 def test_the_simultaneous_band_covers_the_whole_true_curve(auc, p, n):
     reps = 200

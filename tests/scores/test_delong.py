@@ -64,12 +64,57 @@ def test_logit_interval_from_the_papers_variance(seed):
     a, sd = aucs[0], math.sqrt(s[0, 0])
     z = norm.ppf(0.975)
     expected = expit(logit(a) - z * sd / (a * (1 - a))), expit(logit(a) + z * sd / (a * (1 - a)))
-    assert cl.roc_curve(y, scores[0]).interval(0.95) == pytest.approx(expected, rel=1e-10)
+    assert cl.roc_curve(y, scores[0]).interval(0.95, method="logit") == pytest.approx(expected, rel=1e-10)
     wider = (
         expit(logit(a) - z * sd * math.sqrt(2) / (a * (1 - a))),
         expit(logit(a) + z * sd * math.sqrt(2) / (a * (1 - a))),
     )
-    assert cl.roc_curve(y, scores[0]).interval(0.95, target="next_test_set") == pytest.approx(wider, rel=1e-10)
+    assert cl.roc_curve(y, scores[0]).interval(0.95, method="logit", target="next_test_set") == pytest.approx(
+        wider, rel=1e-10
+    )
+
+
+def _binormal_variance(theta: float, p: int, n: int) -> float:
+    """The equal-variance binormal AUC variance from scipy's bivariate normal CDF (Q = P(X > Y1, X > Y2))."""
+    from scipy.stats import multivariate_normal
+
+    delta = norm.ppf(theta)
+    q = multivariate_normal([0, 0], [[1, 0.5], [0.5, 1]]).cdf([delta, delta])
+    return (theta * (1 - theta) + (p + n - 2) * (q - theta**2)) / (p * n)
+
+
+@pytest.mark.parametrize(("seed", "decimals"), [(0, 1), (1, None), (2, 2)])
+def test_score_interval_solves_the_score_equation(seed, decimals):
+    """Each end θ of method="score" solves (Â − θ)² = z²·r·V_BN(θ), r = max(1, V_DeLong / V_BN(Â));
+    the default is it below 100 examples in the smaller class, the logit interval from there."""
+    y, scores = _data(seed, size=150, decimals=decimals, k=1)
+    aucs, s = delong_1988(y, scores)
+    a, v = aucs[0], s[0, 0]
+    p, n = int(y.sum()), int((1 - y).sum())
+    r = max(1.0, v / _binormal_variance(a, p, n))
+    z2 = norm.ppf(0.975) ** 2
+    curve = cl.roc_curve(y, scores[0])
+    lo, hi = curve.interval(0.95, method="score")
+    assert lo < a < hi
+    for theta in (lo, hi):
+        assert (a - theta) ** 2 == pytest.approx(z2 * r * _binormal_variance(theta, p, n), rel=1e-5)
+    for theta in np.linspace(lo, hi, 9)[1:-1]:
+        assert (a - theta) ** 2 <= z2 * r * _binormal_variance(theta, p, n)
+    assert curve.interval(0.95) == curve.interval(0.95, method="score")  # min(p, n) < 100
+    big_y, big = _data(seed, size=600, decimals=decimals, k=1)
+    big_curve = cl.roc_curve(big_y, big[0])
+    assert min(big_curve.p, big_curve.n) >= 100
+    assert big_curve.interval(0.95) == big_curve.interval(0.95, method="logit")
+
+
+def test_the_score_interval_at_the_boundary_is_wilson_like():
+    y = np.r_[np.zeros(10, int), np.ones(10, int)]
+    for x, auc in ((np.arange(20.0), 1.0), (-np.arange(20.0), 0.0)):
+        lo, hi = cl.roc_curve(y, x).interval(0.95)
+        assert lo <= auc <= hi and 0.0 <= lo < hi <= 1.0 and hi - lo > 0.05
+        # the end away from the boundary solves the score equation with DeLong's variance 0 (r = 1)
+        theta = lo if auc == 1.0 else hi
+        assert (auc - theta) ** 2 == pytest.approx(norm.ppf(0.975) ** 2 * _binormal_variance(theta, 10, 10), rel=1e-5)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -110,10 +155,10 @@ def test_boundary_rule_keeps_a_positive_width():
     for x, auc in ((np.arange(20.0), 1.0), (-np.arange(20.0), 0.0), (np.ones(20), 0.5)):
         curve = cl.roc_curve(y, x)
         assert curve.value == auc
-        lo, hi = curve.interval(0.95)
+        lo, hi = curve.interval(0.95, method="logit")
         assert 0.0 < lo < hi < 1.0
         assert lo <= auc <= hi or auc in (0.0, 1.0)
-    lo, hi = cl.roc_curve(y, np.arange(20.0)).interval(0.95)
+    lo, hi = cl.roc_curve(y, np.arange(20.0)).interval(0.95, method="logit")
     assert hi > 0.99 and lo < 0.95
 
 

@@ -93,7 +93,9 @@ def test_a_single_example_of_a_class():
     y = np.r_[1, np.zeros(9, dtype=int)]
     curve = cl.roc_curve(y, X)
     assert curve.value == roc_auc_score(y, X)
-    lo, hi = curve.interval()
+    lo, hi = curve.interval()  # the score interval (a class of 1): from the AUC with a positive width
+    assert 0 <= lo <= curve.value < hi < 1
+    lo, hi = curve.interval(method="logit")  # the boundary rule
     assert 0 < lo < hi < 1
 
 

@@ -3,6 +3,8 @@ matrices; the slider's index moves the linked slice; a refused index changes not
 
 from __future__ import annotations
 
+import itertools
+
 import ipywidgets
 import numpy as np
 import pytest
@@ -128,3 +130,58 @@ def test_a_threshold_move_sends_the_index_not_the_curve(data, monkeypatch) -> No
     view.index = 9
     assert "index" in sent
     assert not {"_x", "_y", "_tp", "_fp", "_thresholds", "_band_x", "_band_lower", "_band_upper"} & set(sent)
+
+
+def _sklearn_vertices(y, score):
+    fpr, tpr, _ = sk_roc_curve(y, score, drop_intermediate=False)
+    p, n = int(np.sum(y == 1)), int(np.sum(y == 0))
+    return np.rint(tpr * p).astype(int), np.rint(fpr * n).astype(int), p, n
+
+
+@pytest.mark.parametrize(("tp", "fp"), [(0, 0), (100, 30), (60, 5), (150, 150), (20, 140)])
+def test_dragging_the_slice_moves_the_view_to_the_nearest_staircase_point(data, tp, fp) -> None:
+    y, score = data
+    view = RocView(cl.roc_curve(y, score))
+    tps, fps, p, n = _sklearn_vertices(y, score)
+    tp, fp = min(tp, p), min(fp, n)
+    start = view.index
+    view.slice.set_state({"tp": tp, "tn": n - fp})  # what a drag in the browser sends
+    d = (tps - tp) ** 2 + (fps - fp) ** 2
+    nearest = int(np.argmin(d))
+    if nearest == start and (tps[start], fps[start]) != (tp, fp):  # the walk steps to a neighbour
+        move = np.array([tp - tps[start], fp - fps[start]])
+        along = {
+            j: int(move @ [tps[j] - tps[start], fps[j] - fps[start]]) for j in (start - 1, start + 1) if 0 <= j < d.size
+        }
+        best = max(along, key=lambda j: (along[j], -j))
+        nearest = best if along[best] > 0 else start
+    assert view.index == nearest
+    # The slice snapped onto that staircase point: scikit-learn's matrix there.
+    assert (view.slice.tp, view.slice.n - view.slice.tn) == (tps[nearest], fps[nearest])
+
+
+def test_arrow_steps_on_the_slice_walk_the_staircase(data) -> None:
+    y, score = data
+    view = RocView(cl.roc_curve(y, score))
+    tps, fps, _, n = _sklearn_vertices(y, score)
+    view.index = 40
+    seen = [view.index]
+    for _ in range(5):  # one more false positive at a time: the walk goes down the thresholds
+        view.slice.set_state({"tn": view.slice.tn - 1})
+        seen.append(view.index)
+        assert (view.slice.tp, view.slice.n - view.slice.tn) == (tps[view.index], fps[view.index])
+    assert all(b > a for a, b in itertools.pairwise(seen)), seen
+    before = view.index
+    view.slice.set_state({"tp": int(tps[before]), "tn": int(n - fps[before])})  # already on the point
+    assert view.index == before
+
+
+def test_a_boolean_index_is_refused_by_name(data) -> None:
+    """Regression (found by tests/contract/test_hostile_scores.py): traitlets' Int takes True, which
+    then indexed the thresholds as a mask and broke the view with a TypeError."""
+    y, score = data
+    view = RocView(cl.roc_curve(y, score))
+    before = (view.index, view.slice.tp)
+    with pytest.raises(traitlets.TraitError, match="index must be an integer"):
+        view.index = True
+    assert (view.index, view.slice.tp) == before

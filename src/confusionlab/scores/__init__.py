@@ -18,6 +18,7 @@ module                idea
 ``_results``          :class:`RocCurve`, :class:`PrecisionRecallCurve`
 ``_compare``          :func:`compare_auc` → :class:`AucComparison` (paired DeLong, Holm)
 ``_multiclass``       :class:`MulticlassRocCurve`: one-vs-rest macro AUC, Hand & Till's M
+``_groups``           :class:`GroupedCurves` (``groups=``): simultaneous intervals, the largest gap
 ====================  ==========================================================================
 """
 
@@ -27,10 +28,11 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_multi_class, check_omitted
+from .._validation import check_multi_class, check_omitted, check_scores
 from ._band import PrecisionRecallBand, RocBand
 from ._compare import AucComparison, compare_auc
-from ._input import binary_scores
+from ._groups import GroupedCurves, grouped_curves
+from ._input import binary_scores, truth
 from ._multiclass import MulticlassRocCurve, multiclass_roc
 from ._null import EXACT_WORK_LIMIT, AucNullDistribution, PValue
 from ._results import PrecisionRecallCurve, RocCurve
@@ -39,6 +41,7 @@ __all__ = [
     "EXACT_WORK_LIMIT",
     "AucComparison",
     "AucNullDistribution",
+    "GroupedCurves",
     "MulticlassRocCurve",
     "PValue",
     "PrecisionRecallBand",
@@ -52,8 +55,8 @@ __all__ = [
 
 
 def roc_curve(
-    y_true: Any, y_score: Any, *, positive: Any = None, multi_class: str | None = None
-) -> RocCurve | MulticlassRocCurve:
+    y_true: Any, y_score: Any, *, positive: Any = None, multi_class: str | None = None, groups: Any = None
+) -> RocCurve | MulticlassRocCurve | GroupedCurves:
     """The ROC curve of one classifier's scores, with its AUC and the AUC's uncertainty.
 
     Parameters
@@ -69,6 +72,10 @@ def roc_curve(
         With more than two classes and a (samples × classes) ``y_score`` (columns in the sorted
         order of the classes, as scikit-learn's): one-vs-rest curves and the macro AUC with its
         DeLong interval, or Hand & Till's M with a bootstrap interval (a :class:`MulticlassRocCurve`).
+    groups : array-like of labels, optional
+        One group per example (at least two groups, each with positives and negatives): one curve
+        per group in a :class:`GroupedCurves` — each group's AUC with intervals simultaneous over
+        the groups, and the largest AUC gap between two groups with its interval.
 
     Returns
     -------
@@ -91,23 +98,30 @@ def roc_curve(
     >>> round(curve.value, 4), curve.p, curve.n
     (0.8889, 3, 3)
     >>> [round(v, 3) for v in curve.interval(0.95)]
-    [0.261, 0.995]
+    [0.38, 0.987]
     >>> curve.at_threshold(0.35)
     ConfusionMatrix(tp=3, fn=0, fp=1, tn=2)
     >>> round(curve.p_value(), 3)
     0.1
     """
     multi_class = check_multi_class(multi_class, np.ndim(y_score))
+    if groups is not None:
+        check_omitted(
+            multi_class, "multi_class", "groups= is given (one score each; for classes call roc_curve per group)"
+        )
+        return _grouped(y_true, y_score, positive, groups, "roc")
     if multi_class is not None:
         check_omitted(positive, "positive", "multi_class scores every class")
         return multiclass_roc(y_true, y_score, multi_class)
     return RocCurve(binary_scores(y_true, y_score, positive=positive))
 
 
-def precision_recall_curve(y_true: Any, y_score: Any, *, positive: Any = None) -> PrecisionRecallCurve:
+def precision_recall_curve(
+    y_true: Any, y_score: Any, *, positive: Any = None, groups: Any = None
+) -> PrecisionRecallCurve | GroupedCurves:
     """The precision–recall curve of one classifier's scores and its average precision.
 
-    Parameters are those of :func:`roc_curve`.
+    Parameters are those of :func:`roc_curve` (``groups=``: one curve per group, the largest AP gap).
 
     Returns
     -------
@@ -127,4 +141,12 @@ def precision_recall_curve(y_true: Any, y_score: Any, *, positive: Any = None) -
     >>> round(pr.value, 4), pr.precision.tolist()
     (0.8333, [0.5, 0.6666666666666666, 0.5, 1.0, 1.0])
     """
+    if groups is not None:
+        return _grouped(y_true, y_score, positive, groups, "pr")
     return PrecisionRecallCurve(binary_scores(y_true, y_score, positive=positive))
+
+
+def _grouped(y_true: Any, y_score: Any, positive: Any, groups: Any, kind: str) -> GroupedCurves:
+    is_pos, label = truth(y_true, positive)
+    scores = check_scores(y_score, "y_score", is_pos.shape[0])
+    return grouped_curves(is_pos, scores, label, groups, kind)

@@ -64,13 +64,13 @@ class PValue(float):
 
 def tie_blocks(s: Scores) -> tuple[np.ndarray, np.ndarray]:
     """``(sizes, positives)`` of the tie blocks in increasing score order."""
-    _, pos, neg = s.blocks
+    pos, neg = s.block_counts
     return pos + neg, pos
 
 
 def observed_twice_u(s: Scores) -> int:
     """``2U`` of the observed scores (exact integer arithmetic over the tie blocks)."""
-    _, pos, neg = s.blocks
+    pos, neg = s.block_counts
     below = np.cumsum(neg) - neg
     return int(np.dot(pos, 2 * below + neg))
 

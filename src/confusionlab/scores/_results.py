@@ -153,10 +153,15 @@ class RocCurve(_ScoreCurve):
         Parameters
         ----------
         confidence : float, default 0.95
-        method : {"delong", "bootstrap"}
-            ``"delong"``: DeLong's variance on the logit scale (inside (0, 1); at AUC 0 or 1 or
-            zero variance the boundary rule of :mod:`confusionlab.scores._delong` keeps a
-            positive width). ``"bootstrap"``: the stratified percentile bootstrap.
+        method : {"delong", "logit", "score", "bootstrap"}
+            ``"logit"``: DeLong's variance on the logit scale (inside (0, 1); at AUC 0 or 1 or zero
+            variance the boundary rule of :mod:`confusionlab.scores._delong` keeps a positive
+            width). ``"score"``: the score-type interval, every θ with (Â − θ)² ≤ z²·r·V_BN(θ),
+            V_BN the equal-variance binormal variance and r = max(1, DeLong's variance / V_BN(Â))
+            (see :func:`confusionlab.scores._delong.score_interval`). ``"delong"`` (default):
+            ``"score"`` when the smaller class has fewer than 100 examples
+            (:data:`confusionlab.scores._delong.SMALL_CLASS`), else ``"logit"``.
+            ``"bootstrap"``: the stratified percentile bootstrap.
         target : {"true_value", "next_test_set"}
             The question: the true AUC, or the AUC of a new test set of the same size (the
             variance doubled).
@@ -165,19 +170,50 @@ class RocCurve(_ScoreCurve):
 
         Notes
         -----
-        Coverage of the 95 % DeLong-logit interval, measured by simulation (binormal scores,
-        fixed seeds, 2,000 test sets each): 0.931–0.967 with equal class sizes from 20 to 500
-        and AUC 0.6–0.99. It under-covers when the classes are very unequal and the AUC is
-        high (20 against 500: 0.93 at AUC 0.8, 0.885 at 0.95, 0.84–0.85 at 0.99): a high
-        estimate comes with a small estimated variance. Read it as approximate there.
+        Coverage of the 95 % intervals by simulation (``benchmarks/bench_scores_coverage.py``,
+        2,000 test sets a cell; binormal, unequal-variance binormal and exponential scores, AUC
+        0.6–0.99, 20–500 per class; table in ``benchmarks/RESULTS.md``). DeLong-logit covers
+        0.93–0.97 with both classes ≥ 200 and AUC ≤ 0.95; it under-covers when a class is small
+        and the AUC high (20 against 500 binormal: 0.87 at AUC 0.99): a high estimate comes with
+        a small estimated variance. The score interval takes the larger of DeLong's variance and
+        the binormal variance at the same AUC, which restores the coverage there on binormal
+        scores; with scores far from binormal and a small class it can still fall short (see
+        RESULTS.md), and with both classes ≥ 100 DeLong-logit is used, which under-covers at AUC
+        0.99 (≈ 0.92–0.93 at 200 + 200).
         """
         confidence = check_confidence(confidence)
-        method = check_choice(method, "method", ("delong", "bootstrap"))
+        method = check_choice(method, "method", ("delong", "logit", "score", "bootstrap"))
         target = check_choice(target, "target", TARGETS)
         if method == "bootstrap":
             return self._bootstrap_interval("auc", confidence, target, n_resamples, random_state)
+        inflation = 2.0 if target == "next_test_set" else 1.0
+        if self._method(method) == "score":
+            return _delong.score_interval(self.value, self.variance, self.p, self.n, confidence, inflation)
         centre, variance = _delong.delong_variance(self.value, self.variance, self.p, self.n)
-        return _delong.logit_interval(centre, variance, confidence, 2.0 if target == "next_test_set" else 1.0)
+        return _delong.logit_interval(centre, variance, confidence, inflation)
+
+    @property
+    def interval_method(self) -> str:
+        """How the default interval is built at these class sizes, in words."""
+        if self._method() == "score":
+            return "score interval, the larger of DeLong's and the binormal variance (a class below 100)"
+        return "DeLong, logit scale"
+
+    def _method(self, method: str = "delong") -> str:
+        """``"score"`` or ``"logit"``: what ``method="delong"`` means at these class sizes."""
+        if method != "delong":
+            return method
+        return "score" if min(self.p, self.n) < _delong.SMALL_CLASS else "logit"
+
+    def _interval_variance(self) -> float:
+        """The AUC's variance the default interval is built from (for the groups' gap): DeLong's
+        (boundary rule), or for a small class the larger of it and the binormal variance at Â."""
+        if self._method() == "score":
+            at = self.value
+            if at <= 0.0 or at >= 1.0:  # V_BN is 0 there: half a pair from the boundary, as the logit rule
+                at = (at * self.p * self.n + 0.5) / (self.p * self.n + 1.0)
+            return max(self.variance, float(_delong.binormal_variance(at, self.p, self.n)))
+        return _delong.delong_variance(self.value, self.variance, self.p, self.n)[1]
 
     def null_distribution(self) -> _null.AucNullDistribution:
         """The exact permutation distribution of the AUC under no discrimination, given the ties.
@@ -243,7 +279,7 @@ class RocCurve(_ScoreCurve):
         lo, hi = self.interval(confidence)
         return (
             f"AUC {self.value:.3f} on {self.p} positives and {self.n} negatives; the true AUC lies in "
-            f"[{lo:.3f}, {hi:.3f}] with {confidence:.0%} confidence (DeLong, logit scale)."
+            f"[{lo:.3f}, {hi:.3f}] with {confidence:.0%} confidence ({self.interval_method})."
         )
 
     def plot(self, ax: Any = None) -> Any:
@@ -311,6 +347,13 @@ class PrecisionRecallCurve(_ScoreCurve):
         if method == "bootstrap":
             return self._bootstrap_interval("average_precision", confidence, target, n_resamples, random_state)
         return ap_logit_interval(self.value, self.p, confidence, 2.0 if target == "next_test_set" else 1.0)
+
+    def _interval_variance(self) -> float:
+        """AP's variance on its own scale behind Boyd, Eng & Page's interval: ``AP(1 − AP)/p`` (the AP
+        half a positive from the boundary at 0 or 1), for the groups' gap."""
+        ap, p = self.value, self.p
+        centre = (p * ap + 0.5) / (p + 1.0) if ap <= 0.0 or ap >= 1.0 else ap
+        return centre * (1.0 - centre) / p
 
     @cached_property
     def _roc(self) -> RocCurve:

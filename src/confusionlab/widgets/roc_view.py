@@ -149,8 +149,51 @@ class _CurveView(BundledWidget, bundle="roc"):
         kwargs.setdefault("size", 400)
         staircase = np.column_stack([self._counts[2] / self._curve.n, self._counts[1] / self._curve.p])
         view = StaircaseSlice(staircase, p=cm.p, n=cm.n, tp=cm.tp, tn=cm.tn, **kwargs)
+        view.observe(self._on_slice_moved, names=["tp", "tn"])
         self._slices.append(view)
         return view
+
+    def nearest_index(self, tp: int, fp: int) -> int:
+        """The staircase point nearest to the lattice point ``(FP, TP) = (fp, tp)`` in counts (the
+        first of equals). When that is the current point and the lattice point is not, the
+        neighbour in the direction of the move (the larger positive projection of its step on the
+        move; none: stay): a drag or an arrow key on the slice always walks the staircase.
+
+        >>> import confusionlab as cl
+        >>> view = cl.RocView(cl.roc_curve([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]), linked=False)
+        >>> view.index, view.nearest_index(tp=3, fp=3), view.nearest_index(tp=2, fp=1)
+        (2, 6, 3)
+        """
+        _, tps, fps = self._counts
+        d = (tps - tp) ** 2 + (fps - fp) ** 2
+        k = int(np.argmin(d))
+        here = self.index
+        move = (tp - int(tps[here]), fp - int(fps[here]))
+        if k == here and move != (0, 0):
+            best = 0
+            for j in (here - 1, here + 1):
+                if 0 <= j < d.size:
+                    along = (int(tps[j]) - int(tps[here])) * move[0] + (int(fps[j]) - int(fps[here])) * move[1]
+                    if along > best:
+                        best, k = along, j
+        return k
+
+    def _on_slice_moved(self, change: traitlets.Bunch) -> None:
+        """A slice's observed point moved (dragged, clicked or stepped in the browser, or set in
+        Python): move the operating point to the nearest staircase point, which snaps every linked
+        slice onto the staircase (a point already on it changes nothing)."""
+        view = change.owner
+        if (view.p, view.n) != (self._curve.p, self._curve.n):
+            return  # the slice was pointed elsewhere: it no longer follows the curve's lattice
+        tp, fp = int(view.tp), int(view.n - view.tn)
+        _, tps, fps = self._counts
+        if (int(tps[self.index]), int(fps[self.index])) == (tp, fp):
+            return
+        k = self.nearest_index(tp, fp)
+        if k != self.index:
+            self.index = k
+        else:
+            self._follow()  # no other point: the slice goes back onto this one
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         # Displayed next to its linked slice: the view and the lattice belong together.
@@ -164,6 +207,9 @@ class _CurveView(BundledWidget, bundle="roc"):
     @traitlets.validate("index")
     def _check_index(self, proposal: traitlets.Bunch) -> int:
         value, count = proposal.value, self._counts[0].size
+        if isinstance(value, (bool, np.bool_)):  # an Int to traitlets, but True would index a mask
+            raise InvalidTraitError(f"index must be an integer (a staircase point), got {value!r}.")
+        value = int(value)
         if not 0 <= value < count:
             raise InvalidTraitError(f"index must be between 0 and {count - 1} (the staircase's points), got {value}.")
         return value
@@ -222,6 +268,7 @@ class _CurveView(BundledWidget, bundle="roc"):
         self._band_x, self._band_lower, self._band_upper = self._band_grid(band), band.lower, band.upper
         self._summary = {
             **self._WORDS,
+            **({"method": curve.interval_method} if self.kind == "roc" else {}),
             "value": curve.value,
             "interval": [lo, hi],
             "confidence": confidence,
@@ -260,7 +307,9 @@ class RocView(_CurveView):
     ``data-threshold``, ``data-band`` (band vertices drawn), ``data-value`` (the AUC),
     ``data-generation`` and ``data-draw-ms`` (the last redraw's duration). The slider (class
     ``cl-threshold``) moves ``index`` in the browser and sends it to Python, which moves the
-    linked slice; a refused index changes nothing.
+    linked slice; a refused index changes nothing. Dragging (or clicking, or stepping with the
+    arrow keys) the linked slice's observed point walks the threshold the other way: the view
+    moves to the nearest staircase point (:meth:`nearest_index`) and the slice snaps onto it.
 
     Examples
     --------
