@@ -209,12 +209,9 @@ def test_twelve_classifiers_draw_only_the_cells_that_matter():
     for j in range(k):
         ref = stats.betabinom(p, observed_tp[j] + 1, p - observed_tp[j] + 1)
         assert abs(tp[:, j].mean() - ref.mean()) < 5 * ref.std() / math.sqrt(n_draws)
-    pair = cl.compare_paired_cells(
-        [[int(((preds[0] == 1) & (preds[1] == 1))[y == 1].sum()), int(((preds[0] == 1) & (preds[1] == 0))[y == 1].sum()),
-          int(((preds[0] == 0) & (preds[1] == 1))[y == 1].sum()), int(((preds[0] == 0) & (preds[1] == 0))[y == 1].sum())],
-         [0, 0, 0, 0]],
-        "tpr", future_size=(p, 0), method="exact",
-    )  # fmt: skip
+    a, b = preds[0][y == 1] == 1, preds[1][y == 1] == 1
+    positives = [int((a & b).sum()), int((a & ~b).sum()), int((~a & b).sum()), int((~a & ~b).sum())]
+    pair = cl.compare_paired_cells([positives, [0, 0, 0, 0]], "tpr", future_size=(p, 0), method="exact")
     equal = float(np.mean(tp[:, 0] == tp[:, 1]))
     assert abs(equal - pair.prob_equal) < 5 * math.sqrt(pair.prob_equal * (1 - pair.prob_equal) / n_draws)
 

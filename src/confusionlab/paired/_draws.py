@@ -46,8 +46,8 @@ def multinomial(future: int, shares: np.ndarray, rng: np.random.Generator) -> np
     For a few items per cell each item's cell is looked up in the cumulated shares (one
     binary search per item, vectorised); otherwise :meth:`numpy.random.Generator.multinomial`
     (one binomial per cell, each of the share over the shares not yet drawn: put the largest
-    last, or 1 − (a share near 1) loses the small ones at 10¹⁵ items). The same distribution either way, up to the rounding of the
-    cumulated shares (about 10⁻¹³ of a share).
+    last, or 1 − (a share near 1) loses the small ones at 10¹⁵ items). The same distribution
+    either way, up to the rounding of the cumulated shares (about 10⁻¹³ of a share).
 
     >>> multinomial(5, np.array([[0.5, 0.5, 0.0]]), np.random.default_rng(0)).sum(axis=1).tolist()
     [5]

@@ -100,9 +100,7 @@ def cell_priors() -> tuple[float, float, float, float]:
     return (CELL_PRIOR,) * 4
 
 
-def _cell_log_weights(
-    model: str, cell: int, observed: int, lo: int, hi: int, prior: float
-) -> tuple[float, np.ndarray]:
+def _cell_log_weights(model: str, cell: int, observed: int, lo: int, hi: int, prior: float) -> tuple[float, np.ndarray]:
     """log of the cell's factor in the cells' PMF (Dirichlet-multinomial or multinomial), for counts
     lo…hi, as ``(start, relative)``: the value at ``lo`` and the values minus it.
 
