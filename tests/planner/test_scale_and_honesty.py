@@ -88,3 +88,20 @@ def test_group_plan_has_a_stable_size_checked_against_a_scan():
     assert plan.N_stable == (max(fails) + 1 if fails else plan.size_d)
     assert f"{plan.stable_horizon:,}" in plan.summary()
     assert math.isfinite(plan.half_width)
+
+
+@pytest.mark.parametrize("assurance", [0.999999, 0.9999])
+def test_an_assurance_the_enumeration_cannot_certify_is_refused_up_front(monkeypatch, assurance):
+    """issue 21: assurance=0.999999 (the enumerated mass is at most ≈ 0.999 at the default
+    assurance_tolerance) and 0.9999 ran to max_size. Refused before any outcome is enumerated,
+    with advice that leads to an answer (a smaller assurance_tolerance)."""
+    from confusionlab.planner import _assurance
+
+    def boom(*args, **kwargs):
+        raise AssertionError("outcomes were enumerated before the refusal")
+
+    monkeypatch.setattr(_assurance, "_assurance_at", boom)
+    with pytest.raises(cl.InvalidParameterError, match="assurance_tolerance") as info:
+        cl.plan_test_size("mcc", prevalence=0.25, tpr=0.62, tnr=0.93, half_width=0.03, assurance=assurance,
+                          target="next_test_set")  # fmt: skip
+    assert "cannot be certified" in str(info.value)

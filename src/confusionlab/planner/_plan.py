@@ -524,6 +524,17 @@ def plan_test_size(
         # Refuse up front, before the long enumeration, when the outcomes at the plain plan's
         # size (below which an assurance q ≥ ½ rarely plans) already exceed max_outcomes.
         plain = smallest_size(ev, approximate, half_width, min_size=min_size, max_size=max_size)[0]
+        # The enumeration leaves each marginal's tails out: it can certify at most its own mass.
+        # An assurance above that is never reached at any size (it would search to max_size).
+        _, _, _, tp_pmf, tn_pmf = _assurance._outcomes(ev, plain, assurance_tolerance)
+        enumerated = float(tp_pmf.sum()) * float(tn_pmf.sum())
+        if assurance > enumerated - 1e-12:
+            raise InvalidParameterError(
+                f"assurance={assurance:g} cannot be certified: the test outcomes enumerated hold a mass of only "
+                f"{enumerated:.6g} (assurance_tolerance={assurance_tolerance:g} of each marginal's tails is left out), "
+                f"at N = {plain:,} (about as much at every size). Lower assurance_tolerance to {(1 - assurance) / 4:.2g} or "
+                f"less, or ask for an assurance below {enumerated:.4g}"
+            )
         if assurance >= 0.5 and outcome_count(ev, plain, assurance_tolerance) > max_outcomes:
             reach = min(plain + plain // 2, max_size)
             ahead = outcome_count(ev, reach, assurance_tolerance)
