@@ -532,8 +532,8 @@ def plan_test_size(
             raise InvalidParameterError(
                 f"assurance={assurance:g} cannot be certified: the test outcomes enumerated hold a mass of only "
                 f"{enumerated:.6g} (assurance_tolerance={assurance_tolerance:g} of each marginal's tails is left out), "
-                f"at N = {plain:,} (about as much at every size). Lower assurance_tolerance to {(1 - assurance) / 4:.2g} or "
-                f"less, or ask for an assurance below {enumerated:.4g}"
+                f"at N = {plain:,} (about as much at every size). Lower assurance_tolerance to "
+                f"{(1 - assurance) / 4:.2g} or less, or ask for an assurance below {enumerated:.4g}"
             )
         if assurance >= 0.5 and outcome_count(ev, plain, assurance_tolerance) > max_outcomes:
             reach = min(plain + plain // 2, max_size)
