@@ -224,3 +224,16 @@ def test_multinomial_by_search_has_the_multinomial_moments():
     ref_cov = 6 * (np.diag(shares[0]) - np.outer(shares[0], shares[0]))
     np.testing.assert_allclose(mean, 6 * shares[0], atol=5 * math.sqrt(6 * 0.25 / 200_000))
     np.testing.assert_allclose(cov, ref_cov, atol=0.02)
+
+
+def test_ranking_and_paired_pages_name_the_question():
+    """issue 20: the ranking's summary and figure said "on a new test set" whatever the target, and the
+    paired view's question was always the next test set's."""
+    preds = {"a": A[:200], "b": B[:200], "c": B[:200].copy()}
+    true = cl.rank_models(Y[:200], preds, "accuracy", target="true_value", n_draws=5000)
+    nxt = cl.rank_models(Y[:200], preds, "accuracy", n_draws=5000)
+    assert "true value" in true.summary() and "new test set" not in true.summary()
+    assert "new test set" in nxt.summary()
+    assert true.plot().axes[0].get_ylabel() == "P(best true value)"
+    view = cl.compare_paired(Y[:200], A[:200], B[:200], "accuracy", target="true_value", n_draws=5000).view()
+    assert "true Accuracy" in view._question and "Monte Carlo" in view._question

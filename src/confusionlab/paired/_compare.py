@@ -382,7 +382,8 @@ class PairedComparison(Result):
         else:
             ax.text(0.5, 0.5, "no finite difference", ha="center", va="center", transform=ax.transAxes)
         label = self._metric.label
-        ax.set_xlabel(f"{label} of A − {label} of B (new test set)")
+        where = "true values" if self.target == "true_value" else "new test set"
+        ax.set_xlabel(f"{label} of A − {label} of B ({where})")
         ax.set_ylabel("probability" if values.size <= MAX_PLOT_STICKS else "probability (binned)")
         ax.set_title(f"P(A > B) = {self.prob_greater:.3g}, P(A = B) = {self.prob_equal:.3g}", fontsize="medium")
         return fig

@@ -200,7 +200,7 @@ class Ranking(Result):
         ax.bar(range(len(order)), heights, color=colours, yerr=err if self.mc_error else None, capsize=3)
         ax.set_xticks(range(len(order)), order)
         ax.set_ylim(0, 1)
-        ax.set_ylabel("P(best on a new test set)")
+        ax.set_ylabel("P(best true value)" if self.target == "true_value" else "P(best on a new test set)")
         ax.set_title(f"{self.metric}: {self.best!r} most likely best", fontsize="medium")
         return fig
 
@@ -227,9 +227,10 @@ class Ranking(Result):
         first, second = self._order()[:2]
         lo, hi = self.interval(c)[first]
         err = f" ({c:.0%} Monte Carlo interval [{lo:.3g}, {hi:.3g}])" if self.mc_error else ""
+        question = "to have the best true value" if self.target == "true_value" else "to be best on a new test set"
         return (
             f"{get_metric(self.metric).label}: of {len(self.names)} classifiers scored on the same test set, "
-            f"{first!r} is the most likely to be best on a new test set: P(best) = {self.prob_best[first]:.3g}"
+            f"{first!r} is the most likely {question}: P(best) = {self.prob_best[first]:.3g}"
             f"{err}, expected rank {self.expected_rank[first]:.3g}; next {second!r} with P(best) = "
             f"{self.prob_best[second]:.3g}."
         )
