@@ -17,8 +17,8 @@ inclusion is the truncated exponential). A cell left out has a Gamma below Y · 
 T = ln(future · 2**k · 50) + :data:`TAIL_EXPONENT` is chosen so that, with the observed
 cells' Gammas of order 1 and Y ≤ 50 (but with probability e⁻⁴⁹), the cells left out draw an
 example with probability below e^−TAIL_EXPONENT ≈ 10⁻¹² per draw: a draw is then one of the
-full model but with that probability, far beneath any Monte Carlo error. When q > ½ (few
-classifiers) every cell is drawn.
+full model but with that probability, far beneath any Monte Carlo error. When the cells so
+held are not fewer than a quarter of all (up to about 9 classifiers) every cell is drawn.
 
 Under ``"paired-binomial"`` the shares are the observed ones, and empty cells never count.
 """
@@ -33,6 +33,8 @@ __all__ = ["TAIL_EXPONENT", "draw_classifier_counts", "multinomial"]
 
 #: The cells left out draw an example with probability below e^−TAIL_EXPONENT per draw.
 TAIL_EXPONENT = 27.7
+#: The sparse draw is used when the cells it holds are fewer than this share of all cells.
+SPARSE_SHARE = 0.25
 #: Shares (draws × cells) held at once while drawing.
 CHUNK_ENTRIES = 4_000_000
 #: Rows placed on one line of cumulated shares by :func:`multinomial` (its resolution is
@@ -114,7 +116,8 @@ def draw_classifier_counts(
     empty = np.flatnonzero(cells == 0)
     tau = (np.log(float(future) * cells.size * 50.0) + TAIL_EXPONENT) * prior
     q = -float(np.expm1(-tau))
-    sparse = empty.size > 0 and active.size > 0 and q <= 0.5
+    # the sparse draw pays off when it holds a small part of the cells (12 classifiers: ≈ 5 %)
+    sparse = empty.size > 0 and active.size > 0 and active.size + empty.size * q < SPARSE_SHARE * cells.size
     if not sparse:  # every cell, the largest last
         order = np.concatenate((empty, active))
         alpha = cells[order] + prior
@@ -128,8 +131,7 @@ def draw_classifier_counts(
     for s in range(0, n_draws, step):
         m = min(step, n_draws - s)
         if not sparse:
-            g = rng.standard_gamma(alpha, size=(m, alpha.size))
-            counts = multinomial(future, g / g.sum(axis=1, keepdims=True), rng)
+            counts = rng.multinomial(future, rng.dirichlet(alpha, size=m))
             out[s : s + m] = counts @ bits[order]
         else:
             out[s : s + m] = _sparse_chunk(cells, bits, active, empty, alpha, prior, tau, q, cap, future, m, rng)
