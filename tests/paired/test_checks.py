@@ -129,7 +129,7 @@ def test_an_empty_class_works_under_the_prior_and_is_refused_by_the_plug_in():
     ("args", "match"),
     [
         (([1, 0, 1], [1, 0], [1, 0, 1]), "same length"),
-        (([1, 0, 1], [0.2, 0.7, 0.9], [1, 0, 1]), "binary predicted labels"),
+        (([1, 0, 1], [0.2, 0.7, 0.9], [1, 0, 1]), "scores, not labels"),
         (([1, 0, 1], [1, 0, 2], [1, 0, 1]), "distinct labels"),
         (([], [], []), "empty"),
         (([1, None, 1], [1, 0, 1], [1, 0, 1]), "missing"),

@@ -71,4 +71,7 @@ def test_rank_models_answers_the_true_value_question():
     assert true.best == nxt.best == "a"
     assert true.prob_best["a"] >= nxt.prob_best["a"]
     pair = cl.compare_paired(y, preds["a"], preds["b"], "accuracy", target="true_value", n_draws=50_000)
-    assert true.pairwise[0, 1] == pytest.approx(pair.prob_greater, abs=1e-12)
+    # the ranking's pairwise matrix comes from its own draws (consistent with its P(best)); the pair's
+    # comparison from others: the same probability within their Monte Carlo errors
+    assert true.pairwise_method == "monte-carlo"
+    assert abs(true.pairwise[0, 1] - pair.prob_greater) <= 5 * (true.pairwise_error + pair.mc_error) + 1e-4

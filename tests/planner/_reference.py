@@ -100,8 +100,34 @@ def half_width(metric: str, N: int, prevalence: float, tpr: float, tnr: float, c
     return half_width_of(metric, tp, p - tp, n - tn, tn, confidence, model)
 
 
+def honest(metric: str, N: int, prevalence: float, tpr: float, tnr: float) -> bool:
+    """The planned test set stands for the requested classifier: each class the metric reads is
+    present without clipping and its rounded rate is within 0.05 of the requested one."""
+    p = math.floor(prevalence * N + 0.5)
+    n = N - p
+    sides = {"recall": "p", "fnr": "p", "tnr": "n", "fpr": "n"}.get(metric)
+    for count, rate, side in ((p, tpr, "p"), (n, tnr, "n")):
+        if sides not in (None, side):
+            continue
+        if count < 1 or abs(math.floor(rate * count + 0.5) / count - rate) > 0.05 + 1e-12:
+            return False
+    return True
+
+
+def first_honest(metric: str, prevalence: float, tpr: float, tnr: float) -> int:
+    """The smallest N from which every N is honest (checked by scanning to where p, n ≥ 10)."""
+    share = min(prevalence, 1 - prevalence)
+    top = math.ceil(12 / share) + 2
+    last = 1
+    for N in range(2, top):
+        if not honest(metric, N, prevalence, tpr, tnr):
+            last = N
+    return last + 1
+
+
 def smallest_by_scan(metric, prevalence, tpr, tnr, target, confidence=0.95, model="beta-binomial", start=2, stop=10**6):
-    """Scan every N from ``start``: the first whose half-width is at most ``target``."""
+    """Scan every honest N from ``start``: the first whose half-width is at most ``target``."""
+    start = max(start, first_honest(metric, prevalence, tpr, tnr))
     for N in range(start, stop):
         h = half_width(metric, N, prevalence, tpr, tnr, confidence, model)
         if h <= target:

@@ -32,7 +32,7 @@ from .._validation import (
 )
 from ..distribution import TARGETS, TRUE_VALUE_NODES, MetricDistribution
 from ..models import resolve_prior
-from ..planner import DRIFT_ALLOWANCE, smallest_size
+from ..planner import DRIFT_ALLOWANCE, smallest_size, stable_size
 from ..planner._half_width import interval_half_width
 from ..planner._plan import _SizePlan
 from . import label_metrics as lm
@@ -71,6 +71,16 @@ class GroupSizePlan(_SizePlan):
     confidence : float
     curve : dict
         size_d → half-width for every size evaluated.
+    N : int
+        ``size_d`` under the name :class:`~confusionlab.TestSizePlan` gives its plan.
+    N_stable : int
+        The smallest facet-d size from which every larger size up to ``stable_horizon``
+        meets the half-width (the half-width is not monotone in the size: ``size_d`` is the
+        first that meets it, ``N_stable`` where it stops failing), as
+        :attr:`TestSizePlan.N_stable <confusionlab.TestSizePlan.N_stable>`.
+    stable_horizon : int
+        How far "every larger size" was checked: ``min(2·N_stable, max_size)`` (exactly
+        wherever the calibrated normal approximation cannot rule a failure out).
 
     Notes
     -----
@@ -102,6 +112,13 @@ class GroupSizePlan(_SizePlan):
     prior: float = 1.0
     tolerance: float = DEFAULT_TOLERANCE
     target: str = "true_value"
+    N_stable: int | None = None
+    stable_horizon: int | None = None
+
+    @property
+    def N(self) -> int:
+        """The planned size of facet d (``size_d``), under :class:`~confusionlab.TestSizePlan`'s name."""
+        return self.size_d
 
     @property
     def value(self) -> float:
@@ -128,7 +145,17 @@ class GroupSizePlan(_SizePlan):
             f"{self.metric}: {self.size_d:,} objects in facet d (with {self.size_a:,} in facet a) is the smallest "
             f"size whose {self.confidence:.0%} interval for {question} is at most ± {self.requested_half_width:g} "
             f"(± {self.half_width:.4g} there); the {confidence:.0%} interval around {self.value:.3g} is "
-            f"[{lo:.3g}, {hi:.3g}]."
+            f"[{lo:.3g}, {hi:.3g}].{self._stable_sentence()}"
+        )
+
+    def _stable_sentence(self) -> str:
+        if self.N_stable is None:
+            return ""
+        if self.N_stable == self.size_d:
+            return f" Every size from {self.size_d:,} to {self.stable_horizon:,} (checked) meets it too."
+        return (
+            f" Some larger sizes miss it again (the half-width is not monotone): from {self.N_stable:,} on, every "
+            f"size up to {self.stable_horizon:,} (checked) meets it."
         )
 
     def view(self) -> Any:
@@ -313,6 +340,12 @@ def plan_group_size(
     size_d, h, curve = smallest_size(
         evaluate, approximate, half_width, min_size=1, max_size=max_size, what="facet-d size"
     )
+    horizon = min(2 * size_d, max_size)
+    n_stable = stable_size(evaluate, approximate, half_width, start=size_d, horizon=horizon, curve=curve)
+    while min(2 * n_stable, max_size) > horizon:  # the horizon follows N_stable
+        horizon = min(2 * n_stable, max_size)
+        n_stable = stable_size(evaluate, approximate, half_width, start=size_d, horizon=horizon, curve=curve)
+    curve = dict(sorted(curve.items()))
     return GroupSizePlan(
         metric=name,
         size_d=size_d,
@@ -326,4 +359,6 @@ def plan_group_size(
         prior=alpha,
         tolerance=tolerance,
         target=target,
+        N_stable=n_stable,
+        stable_horizon=horizon,
     )

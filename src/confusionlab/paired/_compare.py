@@ -26,13 +26,14 @@ from .._validation import (
     check_test_set_size,
     check_tolerance,
     check_undefined,
+    memory_limit,
 )
 from ..distribution import TARGETS, MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric, metric_value
 from ..palette import NEUTRAL, PAIR_COLOURS, THEME
 from ._counts import PairedCounts
 from ._engine import ExactEngine, MonteCarloEngine, TrueValueEngine
-from ._model import cell_windows, check_model, count_joint, single_model
+from ._model import cell_windows, check_model, count_joint, joint_bytes, single_model, table_shape
 
 __all__ = [
     "EXACT_WORK_LIMIT",
@@ -158,28 +159,47 @@ class PairedComparison(Result):
     draws = renamed_attribute("n_draws")
 
     # -- the marginals -------------------------------------------------------------------
-    def _marginal(self, cm: Any) -> MetricDistribution:
+    def _marginal(self, cm: Any, side: str) -> MetricDistribution:
         if self.target == "true_value":  # Dirichlet(½ each) aggregates to each classifier's Beta(·+1, ·+1)
             return metric_distribution(cm, self._metric, "beta-binomial", undefined=self.undefined, target=self.target)
-        return metric_distribution(
-            cm,
-            self._metric,
-            single_model(self.model),
-            future_size=self.future_size,
-            tolerance=self.tolerance,
-            undefined=self.undefined,
+        try:
+            return metric_distribution(
+                cm,
+                self._metric,
+                single_model(self.model),
+                future_size=self.future_size,
+                tolerance=self.tolerance,
+                undefined=self.undefined,
+            )
+        except TooLargeError:
+            if not isinstance(self._engine, MonteCarloEngine):
+                raise
+        # beyond the exact lattice: the Monte Carlo draws of the comparison itself (same model)
+        engine = self._engine
+        ranks = engine.rank_a if side == "A" else engine.rank_b
+        used, counts = np.unique(ranks, return_counts=True)
+        return MetricDistribution(
+            engine.values[used],
+            counts / engine.n_draws,
+            counts,
+            metric=self.metric,
+            model=single_model(self.model),
+            strategy=f"monte-carlo({engine.n_draws})",
+            check_total=True,
         )
 
     @cached_property
     def distribution_a(self) -> MetricDistribution:
         """A's metric alone: exactly ``metric_distribution(A's matrix, metric, "beta-binomial")``
-        (``"binomial"`` under ``"paired-binomial"``: the paired model's name without the prefix)."""
-        return self._marginal(self.counts.matrix_a)
+        (``"binomial"`` under ``"paired-binomial"``: the paired model's name without the prefix);
+        where that lattice exceeds the memory limit and the comparison is Monte Carlo, the
+        distribution of A's values in its draws (``strategy="monte-carlo(n_draws)"``)."""
+        return self._marginal(self.counts.matrix_a, "A")
 
     @cached_property
     def distribution_b(self) -> MetricDistribution:
         """B's metric alone (see :attr:`distribution_a`)."""
-        return self._marginal(self.counts.matrix_b)
+        return self._marginal(self.counts.matrix_b, "B")
 
     # -- the difference ------------------------------------------------------------------
     @cached_property
@@ -362,7 +382,8 @@ class PairedComparison(Result):
         else:
             ax.text(0.5, 0.5, "no finite difference", ha="center", va="center", transform=ax.transAxes)
         label = self._metric.label
-        ax.set_xlabel(f"{label} of A − {label} of B (new test set)")
+        where = "true values" if self.target == "true_value" else "new test set"
+        ax.set_xlabel(f"{label} of A − {label} of B ({where})")
         ax.set_ylabel("probability" if values.size <= MAX_PLOT_STICKS else "probability (binned)")
         ax.set_title(f"P(A > B) = {self.prob_greater:.3g}, P(A = B) = {self.prob_equal:.3g}", fontsize="medium")
         return fig
@@ -521,6 +542,28 @@ def compare_paired_cells(
     )
 
 
+def exact_points(m: Metric, model: str, counts: PairedCounts, p: int, n: int, tolerance: float) -> float | None:
+    """Points of the boxes and tables an exact enumeration would fill, or None when it does not
+    fit (:data:`MAX_BOX_POINTS`, the memory limit, exact keys beyond 64 bits) — known before
+    anything is allocated (the cell windows are located analytically)."""
+    if m.magnitude(p + n) >= 2**62:
+        return None
+    total = 0.0
+    for name, cells, future in (("positives", counts.positives, p), ("negatives", counts.negatives, n)):
+        if future == 0:
+            continue
+        try:
+            windows, _ = cell_windows(model, cells, future, tolerance, name)
+        except TooLargeError:
+            return None
+        box = float(math.prod(hi - lo + 1 for lo, hi in windows))
+        rows, cols = table_shape(windows)
+        if box > MAX_BOX_POINTS or float(rows) * cols > MAX_BOX_POINTS or joint_bytes(windows) > memory_limit():
+            return None
+        total += box + float(rows) * cols
+    return total
+
+
 def _exact_engine(
     m: Metric,
     model: str,
@@ -532,23 +575,11 @@ def _exact_engine(
     *,
     refuse: bool,
 ) -> tuple[ExactEngine, float] | None:
-    for name, cells, future in (("positives", counts.positives, p), ("negatives", counts.negatives, n)):
-        if future == 0:
-            continue
-        try:
-            windows, _ = cell_windows(model, cells, future, tolerance, name)
-        except TooLargeError:
-            if refuse:
-                raise
-            return None
-        box = math.prod(hi - lo + 1 for lo, hi in windows)
-        if box > MAX_BOX_POINTS and not refuse:
-            return None
+    if not refuse and exact_points(m, model, counts, p, n, tolerance) is None:
+        return None
     pos = count_joint(model, counts.positives, p, tolerance, "positives")
     neg = count_joint(model, counts.negatives, n, tolerance, "negatives")
     if ExactEngine.work(pos, neg) > EXACT_WORK_LIMIT and not refuse:
-        return None
-    if m.magnitude(p + n) >= 2**62 and not refuse:
         return None
     try:
         engine = ExactEngine(m, p, n, pos, neg, undefined)

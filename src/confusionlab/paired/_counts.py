@@ -11,6 +11,7 @@ from .._validation import (
     as_labels,
     check_binary_labels,
     check_count,
+    check_labels_not_scores,
     check_nonempty,
     check_same_length,
     check_shape,
@@ -82,9 +83,9 @@ class PairedCounts:
             Different lengths, no examples, missing values, or more than two labels
             without ``positive`` (scores instead of labels, for instance).
         """
-        t = as_labels(y_true, "y_true")
-        a = as_labels(pred_a, "pred_a")
-        b = as_labels(pred_b, "pred_b")
+        t = check_labels_not_scores(as_labels(y_true, "y_true"), "y_true")
+        a = check_labels_not_scores(as_labels(pred_a, "pred_a"), "pred_a")
+        b = check_labels_not_scores(as_labels(pred_b, "pred_b"), "pred_b")
         check_same_length({"y_true": t, "pred_a": a, "pred_b": b}, "a comparison")
         labels = _distinct(t, a, b)
         check_binary_labels(labels, positive, ("y_true", "pred_a", "pred_b"), "a paired comparison")

@@ -47,6 +47,7 @@ __all__ = [
     "check_model",
     "count_joint",
     "draw_counts",
+    "joint_bytes",
     "single_model",
 ]
 
@@ -99,16 +100,49 @@ def cell_priors() -> tuple[float, float, float, float]:
     return (CELL_PRIOR,) * 4
 
 
-def _cell_log_weights(model: str, cell: int, observed: int, lo: int, hi: int, prior: float) -> np.ndarray:
-    """log of the cell's factor in the cells' PMF (Dirichlet-multinomial or multinomial), for counts lo…hi."""
-    c = np.arange(lo, hi + 1, dtype=np.float64)
+def _cell_log_weights(model: str, cell: int, observed: int, lo: int, hi: int, prior: float) -> tuple[float, np.ndarray]:
+    """log of the cell's factor in the cells' PMF (Dirichlet-multinomial or multinomial), for counts
+    lo…hi, as ``(start, relative)``: the value at ``lo`` and the values minus it.
+
+    ``relative`` cumulates the log-ratios of neighbours (log((c + a)/(c + 1)) by ``log1p``): precise
+    at any count, where differences of ``gammaln`` near 10⁸ and beyond lose the digits that matter
+    (and adding the large ``start`` to each value would too). ``start`` is a constant of the window.
+    """
+    k = np.arange(lo, hi, dtype=np.int64).astype(np.float64)  # steps c → c + 1 for c = lo … hi − 1
     if model == "paired-beta-binomial":
         a = cell + prior
-        return special.gammaln(c + a) - special.gammaln(a) - special.gammaln(c + 1)
-    share = cell / observed if observed else 0.0
-    if share == 0:
-        return np.where(c == 0, 0.0, -np.inf)
-    return c * np.log(share) - special.gammaln(c + 1)
+        start = float(special.gammaln(lo + a) - special.gammaln(a) - special.gammaln(lo + 1.0))
+        steps = np.log1p((a - 1.0) / (k + 1.0))
+    else:
+        share = cell / observed if observed else 0.0
+        if share == 0:
+            out = np.full(hi - lo + 1, -np.inf)
+            out[0] = 0.0
+            return (0.0 if lo == 0 else -np.inf), out
+        start = float(lo * np.log(share) - special.gammaln(lo + 1.0))
+        steps = np.log(share) - np.log(k + 1.0)
+    return start, np.concatenate(([0.0], np.cumsum(steps)))
+
+
+#: Counts up to which the PMF's constant (differences of ``gammaln``) is precise enough to
+#: check that the box holds its mass to 1e-6; beyond, the table is normalised to the mass
+#: its windows are proven to hold (1 − their tails).
+PRECISE_CONSTANT = 10**7
+#: Bytes per entry of a class's two-dimensional table (the table, the pruning's order and sums).
+BYTES_PER_TABLE_ENTRY = 40
+
+
+def table_shape(windows: list[tuple[int, int]]) -> tuple[int, int]:
+    """Shape of the (count of A, count of B) table the cell windows span."""
+    (l0, h0), (l1, h1), (l2, h2) = windows
+    return (h0 + h1 - l0 - l1 + 1, h0 + h2 - l0 - l2 + 1)
+
+
+def joint_bytes(windows: list[tuple[int, int]]) -> float:
+    """Peak bytes of :func:`count_joint` on these windows: the three-cell box and the table it fills."""
+    sizes = [hi - lo + 1 for lo, hi in windows]
+    rows, cols = table_shape(windows)
+    return float(sizes[0]) * sizes[1] * sizes[2] * BYTES_PER_BOX_POINT + float(rows) * cols * BYTES_PER_TABLE_ENTRY
 
 
 def cell_windows(
@@ -150,45 +184,56 @@ def count_joint(model: str, cells: tuple[int, int, int, int], future: int, toler
     windows, dropped = cell_windows(model, cells, future, tolerance, what)
     priors = cell_priors()
     sizes = [hi - lo + 1 for lo, hi in windows]
-    box = float(sizes[0]) * sizes[1] * sizes[2]
+    rows, cols = table_shape(windows)
     check_memory(
-        box * BYTES_PER_BOX_POINT,
-        f"the {what} cell box of {sizes[0]:,} × {sizes[1]:,} × {sizes[2]:,} points",
-        "raise tolerance, use a smaller future_size or method='monte-carlo'",
+        joint_bytes(windows),
+        f"the {what} cell box of {sizes[0]:,} × {sizes[1]:,} × {sizes[2]:,} points and its table of "
+        f"{rows:,} × {cols:,} (count of A, count of B)",
+        "raise tolerance, use a smaller future_size or method='monte-carlo' (or method='auto')",
     )
     (l0, h0), (l1, h1), (l2, h2) = windows
-    w = [_cell_log_weights(model, cells[k], total, *windows[k], priors[k]) for k in range(3)]
+    parts = [_cell_log_weights(model, cells[k], total, *windows[k], priors[k]) for k in range(3)]
     rest_lo, rest_hi = max(0, future - h0 - h1 - h2), future - l0 - l1 - l2
     if rest_hi < 0:
         raise ArithmeticError("empty cell box")  # cannot happen: every window contains its mean
-    w3 = _cell_log_weights(model, cells[3], total, rest_lo, rest_hi, priors[3])
+    start3, w3 = _cell_log_weights(model, cells[3], total, rest_lo, rest_hi, priors[3])
+    w = [rel for _, rel in parts]
     if model == "paired-beta-binomial":
         a0 = total + sum(priors)
         const = special.gammaln(future + 1) + special.gammaln(a0) - special.gammaln(future + a0)
     else:
         const = special.gammaln(future + 1)
+    const = float(const) + sum(start for start, _ in parts) + start3  # one constant, added last
     c0 = np.arange(l0, h0 + 1)[:, None, None]
     c1 = np.arange(l1, h1 + 1)[None, :, None]
     c2 = np.arange(l2, h2 + 1)[None, None, :]
     rest = future - c0 - c1 - c2
     ok = rest >= rest_lo
-    logs = const + w[0][:, None, None] + w[1][None, :, None] + w[2][None, None, :]
+    logs = w[0][:, None, None] + w[1][None, :, None] + w[2][None, None, :]
     logs = np.where(ok, logs + w3[np.clip(rest - rest_lo, 0, rest_hi - rest_lo)], -np.inf)
-    mass = np.exp(logs)
+    precise = max(future, total) <= PRECISE_CONSTANT
+    shift = float(np.max(logs))
+    mass = np.exp(logs - shift)
     a = c0 + c1  # count of A: both + only A
     b = c0 + c2
     a_lo, b_lo = l0 + l1, l0 + l2
     shape = (h0 + h1 - a_lo + 1, h0 + h2 - b_lo + 1)
     index = np.broadcast_to((a - a_lo) * shape[1] + (b - b_lo), mass.shape).reshape(-1)
     pmf = np.bincount(index, weights=mass.reshape(-1), minlength=shape[0] * shape[1]).reshape(shape)
-    kept = float(pmf.sum())
-    if not abs(kept + dropped - 1.0) <= 1e-6 + dropped:
+    kept = float(pmf.sum()) * (float(np.exp(const + shift)) if precise else 1.0)
+    if not (np.isfinite(kept) and kept > 0):
         raise ArithmeticError(
-            f"the paired {what} joint lost precision (kept {kept!r}, dropped at most {dropped!r}); "
+            f"the paired {what} joint lost precision (kept {kept!r}); "
             "please report this with the counts that produced it"
         )
-    dropped = min(dropped, max(0.0, 1.0 - kept))  # the box's loss, measured (≤ its bound)
-    pmf *= (1.0 - dropped) / kept
+    if precise:
+        if not abs(kept + dropped - 1.0) <= 1e-6 + dropped:
+            raise ArithmeticError(
+                f"the paired {what} joint lost precision (kept {kept!r}, dropped at most {dropped!r}); "
+                "please report this with the counts that produced it"
+            )
+        dropped = min(dropped, max(0.0, 1.0 - kept))  # the box's loss, measured (≤ its bound)
+    pmf *= (1.0 - dropped) / float(pmf.sum())
     if tolerance > 0:
         flat = pmf.reshape(-1)
         order = np.argsort(flat, kind="stable")
@@ -212,8 +257,13 @@ def draw_counts(
     cells = np.asarray(cells, dtype=np.float64)
     if future == 0:
         return np.zeros((n_draws, cells.size), dtype=np.int64)
+    # numpy draws cell j as Binomial(rest, share_j / shares not yet drawn): the largest cell last, or
+    # at 10¹⁵ examples 1 − (a share near 1) loses the small cells' shares
+    order = np.argsort(cells, kind="stable")
     if model == "paired-beta-binomial":
-        shares = rng.dirichlet(cells + prior, size=n_draws)
+        shares = rng.dirichlet(cells[order] + np.broadcast_to(prior, cells.shape)[order], size=n_draws)
     else:
-        shares = np.broadcast_to(cells / cells.sum(), (n_draws, cells.size))
-    return rng.multinomial(future, shares)
+        shares = np.broadcast_to(cells[order] / cells.sum(), (n_draws, cells.size))
+    out = np.empty((n_draws, cells.size), dtype=np.int64)
+    out[:, order] = rng.multinomial(future, shares)
+    return out

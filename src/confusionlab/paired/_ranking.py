@@ -18,9 +18,11 @@ from .._validation import (
     check_choice,
     check_classifiers,
     check_confidence,
+    check_labels_not_scores,
     check_member,
     check_n_draws,
     check_observed_class,
+    check_progress,
     check_random_state,
     check_same_length,
     check_test_set_size,
@@ -29,15 +31,25 @@ from ..confusion import ConfusionMatrix, _distinct, _equals, _positive_label
 from ..distribution import TARGETS
 from ..metrics import Metric, get_metric, metric_value
 from ..palette import NEUTRAL, PAIR_COLOURS
-from ._compare import PairedComparison, check_options, check_true_value_question, compare_paired_cells
+from ._compare import (
+    MAX_BOX_POINTS,
+    PairedComparison,
+    check_options,
+    check_true_value_question,
+    compare_paired_cells,
+    exact_points,
+)
 from ._counts import PairedCounts
-from ._model import draw_counts
+from ._draws import CHUNK_ENTRIES, draw_classifier_counts
 from ._ranks import exact_ranks
 
 __all__ = ["MAX_CLASSIFIERS", "Ranking", "rank_models"]
 
 #: Largest number of classifiers :func:`rank_models` ranks (2**k agreement cells per class).
 MAX_CLASSIFIERS = 12
+#: ``method="auto"`` enumerates every pair exactly while their boxes and tables hold at most
+#: this many points in all (a few seconds); beyond, the pairwise matrix comes from the draws.
+MAX_PAIRWISE_POINTS = 2 * MAX_BOX_POINTS
 
 
 def __getattr__(name: str) -> Any:
@@ -70,10 +82,18 @@ class Ranking(Result):
     expected_rank : dict
         Expected rank, 1 = best; tied classifiers share the mean of their ranks.
     pairwise : ndarray, shape (k, k)
-        ``pairwise[i, j]`` = P(metric of i > metric of j), exact (:func:`compare_paired`
-        on each pair; the diagonal is 0).
+        ``pairwise[i, j]`` = P(metric of i > metric of j): exact (:func:`compare_paired`
+        on each pair) when ``pairwise_method == "exact"``, else from the ranking's Monte
+        Carlo draws (standard error at most ``pairwise_error``); the diagonal is 0.
     method : str
-        ``"exact"`` (k = 2) or ``"monte-carlo"``.
+        How P(best) was computed: ``"exact"`` (k = 2, exact pair) or ``"monte-carlo"``.
+    pairwise_method : str
+        ``"exact"`` or ``"monte-carlo"`` (see ``pairwise``).
+    pairwise_error : float
+        Largest standard error of ``pairwise`` (0.0 when exact).
+    target : str
+        The question answered: ``"next_test_set"`` (who wins on a new test set) or
+        ``"true_value"`` (who has the best true metric).
     mc_error : float
         Largest standard error of ``prob_best`` (0.0 when exact).
     n_draws : int or None
@@ -105,6 +125,12 @@ class Ranking(Result):
     model: str
     prob_best_error: dict[str, float] = field(default_factory=dict)
     observed: dict[str, float] = field(default_factory=dict)
+    #: ``"exact"`` (each pair enumerated) or ``"monte-carlo"`` (from the ranking's draws).
+    pairwise_method: str = "exact"
+    #: Largest standard error of the pairwise matrix (0.0 when exact).
+    pairwise_error: float = 0.0
+    #: The question: ``"next_test_set"`` or ``"true_value"``.
+    target: str = "next_test_set"
     #: What :meth:`compare` needs: the 2**k cells per class and the options of the ranking.
     _setup: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
@@ -174,14 +200,15 @@ class Ranking(Result):
         ax.bar(range(len(order)), heights, color=colours, yerr=err if self.mc_error else None, capsize=3)
         ax.set_xticks(range(len(order)), order)
         ax.set_ylim(0, 1)
-        ax.set_ylabel("P(best on a new test set)")
+        ax.set_ylabel("P(best true value)" if self.target == "true_value" else "P(best on a new test set)")
         ax.set_title(f"{self.metric}: {self.best!r} most likely best", fontsize="medium")
         return fig
 
     def compare(self, a: str, b: str) -> PairedComparison:
         """The paired comparison of classifiers ``a`` and ``b`` of the ranking (same options).
 
-        Its ``prob_greater`` is ``pairwise[i, j]`` for ``a = names[i]``, ``b = names[j]``.
+        Its ``prob_greater`` is ``pairwise[i, j]`` for ``a = names[i]``, ``b = names[j]``: exactly when
+        :attr:`pairwise_method` is ``"exact"``, within the two Monte Carlo errors otherwise.
         """
         i, j = (self.names.index(check_member(x, name, self.names)) for x, name in ((a, "a"), (b, "b")))
         cells_pos, cells_neg = self._setup["cells"]
@@ -200,9 +227,10 @@ class Ranking(Result):
         first, second = self._order()[:2]
         lo, hi = self.interval(c)[first]
         err = f" ({c:.0%} Monte Carlo interval [{lo:.3g}, {hi:.3g}])" if self.mc_error else ""
+        question = "to have the best true value" if self.target == "true_value" else "to be best on a new test set"
         return (
             f"{get_metric(self.metric).label}: of {len(self.names)} classifiers scored on the same test set, "
-            f"{first!r} is the most likely to be best on a new test set: P(best) = {self.prob_best[first]:.3g}"
+            f"{first!r} is the most likely {question}: P(best) = {self.prob_best[first]:.3g}"
             f"{err}, expected rank {self.expected_rank[first]:.3g}; next {second!r} with P(best) = "
             f"{self.prob_best[second]:.3g}."
         )
@@ -222,6 +250,8 @@ def rank_models(
     n_draws: int = 100_000,
     random_state: Any = 0,
     target: str = "next_test_set",
+    method: str = "auto",
+    progress: bool | None = None,
 ) -> Ranking:
     """Rank k ≥ 2 classifiers scored on the same test set.
 
@@ -241,6 +271,17 @@ def rank_models(
         The question, as in :func:`compare_paired`: who wins on a new test set, or who
         has the best true metric (the posterior of the 2**k agreement shares, by Monte
         Carlo, also for k = 2).
+    method : {"auto", "exact", "monte-carlo"}, default "auto"
+        How the pairwise matrix (and, for k = 2, P(best)) is computed, as in
+        :func:`compare_paired`. ``"auto"``: exactly where every pair fits
+        (:data:`~confusionlab.paired.MAX_BOX_POINTS`, the memory limit, exact keys), else
+        from the ranking's own Monte Carlo draws of the same model (at any size: MCC at
+        N = 10⁵, or a ×1000 ``future_size``). ``"exact"`` refuses what does not fit;
+        ``"monte-carlo"`` always draws. P(best) of k > 2 is always Monte Carlo.
+        :attr:`Ranking.method` and :attr:`Ranking.pairwise_method` say which was used,
+        ``mc_error`` and ``pairwise_error`` the Monte Carlo standard errors.
+    progress : bool or None
+        A progress bar over the draws (tqdm's; None: only in Jupyter or a terminal).
 
     Returns
     -------
@@ -276,8 +317,9 @@ def rank_models(
     names = check_classifiers(predictions, MAX_CLASSIFIERS)
     m = get_metric(metric)
     model, tolerance, undefined_value, n_draws = check_options(model, tolerance, undefined, n_draws, stacklevel=3)
-    t = as_labels(y_true, "y_true")
-    preds = [as_labels(v, f"predictions[{k!r}]") for k, v in predictions.items()]
+    t = check_labels_not_scores(as_labels(y_true, "y_true"), "y_true")
+    preds = [check_labels_not_scores(as_labels(v, f"predictions[{k!r}]"), f"predictions[{k!r}]")
+             for k, v in predictions.items()]  # fmt: skip
     check_same_length(
         {"y_true": t, **{f"predictions[{k!r}]": a for k, a in zip(names, preds, strict=True)}}, "a ranking"
     )
@@ -292,9 +334,14 @@ def rank_models(
     cells_neg = np.bincount(pattern[~truth], minlength=2**k)
     p_obs, n_obs = int(cells_pos.sum()), int(cells_neg.sum())
     target = check_choice(target, "target", TARGETS)
+    method = check_choice(method, "method", ("auto", "exact", "monte-carlo"))
+    show = check_progress(progress)
     if target == "true_value":
-        check_true_value_question(model, future_size, "auto")
+        check_true_value_question(model, future_size, method)
     p, n = check_test_set_size(future_size, p_obs, n_obs)
+    if model == "paired-binomial":
+        check_observed_class(p_obs, p, "positives", model)
+        check_observed_class(n_obs, n, "negatives", model)
     options = {"model": model, "tolerance": tolerance, "undefined": undefined_value, "n_draws": n_draws,
                "random_state": random_state, "target": target,
                "future_size": (p, n) if target == "next_test_set" else None}  # fmt: skip
@@ -303,36 +350,51 @@ def rank_models(
         tp, fp = int(np.count_nonzero(predicted & truth)), int(np.count_nonzero(predicted & ~truth))
         cm = ConfusionMatrix(tp=tp, fn=p_obs - tp, fp=fp, tn=n_obs - fp)
         observed[name] = metric_value(cm, m, undefined=undefined_value)
-    common = {"metric": m.name, "model": model, "observed": observed,
-              "_setup": {"cells": (cells_pos, cells_neg), "options": options}}  # fmt: skip
+    common = {"metric": m.name, "model": model, "observed": observed, "target": target,
+              "_setup": {"cells": (cells_pos, cells_neg), "options": {**options, "method": method}}}  # fmt: skip
+    pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
 
-    pairwise = np.zeros((k, k))
-    for i in range(k):
-        for j in range(i + 1, k):
-            r = _compare_pair(cells_pos, cells_neg, i, j, m, options)
-            pairwise[i, j], pairwise[j, i] = r.prob_greater, r.prob_less
-    if k == 2 and target == "next_test_set":
-        tie = 1.0 - pairwise[0, 1] - pairwise[1, 0]
-        best = [float(pairwise[0, 1] + tie / 2), float(pairwise[1, 0] + tie / 2)]
-        ranks = [float(1 + pairwise[1, 0] + tie / 2), float(1 + pairwise[0, 1] + tie / 2)]
+    if k == 2 and target == "next_test_set" and method != "monte-carlo":
+        r = _compare_pair(cells_pos, cells_neg, 0, 1, m, {**options, "method": method})
+        pairwise = np.array([[0.0, r.prob_greater], [r.prob_less, 0.0]])
+        tie = r.prob_equal
+        best = [float(r.prob_greater + tie / 2), float(r.prob_less + tie / 2)]
+        ranks = [float(1 + r.prob_less + tie / 2), float(1 + r.prob_greater + tie / 2)]
         return Ranking(names, dict(zip(names, best, strict=True)), dict(zip(names, ranks, strict=True)), pairwise,
-                       "exact", 0.0, None, prob_best_error=dict.fromkeys(names, 0.0), **common)  # fmt: skip
+                       r.method, r.mc_error, r.n_draws, prob_best_error=dict.fromkeys(names, r.mc_error),
+                       pairwise_method=r.method, pairwise_error=r.mc_error, **common)  # fmt: skip
 
-    if model == "paired-binomial":
-        check_observed_class(p_obs, p, "positives", model)
-        check_observed_class(n_obs, n, "negatives", model)
+    exact_pairs = target == "next_test_set" and method != "monte-carlo"
+    if exact_pairs and method == "auto":  # every pair must fit, and all of them within one budget
+        budget = 0.0
+        for i, j in pairs:
+            pc = PairedCounts(_pair_cells(cells_pos, i, j), _pair_cells(cells_neg, i, j))
+            points = exact_points(m, model, pc, p, n, tolerance)
+            budget = math.inf if points is None else budget + points
+            if budget > MAX_PAIRWISE_POINTS:
+                exact_pairs = False
+                break
     rng = check_random_state(random_state)
-    check_n_draws(n_draws, bytes_per_draw=2**k * 16 + k * 48)  # 2**k cells and k ranks per draw
+    check_n_draws(n_draws, bytes_per_draw=k * 48)  # k counts, values and ranks per draw
     prior = 2.0 ** (1 - k)
     bitmat = ((np.arange(2**k)[:, None] >> np.arange(k)[None, :]) & 1).astype(np.int64)  # (cells, k)
     if target == "true_value":  # the posterior of the shares; real values, ranked by sorting
-        tp = p * (rng.dirichlet(cells_pos + prior, size=n_draws) @ bitmat) if p else np.zeros((n_draws, k))
-        fp = n * (rng.dirichlet(cells_neg + prior, size=n_draws) @ bitmat) if n else np.zeros((n_draws, k))
+        tp, fp = np.zeros((n_draws, k)), np.zeros((n_draws, k))
+        step = max(1, CHUNK_ENTRIES // 2**k)
+        for s in range(0, n_draws, step):  # chunks: 2**k shares per draw are never held for all draws
+            r = min(step, n_draws - s)
+            if p:
+                tp[s : s + r] = p * (rng.dirichlet(cells_pos + prior, size=r) @ bitmat)
+            if n:
+                fp[s : s + r] = n * (rng.dirichlet(cells_neg + prior, size=r) @ bitmat)
         values = m.values(tp, p - tp, fp, n - fp, undefined=undefined_value)
         rank = np.unique(values.reshape(-1), return_inverse=True)[1].reshape(n_draws, k)
     else:
-        tp = draw_counts(model, cells_pos, p, n_draws, rng, prior) @ bitmat  # (n_draws, k)
-        fp = draw_counts(model, cells_neg, n, n_draws, rng, prior) @ bitmat
+        from tqdm.auto import tqdm
+
+        with tqdm(total=2 * n_draws, desc="rank_models", unit=" draws", disable=not show, delay=2.0) as bar:
+            tp = draw_classifier_counts(model, cells_pos, bitmat, p, n_draws, rng, prior, bar.update)
+            fp = draw_classifier_counts(model, cells_neg, bitmat, n, n_draws, rng, prior, bar.update)
         span = n + 1
         uniq, inv = np.unique((tp * span + fp).reshape(-1), return_inverse=True)
         ranked = exact_ranks(m, uniq // span, uniq % span, p, n, undefined_value)
@@ -345,6 +407,18 @@ def rank_models(
     greater = (rank[:, None, :] > rank[:, :, None]).sum(axis=2)  # others better than me
     equal = (rank[:, None, :] == rank[:, :, None]).sum(axis=2) - 1
     expected = (1 + greater + equal / 2).mean(axis=0)
+    pairwise = np.zeros((k, k))
+    if exact_pairs:
+        for i, j in pairs:
+            r = _compare_pair(cells_pos, cells_neg, i, j, m, {**options, "method": "exact"})
+            pairwise[i, j], pairwise[j, i] = r.prob_greater, r.prob_less
+        pairwise_method, pairwise_error = "exact", 0.0
+    else:  # from the same draws: consistent with P(best) by construction
+        for i, j in pairs:
+            pairwise[i, j] = float(np.mean(rank[:, i] > rank[:, j]))
+            pairwise[j, i] = float(np.mean(rank[:, j] > rank[:, i]))
+        worst = float(np.max(pairwise * (1 - pairwise)))
+        pairwise_method, pairwise_error = "monte-carlo", math.sqrt(worst / n_draws)
     return Ranking(
         names,
         dict(zip(names, prob_best.tolist(), strict=True)),
@@ -354,6 +428,8 @@ def rank_models(
         float(se.max()),
         n_draws,
         prob_best_error=dict(zip(names, se.tolist(), strict=True)),
+        pairwise_method=pairwise_method,
+        pairwise_error=pairwise_error,
         **common,
     )
 

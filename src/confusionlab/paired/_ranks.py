@@ -15,6 +15,13 @@ neighbours with identical doubles need an exact check (none when ``D²·V < 2**5
 wrapped int64 products below 2**113; reduced pairs beyond 2**53). Runs of identical
 doubles holding distinct ratios are re-sorted with :class:`fractions.Fraction`.
 
+Beyond 64 bits (MCC at N ≳ 50,000, say) the few points of a Monte Carlo draw are ranked
+with Python integers: each ratio ``num/den`` is divided as Python does it (correctly
+rounded), so the same argument holds, and neighbours with identical doubles are compared
+as :class:`fractions.Fraction`. That costs about a microsecond per point, so it is kept to
+:data:`MAX_PYTHON_POINTS` points (an exact enumeration of a lattice that large is refused
+before, by its memory estimate).
+
 Points where the metric is 0/0 take the ``undefined`` value (0.0 by default, the
 paper's convention) and tie with the defined points of exactly that value; x/0
 points are ±inf and tie with each other.
@@ -27,10 +34,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..distribution import _arithmetic
-from ..grouping import _EXACT_FLOAT, _WRAP_LIMIT, _injective, sort_exactly
+from ..grouping import _EXACT_FLOAT, _WRAP_LIMIT, _injective, _resolve_collisions, sort_exactly
 from ..metrics import Metric
 
-__all__ = ["Ranked", "exact_ranks"]
+__all__ = ["MAX_PYTHON_POINTS", "Ranked", "exact_ranks"]
+
+#: Points ranked with Python integers at most (beyond 64 bits): about a second.
+MAX_PYTHON_POINTS = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -47,7 +57,8 @@ def exact_ranks(metric: Metric, tp: np.ndarray, fp: np.ndarray, p: int, n: int, 
     Raises
     ------
     ValueError
-        When the exact keys need more than 64 bits (use the Monte Carlo method).
+        When the exact keys need more than 64 bits and there are more than
+        :data:`MAX_PYTHON_POINTS` points (use the Monte Carlo method).
 
     Examples
     --------
@@ -60,12 +71,18 @@ def exact_ranks(metric: Metric, tp: np.ndarray, fp: np.ndarray, p: int, n: int, 
     fp = np.asarray(fp, dtype=np.int64)
     shape = tp.shape
     cols = (tp, p - tp, fp, n - fp)
-    arithmetic = _arithmetic(metric, p + n, cols)
+    try:
+        arithmetic = _arithmetic(metric, p + n, cols)
+    except ValueError:  # degree-2 terms beyond 2**53: Python integers, exactly
+        arithmetic = "clustered"
     if arithmetic == "clustered":
-        raise ValueError(
-            f"{metric.name}'s exact keys at N = {p + n:,} need integers beyond 64 bits; "
-            "use method='monte-carlo' (or a smaller future_size)"
-        )
+        if tp.size > MAX_PYTHON_POINTS:
+            raise ValueError(
+                f"{metric.name}'s exact keys at N = {p + n:,} need integers beyond 64 bits, and {tp.size:,} points "
+                f"are more than the {MAX_PYTHON_POINTS:,} ranked with Python integers; use method='monte-carlo' "
+                "(or a smaller future_size)"
+            )
+        return _python_ranks(metric, tp, fp, p, n, undefined)
     form = metric.exact(*cols, as_float=arithmetic == "float")
     where, undefined_at, sign_at = form.special_points(shape)
     size = int(np.prod(shape))
@@ -79,6 +96,48 @@ def exact_ranks(metric: Metric, tp: np.ndarray, fp: np.ndarray, p: int, n: int, 
     if where.size:
         special = np.where(undefined_at, undefined, np.where(sign_at > 0, np.inf, -np.inf))
         ranks, values = _merge_special(ranks, values, defined, where, special)
+    return Ranked(ranks.reshape(shape), values)
+
+
+def _python_ranks(metric: Metric, tp: np.ndarray, fp: np.ndarray, p: int, n: int, undefined: float) -> Ranked:
+    """:func:`exact_ranks` with Python integers (keys beyond 64 bits; few points)."""
+    shape = tp.shape
+    size = tp.size
+    flat_tp = [int(v) for v in tp.reshape(-1).tolist()]
+    flat_fp = [int(v) for v in fp.reshape(-1).tolist()]
+    cols = tuple(
+        np.array(c, dtype=object) for c in (flat_tp, [p - v for v in flat_tp], flat_fp, [n - v for v in flat_fp])
+    )
+    form = metric._exact(*cols)
+    where, undefined_at, sign_at = form.special_points((size,))
+    defined = np.ones(size, dtype=bool)
+    defined[where] = False
+    num = np.broadcast_to(np.asarray(form.num, dtype=object), (size,))[defined]
+    den = np.broadcast_to(np.asarray(form.den, dtype=object), (size,))[defined]
+    ranks = np.empty(size, dtype=np.int64)
+    values = np.empty(0)
+    if num.size:
+        f = np.array([int(a) / int(b) for a, b in zip(num.tolist(), den.tolist(), strict=True)], dtype=np.float64)
+        order, same = sort_exactly(f)
+        pairs = np.flatnonzero(same)
+        if pairs.size:  # identical doubles: equal exactly when the cross products are
+            first, second = order[pairs], order[pairs + 1]
+            equal = np.array(
+                [int(num[i]) * int(den[j]) == int(num[j]) * int(den[i]) for i, j in zip(first, second, strict=True)],
+                dtype=bool,
+            )
+            if not equal.all():
+                order, same = _resolve_collisions(order, same, pairs[~equal], num, den)
+        group = np.concatenate(([0], np.cumsum(~same)))
+        ranks_defined = np.empty(num.size, dtype=np.int64)
+        ranks_defined[order] = group
+        ranks[defined] = ranks_defined
+        starts = np.concatenate(([0], np.flatnonzero(~same) + 1))
+        reps = order[starts]
+        values = np.asarray(form.value(f[reps], 1.0), dtype=np.float64)
+    if where.size:
+        special = np.where(undefined_at, undefined, np.where(sign_at > 0, np.inf, -np.inf))
+        ranks, values = _merge_special(ranks, values, defined, where, special.astype(np.float64))
     return Ranked(ranks.reshape(shape), values)
 
 

@@ -71,6 +71,58 @@ def degenerate(model: str, metric: Metric, p: Any, n: Any, tp: Any, tn: Any) -> 
     return out if np.ndim(out) else bool(out)
 
 
+#: A planned test set stands for the requested classifier when each class it reads is present
+#: without clipping and its rounded rate (TP/p, TN/n) is within this of the requested one.
+RATE_SLACK = 0.05
+
+
+def honest_min_size(metric: Metric, prevalence: float, tpr: float, tnr: float) -> float:
+    """The smallest N from which every planned test set stands for the requested classifier.
+
+    At small N the rounding of :func:`plan_counts` plans another classifier: with
+    prevalence 10⁻⁴ a test set of 417 has p clipped to 1 (prevalence 0.0024), and TP =
+    ⌊0.62 + ½⌋ = 1 gives TPR 1, not 0.62. A size is *honest* when each class the metric
+    reads has an unclipped count c = ⌊π·N + ½⌋ ≥ 1 (n = N − p ≥ 1) and its rounded rate is
+    within :data:`RATE_SLACK` of the requested one; a count c ≥ ½/RATE_SLACK always is,
+    so the answer is one more than the largest N whose count is one of the few dishonest
+    ones (found per count, not by scanning N). ``inf`` when a class the metric reads has
+    prevalence 0.
+
+    >>> from confusionlab.metrics import get_metric
+    >>> honest_min_size(get_metric("mcc"), 1e-4, 0.62, 0.93)  # p = 4 gives TPR 0.5: from p = 5 on
+    45000
+    >>> honest_min_size(get_metric("mcc"), 0.5, 0.8, 0.8)
+    16
+    """
+    side = _ONE_SIDED.get(metric.name)
+    last = 1
+    for positive, rate in ((True, tpr), (False, tnr)):
+        if side == ("n" if positive else "p"):
+            continue
+        share = prevalence if positive else 1.0 - prevalence
+        if share <= 0:
+            return math.inf
+        for c in range(math.ceil(0.5 / RATE_SLACK)):
+            if c > 0 and abs(math.floor(rate * c + 0.5) / c - rate) <= RATE_SLACK + 1e-12:
+                continue
+            last = max(last, _largest_size_with_count(prevalence, positive, c))
+    return last + 1
+
+
+def _largest_size_with_count(prevalence: float, positive: bool, c: int) -> int:
+    """The largest N whose unclipped class count (p = ⌊π·N + ½⌋, or n = N − p) is at most c."""
+    share = prevalence if positive else 1.0 - prevalence
+    guess = int(min(1e18, math.ceil((c + 0.5) / share)))
+
+    def count(N: np.ndarray) -> np.ndarray:
+        p = np.floor(prevalence * N + 0.5).astype(np.int64)
+        return p if positive else N - p
+
+    window = np.arange(max(1, guess - 4), guess + 5, dtype=np.int64)
+    ok = window[count(window) <= c]
+    return int(ok.max()) if ok.size else max(1, guess - 5)
+
+
 def plan_counts(N: Any, prevalence: float, tpr: float, tnr: float) -> tuple[Any, Any, Any, Any]:
     """The planned counts ``(p, n, TP, TN)`` at size(s) ``N``, vectorised.
 

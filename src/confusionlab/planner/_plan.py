@@ -39,7 +39,7 @@ from ..models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, resolve_prior
 from ..palette import NEUTRAL, THEME
 from . import _assurance
 from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES, _assurance_at, outcome_count, suggested_outcomes
-from ._criterion import _Evaluator, normal_half_width, plan_counts
+from ._criterion import _Evaluator, honest_min_size, normal_half_width, plan_counts
 from ._rates import rates_for_value
 from ._search import MAX_SIZE, smallest_size, stable_size
 
@@ -407,7 +407,11 @@ def plan_test_size(
     ``stable_horizon = min(2·N_stable, max_size)`` meets it (:func:`stable_size`: exact
     where the calibrated approximation cannot rule a failure out). Under the binomial
     plug-in a size whose planned class has 0 or all successes has a marginal without
-    spread: the criterion is undefined there and never met. The search is :func:`smallest_size`
+    spread: the criterion is undefined there and never met. Sizes below
+    :func:`~confusionlab.planner._criterion.honest_min_size` are not candidates: there a class
+    the metric reads is clipped to one example or its rounded rate is more than 0.05 from the
+    one requested (prevalence 10⁻⁴ at N = 417 would plan one positive with TPR 1), so the plan
+    would be for another classifier. The search is :func:`smallest_size`
     (bracket with the normal approximation, then scan every candidate size, in
     increasing order), whose Notes say why the smallest N is found although the
     half-width is not monotone in N.
@@ -485,6 +489,15 @@ def plan_test_size(
         assurance_tolerance = check_assurance_tolerance(assurance_tolerance, DEFAULT_ASSURANCE_TOLERANCE)
         max_outcomes = check_int(max_outcomes, "max_outcomes", minimum=1)
     show = check_progress(progress)
+    min_size = max(2, honest_min_size(m, prevalence, tpr, tnr))
+    if min_size > max_size:
+        raise InvalidParameterError(
+            f"prevalence={prevalence:g} with tpr={tpr:g}, tnr={tnr:g}: below N = {min_size:,} a planned test set "
+            f"cannot hold the classes {m.name} reads with these rates (too few examples: the rounded counts would "
+            f"stand for another classifier), and max_size={max_size:,} is smaller; raise max_size to at least "
+            f"{min_size:,}"
+        )
+    min_size = int(min_size)
     ev = _Evaluator(m, prevalence, tpr, tnr, confidence, model, alpha, tolerance, target)
     if (
         _cache is not None
@@ -499,7 +512,7 @@ def plan_test_size(
 
     achieved = error = None
     if assurance is None:
-        N, h, curve = smallest_size(ev, approximate, half_width, min_size=2, max_size=max_size)
+        N, h, curve = smallest_size(ev, approximate, half_width, min_size=min_size, max_size=max_size)
         searched = len(ev.cache) - known
         horizon = min(2 * N, max_size)
         N_stable = stable_size(ev, approximate, half_width, start=N, horizon=horizon, curve=curve)
@@ -510,7 +523,18 @@ def plan_test_size(
     else:
         # Refuse up front, before the long enumeration, when the outcomes at the plain plan's
         # size (below which an assurance q ≥ ½ rarely plans) already exceed max_outcomes.
-        plain = smallest_size(ev, approximate, half_width, min_size=2, max_size=max_size)[0]
+        plain = smallest_size(ev, approximate, half_width, min_size=min_size, max_size=max_size)[0]
+        # The enumeration leaves each marginal's tails out: it can certify at most its own mass.
+        # An assurance above that is never reached at any size (it would search to max_size).
+        _, _, _, tp_pmf, tn_pmf = _assurance._outcomes(ev, plain, assurance_tolerance)
+        enumerated = float(tp_pmf.sum()) * float(tn_pmf.sum())
+        if assurance > enumerated - 1e-12:
+            raise InvalidParameterError(
+                f"assurance={assurance:g} cannot be certified: the test outcomes enumerated hold a mass of only "
+                f"{enumerated:.6g} (assurance_tolerance={assurance_tolerance:g} of each marginal's tails is left out), "
+                f"at N = {plain:,} (about as much at every size). Lower assurance_tolerance to "
+                f"{(1 - assurance) / 4:.2g} or less, or ask for an assurance below {enumerated:.4g}"
+            )
         if assurance >= 0.5 and outcome_count(ev, plain, assurance_tolerance) > max_outcomes:
             reach = min(plain + plain // 2, max_size)
             ahead = outcome_count(ev, reach, assurance_tolerance)

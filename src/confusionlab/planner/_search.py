@@ -138,30 +138,36 @@ def smallest_size(
         n1 = max_size if not ratio < math.sqrt(max_size / n0) + 1 else math.ceil(n0 * ratio**2)
         exact(int(min(max(n1, min_size), max_size)))
     hi = int(min(max_size, max(curve) * 1.3 + 16))
-    sizes = np.arange(min_size, hi + 1, dtype=np.int64)
-    approx = approximate(sizes)
-    done = np.zeros(sizes.size, dtype=bool)
-    for size in curve:
-        if size <= hi:
-            done[size - min_size] = True
+    blocks = _Blocks(approximate, min_size)
     while True:
         rho_lo = min(rhos) * (1 - max(grains)) if rhos else 0.0
-        candidate = (np.isnan(approx) | (rho_lo * approx <= half_width)) if rho_lo > 0 else np.ones(sizes.size, bool)
         successes = [s for s, h in curve.items() if h <= half_width]
         best = min(successes) if successes else None
-        limit = sizes.size if best is None else best - min_size
-        todo = np.flatnonzero(candidate[:limit] & ~done[:limit])
-        if todo.size:
+        last = hi if best is None else best - 1
+        evaluated = np.fromiter(curve, dtype=np.int64, count=len(curve))
+        rescan = False
+        for lo_b, hi_b in blocks.ranges(min_size, last):
+            if rho_lo > 0 and blocks.none_below(lo_b, hi_b, half_width / rho_lo):
+                continue
+            sizes, approx = blocks.block(lo_b, hi_b)
+            if rho_lo > 0:
+                candidate = np.isnan(approx) | (rho_lo * approx <= half_width)
+            else:
+                candidate = np.ones(sizes.size, bool)
+            todo = np.flatnonzero(candidate & ~np.isin(sizes, evaluated))
+            if not todo.size:
+                continue
             # evaluate candidates in increasing order until ρ_lo moves (which changes the set)
             before = rho_lo
             for i in todo:
-                size = int(sizes[i])
-                done[i] = True
-                h = exact(size, float(approx[i]))
+                h = exact(int(sizes[i]), float(approx[i]))
                 if h <= half_width:
                     break
                 if rhos and min(rhos) * (1 - max(grains)) < before:
                     break
+            rescan = True
+            break
+        if rescan:
             continue
         if best is not None:
             return best, curve[best], dict(sorted(curve.items()))
@@ -177,15 +183,85 @@ def smallest_size(
                 max_size=max_size,
                 curve=dict(sorted(curve.items())),
             )
-        new_hi = int(min(max_size, hi * 1.5 + 16))
-        extra = np.arange(hi + 1, new_hi + 1, dtype=np.int64)
-        sizes = np.concatenate([sizes, extra])
-        approx = np.concatenate([approx, approximate(extra)])
-        done = np.concatenate([done, np.zeros(extra.size, dtype=bool)])
-        hi = new_hi
-        if rho_lo > 0 and not rho_lo * approx[-1] <= half_width:
-            done[-1] = True
-            exact(hi)  # a probe at the new end keeps ρ calibrated where the scan goes next
+        hi = int(min(max_size, hi * 1.5 + 16))
+        end_approx = float(approximate(np.array([hi], dtype=np.int64))[0])
+        if rho_lo > 0 and not rho_lo * end_approx <= half_width:
+            exact(hi, end_approx)  # a probe at the new end keeps ρ calibrated where the scan goes next
+
+
+#: Sizes whose approximation is held at once by the scans (a block); a block's extremes are
+#: kept, so a block without candidates is skipped without being computed again.
+BLOCK = 1 << 18
+#: Blocks from this size on are first judged on a sample (every SAMPLE_STRIDE sizes and their
+#: neighbours, the bounds widened by the largest step seen): a plan near 10⁸ does not compute
+#: the approximation at every size below it. A block the sample cannot clear is scanned.
+SAMPLED_FROM = 1 << 20
+SAMPLE_STRIDE = 64
+
+
+class _Blocks:
+    """The sizes of a scan in blocks of :data:`BLOCK`: memory bounded whatever ``max_size``."""
+
+    def __init__(self, approximate: Callable[[np.ndarray], np.ndarray], origin: int) -> None:
+        self.approximate = approximate
+        self.origin = origin
+        self.extremes: dict[tuple[int, int], tuple[float, float, bool]] = {}
+
+    def ranges(self, lo: int, hi: int, *, descending: bool = False) -> list[tuple[int, int]]:
+        """The blocks covering ``lo … hi`` (aligned on the origin), as (first, last) sizes."""
+        if hi < lo:
+            return []
+        first = (lo - self.origin) // BLOCK
+        last = (hi - self.origin) // BLOCK
+        out = []
+        for b in range(first, last + 1):
+            start = self.origin + b * BLOCK
+            out.append((max(lo, start), min(hi, start + BLOCK - 1)))
+        return out[::-1] if descending else out
+
+    def block(self, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        sizes = np.arange(lo, hi + 1, dtype=np.int64)
+        approx = self.approximate(sizes)
+        with np.errstate(invalid="ignore"):
+            finite = approx[~np.isnan(approx)]
+            self.extremes[(lo, hi)] = (
+                float(finite.min()) if finite.size else math.inf,
+                float(finite.max()) if finite.size else -math.inf,
+                bool(finite.size < approx.size),
+            )
+        return sizes, approx
+
+    def _extremes(self, lo: int, hi: int) -> tuple[float, float, bool]:
+        if (lo, hi) not in self.extremes:
+            if lo < SAMPLED_FROM or hi - lo < 4 * SAMPLE_STRIDE:
+                self.block(lo, hi)
+            else:
+                self.extremes[(lo, hi)] = self._sampled(lo, hi)
+        return self.extremes[(lo, hi)]
+
+    def _sampled(self, lo: int, hi: int) -> tuple[float, float, bool]:
+        """Bounds on the block's extremes from a sample every :data:`SAMPLE_STRIDE` sizes and
+        their neighbours: widened by the stride times the largest relative step between
+        neighbours seen (the rounding of the counts), times 4, plus the 1/√N trend."""
+        at = np.unique(np.r_[np.arange(lo, hi, SAMPLE_STRIDE, dtype=np.int64), hi])
+        near = np.minimum(at + 1, hi)
+        a, b = self.approximate(at), self.approximate(near)
+        if np.isnan(a).any() or np.isnan(b).any() or not (np.isfinite(a).all() and np.isfinite(b).all()):
+            return -math.inf, math.inf, True  # scanned size by size
+        with np.errstate(divide="ignore", invalid="ignore"):
+            step = float(np.nanmax(np.abs(b / a - 1.0), initial=0.0))
+        slack = 4.0 * SAMPLE_STRIDE * (step + 1.0 / lo)
+        return float(a.min()) * (1.0 - slack), float(a.max()) * (1.0 + slack), False
+
+    def none_below(self, lo: int, hi: int, bound: float) -> bool:
+        """No size of the block has an approximation ≤ ``bound`` (nor an undefined one)."""
+        low, _, has_nan = self._extremes(lo, hi)
+        return not has_nan and not low <= bound
+
+    def all_below(self, lo: int, hi: int, bound: float) -> bool:
+        """Every size of the block has an approximation ≤ ``bound`` (none undefined)."""
+        _, high, has_nan = self._extremes(lo, hi)
+        return not has_nan and high <= bound
 
 
 def stable_size(
@@ -224,25 +300,32 @@ def stable_size(
             grains.append(min(g, 0.5))
         return h
 
-    sizes = np.arange(start, horizon + 1, dtype=np.int64)
-    approx = approximate(sizes)
-    done = np.zeros(sizes.size, dtype=bool)
-    for size in list(curve):
-        if start <= size <= horizon:
-            exact(size, float(approx[size - start]))
-            done[size - start] = True
+    blocks = _Blocks(approximate, start)
+    done: set[int] = set()
+    for size in sorted(s for s in curve if start <= s <= horizon):
+        exact(size, float(approximate(np.array([size], dtype=np.int64))[0]))
+        done.add(size)
     while True:
         rho_hi = max(rhos) * (1 + max(grains)) if rhos else math.inf
-        with np.errstate(invalid="ignore"):
-            candidate = ~(rho_hi * approx <= half_width)  # NaN (undefined) and inf·0 included
         failures = [s for s, h in curve.items() if start <= s <= horizon and not h <= half_width]
         last = max(failures) if failures else start - 1
-        todo = np.flatnonzero(candidate & ~done & (sizes > last))
-        if not todo.size:
+        moved = False
+        for lo_b, hi_b in blocks.ranges(last + 1, horizon, descending=True):
+            if math.isfinite(rho_hi) and blocks.all_below(lo_b, hi_b, half_width / rho_hi):
+                continue
+            sizes, approx = blocks.block(lo_b, hi_b)
+            with np.errstate(invalid="ignore"):
+                candidate = ~(rho_hi * approx <= half_width)  # NaN (undefined) and inf·0 included
+            todo = np.flatnonzero(candidate & ~np.isin(sizes, np.fromiter(done, dtype=np.int64, count=len(done))))
+            if not todo.size:
+                continue
+            before = rho_hi
+            for i in todo[::-1]:
+                done.add(int(sizes[i]))
+                h = exact(int(sizes[i]), float(approx[i]))
+                if not h <= half_width or max(rhos, default=math.inf) * (1 + max(grains, default=0.0)) != before:
+                    break
+            moved = True
+            break
+        if not moved:
             return last + 1
-        before = rho_hi
-        for i in todo[::-1]:
-            done[i] = True
-            h = exact(int(sizes[i]), float(approx[i]))
-            if not h <= half_width or max(rhos, default=math.inf) * (1 + max(grains, default=0.0)) != before:
-                break

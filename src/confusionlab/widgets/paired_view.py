@@ -214,10 +214,16 @@ class PairedView(BundledWidget, bundle="paired"):
 
 def _question(r: PairedComparison, name_a: str, name_b: str, label: str) -> str:
     p, n = r.future_size
+    err = f" Monte Carlo ({r.n_draws:,} draws, standard error {r.mc_error:.2g})." if r.method == "monte-carlo" else ""
+    if getattr(r, "target", "next_test_set") == "true_value":
+        return (
+            f"Which of {name_a} and {name_b} has the better true {label} (on all examples like these, not on one "
+            f"test set)? The posterior of the agreement shares of the {p + n:,} examples scored.{err}"
+        )
     return (
         f"If a new test set of {p + n:,} examples ({p:,} positives, {n:,} negatives) were drawn and both "
         f"{name_a} and {name_b} scored on it, how would {name_a}'s {label} compare with {name_b}'s? "
-        f"({r.model} model: the two are scored on the same examples)"
+        f"({r.model} model: the two are scored on the same examples){err}"
     )
 
 
