@@ -142,7 +142,10 @@ def test_n_stable_is_one_past_the_last_failure_up_to_the_horizon(metric, prevale
     plan = plan_test_size(metric, prevalence=prevalence, tpr=tpr, tnr=tnr, half_width=h, target="next_test_set")
     assert plan.stable_horizon == 2 * plan.N_stable
     failing = [
-        N for N in range(plan.N, plan.stable_horizon + 1) if not ref.half_width(metric, N, prevalence, tpr, tnr) <= h
+        N
+        for N in range(plan.N, plan.stable_horizon + 1)
+        # within 1e-12 of the goal is an exact tie blurred by float interval ends (test_exact_ties.py)
+        if not ref.half_width(metric, N, prevalence, tpr, tnr) <= h * (1 + 1e-12)
     ]
     assert plan.N_stable == (max(failing) + 1 if failing else plan.N)
     assert plan.N_stable >= plan.N
@@ -150,8 +153,8 @@ def test_n_stable_is_one_past_the_last_failure_up_to_the_horizon(metric, prevale
 
 def test_n_stable_differs_from_n_where_the_half_width_jumps_back():
     plan = plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1, target="next_test_set")
-    assert (plan.N, plan.N_stable) == (229, 251)  # the scan above confirms both
-    assert "251" in plan.summary(0.95)
+    assert (plan.N, plan.N_stable) == (229, 249)  # the scan above confirms both (249, 250: exact ties)
+    assert "249" in plan.summary(0.95)
 
 
 # ----------------------------------------------------------------------------- assurance at its defaults

@@ -98,7 +98,7 @@ def test_the_view_asks_the_question_and_shows_the_stable_size():
     assert (shown["N"], shown["N_stable"], shown["target"]) == (true.N, true.N_stable, "true_value")
     assert "true value" in shown["message"]
     w.target = "next_test_set"
-    assert (w.plan()["N"], w.plan()["N_stable"]) == (229, 251)
+    assert (w.plan()["N"], w.plan()["N_stable"]) == (229, 249)
     assert "new test set" in w.plan()["message"]
     # the binomial plug-in has no true-value question: refused, nothing changes
     w.target = "true_value"

@@ -17,6 +17,7 @@ from .._validation import InvalidParameterError
 from ..confusion import ConfusionMatrix
 from ..models import slice_model
 from ._criterion import _ONE_SIDED, _Evaluator
+from ._search import with_slack
 
 __all__ = ["DEFAULT_ASSURANCE_TOLERANCE", "MAX_OUTCOMES", "outcome_count"]
 
@@ -91,7 +92,7 @@ def _assurance_at(
     mass = np.multiply.outer(tp_pmf, tn_pmf).ravel()
     flat = widths.ravel()
     error = max(0.0, 1.0 - float(mass.sum()))
-    probability = float(mass[flat <= half_width].sum())
+    probability = float(mass[flat <= with_slack(half_width)].sum())
     order = np.argsort(flat, kind="stable")
     cum = np.cumsum(mass[order])
     k = int(np.searchsorted(cum, q - 1e-12))

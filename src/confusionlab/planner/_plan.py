@@ -41,7 +41,7 @@ from . import _assurance
 from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES, _assurance_at, outcome_count, suggested_outcomes
 from ._criterion import _Evaluator, honest_min_size, normal_half_width, plan_counts
 from ._rates import rates_for_value
-from ._search import MAX_SIZE, smallest_size, stable_size
+from ._search import MAX_SIZE, smallest_size, stable_size, with_slack
 
 __all__ = ["PLAN_MODELS", "TestSizePlan", "plan_test_size"]
 
@@ -126,7 +126,7 @@ class _SizePlan(Result):
             {
                 self._size_attribute: sizes,
                 "half_width": widths,
-                "reached": widths <= self.requested_half_width,
+                "reached": widths <= with_slack(self.requested_half_width),
                 "planned": sizes == self._size,
             }
         )

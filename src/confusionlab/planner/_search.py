@@ -20,6 +20,20 @@ __all__ = ["MAX_SIZE", "TargetUnreachableError", "smallest_size", "stable_size"]
 #: Largest test-set size searched by default (``max_size``): a half-width that no N up to
 #: it reaches raises :class:`TargetUnreachableError` with the best N found.
 MAX_SIZE = 1_000_000
+#: Relative slack of every comparison with the goal. A half-width computed from float interval
+#: ends exceeds an exactly met goal by a few ulps (recall at TPR 0.8, 250 examples, ± 0.1: the
+#: half-width 25/250 computes as 0.10000000000000003), so without it sizes that meet the goal
+#: exactly would be decided by rounding.
+TIE_SLACK = 1e-12
+
+
+def with_slack(half_width: float) -> float:
+    """The goal a computed half-width is compared with: ``half_width`` and :data:`TIE_SLACK`.
+
+    >>> 0.1 + 2e-17 <= with_slack(0.1), 0.1 * (1 + 1e-9) <= with_slack(0.1)
+    (True, False)
+    """
+    return half_width * (1.0 + TIE_SLACK)
 
 
 class TargetUnreachableError(ValueError):
@@ -112,6 +126,7 @@ def smallest_size(
     settings. Only the sizes near the crossing are evaluated: the search does not
     evaluate every N.
     """
+    half_width = with_slack(half_width)
     curve: dict[int, float] = {}
     rhos: list[float] = []
     grains: list[float] = []
@@ -289,6 +304,7 @@ def stable_size(
     down, each evaluation raising ρ_hi if needed (which can only add sizes). So every
     size of ``[start, horizon]`` is checked, exactly or by the calibrated bound.
     """
+    half_width = with_slack(half_width)
     rhos: list[float] = []
     grains: list[float] = []
 
