@@ -112,5 +112,19 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
     from pyspark.sql import functions as F
 
     df = _native(frame)
-    keys = request.key_columns(F.col, _facet, lambda column, threshold: column > F.lit(threshold))
+    binned: dict[str, str] = {}
+    for i, (col, edges) in enumerate(request.bins):  # Spark's own binary search over the edges, in the JVM
+        from pyspark.ml.feature import Bucketizer
+
+        binned[col] = f"_bin{i}"
+        if not edges:  # one bin
+            df = df.withColumn(binned[col], F.lit(0))
+            continue
+        splits = [float("-inf"), *map(float, edges), float("inf")]
+        df = Bucketizer(splits=splits, inputCol=col, outputCol=binned[col], handleInvalid="keep").transform(df)
+
+    def bucket(name: str, edges: tuple[float, ...]) -> Any:
+        return F.col(binned[name]).cast("int")
+
+    keys = request.key_columns(F.col, _facet, lambda column, threshold: column > F.lit(threshold), bucket)
     return _aggregate(df, keys, request.checked)
