@@ -222,6 +222,7 @@ def rank_models(
     n_draws: int = 100_000,
     random_state: Any = 0,
     target: str = "next_test_set",
+    data: Any = None,
 ) -> Ranking:
     """Rank k ≥ 2 classifiers scored on the same test set.
 
@@ -241,6 +242,11 @@ def rank_models(
         The question, as in :func:`compare_paired`: who wins on a new test set, or who
         has the best true metric (the posterior of the 2**k agreement shares, by Monte
         Carlo, also for k = 2).
+
+    data : DataFrame, optional
+        pandas, polars, pyarrow, DuckDB, Dask or PySpark: then ``y_true`` is a column name and
+        ``predictions`` maps each classifier to its column (or lists the columns); the
+        agreement patterns are counted by the engine (``paired/_data.py``; the same numbers).
 
     Returns
     -------
@@ -273,6 +279,12 @@ def rank_models(
     >>> r.best, r.method, round(r.value["a"] + r.value["b"], 12)
     ('a', 'exact', 1.0)
     """
+    if data is not None:  # data= with column names: the patterns counted where the data lives (SPEC F5)
+        from ._data import rank_models_data
+
+        kwargs = dict(model=model, tolerance=tolerance, future_size=future_size, undefined=undefined,
+                      n_draws=n_draws, random_state=random_state, target=target)  # fmt: skip
+        return rank_models_data(data, y_true, predictions, metric, positive=positive, **kwargs)
     names = check_classifiers(predictions, MAX_CLASSIFIERS)
     m = get_metric(metric)
     model, tolerance, undefined_value, n_draws = check_options(model, tolerance, undefined, n_draws, stacklevel=3)
