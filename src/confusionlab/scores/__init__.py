@@ -52,7 +52,8 @@ __all__ = [
 
 
 def roc_curve(
-    y_true: Any, y_score: Any, *, positive: Any = None, multi_class: str | None = None
+    y_true: Any, y_score: Any, *, positive: Any = None, multi_class: str | None = None,
+    data: Any = None, groups: Any = None, score_bins: int | None = None,
 ) -> RocCurve | MulticlassRocCurve:
     """The ROC curve of one classifier's scores, with its AUC and the AUC's uncertainty.
 
@@ -69,6 +70,12 @@ def roc_curve(
         With more than two classes and a (samples × classes) ``y_score`` (columns in the sorted
         order of the classes, as scikit-learn's): one-vs-rest curves and the macro AUC with its
         DeLong interval, or Hand & Till's M with a bootstrap interval (a :class:`MulticlassRocCurve`).
+    data, groups, score_bins : optional
+        ``data``: pandas, polars, pyarrow, DuckDB, Dask or PySpark; ``y_true``, ``y_score`` and
+        ``groups`` are then column names and (group, true label, score) is counted by the engine
+        (``scores/_data.py``; the same numbers; with ``groups`` a dict group → curve). More than
+        10⁶ distinct scores need ``score_bins`` (quantile bins computed by the engine;
+        ``.max_auc_error`` the largest possible difference from the unbinned AUC).
 
     Returns
     -------
@@ -97,6 +104,11 @@ def roc_curve(
     >>> round(curve.p_value(), 3)
     0.1
     """
+    if data is not None or groups is not None or score_bins is not None:  # SPEC F5: counted by the engine
+        from ._data import curve_data, needs_data
+
+        needs_data(data, groups=groups, score_bins=score_bins, multi_class=multi_class)
+        return curve_data("roc", data, y_true, y_score, positive=positive, groups=groups, score_bins=score_bins)
     multi_class = check_multi_class(multi_class, np.ndim(y_score))
     if multi_class is not None:
         check_omitted(positive, "positive", "multi_class scores every class")
@@ -104,10 +116,13 @@ def roc_curve(
     return RocCurve(binary_scores(y_true, y_score, positive=positive))
 
 
-def precision_recall_curve(y_true: Any, y_score: Any, *, positive: Any = None) -> PrecisionRecallCurve:
+def precision_recall_curve(
+    y_true: Any, y_score: Any, *, positive: Any = None, data: Any = None, groups: Any = None,
+    score_bins: int | None = None,
+) -> PrecisionRecallCurve:
     """The precision–recall curve of one classifier's scores and its average precision.
 
-    Parameters are those of :func:`roc_curve`.
+    Parameters are those of :func:`roc_curve` (``data``, ``groups``, ``score_bins`` too).
 
     Returns
     -------
@@ -127,4 +142,9 @@ def precision_recall_curve(y_true: Any, y_score: Any, *, positive: Any = None) -
     >>> round(pr.value, 4), pr.precision.tolist()
     (0.8333, [0.5, 0.6666666666666666, 0.5, 1.0, 1.0])
     """
+    if data is not None or groups is not None or score_bins is not None:  # SPEC F5: counted by the engine
+        from ._data import curve_data, needs_data
+
+        needs_data(data, groups=groups, score_bins=score_bins)
+        return curve_data("pr", data, y_true, y_score, positive=positive, groups=groups, score_bins=score_bins)
     return PrecisionRecallCurve(binary_scores(y_true, y_score, positive=positive))
