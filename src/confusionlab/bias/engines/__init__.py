@@ -97,6 +97,9 @@ class CountRequest:
         Columns counted by their bin instead of their value: ``(column, edges)`` with
         increasing ``edges``; a value ``x`` is in bin ``searchsorted(edges, x, "right")``
         (0 … len(edges)), computed by the engine (the score bins of the curves).
+    columnar : bool
+        Hand the table over column by column (Spark: ``toArrow`` instead of ``collect``;
+        for the large tables of scores, where row objects cost more than the count).
 
     Examples
     --------
@@ -113,6 +116,7 @@ class CountRequest:
     dropna: bool = False
     facets: tuple[str, ...] = ()
     bins: tuple[tuple[str, tuple[float, ...]], ...] = ()
+    columnar: bool = False
 
     @property
     def checked(self) -> list[tuple[str, str]]:
