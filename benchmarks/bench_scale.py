@@ -106,7 +106,10 @@ def bench_dask(rows: int, repeat: int) -> None:
             _compare(
                 f"Dask LocalCluster (2 × 1 thread), {rows:,} rows in {parts} partitions generated on the workers",
                 lambda: ddf.groupby(["g", "y", "p"]).size().compute(),
-                {"evaluate (labels, 20 groups)": lambda: _evaluate(ddf), "roc_curve (score_bins=10^4)": lambda: _roc(ddf)},
+                {
+                    "evaluate (labels, 20 groups)": lambda: _evaluate(ddf),
+                    "roc_curve (score_bins=10^4)": lambda: _roc(ddf),
+                },
                 repeat,
             )
 

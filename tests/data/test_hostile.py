@@ -41,8 +41,10 @@ CALLS = {
     "y_pred": (2, lambda d: cl.evaluate(data=d, y_true="y", y_pred="p_nan", groups="g")),
     "groups": (4, lambda d: cl.evaluate(data=d, y_true="y", y_pred="p", groups="g_none")),
     "y_score": (1, lambda d: cl.roc_curve(data=d, y_true="y", y_score="s_nan")),
-    "pred_b": (5, lambda d: cl.compare_paired(data=d, y_true="yes", pred_a="a", pred_b="b_none", metric="f1",
-                                              positive="yes")),  # fmt: skip
+    "pred_b": (
+        5,
+        lambda d: cl.compare_paired(data=d, y_true="yes", pred_a="a", pred_b="b_none", metric="f1", positive="yes"),
+    ),
     "y_prob": (2, lambda d: cl.calibration(data=d, y_true="y", y_prob="q_nan")),
 }
 

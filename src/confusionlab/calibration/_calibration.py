@@ -138,8 +138,16 @@ def calibration(
     if data is not None:  # data= with column names: counted where the data lives (SPEC F5)
         from ._data import calibration_data
 
-        kwargs = dict(bins=bins, strategy=strategy, positive=positive, n_resamples=n_resamples, n_draws=n_draws,
-                      random_state=random_state, multi_class=multi_class, classes=classes)  # fmt: skip
+        kwargs = dict(
+            bins=bins,
+            strategy=strategy,
+            positive=positive,
+            n_resamples=n_resamples,
+            n_draws=n_draws,
+            random_state=random_state,
+            multi_class=multi_class,
+            classes=classes,
+        )
         return calibration_data(data, y_true, y_prob, groups=groups, **kwargs)
     check_forecast_size(
         y_prob, "y_prob", bytes_per_forecast=BYTES_PER_FORECAST, advice="evaluate a sample of the forecasts"

@@ -83,7 +83,6 @@ def evaluate_data(
     0.75
     """
     from ..bias.engines.table import count_columns
-
     from ._evaluate import MAX_DRAWS, TABLE_PRIOR, TRUE_VALUE_PRIOR
 
     if refits is not None:

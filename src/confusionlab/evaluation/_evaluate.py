@@ -178,9 +178,20 @@ def evaluate(
     if data is not None:  # data= with column names: the table counted where the data lives (SPEC F5)
         from ._data import evaluate_data
 
-        kwargs = dict(groups=groups, refits=refits, positive=positive, model=model, metrics=metrics, target=target,
-                      tolerance=tolerance, prior=prior, n_draws=n_draws, random_state=random_state,
-                      min_class_size=min_class_size, progress=progress)  # fmt: skip
+        kwargs = dict(
+            groups=groups,
+            refits=refits,
+            positive=positive,
+            model=model,
+            metrics=metrics,
+            target=target,
+            tolerance=tolerance,
+            prior=prior,
+            n_draws=n_draws,
+            random_state=random_state,
+            min_class_size=min_class_size,
+            progress=progress,
+        )
         return evaluate_data(data, y_true, y_pred, **kwargs)
     model = check_choice(model, "model", MODELS)
     target = check_choice(target, "target", TARGETS)

@@ -55,8 +55,9 @@ def compare_paired_data(
     from ..evaluation._data import check_column_name
     from ._compare import compare_paired_cells
 
-    columns = {name: check_column_name(v, name) for name, v in (("y_true", y_true), ("pred_a", pred_a),
-                                                                ("pred_b", pred_b))}  # fmt: skip
+    columns = {
+        name: check_column_name(v, name) for name, v in (("y_true", y_true), ("pred_a", pred_a), ("pred_b", pred_b))
+    }
     bits, n = _positive_bits(data, columns, positive, "a paired comparison")  # type: ignore[arg-type]
     t, a, b = bits["y_true"], bits["pred_a"], bits["pred_b"]
     column = np.select([a & b, a & ~b, ~a & b], [0, 1, 2], 3)
@@ -65,7 +66,9 @@ def compare_paired_data(
     return compare_paired_cells(cells, metric, **options)
 
 
-def rank_models_data(data: Any, y_true: Any, predictions: Any, metric: Any, *, positive: Any = None, **options: Any) -> Any:
+def rank_models_data(
+    data: Any, y_true: Any, predictions: Any, metric: Any, *, positive: Any = None, **options: Any
+) -> Any:
     """:func:`~confusionlab.rank_models` of columns of ``data``: ``predictions`` maps each name to its column.
 
     Examples

@@ -282,8 +282,8 @@ def rank_models(
     if data is not None:  # data= with column names: the patterns counted where the data lives (SPEC F5)
         from ._data import rank_models_data
 
-        kwargs = dict(model=model, tolerance=tolerance, future_size=future_size, undefined=undefined,
-                      n_draws=n_draws, random_state=random_state, target=target)  # fmt: skip
+        kwargs = dict(model=model, tolerance=tolerance, future_size=future_size, undefined=undefined, n_draws=n_draws)
+        kwargs |= dict(random_state=random_state, target=target)
         return rank_models_data(data, y_true, predictions, metric, positive=positive, **kwargs)
     names = check_classifiers(predictions, MAX_CLASSIFIERS)
     m = get_metric(metric)

@@ -52,8 +52,14 @@ __all__ = [
 
 
 def roc_curve(
-    y_true: Any, y_score: Any, *, positive: Any = None, multi_class: str | None = None,
-    data: Any = None, groups: Any = None, score_bins: int | None = None,
+    y_true: Any,
+    y_score: Any,
+    *,
+    positive: Any = None,
+    multi_class: str | None = None,
+    data: Any = None,
+    groups: Any = None,
+    score_bins: int | None = None,
 ) -> RocCurve | MulticlassRocCurve:
     """The ROC curve of one classifier's scores, with its AUC and the AUC's uncertainty.
 
@@ -117,7 +123,12 @@ def roc_curve(
 
 
 def precision_recall_curve(
-    y_true: Any, y_score: Any, *, positive: Any = None, data: Any = None, groups: Any = None,
+    y_true: Any,
+    y_score: Any,
+    *,
+    positive: Any = None,
+    data: Any = None,
+    groups: Any = None,
     score_bins: int | None = None,
 ) -> PrecisionRecallCurve:
     """The precision–recall curve of one classifier's scores and its average precision.

@@ -169,7 +169,12 @@ class AucComparison(Result):
 
 
 def compare_auc(
-    y_true: Any, score_a: Any, score_b: Any = None, *, positive: Any = None, data: Any = None,
+    y_true: Any,
+    score_a: Any,
+    score_b: Any = None,
+    *,
+    positive: Any = None,
+    data: Any = None,
     score_bins: int | None = None,
 ) -> AucComparison:
     """Compare the AUCs of classifiers scored on the same examples (DeLong's paired test).

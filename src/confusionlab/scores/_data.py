@@ -182,8 +182,9 @@ def _annotate(result: Any, s: CountedScores, edges: np.ndarray | None, bins: int
     return result
 
 
-def curve_data(kind: str, data: Any, y_true: Any, y_score: Any, *, positive: Any = None, groups: Any = None,
-               score_bins: Any = None) -> Any:  # fmt: skip
+def curve_data(
+    kind: str, data: Any, y_true: Any, y_score: Any, *, positive: Any = None, groups: Any = None, score_bins: Any = None
+) -> Any:
     """:func:`~confusionlab.roc_curve` (``kind="roc"``) or :func:`~confusionlab.precision_recall_curve`
     (``"pr"``) of columns of ``data``; with ``groups`` a dict group → curve (sorted groups).
 
@@ -214,8 +215,9 @@ def curve_data(kind: str, data: Any, y_true: Any, y_score: Any, *, positive: Any
     return {name.item() if isinstance(name, np.generic) else name: one(g == name) for name in np.unique(g)}
 
 
-def compare_auc_data(data: Any, y_true: Any, score_a: Any, score_b: Any = None, *, positive: Any = None,
-                     score_bins: Any = None) -> Any:  # fmt: skip
+def compare_auc_data(
+    data: Any, y_true: Any, score_a: Any, score_b: Any = None, *, positive: Any = None, score_bins: Any = None
+) -> Any:
     """:func:`~confusionlab.compare_auc` of columns of ``data`` (``score_a`` a dict name → column for more).
 
     Paired DeLong from the (true label, score A, score B, …) cells: each cell's placements

@@ -98,8 +98,9 @@ class CountRequest:
         increasing ``edges``; a value ``x`` is in bin ``searchsorted(edges, x, "right")``
         (0 … len(edges)), computed by the engine (the score bins of the curves).
     columnar : bool
-        Hand the table over column by column (Spark: ``toArrow`` instead of ``collect``;
-        for the large tables of scores, where row objects cost more than the count).
+        A large table (the cells of scores, where moving rows costs more than counting):
+        Spark hands it over as Arrow instead of ``collect``ed rows, Dask sums the partitions'
+        tables on the workers in a tree instead of on the client.
 
     Examples
     --------

@@ -72,9 +72,7 @@ def engine_name(data: Any) -> str:
     return "pandas" if impl.is_pandas() else str(impl).lower().split(".")[-1]
 
 
-def count_columns(
-    data: Any, columns: Mapping[str, str], *, bins: Mapping[str, Sequence[float]] | None = None
-) -> Table:
+def count_columns(data: Any, columns: Mapping[str, str], *, bins: Mapping[str, Sequence[float]] | None = None) -> Table:
     """Count the rows of ``data`` per combination of the values of ``columns`` (one aggregation).
 
     Parameters
@@ -114,9 +112,13 @@ def count_columns(
     distinct = list(dict.fromkeys(cols))
     binned = tuple((columns[a], tuple(float(e) for e in edges)) for a, edges in (bins or {}).items())
     request = CountRequest(
-        distinct[0], LabelSelection(positive_values=None, threshold=None), None, facets=tuple(distinct[1:]),
-        bins=binned, columnar=True,
-    )  # fmt: skip
+        distinct[0],
+        LabelSelection(positive_values=None, threshold=None),
+        None,
+        facets=tuple(distinct[1:]),
+        bins=binned,
+        columnar=True,
+    )
     cells = count_cells(frame, request)
     key_of = {c: ("_l" if i == 0 else facet_key(i - 1)) for i, c in enumerate(distinct)}
     values = {a: [_scalar(v) for v in cells.keys[key_of[columns[a]]]] for a in args}
@@ -173,9 +175,20 @@ def score_edges(data: Any, column: str, bins: int) -> np.ndarray:
         if rows == 0:
             return np.zeros(0)
         fraction = min(1.0, SAMPLE_PER_BIN * bins / rows)
-        sample = df.sample(fraction=fraction, seed=0) if fraction < 1.0 else df
-        x = np.asarray(sample.toArrow().column(column).to_numpy(), dtype=np.float64) if hasattr(
-            sample, "toArrow") else np.asarray([r[0] for r in sample.collect()], dtype=np.float64)  # fmt: skip
+        if fraction < 1.0:
+            # rows chosen by a hash of their position, not by Spark's sampler: its generator is the
+            # one of F.rand, so sample(seed=s) keeps exactly the rows where a column rand(s) is small
+            from pyspark.sql import functions as F
+
+            ticket = F.pmod(F.xxhash64(F.monotonically_increasing_id(), F.lit("confusionlab")), F.lit(1 << 30))
+            sample = df.where(ticket < F.lit(int(fraction * (1 << 30))))
+        else:
+            sample = df
+        x = (
+            np.asarray(sample.toArrow().column(column).to_numpy(), dtype=np.float64)
+            if hasattr(sample, "toArrow")
+            else np.asarray([r[0] for r in sample.collect()], dtype=np.float64)
+        )
         values = np.quantile(x, probs, method="lower") if x.size else np.zeros(0)
     elif engine == "dask":
         ddf = nw.to_native(frame)
