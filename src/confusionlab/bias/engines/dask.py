@@ -100,9 +100,16 @@ def _tree_sum(ddf: Any, request: CountRequest, fan_in: int = 8) -> Cells:
     summed on the workers in a tree of ``fan_in``, so one table reaches the client (not one per
     partition, which for 10⁴ score bins and 100 partitions is 2·10⁶ rows)."""
     import dask
+    import pandas as pd
 
     columns = list(dict.fromkeys(col for _, col in request.checked))
-    tasks = [dask.delayed(_partial)(part, request) for part in ddf[columns].to_delayed()]
+
+    def boxed(pdf: Any) -> Any:  # fused with the partition's own tasks: counted where it lives
+        return pd.DataFrame({"t": pd.Series([_partial(pdf, request)], dtype=object)})
+
+    meta = pd.DataFrame({"t": pd.Series([], dtype=object)})
+    parts = ddf[columns].map_partitions(boxed, meta=meta).to_delayed()
+    tasks = [dask.delayed(lambda frame: frame["t"].iloc[0])(part) for part in parts]
     while len(tasks) > 1:
         tasks = [dask.delayed(_merge)(*tasks[i : i + fan_in]) for i in range(0, len(tasks), fan_in)]
     cells, missing, dropped = dask.compute(tasks[0])[0] if tasks else ({}, {}, 0)
