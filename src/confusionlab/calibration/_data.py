@@ -26,8 +26,8 @@ def calibration_data(data: Any, y_true: Any, y_prob: Any, *, groups: Any = None,
     --------
     >>> import pandas as pd
     >>> df = pd.DataFrame({"y": [0, 1, 0, 1, 1, 0], "q": [0.1, 0.8, 0.3, 0.6, 0.9, 0.2]})
-    >>> round(calibration_data(df, "y", "q", bins=2, random_state=0).value, 4)
-    0.2
+    >>> round(calibration_data(df, "y", "q", bins=2, random_state=0).value, 4)  # ½·|0 − 0.2| + ½·|1 − 0.767|
+    0.2167
     """
     from ..bias.engines.table import count_columns, distinct_at_most, engine_name
     from ..evaluation._data import check_column_name, label_array
