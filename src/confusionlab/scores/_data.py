@@ -186,7 +186,8 @@ def curve_data(
     kind: str, data: Any, y_true: Any, y_score: Any, *, positive: Any = None, groups: Any = None, score_bins: Any = None
 ) -> Any:
     """:func:`~confusionlab.roc_curve` (``kind="roc"``) or :func:`~confusionlab.precision_recall_curve`
-    (``"pr"``) of columns of ``data``; with ``groups`` a dict group → curve (sorted groups).
+    (``"pr"``) of columns of ``data``; with ``groups`` a ``GroupedCurves`` of the scores part where it
+    exists, else a dict group → curve (sorted groups).
 
     Examples
     --------
@@ -212,7 +213,12 @@ def curve_data(
 
     if g is None:
         return one(np.ones(v.shape, dtype=bool))
-    return {name.item() if isinstance(name, np.generic) else name: one(g == name) for name in np.unique(g)}
+    members = {name.item() if isinstance(name, np.generic) else name: one(g == name) for name in np.unique(g)}
+    try:  # the scores part's result of groups= (issue 22), where it is merged
+        from ._groups import GroupedCurves  # type: ignore[import-not-found]
+    except ImportError:
+        return members
+    return GroupedCurves(members, kind)
 
 
 def compare_auc_data(
