@@ -48,6 +48,7 @@ def calibration(
     multi_class: str | None = None,
     classes: Any = None,
     groups: Any = None,
+    data: Any = None,
 ) -> Calibration | CalibrationSet:
     """The reliability diagram of forecast probabilities, with its uncertainty.
 
@@ -83,6 +84,10 @@ def calibration(
     groups : array-like of labels, optional
         One calibration per group (a :class:`CalibrationSet`), bands simultaneous across
         groups and bins. With ``multi_class="top-label"`` too; not yet with ``"classwise"``.
+    data : DataFrame, optional
+        pandas, polars, pyarrow, DuckDB, Dask or PySpark: ``y_true``, ``y_prob`` and ``groups``
+        are then column names, (group, true label, forecast) counted by the engine
+        (``calibration/_data.py``).
 
     Returns
     -------
@@ -130,6 +135,20 @@ def calibration(
     >>> int(cal.band().outside.sum()), cal.p_value().p_value > 0.05
     (0, True)
     """
+    if data is not None:  # data= with column names: counted where the data lives (SPEC F5)
+        from ._data import calibration_data
+
+        kwargs = dict(
+            bins=bins,
+            strategy=strategy,
+            positive=positive,
+            n_resamples=n_resamples,
+            n_draws=n_draws,
+            random_state=random_state,
+            multi_class=multi_class,
+            classes=classes,
+        )
+        return calibration_data(data, y_true, y_prob, groups=groups, **kwargs)
     check_forecast_size(
         y_prob, "y_prob", bytes_per_forecast=BYTES_PER_FORECAST, advice="evaluate a sample of the forecasts"
     )

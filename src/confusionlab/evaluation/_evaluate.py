@@ -58,6 +58,7 @@ def evaluate(
     random_state: Any = 0,
     min_class_size: int = 10,
     progress: bool | None = None,
+    data: Any = None,
 ) -> Evaluation:
     """Evaluate a classifier's predictions: how sure, for whom, would a refit agree?
 
@@ -120,6 +121,10 @@ def evaluate(
         Carlo draws of a table metric run, shown only when they take more than half a
         second. None: only when someone is watching (Jupyter or a terminal, never when the
         output is captured); False: never. The draws are the same either way.
+    data : DataFrame, optional
+        pandas, polars, pyarrow, DuckDB, Dask or PySpark: then ``y_true``, ``y_pred`` and
+        ``groups`` are column names, and the count table is computed by the engine
+        (``evaluation/_data.py``; the same numbers; no ``refits``).
 
     Returns
     -------
@@ -181,6 +186,25 @@ def evaluate(
     >>> d.target, round(d.mean(), 3)
     ('next_test_set', 0.667)
     """
+    if data is not None:  # data= with column names: the table counted where the data lives (SPEC F5)
+        from ._data import evaluate_data
+
+        kwargs = dict(
+            groups=groups,
+            refits=refits,
+            positive=positive,
+            model=model,
+            method=method,
+            metrics=metrics,
+            target=target,
+            tolerance=tolerance,
+            prior=prior,
+            n_draws=n_draws,
+            random_state=random_state,
+            min_class_size=min_class_size,
+            progress=progress,
+        )
+        return evaluate_data(data, y_true, y_pred, **kwargs)
     model = check_choice(model, "model", MODELS)
     method = check_choice(method, "method", METHODS)
     if isinstance(metrics, str):  # one metric name, not its characters

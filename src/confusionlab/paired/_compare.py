@@ -607,6 +607,7 @@ def compare_paired(
     n_draws: int = 100_000,
     random_state: Any = 0,
     target: str = "next_test_set",
+    data: Any = None,
 ) -> PairedComparison:
     """Is classifier A better than B on the metric, given both were scored on the same test set?
 
@@ -661,6 +662,11 @@ def compare_paired(
         ``n_draws`` draws (``mc_error``); about 1/√2 as wide, so sharper. Needs the
         paired beta-binomial model and no ``future_size``.
 
+    data : DataFrame, optional
+        pandas, polars, pyarrow, DuckDB, Dask or PySpark: then ``y_true``, ``pred_a`` and
+        ``pred_b`` are column names and the agreement cells are counted by the engine
+        (``paired/_data.py``; the same numbers).
+
     Returns
     -------
     PairedComparison
@@ -700,6 +706,20 @@ def compare_paired(
     >>> r.verdict(margin=0.02)
     'insufficient evidence'
     """
+    if data is not None:  # data= with column names: the cells counted where the data lives (SPEC F5)
+        from ._data import compare_paired_data
+
+        kwargs = dict(
+            model=check_model(model, stacklevel=3),
+            tolerance=tolerance,
+            future_size=future_size,
+            undefined=undefined,
+            method=method,
+            n_draws=n_draws,
+            random_state=random_state,
+            target=target,
+        )
+        return compare_paired_data(data, y_true, pred_a, pred_b, metric, positive=positive, **kwargs)
     model = check_model(model, stacklevel=3)
     counts = PairedCounts.from_predictions(y_true, pred_a, pred_b, positive=positive)
     return compare_paired_cells(

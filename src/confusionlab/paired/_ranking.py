@@ -252,6 +252,7 @@ def rank_models(
     target: str = "next_test_set",
     method: str = "auto",
     progress: bool | None = None,
+    data: Any = None,
 ) -> Ranking:
     """Rank k ≥ 2 classifiers scored on the same test set.
 
@@ -282,6 +283,11 @@ def rank_models(
         ``mc_error`` and ``pairwise_error`` the Monte Carlo standard errors.
     progress : bool or None
         A progress bar over the draws (tqdm's; None: only in Jupyter or a terminal).
+
+    data : DataFrame, optional
+        pandas, polars, pyarrow, DuckDB, Dask or PySpark: then ``y_true`` is a column name and
+        ``predictions`` maps each classifier to its column (or lists the columns); the
+        agreement patterns are counted by the engine (``paired/_data.py``; the same numbers).
 
     Returns
     -------
@@ -314,6 +320,12 @@ def rank_models(
     >>> r.best, r.method, round(r.value["a"] + r.value["b"], 12)
     ('a', 'exact', 1.0)
     """
+    if data is not None:  # data= with column names: the patterns counted where the data lives (SPEC F5)
+        from ._data import rank_models_data
+
+        kwargs = dict(model=model, tolerance=tolerance, future_size=future_size, undefined=undefined, n_draws=n_draws)
+        kwargs |= dict(random_state=random_state, target=target)
+        return rank_models_data(data, y_true, predictions, metric, positive=positive, **kwargs)
     names = check_classifiers(predictions, MAX_CLASSIFIERS)
     m = get_metric(metric)
     model, tolerance, undefined_value, n_draws = check_options(model, tolerance, undefined, n_draws, stacklevel=3)

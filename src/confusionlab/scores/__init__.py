@@ -55,7 +55,14 @@ __all__ = [
 
 
 def roc_curve(
-    y_true: Any, y_score: Any, *, positive: Any = None, multi_class: str | None = None, groups: Any = None
+    y_true: Any,
+    y_score: Any,
+    *,
+    positive: Any = None,
+    multi_class: str | None = None,
+    data: Any = None,
+    groups: Any = None,
+    score_bins: int | None = None,
 ) -> RocCurve | MulticlassRocCurve | GroupedCurves:
     """The ROC curve of one classifier's scores, with its AUC and the AUC's uncertainty.
 
@@ -76,6 +83,12 @@ def roc_curve(
         One group per example (at least two groups, each with positives and negatives): one curve
         per group in a :class:`GroupedCurves` — each group's AUC with intervals simultaneous over
         the groups, and the largest AUC gap between two groups with its interval.
+    data, groups, score_bins : optional
+        ``data``: pandas, polars, pyarrow, DuckDB, Dask or PySpark; ``y_true``, ``y_score`` and
+        ``groups`` are then column names and (group, true label, score) is counted by the engine
+        (``scores/_data.py``; the same numbers; with ``groups`` a :class:`GroupedCurves`). More than
+        10⁶ distinct scores need ``score_bins`` (quantile bins computed by the engine;
+        ``.max_auc_error`` the largest possible difference from the unbinned AUC).
 
     Returns
     -------
@@ -104,6 +117,11 @@ def roc_curve(
     >>> round(curve.p_value(), 3)
     0.1
     """
+    if data is not None or score_bins is not None:  # SPEC F5: counted by the engine
+        from ._data import curve_data, needs_data
+
+        needs_data(data, score_bins=score_bins, multi_class=multi_class)
+        return curve_data("roc", data, y_true, y_score, positive=positive, groups=groups, score_bins=score_bins)
     multi_class = check_multi_class(multi_class, np.ndim(y_score))
     if groups is not None:
         check_omitted(
@@ -117,11 +135,18 @@ def roc_curve(
 
 
 def precision_recall_curve(
-    y_true: Any, y_score: Any, *, positive: Any = None, groups: Any = None
+    y_true: Any,
+    y_score: Any,
+    *,
+    positive: Any = None,
+    data: Any = None,
+    groups: Any = None,
+    score_bins: int | None = None,
 ) -> PrecisionRecallCurve | GroupedCurves:
     """The precision–recall curve of one classifier's scores and its average precision.
 
-    Parameters are those of :func:`roc_curve` (``groups=``: one curve per group, the largest AP gap).
+    Parameters are those of :func:`roc_curve` (``groups=``: one curve per group, the largest AP
+    gap; ``data`` and ``score_bins`` too).
 
     Returns
     -------
@@ -141,6 +166,11 @@ def precision_recall_curve(
     >>> round(pr.value, 4), pr.precision.tolist()
     (0.8333, [0.5, 0.6666666666666666, 0.5, 1.0, 1.0])
     """
+    if data is not None or score_bins is not None:  # SPEC F5: counted by the engine
+        from ._data import curve_data, needs_data
+
+        needs_data(data, score_bins=score_bins)
+        return curve_data("pr", data, y_true, y_score, positive=positive, groups=groups, score_bins=score_bins)
     if groups is not None:
         return _grouped(y_true, y_score, positive, groups, "pr")
     return PrecisionRecallCurve(binary_scores(y_true, y_score, positive=positive))

@@ -168,7 +168,15 @@ class AucComparison(Result):
         return interim_view(self)
 
 
-def compare_auc(y_true: Any, score_a: Any, score_b: Any = None, *, positive: Any = None) -> AucComparison:
+def compare_auc(
+    y_true: Any,
+    score_a: Any,
+    score_b: Any = None,
+    *,
+    positive: Any = None,
+    data: Any = None,
+    score_bins: int | None = None,
+) -> AucComparison:
     """Compare the AUCs of classifiers scored on the same examples (DeLong's paired test).
 
     Parameters
@@ -180,6 +188,9 @@ def compare_auc(y_true: Any, score_a: Any, score_b: Any = None, *, positive: Any
         ``{name: scores}`` of two or more classifiers (``score_b`` then omitted).
     positive : label, optional
         The positive class (default 1/True for 0/1, False/True, −1/1 labels).
+    data, score_bins : optional
+        As in :func:`roc_curve`: column names of ``data`` (``score_a`` a dict name → column for
+        more classifiers), counted by the engine (``scores/_data.py``).
 
     Returns
     -------
@@ -198,6 +209,11 @@ def compare_auc(y_true: Any, score_a: Any, score_b: Any = None, *, positive: Any
     >>> round(c.value, 4), round(c.p_value, 3)
     (0.0625, 0.712)
     """
+    if data is not None or score_bins is not None:  # SPEC F5: counted by the engine
+        from ._data import compare_auc_data, needs_data
+
+        needs_data(data, score_bins=score_bins)
+        return compare_auc_data(data, y_true, score_a, score_b, positive=positive, score_bins=score_bins)
     if isinstance(score_a, Mapping):
         check_omitted(score_b, "score_b", "score_a is a dict of classifiers")
         names = check_classifiers(dict(score_a), maximum=10**6, name="score_a")

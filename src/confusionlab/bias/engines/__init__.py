@@ -93,6 +93,14 @@ class CountRequest:
         Leave out rows with a missing value in any of these columns.
     facets : tuple of str
         Columns counted by their raw values (keys :func:`facet_key` ``(i)``).
+    bins : tuple of (str, tuple of float)
+        Columns counted by their bin instead of their value: ``(column, edges)`` with
+        increasing ``edges``; a value ``x`` is in bin ``searchsorted(edges, x, "right")``
+        (0 … len(edges)), computed by the engine (the score bins of the curves).
+    columnar : bool
+        A large table (the cells of scores, where moving rows costs more than counting):
+        Spark hands it over as Arrow instead of ``collect``ed rows, Dask sums the partitions'
+        tables on the workers in a tree instead of on the client.
 
     Examples
     --------
@@ -108,6 +116,8 @@ class CountRequest:
     group: str | None = None
     dropna: bool = False
     facets: tuple[str, ...] = ()
+    bins: tuple[tuple[str, tuple[float, ...]], ...] = ()
+    columnar: bool = False
 
     @property
     def checked(self) -> list[tuple[str, str]]:
@@ -133,13 +143,15 @@ class CountRequest:
         column: Callable[[str], Any],
         in_facet: Callable[[FacetSelection], Any],
         greater: Callable[[Any, float], Any],
+        bucket: Callable[[str, tuple[float, ...]], Any] | None = None,
     ) -> dict[str, Any]:
         """Every key of :attr:`keys` in one engine's language, so that each engine builds the same keys.
 
         ``column(name)`` is a column of the engine, ``in_facet(selection)`` the
         flag "the row is in facet *d*" and ``greater(column, threshold)`` a
         comparison; the label and the prediction are binarised by the label
-        threshold when there is one, every other key is a column's raw values.
+        threshold when there is one, every other key is a column's raw values, or,
+        for a column of :attr:`bins`, ``bucket(name, edges)``: its bin index.
 
         >>> from confusionlab.bias.selection import label_selection
         >>> req = CountRequest("y", label_selection(label_threshold=0.5), None, "p", facets=("sex",))
@@ -147,17 +159,25 @@ class CountRequest:
         {'_l': 'Y > 0.5', '_p': 'P > 0.5', '_k0': 'SEX'}
         """
         threshold = self.labels.threshold
+        binned = dict(self.bins)
+
+        def raw(name: str) -> Any:
+            if name not in binned:
+                return column(name)
+            if bucket is None:  # pragma: no cover - every engine passes one
+                raise NotImplementedError("this engine does not bin columns")
+            return bucket(name, binned[name])
 
         def label_like(name: str) -> Any:
-            return column(name) if threshold is None else greater(column(name), threshold)
+            return raw(name) if threshold is None else greater(column(name), threshold)
 
         keys = {"_f": in_facet(self.facet)} if self.facet is not None else {}
         keys["_l"] = label_like(self.label)
         if self.predicted is not None:
             keys["_p"] = label_like(self.predicted)
         if self.group is not None:
-            keys["_g"] = column(self.group)
-        return keys | {facet_key(i): column(c) for i, c in enumerate(self.facets)}
+            keys["_g"] = raw(self.group)
+        return keys | {facet_key(i): raw(c) for i, c in enumerate(self.facets)}
 
 
 @dataclass

@@ -33,6 +33,13 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
     """
     import narwhals as nw
 
+    if request.bins:  # binning by search is no narwhals expression: the key columns alone, counted by pandas
+        from .pandas import count_native
+
+        columns = list(dict.fromkeys(col for _, col in request.checked))
+        part = frame.select(*columns)
+        part = part.collect() if isinstance(part, nw.LazyFrame) else part
+        return count_native(part.to_pandas(), request)
     keys = request.key_columns(nw.col, facet_expr, lambda column, threshold: column > threshold)
     return group_count(frame, keys, request.checked)
 

@@ -119,7 +119,12 @@ def _in_facet(df: Any, facet: FacetSelection) -> np.ndarray:
 
 
 def _count(df: Any, request: CountRequest, missing: dict[str, int], dropped: int) -> Cells:
-    columns = request.key_columns(lambda c: df[c], lambda sel: _in_facet(df, sel), _greater)
+    def bucket(name: str, edges: tuple[float, ...]) -> Any:
+        import pandas as pd
+
+        return pd.Series(np.searchsorted(np.asarray(edges, dtype=np.float64), _values(df[name]), side="right"))
+
+    columns = request.key_columns(lambda c: df[c], lambda sel: _in_facet(df, sel), _greater, bucket)
     # a boolean key (facet d, a binarised label) is its own code; a column's values are coded
     parts = [(k, v, [False, True]) if isinstance(v, np.ndarray) else (k, *_codes(v)) for k, v in columns.items()]
     cells, counts = _tally([codes for _, codes, _ in parts], [max(len(u), 1) for _, _, u in parts], len(df))

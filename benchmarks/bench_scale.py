@@ -1,0 +1,166 @@
+"""data= at scale: evaluate and roc_curve counted inside Dask and Spark, against a bare group-by
+count of the same rows on the same cluster, measured in the same run.
+
+* Dask: a LocalCluster (2 workers × 1 thread), 10**8 rows (``--quick``: 10**7) generated on the
+  workers (``dd.from_map``: each partition draws its own rows; nothing is persisted, so every
+  pass — ours and the baseline's — generates the rows again). Columns: ``y`` (0/1), ``p``
+  (0/1), ``g`` (20 groups), ``s`` (a binormal score, every value distinct).
+  Baseline: ``ddf.groupby(["g", "y", "p"]).size().compute()``.
+* Spark: local[2], 10**7 rows (``--quick``: 10**6) from ``spark.range`` with ``rand``/``randn``.
+  Baseline: ``df.groupBy("g", "y", "p").count().collect()``.
+
+Measured: ``cl.evaluate(data=..., y_true="y", y_pred="p", groups="g")`` (labels, 20 groups, no
+refits, ``target="true_value"``: at these sizes the next test set's exact distribution exceeds the
+memory limit, issue 24's other part) with ``.value`` and ``.interval()``, and ``cl.roc_curve(data=..., y_true="y",
+y_score="s", score_bins=10_000)`` with ``.value`` and ``.interval()`` (one pass for the engine's
+quantiles, one for the count). Goal: each ≤ 2× the baseline. Ratio = median(ours) /
+median(baseline) over ``--repeat`` alternating runs. Peak client memory: tracemalloc's peak of
+each call (Python and numpy allocations in this process) and the process's peak RSS.
+
+Usage::
+
+    python benchmarks/bench_scale.py            # Dask 10^8, Spark 10^7
+    python benchmarks/bench_scale.py --quick    # Dask 10^7, Spark 10^6
+    python benchmarks/bench_scale.py --only dask
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import statistics
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import confusionlab as cl
+
+GROUPS = 20
+BINS = 10_000
+
+
+def _measure(fn: Callable[[], Any]) -> tuple[float, float]:
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    fn()
+    elapsed = time.perf_counter() - t0
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return elapsed, peak / 2**20
+
+
+def _compare(name: str, baseline: Callable[[], Any], cases: dict[str, Callable[[], Any]], repeat: int) -> None:
+    baseline()  # warm-up (imports on the workers, JIT of the first job)
+    for fn in cases.values():
+        fn()
+    times: dict[str, list[float]] = {"baseline": [], **{k: [] for k in cases}}
+    peaks: dict[str, float] = dict.fromkeys(times, 0.0)
+    for _ in range(repeat):
+        for key, fn in (("baseline", baseline), *cases.items()):
+            t, mib = _measure(fn)
+            times[key].append(t)
+            peaks[key] = max(peaks[key], mib)
+    base = statistics.median(times["baseline"])
+    print(f"\n{name}")
+    print(f"{'case':>34} {'median s':>9} {'ratio':>6} {'goal':>5} {'peak MiB':>9}")
+    print(f"{'bare group-by count':>34} {base:9.2f} {1.0:6.2f} {'':>5} {peaks['baseline']:9.1f}")
+    for key in cases:
+        med = statistics.median(times[key])
+        print(f"{key:>34} {med:9.2f} {med / base:6.2f} {'≤ 2':>5} {peaks[key]:9.1f}")
+
+
+def _evaluate(data: Any) -> None:
+    ev = cl.evaluate(data=data, y_true="y", y_pred="p", groups="g", target="true_value")
+    assert len(ev.groups) == GROUPS + 1
+    ev.value, ev.interval()
+
+
+def _roc(data: Any) -> None:
+    c = cl.roc_curve(data=data, y_true="y", y_score="s", score_bins=BINS)
+    c.value, c.interval()
+
+
+def _partition(i: int, rows: int) -> Any:
+    import pandas as pd
+
+    rng = np.random.default_rng(i)
+    y = (rng.random(rows) < 0.4).astype(np.int8)
+    s = rng.standard_normal(rows) + y
+    return pd.DataFrame(
+        {"y": y, "p": (s > 0.5).astype(np.int8), "g": rng.integers(0, GROUPS, rows, dtype=np.int8), "s": s}
+    )
+
+
+def bench_dask(rows: int, repeat: int) -> None:
+    import dask.dataframe as dd
+    from dask.distributed import Client, LocalCluster
+
+    parts = max(8, rows // 1_000_000)
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster):
+            ddf = dd.from_map(_partition, range(parts), rows=rows // parts)
+            _compare(
+                f"Dask LocalCluster (2 × 1 thread), {rows:,} rows in {parts} partitions generated on the workers",
+                lambda: ddf.groupby(["g", "y", "p"]).size().compute(),
+                {
+                    "evaluate (labels, 20 groups)": lambda: _evaluate(ddf),
+                    "roc_curve (score_bins=10^4)": lambda: _roc(ddf),
+                },
+                repeat,
+            )
+
+
+def bench_spark(rows: int, repeat: int) -> None:
+    from pyspark.sql import SparkSession
+    from pyspark.sql import functions as F
+
+    spark = (
+        SparkSession.builder.master("local[2]")
+        .appName("bench-scale")
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.pyspark.python", sys.executable)
+        .getOrCreate()
+    )
+    spark.sparkContext.setLogLevel("ERROR")
+    try:
+        y = (F.rand(1) < 0.4).cast("int")
+        df = (
+            spark.range(rows, numPartitions=2)
+            .select(y.alias("y"), (F.col("id") % GROUPS).cast("int").alias("g"), F.randn(2).alias("e"))
+            .select("y", "g", (F.col("e") + F.col("y")).alias("s"))
+            .select("y", "g", "s", (F.col("s") > 0.5).cast("int").alias("p"))
+        )
+        _compare(
+            f"PySpark local[2], {rows:,} rows from spark.range",
+            lambda: df.groupBy("g", "y", "p").count().collect(),
+            {"evaluate (labels, 20 groups)": lambda: _evaluate(df), "roc_curve (score_bins=10^4)": lambda: _roc(df)},
+            repeat,
+        )
+    finally:
+        spark.stop()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="Dask 10^7 rows, Spark 10^6")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", choices=("dask", "spark"))
+    args = parser.parse_args()
+    if args.only in (None, "dask"):
+        bench_dask(10**7 if args.quick else 10**8, args.repeat)
+    if args.only in (None, "spark"):
+        bench_spark(10**6 if args.quick else 10**7, args.repeat)
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\npeak RSS of the client process: {rss:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

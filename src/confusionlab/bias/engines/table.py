@@ -1,0 +1,237 @@
+"""The job-neutral counting call: rows per combination of a few columns' values, on any engine.
+
+Every evaluation reduces to such a table: (group, true label, prediction) for
+:func:`confusionlab.evaluate`, (true label, A's prediction, B's prediction) for the
+paired comparisons, (group, true label, score) for the curves, the AUC and
+calibration. :func:`count_columns` asks :func:`~confusionlab.bias.engines.count_cells`
+for it (so the bias module's engines count it: one aggregation in Spark or Dask, only
+the table leaves the cluster) and hands it back as numpy arrays, one per column, with
+the missing values of each column. :func:`score_edges` computes quantile bin edges in
+the engine (Spark's ``approxQuantile``, Dask's ``quantile``; exact sample quantiles on
+the in-memory engines), and :func:`distinct_at_most` counts a column's distinct values in
+the engine before a table is collected (Spark, Dask), so that a column of 10⁸ distinct
+scores is refused instead of being brought to the client.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..._validation import InvalidParameterError
+from ..selection import LabelSelection
+from . import CountRequest, check_columns, count_cells, facet_key, to_narwhals
+
+__all__ = ["Table", "count_columns", "distinct_at_most", "engine_name", "score_edges"]
+
+
+@dataclass
+class Table:
+    """A count table: one array of values per column (one entry per cell) and the counts.
+
+    Attributes
+    ----------
+    values : dict of str to list
+        Column argument (``"y_true"``, ``"groups"``, …) → the cell's value (Python scalars;
+        for a binned column the bin index).
+    n : ndarray of int64
+        Rows in each cell.
+    missing : dict
+        Column argument → rows whose value in that column is missing (None, NaN, ``<NA>``).
+    """
+
+    values: dict[str, list[Any]]
+    n: np.ndarray
+    missing: dict[str, int]
+
+    def refuse_missing(self, columns: Mapping[str, str]) -> None:
+        """Raise an InvalidParameterError naming the first argument whose column holds missing values."""
+        for arg, m in self.missing.items():
+            raise InvalidParameterError(
+                f"{arg}: column {columns[arg]!r} has {m:,} missing value(s) (None/NaN/<NA>); missing values are "
+                "never a class or a score — drop or fill those rows first (e.g. data.dropna(subset=[...]))"
+            )
+
+
+def engine_name(data: Any) -> str:
+    """``"spark"``, ``"dask"``, ``"pandas"`` or the narwhals implementation's name of ``data``.
+
+    >>> import pandas as pd
+    >>> engine_name(pd.DataFrame({"a": [1]}))
+    'pandas'
+    """
+    frame = to_narwhals(data)
+    impl = frame.implementation
+    if impl.is_pyspark() or impl.is_pyspark_connect():
+        return "spark"
+    if impl.is_dask():
+        return "dask"
+    return "pandas" if impl.is_pandas() else str(impl).lower().split(".")[-1]
+
+
+def count_columns(data: Any, columns: Mapping[str, str], *, bins: Mapping[str, Sequence[float]] | None = None) -> Table:
+    """Count the rows of ``data`` per combination of the values of ``columns`` (one aggregation).
+
+    Parameters
+    ----------
+    data : DataFrame-like
+        pandas, polars (eager or lazy), pyarrow, DuckDB, Dask or PySpark.
+    columns : mapping
+        Argument name → column name, e.g. ``{"y_true": "y", "y_pred": "p"}``; a column named
+        twice is counted once per argument. A column that is not in ``data`` is refused,
+        naming the argument.
+    bins : mapping, optional
+        Argument name → increasing edges: that column is counted by its bin,
+        ``searchsorted(edges, x, "right")``, computed by the engine.
+
+    Returns
+    -------
+    Table
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": [1, 0, 1, 1], "p": [1, 0, 0, 1], "s": [0.2, 0.1, None, 0.9]})
+    >>> t = count_columns(df, {"y_true": "y", "y_pred": "p"})
+    >>> sorted(zip(t.values["y_true"], t.values["y_pred"], t.n.tolist()))
+    [(0, 0, 1), (1, 0, 1), (1, 1, 2)]
+    >>> t = count_columns(df, {"y_true": "y", "y_score": "s"}, bins={"y_score": [0.5]})
+    >>> sorted(zip(t.values["y_true"], t.values["y_score"], t.n.tolist())), t.missing
+    ([(0, 0, 1), (1, 0, 1), (1, 1, 1)], {'y_score': 1})
+    """
+    frame = to_narwhals(data)
+    check_columns(frame, **dict(columns))
+    args = list(columns)
+    if not args:  # pragma: no cover - every job names a column
+        raise InvalidParameterError("count_columns needs at least one column")
+    cols = [columns[a] for a in args]
+    # every argument its own key (a column named twice, e.g. y_true = groups, is counted twice)
+    distinct = list(dict.fromkeys(cols))
+    binned = tuple((columns[a], tuple(float(e) for e in edges)) for a, edges in (bins or {}).items())
+    request = CountRequest(
+        distinct[0],
+        LabelSelection(positive_values=None, threshold=None),
+        None,
+        facets=tuple(distinct[1:]),
+        bins=binned,
+        columnar=True,
+    )
+    cells = count_cells(frame, request)
+    key_of = {c: ("_l" if i == 0 else facet_key(i - 1)) for i, c in enumerate(distinct)}
+    values = {a: [_scalar(v) for v in cells.keys[key_of[columns[a]]]] for a in args}
+    by_column = {c: a for a in reversed(args) for c in [columns[a]]}
+    missing = {by_column[c]: int(m) for c, m in cells.missing.items()}
+    return Table(values, np.asarray(cells.n, dtype=np.int64), missing)
+
+
+#: Scores per bin in the sample Spark draws for the quantile edges (10⁴ bins: 5·10⁵ scores).
+SAMPLE_PER_BIN = 50
+
+
+def _scalar(v: Any) -> Any:
+    return v.item() if isinstance(v, np.generic) else v
+
+
+def _missing_free(frame: Any, column: str) -> Any:
+    import narwhals as nw
+
+    from . import missing_expr
+
+    schema = frame.collect_schema()
+    return frame.filter(~missing_expr(column, schema)).select(nw.col(column))
+
+
+def score_edges(data: Any, column: str, bins: int) -> np.ndarray:
+    """Increasing quantile edges of ``column`` for ``bins`` bins of about equal counts, computed by the engine.
+
+    The edges are the column's quantiles at 0, 1/bins, …, (bins − 1)/bins (missing values
+    left out), duplicates merged: bin ``j`` holds the values from ``edges[j]`` up to
+    ``edges[j + 1]`` (the first bin also anything below ``edges[0]``). Spark: a
+    Bernoulli sample of about :data:`SAMPLE_PER_BIN` values per bin drawn by Spark (the only
+    scores that leave the cluster; Spark's own ``approxQuantile`` took 4-5 s per 10⁶ rows,
+    3-5× the count) and its sample quantiles; Dask: its approximate
+    ``quantile`` over about one partition in eight, spread evenly (at least two; a fraction
+    of a pass, so that binning costs little more than the count: the bins are about equal
+    when the partitions are alike, and the stated AUC bound is exact for any bins); every
+    other engine: the exact sample quantiles (numpy's "lower").
+
+    >>> import pandas as pd
+    >>> score_edges(pd.DataFrame({"s": [0.1, 0.2, 0.3, 0.4, None]}), "s", 2).tolist()
+    [0.1, 0.2]
+    """
+    frame = to_narwhals(data)
+    probs = np.arange(bins) / bins
+    engine = engine_name(frame)
+    import narwhals as nw
+
+    if engine == "spark":
+        from .spark import _missing, _native
+
+        df = _native(frame).where(~_missing(_native(frame), column)).select(column)
+        rows = df.count()
+        if rows == 0:
+            return np.zeros(0)
+        fraction = min(1.0, SAMPLE_PER_BIN * bins / rows)
+        if fraction < 1.0:
+            # rows chosen by a hash of their position, not by Spark's sampler: its generator is the
+            # one of F.rand, so sample(seed=s) keeps exactly the rows where a column rand(s) is small
+            from pyspark.sql import functions as F
+
+            ticket = F.pmod(F.xxhash64(F.monotonically_increasing_id(), F.lit("confusionlab")), F.lit(1 << 30))
+            sample = df.where(ticket < F.lit(int(fraction * (1 << 30))))
+        else:
+            sample = df
+        x = (
+            np.asarray(sample.toArrow().column(column).to_numpy(), dtype=np.float64)
+            if hasattr(sample, "toArrow")
+            else np.asarray([r[0] for r in sample.collect()], dtype=np.float64)
+        )
+        values = np.quantile(x, probs, method="lower") if x.size else np.zeros(0)
+    elif engine == "dask":
+        ddf = nw.to_native(frame)
+        parts = ddf.npartitions
+        if parts > 2:  # about one partition in eight, spread evenly: a fraction of a pass
+            keep = np.unique(np.linspace(0, parts - 1, num=max(2, -(-parts // 8))).round().astype(int))
+            ddf = ddf.partitions[keep.tolist()]
+        s = ddf[column]
+        s = s[~s.isna()]
+        values = np.asarray(s.quantile(probs.tolist()).compute(), dtype=np.float64)
+    else:
+        part = _missing_free(frame, column)
+        part = part.collect() if isinstance(part, nw.LazyFrame) else part
+        x = part[column].to_numpy().astype(np.float64)
+        if x.size == 0:
+            return np.zeros(0)
+        values = np.quantile(x, probs, method="lower")
+    return np.unique(values[np.isfinite(values)])
+
+
+def distinct_at_most(data: Any, column: str, limit: int) -> int:
+    """The number of distinct non-missing values of ``column``, counted by the engine, or ``limit + 1`` if more.
+
+    Only Spark and Dask frames are counted here (the in-memory engines count their table
+    at once, then check it): a column with more distinct values than ``limit`` would
+    bring that many cells to the client.
+
+    >>> import pandas as pd
+    >>> distinct_at_most(pd.DataFrame({"s": [0.1, 0.2, 0.2]}), "s", 10)
+    2
+    """
+    frame = to_narwhals(data)
+    engine = engine_name(frame)
+    import narwhals as nw
+
+    if engine == "spark":
+        from .spark import _missing, _native
+
+        df = _native(frame)
+        return int(df.where(~_missing(df, column)).select(column).distinct().limit(limit + 1).count())
+    if engine == "dask":
+        s = nw.to_native(frame)[column]
+        return min(int(s.dropna().nunique().compute()), limit + 1)
+    part = _missing_free(frame, column).unique()
+    part = part.collect() if isinstance(part, nw.LazyFrame) else part
+    return min(len(part), limit + 1)

@@ -1,0 +1,283 @@
+"""``roc_curve``, ``precision_recall_curve`` and ``compare_auc`` with ``data=``: (group, true label,
+score) counted by the engine.
+
+The table is counted where the data lives (:func:`confusionlab.bias.engines.table.count_columns`:
+one aggregation in Spark or Dask, only the table leaves the cluster). A curve needs no more:
+its tie blocks (every distinct score and how many positives and negatives have it) are the
+table, so :class:`CountedScores` hands the curves, DeLong's variance and the exact null
+distribution the same blocks the array path sorts out of its arrays, and every number is the
+array path's. Paired DeLong (:func:`compare_auc_data`) weighs each (true label, score A,
+score B) cell's placements by its count.
+
+More distinct scores than :data:`MAX_DISTINCT_SCORES` are refused unless ``score_bins=`` asks
+for quantile bins (their edges computed by the engine): the binned score of a row is the lower
+edge of its bin, so the curve's points are points of the unbinned curve at those thresholds,
+the AUC is exact for the binned scores, and ``max_auc_error`` on the result is the largest
+possible difference from the unbinned AUC: half the share of positive–negative pairs that
+share a bin (a pair in one bin counts ½ binned, 0, ½ or 1 unbinned).
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .._validation import InvalidParameterError, check_int, check_memory, check_score_classes
+from ..confusion import _distinct, _equals, _positive_label
+from ._input import Scores
+
+__all__ = ["MAX_DISTINCT_SCORES", "CountedScores", "compare_auc_data", "curve_data", "needs_data"]
+
+#: Most distinct scores a count table holds without ``score_bins=``.
+MAX_DISTINCT_SCORES = 10**6
+#: Most score bins.
+MAX_SCORE_BINS = 10**6
+
+
+class CountedScores(Scores):
+    """:class:`Scores` from their tie blocks (a count table): the sorted arrays only when asked for.
+
+    >>> s = CountedScores(np.array([0.1, 0.5, 0.9]), np.array([0, 1, 2]), np.array([1, 1, 0]), 1)
+    >>> s.p, s.n, s.positives.tolist(), s.negatives.tolist()
+    (3, 2, [0.5, 0.9, 0.9], [0.1, 0.5])
+    """
+
+    def __init__(self, values: np.ndarray, pos: np.ndarray, neg: np.ndarray, positive_label: Any) -> None:
+        self.__dict__["blocks"] = (values, pos.astype(np.int64), neg.astype(np.int64))
+        self.positive_label = positive_label
+        self._p, self._n = int(pos.sum()), int(neg.sum())
+
+    @property
+    def p(self) -> int:
+        return self._p
+
+    @property
+    def n(self) -> int:
+        return self._n
+
+    def _expand(self, counts: np.ndarray) -> np.ndarray:
+        total = int(counts.sum())
+        check_memory(8.0 * total, f"{total:,} sorted scores", "ask for the curve's points instead")
+        return np.repeat(self.blocks[0], counts)
+
+    @cached_property
+    def positives(self) -> np.ndarray:  # type: ignore[override]
+        return self._expand(self.blocks[1])
+
+    @cached_property
+    def negatives(self) -> np.ndarray:  # type: ignore[override]
+        return self._expand(self.blocks[2])
+
+
+def needs_data(data: Any, **options: Any) -> None:
+    """Refuse ``score_bins`` without ``data`` (and ``multi_class`` with it)."""
+    if data is None:
+        given = [k for k, v in options.items() if v is not None and k != "multi_class"]
+        raise InvalidParameterError(
+            f"{given[0]}= needs data= (a DataFrame whose columns y_true and y_score name); with arrays, "
+            "bin the scores yourself (groups= works with arrays too)"
+        )
+    if options.get("multi_class") is not None:
+        raise InvalidParameterError("multi_class cannot come with data= yet; pass the score matrix as an array")
+
+
+def _check_bins(score_bins: Any) -> int | None:
+    if score_bins is None:
+        return None
+    return check_int(score_bins, "score_bins", minimum=2, maximum=MAX_SCORE_BINS)
+
+
+def _too_many(name: str, column: str, count: int) -> InvalidParameterError:
+    more = "more than" if count > MAX_DISTINCT_SCORES else ""
+    return InvalidParameterError(
+        f"{name}: column {column!r} has {more} {MAX_DISTINCT_SCORES:,} distinct scores, more than a count table "
+        f"holds (MAX_DISTINCT_SCORES); pass score_bins=10_000 (quantile bins computed by the engine; the result "
+        "states the largest possible AUC difference, max_auc_error), or round the scores"
+    )
+
+
+def count_scores(
+    data: Any, y_true: Any, scores: dict[str, Any], groups: Any, positive: Any, score_bins: Any
+) -> tuple[dict[str, Any], dict[str, np.ndarray], np.ndarray, np.ndarray | None, Any, dict[str, np.ndarray]]:
+    """The counted table: per cell whether the label is positive, each score (binned: its bin's lower
+    edge), the group and the count; the positive label; the bins' edges per score argument."""
+    from ..bias.engines.table import count_columns, distinct_at_most, engine_name, score_edges
+    from ..evaluation._data import check_column_name, label_array
+
+    bins = _check_bins(score_bins)
+    columns = {"y_true": check_column_name(y_true, "y_true")}
+    columns |= {arg: check_column_name(col, arg) for arg, col in scores.items()}
+    if groups is not None:
+        columns["groups"] = check_column_name(groups, "groups")
+    from ..bias.engines import check_columns, to_narwhals
+
+    frame = to_narwhals(data)
+    check_columns(frame, **columns)
+    schema = frame.collect_schema()
+    for arg in scores:
+        dtype = schema[columns[arg]]
+        if not dtype.is_numeric():
+            raise InvalidParameterError(
+                f"{arg}: column {columns[arg]!r} must hold real numbers (scores, higher = more positive), got {dtype}"
+            )
+    edges: dict[str, np.ndarray] = {}
+    if bins is None:
+        if engine_name(frame) in ("spark", "dask"):  # counted there before any table is brought here
+            for arg in scores:
+                count = distinct_at_most(frame, columns[arg], MAX_DISTINCT_SCORES)
+                if count > MAX_DISTINCT_SCORES:
+                    raise _too_many(arg, columns[arg], count)
+    else:
+        edges = {arg: score_edges(frame, columns[arg], bins) for arg in scores}
+    table = count_columns(frame, columns, bins={a: e[1:] for a, e in edges.items()} or None)
+    table.refuse_missing(columns)
+    if int(table.n.sum()) == 0:
+        raise InvalidParameterError("data has no rows: a curve needs positive and negative examples")
+    t = label_array(table.values["y_true"])
+    labels = _distinct(t)
+    check_score_classes(labels, positive)
+    label = _positive_label(labels, positive)
+    is_pos = _equals(t, label)
+    values: dict[str, np.ndarray] = {}
+    for arg in scores:
+        v = np.asarray(table.values[arg], dtype=np.float64)
+        if arg in edges:
+            v = edges[arg][v.astype(np.int64)] if edges[arg].size else np.zeros_like(v)
+        else:
+            bad = ~np.isfinite(v)
+            if bad.any():
+                raise InvalidParameterError(
+                    f"{arg}: column {columns[arg]!r} has {int(table.n[bad].sum()):,} infinite value(s); drop those "
+                    "rows or fill them first"
+                )
+            distinct = np.unique(v).size
+            if distinct > MAX_DISTINCT_SCORES:
+                raise _too_many(arg, columns[arg], distinct)
+        values[arg] = v + 0.0  # −0.0 becomes +0.0, as the array path's
+    g = None
+    if groups is not None:
+        garr = label_array(table.values["groups"])
+        g = garr.astype(str) if garr.dtype == object else garr
+    return {"is_pos": is_pos}, values, table.n, g, label, edges
+
+
+def _blocks(v: np.ndarray, is_pos: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    uniq, inv = np.unique(v, return_inverse=True)
+    pos = np.bincount(inv, weights=np.where(is_pos, n, 0), minlength=uniq.size).astype(np.int64)
+    neg = np.bincount(inv, weights=np.where(is_pos, 0, n), minlength=uniq.size).astype(np.int64)
+    return uniq, pos, neg
+
+
+def _max_auc_error(s: CountedScores) -> float:
+    _, pos, neg = s.blocks
+    return float(np.dot(pos.astype(np.float64), neg) / (2.0 * s.p * s.n))
+
+
+def _annotate(result: Any, s: CountedScores, edges: np.ndarray | None, bins: int | None) -> Any:
+    result.score_bins = bins
+    result.score_edges = edges
+    result.max_auc_error = 0.0 if edges is None else _max_auc_error(s)
+    return result
+
+
+def curve_data(
+    kind: str, data: Any, y_true: Any, y_score: Any, *, positive: Any = None, groups: Any = None, score_bins: Any = None
+) -> Any:
+    """:func:`~confusionlab.roc_curve` (``kind="roc"``) or :func:`~confusionlab.precision_recall_curve`
+    (``"pr"``) of columns of ``data``; with ``groups`` a ``GroupedCurves`` of the scores part where it
+    exists, else a dict group → curve (sorted groups).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": [0, 0, 1, 1, 0, 1], "s": [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]})
+    >>> c = curve_data("roc", df, "y", "s")
+    >>> round(c.value, 4), c.p, c.n, c.max_auc_error
+    (0.8889, 3, 3, 0.0)
+    """
+    from ._results import PrecisionRecallCurve, RocCurve
+
+    cls = RocCurve if kind == "roc" else PrecisionRecallCurve
+    flags, values, n, g, label, edges = count_scores(data, y_true, {"y_score": y_score}, groups, positive, score_bins)
+    is_pos, v = flags["is_pos"], values["y_score"]
+    bins = None if score_bins is None else int(score_bins)
+    edge = edges.get("y_score")
+
+    def one(mask: np.ndarray) -> Any:
+        s = CountedScores(*_blocks(v[mask], is_pos[mask], n[mask]), label)
+        if s.p == 0 or s.n == 0:
+            raise InvalidParameterError("y_true must hold positive and negative examples (in every group)")
+        return _annotate(cls(s), s, edge, bins)
+
+    if g is None:
+        return one(np.ones(v.shape, dtype=bool))
+    members = {name.item() if isinstance(name, np.generic) else name: one(g == name) for name in np.unique(g)}
+    try:  # the scores part's result of groups= (issue 22), where it is merged
+        from ._groups import GroupedCurves  # type: ignore[import-not-found]
+    except ImportError:
+        return members
+    return GroupedCurves(members, kind)
+
+
+def compare_auc_data(
+    data: Any, y_true: Any, score_a: Any, score_b: Any = None, *, positive: Any = None, score_bins: Any = None
+) -> Any:
+    """:func:`~confusionlab.compare_auc` of columns of ``data`` (``score_a`` a dict name → column for more).
+
+    Paired DeLong from the (true label, score A, score B, …) cells: each cell's placements
+    weighted by its count, covariance with ddof = 1 over the examples (as ``np.cov`` of the
+    array path).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": [0, 0, 0, 1, 1, 1, 0, 1], "a": [0.1, 0.3, 0.2, 0.8, 0.7, 0.9, 0.6, 0.4],
+    ...                    "b": [0.2, 0.1, 0.5, 0.6, 0.3, 0.7, 0.4, 0.8]})
+    >>> c = compare_auc_data(df, "y", "a", "b")
+    >>> round(c.value, 4), round(c.p_value, 3)
+    (0.0625, 0.712)
+    """
+    from ._compare import AucComparison
+
+    if isinstance(score_a, dict):
+        if score_b is not None:
+            raise InvalidParameterError("score_b must be omitted when score_a is a dict of classifiers")
+        names = list(score_a)
+        if len(names) < 2:
+            raise InvalidParameterError(f"score_a needs at least two classifiers, got {len(names)}")
+        scores = {f"score_a[{k!r}]": c for k, c in score_a.items()}
+    else:
+        names, scores = ["A", "B"], {"score_a": score_a, "score_b": score_b}
+    flags, values, n, _, label, edges = count_scores(data, y_true, scores, None, positive, score_bins)
+    is_pos = flags["is_pos"]
+    p, m = int(n[is_pos].sum()), int(n[~is_pos].sum())
+    v10, v01, aucs, errors = [], [], [], []
+    for arg in scores:
+        v = values[arg]
+        s = CountedScores(*_blocks(v, is_pos, n), label)
+        uniq, pos, neg = s.blocks
+        idx = np.searchsorted(uniq, v)
+        neg_below = np.concatenate([[0], np.cumsum(neg)[:-1]])
+        pos_above = p - np.cumsum(pos)
+        v10.append(((neg_below + 0.5 * neg) / m)[idx][is_pos])
+        v01.append(((pos_above + 0.5 * pos) / p)[idx][~is_pos])
+        aucs.append(float(np.dot(pos, 2 * neg_below + neg) / (2.0 * p * m)))
+        errors.append(_max_auc_error(s) if arg in edges else 0.0)
+    w_pos, w_neg = n[is_pos].astype(np.float64), n[~is_pos].astype(np.float64)
+    k = len(names)
+    s10 = _weighted_cov(np.array(v10), w_pos) if p > 1 else np.zeros((k, k))
+    s01 = _weighted_cov(np.array(v01), w_neg) if m > 1 else np.zeros((k, k))
+    result = AucComparison(names, np.array(aucs), s10 / p + s01 / m, p, m)
+    result.score_bins = None if score_bins is None else int(score_bins)
+    result.max_auc_error = dict(zip(names, errors, strict=True))
+    return result
+
+
+def _weighted_cov(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """``np.cov(ddof=1)`` of the rows of ``x`` repeated ``w`` times each."""
+    total = w.sum()
+    mean = (x * w).sum(axis=1, keepdims=True) / total
+    d = x - mean
+    return (d * w) @ d.T / (total - 1)

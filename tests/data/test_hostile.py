@@ -1,0 +1,98 @@
+"""Hostile data= input: missing values in any column of any engine, a column that is not there,
+infinite scores, arrays where column names belong, and a Spark frame of 10⁶ + 1 distinct scores
+without bins (refused naming score_bins before any table is collected)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import confusionlab as cl
+from confusionlab import InvalidParameterError
+
+from .conftest import ENGINES, in_engine, make_frame
+
+
+def hostile_frame():
+    df = make_frame(n=200, seed=8)
+    df["y_nan"] = df["y"].astype(float)
+    df.loc[[3, 50, 90], "y_nan"] = np.nan  # 3 missing labels
+    df["p_nan"] = df["p"].astype(float)
+    df.loc[[7, 8], "p_nan"] = np.nan  # 2
+    df["g_none"] = df["g"].astype(object)
+    df.loc[[1, 2, 4, 5], "g_none"] = None  # 4
+    df["s_nan"] = df["s"]
+    df.loc[[10], "s_nan"] = np.nan  # 1
+    df["b_none"] = df["b"].astype(object)
+    df.loc[[11, 12, 13, 14, 15], "b_none"] = None  # 5
+    df["q_nan"] = df["q"]
+    df.loc[[20, 21], "q_nan"] = np.nan  # 2
+    df["s_inf"] = df["s"]
+    df.loc[[30], "s_inf"] = np.inf
+    return df
+
+
+HOSTILE = hostile_frame()
+
+CALLS = {
+    "y_true": (3, lambda d: cl.evaluate(data=d, y_true="y_nan", y_pred="p")),
+    "y_pred": (2, lambda d: cl.evaluate(data=d, y_true="y", y_pred="p_nan", groups="g")),
+    "groups": (4, lambda d: cl.evaluate(data=d, y_true="y", y_pred="p", groups="g_none")),
+    "y_score": (1, lambda d: cl.roc_curve(data=d, y_true="y", y_score="s_nan")),
+    "pred_b": (
+        5,
+        lambda d: cl.compare_paired(data=d, y_true="yes", pred_a="a", pred_b="b_none", metric="f1", positive="yes"),
+    ),
+    "y_prob": (2, lambda d: cl.calibration(data=d, y_true="y", y_prob="q_nan")),
+}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_missing_values_in_any_column_are_refused_by_name(engine, request):
+    data = in_engine(HOSTILE, engine, request)
+    for arg, (count, call) in CALLS.items():
+        with pytest.raises(InvalidParameterError, match=rf"^{arg}: column '\w+' has {count} missing value"):
+            call(data)
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb", "spark"])
+def test_a_column_that_does_not_exist_and_infinite_scores(engine, request):
+    data = in_engine(HOSTILE, engine, request)
+    with pytest.raises(InvalidParameterError, match="y_score: column 'score' is not in data"):
+        cl.roc_curve(data=data, y_true="y", y_score="score")
+    with pytest.raises(InvalidParameterError, match="groups: column 'sex' is not in data"):
+        cl.evaluate(data=data, y_true="y", y_pred="p", groups="sex")
+    with pytest.raises(InvalidParameterError, match=r"y_score: column 's_inf' has 1 infinite value"):
+        cl.roc_curve(data=data, y_true="y", y_score="s_inf")
+    with pytest.raises(InvalidParameterError, match="y_pred holds scores, not labels"):
+        cl.evaluate(data=data, y_true="y", y_pred="q")
+
+
+def test_arrays_where_columns_belong_and_options_without_data():
+    with pytest.raises(InvalidParameterError, match="with data=, y_pred is a column name"):
+        cl.evaluate(data=HOSTILE, y_true="y", y_pred=HOSTILE["p"].to_numpy())
+    with pytest.raises(InvalidParameterError, match="refits cannot come with data="):
+        cl.evaluate(data=HOSTILE, y_true="y", y_pred="p", refits=np.zeros((2, len(HOSTILE))))
+    with pytest.raises(InvalidParameterError, match="score_bins= needs data="):
+        cl.roc_curve([0, 1, 0, 1], [0.1, 0.2, 0.3, 0.4], score_bins=10)
+    with pytest.raises(InvalidParameterError, match="score_bins"):
+        cl.roc_curve(data=HOSTILE, y_true="y", y_score="s", score_bins=1)
+
+
+def test_spark_frame_of_a_million_distinct_scores_without_bins_is_refused_before_collecting(spark, monkeypatch):
+    """Generated in Spark (spark.range), never in Python; refused by a distinct count in Spark, and no
+    table (no ``collect``) is brought to the driver."""
+    from pyspark.sql import functions as F
+
+    big = spark.range(10**6 + 1).select((F.col("id") / 1e6).alias("score"), (F.col("id") % 2).alias("y"))
+    cls = type(big)
+
+    def no_collect(self, *a, **k):  # pragma: no cover - reaching it is the failure
+        raise AssertionError("a table was collected")
+
+    monkeypatch.setattr(cls, "collect", no_collect)
+    with pytest.raises(InvalidParameterError, match=re.escape("more than 1,000,000 distinct scores")) as info:
+        cl.roc_curve(data=big, y_true="y", y_score="score")
+    assert "score_bins=" in str(info.value)
