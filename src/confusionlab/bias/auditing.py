@@ -881,7 +881,9 @@ def audit(
 
     show = check_progress(progress)
     workers = min(_WORKERS, len(evaluated))
-    with tqdm(total=len(evaluated), desc="audit groups", unit=" groups", delay=0.5, disable=not show, leave=False) as bar:
+    with tqdm(
+        total=len(evaluated), desc="audit groups", unit=" groups", delay=0.5, disable=not show, leave=False
+    ) as bar:
         if workers > 1:
             with ThreadPoolExecutor(max_workers=workers) as pool:
                 judged = []

@@ -30,8 +30,8 @@ __all__ = [
     "DESCRIPTIONS",
     "FAVOURS_A_WHEN_ABOVE",
     "POSTTRAINING",
-    "QUESTIONS",
     "PRETRAINING",
+    "QUESTIONS",
     "VERDICTS",
     "BiasMetric",
     "BiasReport",
@@ -71,8 +71,7 @@ DESCRIPTIONS = {
 QUESTIONS = {
     "true_value": "the true disparity in the population the data were drawn from (the posterior of the facets' "
     "true rates)",
-    "next_test_set": "the disparity on a new sample with the same facet sizes (the posterior predictive "
-    "distribution)",
+    "next_test_set": "the disparity on a new sample with the same facet sizes (the posterior predictive distribution)",
 }
 
 #: Signed metrics whose value above the no-bias value means facet *a* (the rest, or the reference group) is
@@ -180,7 +179,7 @@ class BiasMetric(Result):
     >>> m.prob_sign_real, m.contains_no_bias()
     (1.0, False)
     >>> m.summary()
-    'DPPL = 0.0922; its 95% posterior predictive interval [0.083..., 0.10...] excludes the no-bias value 0. The value favours facet a.'
+    'DPPL = 0.0922; its 95% posterior predictive interval [0.083..., 0.10...] excludes the no-bias value 0. The ...'
     >>> lo, hi = m.interval(0.95, target="true_value"); bool(0.08 < lo < m.value < hi < 0.11)
     True
     """
@@ -380,7 +379,9 @@ class BiasMetric(Result):
             return f"{self.name} = {self.value:.4g} (no posterior interval: it is not a function of counts)."
         lo, hi = self.interval(confidence)
         holds = "holds" if lo <= self.no_bias <= hi else "excludes"
-        kind = "posterior interval of the true value" if self.target == "true_value" else "posterior predictive interval"
+        kind = (
+            "posterior interval of the true value" if self.target == "true_value" else "posterior predictive interval"
+        )
         side = favoured(self.name, self.value, self.no_bias)
         who = f" The value favours facet {side}." if side and holds == "excludes" else ""
         return (
