@@ -233,7 +233,7 @@ def report(
     >>> round(r["CI"].value, 4)    # (4 - 3) / 7
     0.1429
     """
-    opts = _options(stage, kl_labels, prior, n_draws, random_state, tolerance)
+    opts = _options(stage, kl_labels, prior, n_draws, random_state, tolerance, target, progress)
     stage = opts.pop("stage")
     if features is not None:
         if isinstance(features, str):  # one name would be read as a list of its letters elsewhere: refuse it
