@@ -1,8 +1,9 @@
 """`AuditView`: a fairness audit as a grid of verdicts, each cell's interval against its band.
 
 Rows are the audited groups (facet value, or combination of two), columns the
-metrics; the title names the question (the true disparity, or a new sample's) and whom
-each facet's groups are compared with, and each cell says whom its value favours; each cell is coloured by its verdict ("bias", "no material bias",
+metrics; the title names the question (the true disparity, or a new sample's) and
+whom each facet's groups are compared with, and each cell says whom its value
+favours; each cell is coloured by its verdict ("bias", "no material bias",
 "insufficient evidence"). Hovering or clicking a cell shows its simultaneous
 interval and value against the band ``no_bias ± margin`` that decides the
 verdict. Every number comes from :func:`confusionlab.bias.audit`; the
