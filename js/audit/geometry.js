@@ -6,7 +6,7 @@ import { PALETTE } from "../shared/palette.js";
 /** Verdict codes as Python sends them (one byte per cell); 255 = no row. */
 export const VERDICTS = ["bias", "no material bias", "insufficient evidence"];
 
-/** Fill colours per verdict code (PALETTE.verdicts: RdBu's ends and a neutral grey). */
+/** Fill colours per verdict code (PALETTE.verdicts: their own colours, never a group's). */
 export const VERDICT_COLOURS = VERDICTS.map((verdict) => PALETTE.verdicts[verdict]);
 /** Fill of a cell with no row (the page's background). */
 export const EMPTY_COLOUR = PALETTE.theme.background;

@@ -90,7 +90,8 @@ export function cellText(state, index) {
     `${group} · ${metric} = ${formatNumber(state.values[index])}; ${pct}% simultaneous interval ` +
     `[${formatNumber(state.lower[index])}, ${formatNumber(state.upper[index])}] against the band ` +
     `[${formatNumber(v0 - margin)}, ${formatNumber(v0 + margin)}] → ${VERDICTS[code]} ` +
-    `(n = ${n}, compared with ${nc})`
+    `(n = ${n}, compared with ${nc})` +
+    (state.summary.favoured?.[index] ? `; ${state.summary.favoured[index]}` : "")
   );
 }
 
@@ -223,7 +224,9 @@ export function render({ model, el: host }) {
     title.textContent =
       `Fairness audit: ${state.groups.length} groups × ${state.metrics.length} metrics; ` +
       `${s.rows ?? 0} verdicts on intervals that hold together with probability ${formatNumber(s.confidence)} ` +
-      `(each at ${formatNumber(s.level)}, Bonferroni)`;
+      `(each at ${formatNumber(s.level)}, Bonferroni)` +
+      (s.question ? `. The question: ${s.question}` : "") +
+      ((s.compared ?? []).length ? `. Compared: ${s.compared.join("; ")}` : "");
     legend.replaceChildren();
     VERDICTS.forEach((v, k) => {
       const item = el("span", "cl-legend-item", legend);

@@ -14,7 +14,8 @@ export const PALETTE = {
   },
   "pair": {"A": "#1b7837", "B": "#762a83"},
   "groups": {"a": "#4393c3", "d": "#d6604d"},
-  "verdicts": {"bias": "#d6604d", "no material bias": "#4393c3", "insufficient evidence": "#bdbdbd"},
+  "verdicts": {"bias": "#c51b7d", "no material bias": "#4d9221", "insufficient evidence": "#d9d9d9"},
+  "signs": {"excludes no bias": "#8e0152", "holds no bias": "#969696"},
   "sources": {"test set": "#1976d2", "refit": "#d84315"},
   "contours": ["#e69f00", "#56b4e9", "#009e73", "#cc79a7", "#d55e00", "#0072b2", "#f0e442", "#999999"],
   "theme": {

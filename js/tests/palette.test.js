@@ -48,7 +48,7 @@ describe("the palette module", () => {
 
   it("is where each view takes its role colours", () => {
     expect(VERDICT_COLOURS).toEqual(VERDICTS.map((v) => PALETTE.verdicts[v]));
-    expect(VERDICT_COLOURS).toEqual(["#d6604d", "#4393c3", "#bdbdbd"]);
+    expect(VERDICT_COLOURS).toEqual(["#c51b7d", "#4d9221", "#d9d9d9"]);
     expect(EMPTY_COLOUR).toBe(PALETTE.theme.background);
     expect(CONTOUR_COLOURS).toEqual(PALETTE.contours);
     expect(REFIT_COLOUR).toBe(PALETTE.sources.refit);

@@ -10,7 +10,7 @@ for the browser (``tests/contract/test_palette.py`` keeps the two sides equal).
   ColorBrewer YlGnBu with seven stops, light to dark (:data:`SEQUENTIAL`).
 * Each uncertainty model, each side of a comparison, each facet of a bias metric and
   each verdict of an audit has one colour (:data:`MODEL_COLOURS`, :data:`PAIR_COLOURS`,
-  :data:`GROUP_COLOURS`, :data:`VERDICT_COLOURS`).
+  :data:`GROUP_COLOURS`, :data:`VERDICT_COLOURS`, :data:`SIGN_COLOURS`).
 * The two sources of spread in an evaluation: the test set (the accent colour) and
   the refits (:data:`SOURCE_COLOURS`).
 * Contours of several metrics on one slice use Okabe and Ito's colour-blind-safe
@@ -39,6 +39,7 @@ __all__ = [
     "PAIR_COLOURS",
     "PALETTE",
     "SEQUENTIAL",
+    "SIGN_COLOURS",
     "SOURCE_COLOURS",
     "THEME",
     "VERDICT_COLOURS",
@@ -82,12 +83,18 @@ PAIR_COLOURS: dict[str, str] = {"A": "#1b7837", "B": "#762a83"}
 #: Facets of a bias metric: the advantaged group a and the disadvantaged group d.
 GROUP_COLOURS: dict[str, str] = {"a": "#4393c3", "d": "#d6604d"}
 
-#: The three verdicts of an audit or a comparison against a margin.
+#: The three verdicts of an audit or a comparison against a margin: their own colours (PiYG's
+#: magenta and green ends, safe for red–green colour blindness, and a light grey), never a group's
+#: (facets a and d are blue and red) so that a red cell does not read as "group d".
 VERDICT_COLOURS: dict[str, str] = {
-    "bias": "#d6604d",
-    "no material bias": "#4393c3",
-    "insufficient evidence": "#bdbdbd",
+    "bias": "#c51b7d",
+    "no material bias": "#4d9221",
+    "insufficient evidence": "#d9d9d9",
 }
+
+#: Whether an interval excludes the metric's no-bias value (a report's forest plot): not a verdict
+#: (no margin), so its own pair — a dark magenta and a mid grey.
+SIGN_COLOURS: dict[str, str] = {"excludes no bias": "#8e0152", "holds no bias": "#969696"}
 
 #: The two sources of an evaluation's spread: a new test set and a refit of the model.
 SOURCE_COLOURS: dict[str, str] = {"test set": "#1976d2", "refit": "#d84315"}
@@ -125,6 +132,7 @@ PALETTE: dict[str, object] = {
     "pair": PAIR_COLOURS,
     "groups": GROUP_COLOURS,
     "verdicts": VERDICT_COLOURS,
+    "signs": SIGN_COLOURS,
     "sources": SOURCE_COLOURS,
     "contours": CONTOUR_COLOURS,
     "theme": THEME,

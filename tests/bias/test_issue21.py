@@ -107,16 +107,19 @@ def test_selected_refuses_booleans_and_takes_numpy_integers(view):
 # ----------------------------------------------------------------------------- a group of one row
 
 
-def test_a_group_of_one_row_is_never_decided_except_its_representation():
+@pytest.mark.parametrize("target", ["true_value", "next_test_set"])
+def test_a_group_of_one_row_is_never_decided_except_its_representation(target):
     rng = np.random.default_rng(0)
     n = 400
     df = pd.DataFrame({"y": rng.integers(0, 2, n), "p": rng.integers(0, 2, n), "s": ["a"] * (n - 1) + ["b"]})
-    a = bias.audit(df, label="y", positive_values=[1], predicted="p", facets="s", margin=0.1)
+    a = bias.audit(df, label="y", positive_values=[1], predicted="p", facets="s", margin=0.1,
+                   metrics=list(bias.AUDIT_METRICS), target=target)  # fmt: skip
     one = a.to_frame().query("group == 'b'").set_index("metric")["verdict"]
     # CI judges the group's size itself: one row of 400 is under-represented
     assert one.pop("CI") == "bias"
     assert set(one) == {"insufficient evidence"}, one[one != "insufficient evidence"]
-    assert any("s = b: a group of 1 rows" in note for note in a.notes)
+    if target == "next_test_set":  # the predictive intervals of KS, TVD … are narrow: the size rule decides
+        assert any("s = b: a group of 1 rows" in note for note in a.notes)
 
 
 def test_a_verdict_the_counts_could_not_have_contradicted_is_no_verdict():

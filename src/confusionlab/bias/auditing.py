@@ -65,6 +65,7 @@ from .._validation import (
     check_instance,
     check_margin,
     check_names,
+    check_progress,
 )
 from ..palette import MISSING, THEME, VERDICT_COLOURS
 from .counts import CountTable, _assemble, counted_cells
@@ -72,16 +73,23 @@ from .engines import Cells, CountRequest, check_columns, facet_key, to_narwhals
 from .evaluator import Evaluator
 from .figures import SHORT_VERDICTS
 from .report import _options
-from .results import DESCRIPTIONS, POSTTRAINING, PRETRAINING, VERDICTS, BiasMetric, verdict_of
+from .results import DESCRIPTIONS, POSTTRAINING, PRETRAINING, QUESTIONS, VERDICTS, BiasMetric, favoured, verdict_of
 from .selection import FacetSelection, label_selection
-from .uncertainty import DEFAULT_N_DRAWS
+from .uncertainty import DEFAULT_N_DRAWS, interval_mc_error
 
-__all__ = ["AUDIT_METRICS", "COLUMNS", "FRAME_METHODS", "Audit", "audit"]
+__all__ = ["AUDIT_METRICS", "COLUMNS", "DEFAULT_METRICS", "FRAME_METHODS", "Audit", "audit"]
 
 #: Metrics an audit can judge: every count-based comparison of two facets (GE is not a
 #: comparison, CDDL/CDDPL need a subgroup column and FT the features).
 AUDIT_METRICS = tuple(m for m in (*PRETRAINING, *POSTTRAINING) if m not in ("CDDL", "CDDPL", "FT", "GE"))
 _PRE = tuple(m for m in AUDIT_METRICS if m in PRETRAINING)
+
+#: What an audit judges without ``metrics=``: how the groups are *treated*, not how large they are
+#: (CI measures a group's share of the data, so every group but the one near half would be "bias";
+#: the KL family on a binary label restates DPL). With predictions: the positive-prediction rate
+#: (DPPL, demographic parity), recall (RD, equal opportunity), specificity (SD, the false-positive
+#: side of equalised odds) and accuracy (AD); labels only: the positive-label rate (DPL).
+DEFAULT_METRICS = {"post": ("DPPL", "RD", "SD", "AD"), "pre": ("DPL",)}
 
 #: Columns of an :class:`Audit`, in order.
 COLUMNS = ("facet", "group", "metric", "value", "lower", "upper", "verdict")
@@ -129,6 +137,14 @@ class Audit(Result):
         Skipped combinations and rows that could not be compared, in words.
     simultaneous : bool
         Whether the intervals are Bonferroni-simultaneous.
+    target : str
+        The question the intervals answer: ``"true_value"`` (the true disparity in
+        the population) or ``"next_test_set"`` (a new sample of the same sizes).
+    reference : dict
+        Facet column → the reference group its other values are compared with
+        (facets not in it: each group against the rest of the data).
+    n_draws : int
+        Monte Carlo draws per group behind the intervals that are not exact.
     value : dict
         ``(facet, group, metric)`` → the row's value (NaN where the metric is
         undefined); :meth:`interval` is keyed the same way.
@@ -165,8 +181,16 @@ class Audit(Result):
         simultaneous: bool = True,
         n_verdicts: int | None = None,
         metrics: Mapping[tuple[str, str, str], BiasMetric] | None = None,
+        target: str = "true_value",
+        reference: Mapping[str, Any] | None = None,
+        mc_errors: Mapping[tuple[str, str, str], float] | None = None,
+        n_draws: int = DEFAULT_N_DRAWS,
     ) -> None:
         self._frame = frame
+        self.target = target
+        self.reference = dict(reference or {})
+        self.n_draws = n_draws
+        self._mc_errors = dict(mc_errors or {})
         self.confidence = confidence
         self.level = level
         self.margin = margin
@@ -190,6 +214,10 @@ class Audit(Result):
             simultaneous=self.simultaneous,
             n_verdicts=self._n_verdicts,
             metrics=self._bias_metrics,
+            target=self.target,
+            reference=self.reference,
+            mc_errors=self._mc_errors,
+            n_draws=self.n_draws,
         )
 
     # -- the audit's own questions ------------------------------------------------------------
@@ -200,6 +228,49 @@ class Audit(Result):
         grid = df.pivot(index=["facet", "group"], columns="metric", values="verdict")
         grid = grid.reindex(pd.MultiIndex.from_tuples(order, names=["facet", "group"]))
         return grid[list(dict.fromkeys(df["metric"]))]
+
+    def mc_error(self) -> pd.Series:
+        """Per row (facet, group, metric): how far its interval ends may move with another ``random_state``.
+
+        0 for exact intervals; for Monte Carlo ones, the distribution-free error of
+        :func:`~confusionlab.bias.uncertainty.interval_mc_error` at the audit's level.
+        """
+        df = self._frame
+        keys = list(zip(df.facet, df.group, df.metric, strict=True))
+        index = pd.MultiIndex.from_tuples(keys, names=["facet", "group", "metric"])
+        return pd.Series([self._mc_errors.get(k, math.nan) for k in keys], index=index, name="mc_error")
+
+    def fragile(self) -> pd.DataFrame:
+        """Rows whose verdict could change with another ``random_state``: an interval end within its
+        Monte Carlo error of an edge of the band."""
+        df = self._frame
+        err = self.mc_error().to_numpy()
+        lo_band = np.array([self.no_bias[m] - self.margin[m] for m in df.metric])
+        hi_band = np.array([self.no_bias[m] + self.margin[m] for m in df.metric])
+        ends = np.stack([df.lower.to_numpy(), df.upper.to_numpy()])
+        near = np.zeros(len(df), dtype=bool)
+        for edge in (lo_band, hi_band):
+            near |= (np.abs(ends - edge) <= err).any(axis=0)
+        return df[near & (err > 0)].copy()
+
+    def compared_with(self, facet: str) -> str:
+        """Whom the groups of ``facet`` are compared with, in words."""
+        parts = facet.split(" & ")
+        refs = [self.reference.get(p) for p in parts]
+        if all(r is not None for r in refs) and refs:
+            return "the reference group " + " & ".join(str(r) for r in refs)
+        return "the rest of the data (everyone not in the group)"
+
+    def favoured(self) -> pd.Series:
+        """Per row: who the value favours — ``"group"``, ``"compared"`` (the rest or the reference) — or ``""``.
+
+        The positive label is read as the favourable outcome; unsigned metrics and
+        values at no bias favour no one (:func:`~confusionlab.bias.results.favoured`).
+        """
+        df = self._frame
+        side = [favoured(m, v, self.no_bias[m]) for m, v in zip(df.metric, df.value, strict=True)]
+        text = ["group" if s == "d" else "compared" if s == "a" else "" for s in side]
+        return pd.Series(text, index=df.index, name="favoured")
 
     def counts(self) -> dict[str, int]:
         """How many rows got each verdict."""
@@ -230,21 +301,31 @@ class Audit(Result):
         keys = list(zip(df.facet, df.group, df.metric, strict=True))
         if confidence == self.confidence:
             return {k: (float(lo), float(hi)) for k, lo, hi in zip(keys, df.lower, df.upper, strict=True)}
+        return {k: v[0] for k, v in self._recomputed(confidence).items()}
+
+    def _recomputed(self, confidence: float) -> dict[tuple[str, str, str], tuple[tuple[float, float], float]]:
+        """Row → (its interval at the Bonferroni level for joint coverage ``confidence``, that end's MC error)."""
+        df = self._frame
+        keys = list(zip(df.facet, df.group, df.metric, strict=True))
         level = self._level(confidence)
         out = {}
         for k in keys:
             metric = self._bias_metrics.get(k)
             dist = metric._posterior() if metric is not None and metric._posterior is not None else None
-            out[k] = (math.nan, math.nan) if dist is None else dist.interval(level)  # not cached: memory stays flat
+            if dist is None:  # not cached: memory stays flat
+                out[k] = ((math.nan, math.nan), math.nan)
+            else:
+                out[k] = (dist.interval(level), interval_mc_error(dist, level))
         return out
 
     def _judged_at(self, confidence: float) -> Audit:
         """This audit with every interval and verdict decided at joint coverage ``confidence``."""
         if confidence == self.confidence:
             return self
-        intervals = self.interval(confidence)
+        again = self._recomputed(confidence)
         df = self._frame.copy()
-        ends = [intervals[k] for k in zip(df.facet, df.group, df.metric, strict=True)]
+        keys = list(zip(df.facet, df.group, df.metric, strict=True))
+        ends = [again[k][0] for k in keys]
         df["lower"] = [lo for lo, _ in ends]
         df["upper"] = [hi for _, hi in ends]
         df["verdict"] = [
@@ -253,6 +334,7 @@ class Audit(Result):
         ]
         judged = self._with_rows(df)
         judged.confidence, judged.level = confidence, self._level(confidence)
+        judged._mc_errors = {k: again[k][1] for k in keys if k in self._mc_errors}
         return judged
 
     def to_frame(self) -> pd.DataFrame:
@@ -265,10 +347,20 @@ class Audit(Result):
         judged = self._judged_at(confidence)
         counts = judged.counts()
         each = "each interval" if self.simultaneous else "each interval, not corrected for the others,"
+        worst = np.nanmax(judged.mc_error().to_numpy()) if judged._mc_errors else 0.0
+        mc = (
+            f" Monte Carlo intervals ({self.n_draws:,} draws) have ends within ±{worst:.2g} of their exact "
+            "values; "
+            f"{len(judged.fragile())} verdicts lie that close to a band edge."
+            if worst > 0
+            else ""
+        )
         return (
+            f"The question: {QUESTIONS[self.target]}. "
             f"{len(self)} verdicts ({each} at level {judged.level:.6g}, joint coverage {confidence:g}): "
             + ", ".join(f"{n} {v}" for v, n in counts.items())
             + "."
+            + mc
         )
 
     def plot(self, ax: Any = None) -> Any:
@@ -368,7 +460,7 @@ FRAME_METHODS = frozenset(
 
 def _check_metrics(metrics: Any, predicted: str | None) -> list[str]:
     if metrics is None:
-        return list(AUDIT_METRICS if predicted is not None else _PRE)
+        return list(DEFAULT_METRICS["post" if predicted is not None else "pre"])
     names = check_names(metrics, "metrics", AUDIT_METRICS, "metric names such as ['DPPL', 'DI']")
     post = [m for m in names if m not in PRETRAINING]
     if post and predicted is None:
@@ -463,9 +555,11 @@ def audit(
     reference: Mapping[str, Any] | None = None,
     simultaneous: bool = True,
     prior: str | float = "uniform",
-    n_draws: int = DEFAULT_N_DRAWS,
+    n_draws: int | None = None,
     random_state: Any = 0,
     tolerance: float = DEFAULT_TOLERANCE,
+    target: str = "true_value",
+    progress: bool | None = None,
 ) -> Audit:
     r"""Audit every group of every facet for bias beyond ``margin``, with simultaneous intervals.
 
@@ -493,8 +587,10 @@ def audit(
         ``"sex & race"``, group ``"Female & Black"``). Combinations that never
         occur are skipped and listed in ``notes``.
     metrics : list of str, optional
-        Metrics to judge (:data:`AUDIT_METRICS`); default all of them (the
-        pre-training ones only when ``predicted`` is not given).
+        Metrics to judge (any of :data:`AUDIT_METRICS`). Default
+        :data:`DEFAULT_METRICS`: how the groups are treated — with ``predicted``,
+        DPPL, RD, SD and AD; without, DPL. CI is left out by default: it measures
+        a group's share of the data, so nearly every group is "bias" on it.
     margin : float or dict
         Half-width of the band of immaterial values around each metric's
         no-bias value (1 for DI, 0 otherwise); finite and ≥ 0 (0 asks whether
@@ -514,9 +610,22 @@ def audit(
         ``confidence`` interval, which is only useful to show what the
         correction changes: with m rows, about ``m·(1 − confidence)`` of those
         intervals miss.
-    prior, n_draws, random_state, tolerance
-        As in :func:`confusionlab.bias.report` (``n_draws`` was ``n_samples``,
-        still accepted with a FutureWarning).
+    prior, random_state, tolerance
+        As in :func:`confusionlab.bias.report`.
+    n_draws : int, optional
+        Monte Carlo draws per group where an interval is not exact (``n_samples``
+        is its old name, still accepted with a FutureWarning). Default: about 100
+        draws beyond each interval end at the Bonferroni level (20,000 to
+        100,000, at most 4,000,000 over all groups), so the ends move little with
+        ``random_state``; :meth:`Audit.mc_error` and the page state how little.
+    target : {"true_value", "next_test_set"}, default "true_value"
+        The question. ``"true_value"``: is the true disparity in the population
+        beyond the margin? Each interval is the posterior of the metric's true
+        value (each facet's true rates, Beta/Dirichlet of its counts + prior).
+        ``"next_test_set"``: would a new sample of the same group sizes show it?
+        (the posterior predictive interval of earlier releases, about √2 wider).
+    progress : bool or None, default None
+        A progress bar over the groups (tqdm's; None: only in an interactive session).
 
     Returns
     -------
@@ -543,7 +652,8 @@ def audit(
 
     Notes
     -----
-    With m rows, row i's interval :math:`I_i` is the report's central
+    With m rows judged (rows whose metric has a value; an undefined metric makes
+    no claim), row i's interval :math:`I_i` is the report's central
     interval at level :math:`1 - (1 - c)/m`; by Bonferroni's inequality
     :math:`P(\text{every } I_i \ni \theta_i) \ge 1 - \sum_i (1-c)/m = c`, so the
     verdicts hold jointly. The verdict is "bias" when :math:`I_i` lies
@@ -584,7 +694,14 @@ def audit(
     >>> a.counts()
     {'bias': 8, 'no material bias': 0, 'insufficient evidence': 0}
     """
-    opts = _options(prior=prior, n_draws=n_draws, random_state=random_state, tolerance=tolerance)
+    opts = _options(
+        prior=prior,
+        n_draws=DEFAULT_N_DRAWS if n_draws is None else n_draws,
+        random_state=random_state,
+        tolerance=tolerance,
+        target=target,
+        progress=progress,
+    )
     opts.pop("stage")
     columns = check_column_names(facets, "facets")
     metric_names = _check_metrics(metrics, predicted)
@@ -691,23 +808,35 @@ def audit(
                 notes.append(f"{name}: {_empty_note(present, texts[i], texts[j], n_empty)} (skipped)")
 
     _check_size(columns, values_of, len(groups), len(metric_names))
-    m = len(groups) * len(metric_names)
-    level = 1.0 - (1.0 - confidence) / max(m, 1) if simultaneous else confidence
 
-    def judge(group: tuple[str, str, np.ndarray, np.ndarray]) -> tuple[dict[str, Any], list[dict[str, Any]], list[str]]:
-        """The group's size, its rows (one per metric) and notes; its metrics are kept in ``kept``."""
-        facet_name, label_text, d, a = group
+    # Phase 1 (cheap): every row's value, so the Bonferroni m counts the rows actually judged (a row
+    # whose metric is undefined has no interval and is no claim).
+    evaluated = []
+    for facet_name, label_text, d, a in groups:
         counts = np.stack([a, d])[None]
         t = CountTable(counts, table.label_values, table.label_positive, None, predicted is not None)
+        ev, found = _evaluated(t, opts, metric_names, f"{facet_name} = {label_text}")
+        evaluated.append((facet_name, label_text, d, a, t, ev, found))
+    m = sum(found[name].value is not None for *_, found in evaluated for name in metric_names)
+    level = 1.0 - (1.0 - confidence) / max(m, 1) if simultaneous else confidence
+    if n_draws is None:
+        opts["n_draws"] = _audit_draws(level, len(groups))
+        for *_, ev, _found in evaluated:
+            ev.n_draws = opts["n_draws"]
+
+    def judge(item: tuple) -> tuple[dict[str, Any], list[dict[str, Any]], list[str], dict[tuple, float]]:
+        """The group's size, its rows (one per metric), notes and Monte Carlo errors; metrics kept in ``kept``."""
+        facet_name, label_text, d, a, t, ev, found = item
+        ev.share_posteriors(found, metric_names)
+        counts = t.counts
         size = {
             "facet": facet_name,
             "group": label_text,
             "n": int(counts[0, 1].sum()),
             "n_compared": int(counts[0, 0].sum()),
         }
-        found = _metrics(t, opts, metric_names, f"{facet_name} = {label_text}")
         reach = _reach(a, d, t, opts, metric_names, f"{facet_name} = {label_text}")
-        out_rows, out_notes, fixed = [], [], []
+        out_rows, out_notes, fixed, errors = [], [], [], {}
         for name in metric_names:
             bm = found[name]
             if bm.value is None:
@@ -716,6 +845,7 @@ def audit(
                 out_notes.append(f"{facet_name} = {label_text}, {name}: {bm.error}")
             else:
                 lo, hi = bm.interval(level)
+                errors[(facet_name, label_text, name)] = bm.mc_error(level)
                 verdict = verdict_of(lo, hi, bm.no_bias, margins[name])
                 decided = verdict != "insufficient evidence" and name not in _SIZE_ONLY
                 if decided and not _either_way(reach[name], bm.no_bias, margins[name]):
@@ -739,23 +869,37 @@ def audit(
                 f"{facet_name} = {label_text}: a group of {size['n']:,} rows gives {', '.join(fixed)} the same verdict "
                 "whatever its labels and predictions (insufficient evidence)"
             )
-        return size, out_rows, out_notes
+        return size, out_rows, out_notes, errors
 
     rows: list[dict[str, Any]] = []
     sizes: list[dict[str, Any]] = []
     kept: dict[tuple[str, str, str], BiasMetric] = {}
+    mc_errors: dict[tuple[str, str, str], float] = {}
     # Groups are independent (each its own draws from the same seed), so they are judged on a few
     # threads (numpy's random generators and array loops release the GIL); results keep the audit order.
-    workers = min(_WORKERS, len(groups))
-    if workers > 1:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            judged = list(pool.map(judge, groups))
-    else:
-        judged = [judge(g) for g in groups]
-    for size, group_rows, group_notes in judged:
+    from tqdm.auto import tqdm
+
+    show = check_progress(progress)
+    workers = min(_WORKERS, len(evaluated))
+    with tqdm(
+        total=len(evaluated), desc="audit groups", unit=" groups", delay=0.5, disable=not show, leave=False
+    ) as bar:
+        if workers > 1:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                judged = []
+                for out in pool.map(judge, evaluated):
+                    judged.append(out)
+                    bar.update(1)
+        else:
+            judged = []
+            for item in evaluated:
+                judged.append(judge(item))
+                bar.update(1)
+    for size, group_rows, group_notes, errors in judged:
         sizes.append(size)
         rows.extend(group_rows)
         notes.extend(group_notes)
+        mc_errors.update(errors)
     return Audit(
         pd.DataFrame(rows, columns=list(COLUMNS)),
         confidence=confidence,
@@ -765,8 +909,33 @@ def audit(
         sizes=pd.DataFrame(sizes, columns=["facet", "group", "n", "n_compared"]),
         notes=notes,
         simultaneous=simultaneous,
+        n_verdicts=m,
         metrics=kept,
+        target=opts["target"],
+        reference=reference,
+        mc_errors=mc_errors,
+        n_draws=opts["n_draws"],
     )
+
+
+#: Monte Carlo draws an audit makes per group when ``n_draws`` is not given: about
+#: :data:`_DRAWS_BEYOND` draws beyond each end at the Bonferroni level, within these bounds, and
+#: at most :data:`_AUDIT_DRAW_BUDGET` draws over all groups (but never fewer than the report's default).
+_DRAWS_BEYOND = 100
+_MAX_AUDIT_DRAWS = 100_000
+_AUDIT_DRAW_BUDGET = 4_000_000
+
+
+def _audit_draws(level: float, n_groups: int) -> int:
+    """Draws per group for an audit at per-row ``level`` over ``n_groups`` groups (see :data:`_DRAWS_BEYOND`).
+
+    >>> _audit_draws(0.95, 10), _audit_draws(1 - 0.05 / 68, 17), _audit_draws(1 - 0.05 / 4000, 1000)
+    (20000, 100000, 20000)
+    """
+    tail = (1.0 - level) / 2.0
+    wanted = math.ceil(_DRAWS_BEYOND / tail) if tail > 0 else _MAX_AUDIT_DRAWS
+    wanted = min(wanted, _MAX_AUDIT_DRAWS, max(DEFAULT_N_DRAWS, _AUDIT_DRAW_BUDGET // max(n_groups, 1)))
+    return max(DEFAULT_N_DRAWS, wanted)
 
 
 #: Metrics of the group sizes alone (class imbalance): every table of the group's size gives the
@@ -810,13 +979,25 @@ def _reach(
 
 
 def _either_way(values: list[float], no_bias: float, margin: float) -> bool:
-    """Whether ``values`` fall both inside and outside the band ``no_bias ± margin``.
+    """Whether ``values`` do not all fall on one side of the band ``no_bias ± margin``: below it, inside
+    it, or above it (a band of width 0 is crossed by values on both sides of it).
 
-    >>> _either_way([0.49, 0.51], 0.0, 0.1), _either_way([0.02, 0.5], 0.0, 0.1)
-    (False, True)
+    >>> _either_way([0.49, 0.51], 0.0, 0.1), _either_way([0.02, 0.5], 0.0, 0.1), _either_way([-0.2, 0.3], 0.0, 0.0)
+    (False, True, True)
     """
-    inside = [no_bias - margin <= v <= no_bias + margin for v in values]
-    return any(inside) and not all(inside)
+    sides = {-1 if v < no_bias - margin else 1 if v > no_bias + margin else 0 for v in values}
+    return len(sides) > 1
+
+
+def _evaluated(
+    t: CountTable, opts: dict[str, Any], names: list[str], what: str
+) -> tuple[Evaluator, dict[str, BiasMetric]]:
+    """The evaluator of one comparison and its metrics' values (posteriors not computed yet)."""
+    ev = Evaluator(t, **opts, facet_text=what)
+    found = dict(ev.pre(False)) if any(n in PRETRAINING for n in names) else {}
+    if t.has_predictions and any(n not in PRETRAINING for n in names):
+        found.update(ev.post(False))
+    return ev, found
 
 
 def _metrics(
@@ -866,19 +1047,25 @@ def _html_page(a: Audit, title: str) -> str:
         )
         body.append(f"<tr><th>{e(str(facet))}</th><th>{e(str(group))}</th><td>{n:,}</td><td>{n_c:,}</td>{cells}</tr>")
     detail = []
-    for r in df.itertuples():
+    side = a.favoured()
+    errors = a.mc_error()
+    for k, r in enumerate(df.itertuples()):
         band = (a.no_bias[r.metric] - a.margin[r.metric], a.no_bias[r.metric] + a.margin[r.metric])
+        who = {"group": f"the group ({r.group})", "compared": "those it is compared with"}.get(side.iloc[k], "—")
+        err = errors.iloc[k]
         detail.append(
             f"<tr><td>{e(r.facet)}</td><td>{e(r.group)}</td><td>{e(r.metric)}</td><td>{_fmt(r.value)}</td>"
-            f"<td>[{_fmt(r.lower)}, {_fmt(r.upper)}]</td><td>[{_fmt(band[0])}, {_fmt(band[1])}]</td>"
+            f"<td>[{_fmt(r.lower)}, {_fmt(r.upper)}]</td><td>{'exact' if err == 0 else '±' + _fmt(err)}</td>"
+            f"<td>[{_fmt(band[0])}, {_fmt(band[1])}]</td><td>{e(who)}</td>"
             f"<td style='background:{VERDICT_COLOURS[r.verdict]}'>{e(r.verdict)}</td></tr>"
         )
     notes = "".join(f"<li>{e(n)}</li>" for n in a.notes) or "<li>none</li>"
     m = a._n_verdicts
     if a.simultaneous:
         levels = (
-            f"{m} verdicts; each interval is at level 1 − (1 − {a.confidence:g})/{m} = {a.level:.6g} (Bonferroni), "
-            f"so all {m} intervals hold together with probability at least {a.confidence:g}."
+            f"{m} verdicts judged (rows with a value); each interval is at level 1 − (1 − {a.confidence:g})/{m} = "
+            f"{a.level:.6g} (Bonferroni), so all {m} intervals hold together with probability at least "
+            f"{a.confidence:g}."
         )
     else:
         levels = (
@@ -886,6 +1073,36 @@ def _html_page(a: Audit, title: str) -> str:
             f"{m * (1 - a.level):.1f} of them are expected to miss)."
         )
     margins = ", ".join(f"{e(k)} ± {v:g} around {a.no_bias[k]:g}" for k, v in a.margin.items())
+    facets = list(dict.fromkeys(df["facet"]))
+    compared = "".join(f"<li>{e(str(f))}: each group against {e(a.compared_with(str(f)))}</li>" for f in facets)
+    if a.target == "true_value":
+        question = (
+            "is the <b>true</b> disparity between the group and those it is compared with, in the population "
+            "the data were drawn from, larger than the margin the auditor accepts as immaterial? Each metric "
+            "is judged on the posterior interval of its true value (each group's true rates given its counts)."
+        )
+    else:
+        question = (
+            "would a <b>new sample</b> with the same group sizes show a disparity larger than the margin the "
+            "auditor accepts as immaterial? Each metric is judged on its posterior predictive interval (the "
+            "value it would take on a new sample of the same group sizes), wider than the true value's."
+        )
+    worst = float(np.nanmax(errors.to_numpy())) if len(errors) and np.isfinite(errors.to_numpy()).any() else 0.0
+    if worst > 0:
+        fragile = len(a.fragile())
+        mc = (
+            f"<p><b>Monte Carlo error.</b> Intervals not computed exactly come from {a.n_draws:,} draws per "
+            f"group; their ends may move by up to {worst:.2g} with another <code>random_state</code> (column "
+            f"'MC error'). {fragile} verdict{'s' if fragile != 1 else ''} lie{'' if fragile != 1 else 's'} "
+            "within that error of a band edge and could change; raise <code>n_draws</code> to settle "
+            f"{'them' if fragile != 1 else 'it'}.</p>"
+            if fragile
+            else f"<p><b>Monte Carlo error.</b> Intervals not computed exactly come from {a.n_draws:,} draws per "
+            f"group; their ends may move by up to {worst:.2g} with another <code>random_state</code> (column "
+            "'MC error'); no verdict lies that close to a band edge.</p>"
+        )
+    else:
+        mc = "<p><b>Monte Carlo error.</b> None: every interval is exact.</p>"
     legend = "".join(f"<span style='background:{c}'>{e(v)}: {counts[v]}</span>" for v, c in VERDICT_COLOURS.items())
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>
@@ -898,19 +1115,22 @@ td {{ font-variant-numeric: tabular-nums; }}
 .legend span {{ display: inline-block; padding: 2px 8px; margin-right: 6px; }}
 </style></head><body>
 <h1>{e(title)}</h1>
-<p>The question: for each group and each bias metric, is the difference from the rest (or from the
-reference group) larger than the margin the auditor accepts as immaterial? Each metric is judged on its
-posterior predictive interval (the value it would take on a new sample of the same group sizes).</p>
+<p><b>The question</b> ({e(a.target)}): for each group and each bias metric, {question}</p>
+<p><b>Compared with.</b></p><ul>{compared}</ul>
+<p><b>Who is favoured.</b> The positive label is read as the favourable outcome; for each signed metric the
+column 'favours' names the side its value favours (a higher positive rate, recall or accuracy; fewer
+wrongful rejections). KL, JS, LP, TVD and KS are unsigned.</p>
 <p><b>Rule.</b> Interval entirely outside the band no-bias ± margin → <i>bias</i>; entirely inside →
 <i>no material bias</i>; otherwise → <i>insufficient evidence</i>. Margins: {margins}.</p>
 <p><b>{"Simultaneous intervals" if a.simultaneous else "Intervals"}.</b> {levels}</p>
+{mc}
 <p class="legend">{legend}</p>
 <h2>Verdicts</h2>
 <table><tr><th>facet</th><th>group</th><th>n</th><th>compared with</th>{head}</tr>
 {"".join(body)}</table>
 <h2>Every row</h2>
 <table><tr><th>facet</th><th>group</th><th>metric</th><th>value</th><th>simultaneous interval</th>
-<th>band</th><th>verdict</th></tr>
+<th>MC error</th><th>band</th><th>favours</th><th>verdict</th></tr>
 {"".join(detail)}</table>
 <h2>Notes</h2><ul>{notes}</ul>
 </body></html>

@@ -23,6 +23,7 @@ from ._arith import divide
 from .counts import CountTable
 from .results import DESCRIPTIONS, BiasMetric
 from .uncertainty import (
+    cdd_distribution,
     exact_binary_facets,
     exact_binary_facets_shared,
     exact_facet_sizes,
@@ -119,14 +120,17 @@ class Evaluator:
         random_state: int | np.random.SeedSequence,
         tolerance: float,
         facet_text: str = "",
+        target: str = "next_test_set",
+        progress: bool | None = None,
     ) -> None:
         self.t, self.kl_labels, self.prior = t, kl_labels, prior
         self.facet_text = facet_text
+        self.target, self.progress = target, progress
         self.n_draws, self.random_state, self.tolerance = n_draws, random_state, tolerance
         self.sizes = t.facet_sizes
 
-    def _exact2(self, name: str, fn: Callable, outcomes: np.ndarray) -> Callable[[], MetricDistribution | None]:
-        return lambda: exact_binary_facets(
+    def _exact2(self, name: str, fn: Callable, outcomes: np.ndarray) -> Callable[[str], MetricDistribution | None]:
+        return lambda target: exact_binary_facets(
             fn,
             outcomes,
             prior=self.prior,
@@ -134,12 +138,21 @@ class Evaluator:
             metric=name,
             n_draws=self.n_draws,
             random_state=self.random_state,
+            target=target,
         )
 
-    def _sampled(self, name: str, fn: Callable, cells: np.ndarray) -> Callable[[], MetricDistribution | None]:
-        def posterior() -> MetricDistribution | None:
-            values = sampled_metric(fn, cells, n_draws=self.n_draws, random_state=self.random_state, prior=self.prior)
-            return sampled_distribution(values, metric=name, random_state=self.random_state)
+    def _sampled(self, name: str, fn: Callable, cells: np.ndarray) -> Callable[[str], MetricDistribution | None]:
+        def posterior(target: str) -> MetricDistribution | None:
+            values = sampled_metric(
+                fn,
+                cells,
+                n_draws=self.n_draws,
+                random_state=self.random_state,
+                prior=self.prior,
+                target=target,
+                progress=self.progress,
+            )
+            return sampled_distribution(values, metric=name, random_state=self.random_state, target=target)
 
         return posterior
 
@@ -148,7 +161,7 @@ class Evaluator:
         name: str,
         value_fn: Callable[[], float],
         error: str | None,
-        posterior: Callable[[], MetricDistribution | None] | None,
+        posterior: Callable[[str], MetricDistribution | None] | None,
         why_nan: str = "",
     ) -> BiasMetric:
         no_bias = 1.0 if name == "DI" else 0.0
@@ -162,7 +175,7 @@ class Evaluator:
                     v, error = None, why_nan or f"{name} is undefined for these counts"
         else:
             v = None
-        return BiasMetric(name, DESCRIPTIONS[name], v, error, no_bias, posterior)
+        return BiasMetric(name, DESCRIPTIONS[name], v, error, no_bias, posterior_of=posterior, target=self.target)
 
     def pre(self, group_given: bool) -> dict[str, BiasMetric]:
         t, out = self.t, {}
@@ -171,7 +184,9 @@ class Evaluator:
             "CI",
             lambda: _scalar(lm.class_imbalance(self.sizes)),
             ferr,
-            lambda: exact_facet_sizes(lm.class_imbalance, self.sizes, prior=self.prior, tolerance=self.tolerance),
+            lambda target: exact_facet_sizes(
+                lm.class_imbalance, self.sizes, prior=self.prior, tolerance=self.tolerance, target=target
+            ),
         )
         lab2 = t.label_distribution(binary=True)
         out["DPL"] = self.metric(
@@ -202,16 +217,20 @@ class Evaluator:
         elif tot[0] == 0:
             err = f"no negative {what} in the data: {name} is undefined"
         # each subgroup is one DirMult vector over its 4 (facet × outcome) cells, at its observed size
-        cells = g.reshape(g.shape[0], 4)
-
-        def cdd(draws: np.ndarray) -> np.ndarray:
-            return lm.conditional_demographic_disparity(draws.reshape(*draws.shape[:-1], 2, 2))
-
+        # (Monte Carlo for up to CDD_MC_BUDGET subgroup × draw pairs, the exact-moment normal beyond)
         return self.metric(
             name,
             lambda: _scalar(lm.conditional_demographic_disparity(g)),
             err,
-            self._sampled(name, cdd, cells),
+            lambda target: cdd_distribution(
+                g,
+                metric=name,
+                prior=self.prior,
+                n_draws=self.n_draws,
+                random_state=self.random_state,
+                target=target,
+                progress=self.progress,
+            ),
         )
 
     def post(self, group_given: bool) -> dict[str, BiasMetric]:
@@ -284,7 +303,8 @@ class Evaluator:
                 if n in names
                 and n in found
                 and found[n].value is not None
-                and found[n]._posterior is not None
+                and found[n]._posterior_of is not None
+                and found[n].target == self.target
                 and "distribution" not in found[n].__dict__
             }
             if not todo:
@@ -297,13 +317,21 @@ class Evaluator:
                     tolerance=self.tolerance,
                     n_draws=self.n_draws,
                     random_state=self.random_state,
+                    target=self.target,
                 )
             else:
                 values = sampled_metrics(
-                    todo, cells(), n_draws=self.n_draws, random_state=self.random_state, prior=self.prior
+                    todo,
+                    cells(),
+                    n_draws=self.n_draws,
+                    random_state=self.random_state,
+                    prior=self.prior,
+                    target=self.target,
+                    progress=self.progress,
                 )
                 dists = {
-                    n: sampled_distribution(v, metric=n, random_state=self.random_state) for n, v in values.items()
+                    n: sampled_distribution(v, metric=n, random_state=self.random_state, target=self.target)
+                    for n, v in values.items()
                 }
             for n, dist in dists.items():
                 found[n].__dict__["distribution"] = dist  # the cached_property's slot

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ..palette import GROUP_COLOURS, MISSING, NEUTRAL, THEME, VERDICT_COLOURS, to_rgb
+from ..palette import MISSING, NEUTRAL, SIGN_COLOURS, THEME, VERDICT_COLOURS, to_rgb
 
 __all__ = [
     "EXCLUDES_COLOUR",
@@ -36,10 +36,10 @@ __all__ = [
     "method_of",
 ]
 
-#: Colour of a metric whose interval excludes the no-bias value (group d's red).
-EXCLUDES_COLOUR = GROUP_COLOURS["d"]
-#: Colour of a metric whose interval holds the no-bias value (neutral grey).
-HOLDS_COLOUR = NEUTRAL
+#: Colour of a metric whose interval excludes the no-bias value (its own, not group d's red).
+EXCLUDES_COLOUR = SIGN_COLOURS["excludes no bias"]
+#: Colour of a metric whose interval holds the no-bias value (a grey).
+HOLDS_COLOUR = SIGN_COLOURS["holds no bias"]
 
 #: Short text of each verdict in a grid cell.
 SHORT_VERDICTS = {"bias": "bias", "no material bias": "fair", "insufficient evidence": "?"}

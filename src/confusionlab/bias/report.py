@@ -26,6 +26,7 @@ from .._validation import (
     check_column_names,
     check_flag,
     check_instance,
+    check_progress,
     check_tolerance,
 )
 from ..models import resolve_prior
@@ -35,7 +36,7 @@ from .engines import CountRequest, check_columns, distinct_values, facet_max, fe
 from .evaluator import Evaluator, facet_error, root_seed
 from .results import DESCRIPTIONS, POSTTRAINING, PRETRAINING, BiasMetric, BiasReport
 from .selection import facet_selection, label_selection
-from .uncertainty import DEFAULT_N_DRAWS, _check_draws
+from .uncertainty import DEFAULT_N_DRAWS, TARGETS, _check_draws
 
 __all__ = [
     "DESCRIPTIONS",
@@ -58,9 +59,13 @@ def _options(
     n_draws: Any = DEFAULT_N_DRAWS,
     random_state: Any = 0,
     tolerance: Any = DEFAULT_TOLERANCE,
+    target: Any = "next_test_set",
+    progress: Any = None,
 ) -> dict[str, Any]:
     """Validate the options of :func:`report` (what :func:`report_from_counts` and :func:`~.auditing.audit` share)."""
     stage = check_choice(stage, "stage", ("all", "pre", "post"))
+    target = check_choice(target, "target", TARGETS)
+    check_progress(progress)
     kl_labels = check_choice(kl_labels, "kl_labels", ("binary", "values"))
     resolve_prior(prior)
     return dict(
@@ -70,6 +75,8 @@ def _options(
         n_draws=_check_draws(n_draws, minimum=100),
         random_state=root_seed(random_state),
         tolerance=check_tolerance(tolerance),
+        target=target,
+        progress=progress,
     )
 
 
@@ -109,8 +116,10 @@ def report(
     n_draws: int = DEFAULT_N_DRAWS,
     random_state: Any = 0,
     tolerance: float = DEFAULT_TOLERANCE,
+    target: str = "next_test_set",
+    progress: bool | None = None,
 ) -> BiasReport:
-    r"""Clarify's bias metrics, with posterior predictive uncertainty.
+    r"""Clarify's bias metrics, with their uncertainty (the true value's or a new sample's).
 
     Parameters
     ----------
@@ -160,6 +169,15 @@ def report(
     tolerance : float, default 1e-12
         Probability mass each exact beta-binomial marginal may drop from its
         tails (at most half of it per tail), as everywhere in ConfusionLab.
+    target : {"next_test_set", "true_value"}, default "next_test_set"
+        The question each metric's :meth:`~BiasMetric.interval` answers by default:
+        ``"next_test_set"``, the metric on a new sample with the same facet sizes
+        (posterior predictive); ``"true_value"``, the true disparity in the
+        population (the posterior of the facets' true rates, about √2 narrower).
+        ``BiasMetric.interval(confidence, target=...)`` gives the other one too.
+    progress : bool or None, default None
+        A progress bar for long Monte Carlo work (tqdm's; None: only in an
+        interactive session).
 
     Returns
     -------
@@ -215,7 +233,7 @@ def report(
     >>> round(r["CI"].value, 4)    # (4 - 3) / 7
     0.1429
     """
-    opts = _options(stage, kl_labels, prior, n_draws, random_state, tolerance)
+    opts = _options(stage, kl_labels, prior, n_draws, random_state, tolerance, target, progress)
     stage = opts.pop("stage")
     if features is not None:
         if isinstance(features, str):  # one name would be read as a list of its letters elsewhere: refuse it
@@ -245,7 +263,7 @@ def report(
             )
         else:
             metrics["FT"] = ev.metric("FT", lambda: _flip_test(frame, request, list(features)), None, None)
-    return BiasReport(metrics, table, vot)
+    return BiasReport(metrics, table, vot, target=opts["target"])
 
 
 def pretraining(data: Any, **kwargs: Any) -> BiasReport:
@@ -334,7 +352,7 @@ def report_from_counts(counts: CountTable, *, value_or_threshold: str = "d", **o
         The facet's description in :meth:`BiasReport.to_clarify_json`.
     **options
         ``stage``, ``kl_labels``, ``prior``, ``n_draws``, ``random_state``,
-        ``tolerance``: as in :func:`report`, with the same defaults.
+        ``tolerance``, ``target``, ``progress``: as in :func:`report`, with the same defaults.
 
     See Also
     --------
@@ -358,4 +376,4 @@ def report_from_counts(counts: CountTable, *, value_or_threshold: str = "d", **o
         metrics.update(ev.pre(group_given))
     if stage in ("all", "post") and counts.has_predictions:
         metrics.update(ev.post(group_given))
-    return BiasReport(metrics, counts, value_or_threshold)
+    return BiasReport(metrics, counts, value_or_threshold, target=opts["target"])

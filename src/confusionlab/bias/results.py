@@ -21,18 +21,21 @@ from functools import cached_property
 from typing import Any
 
 from .._result import Result, new_figure
-from .._validation import check_confidence, check_margin
+from .._validation import check_choice, check_confidence, check_margin
 from ..distribution import MetricDistribution
 from .counts import CountTable
-from .uncertainty import prob_sign_real
+from .uncertainty import TARGETS, interval_mc_error, prob_sign_real
 
 __all__ = [
     "DESCRIPTIONS",
+    "FAVOURS_A_WHEN_ABOVE",
     "POSTTRAINING",
     "PRETRAINING",
+    "QUESTIONS",
     "VERDICTS",
     "BiasMetric",
     "BiasReport",
+    "favoured",
     "verdict_of",
 ]
 
@@ -63,6 +66,50 @@ DESCRIPTIONS = {
     "FT": "Flip Test (FT)",
     "GE": "Generalized Entropy (GE)",
 }
+
+#: The question each ``target`` answers, in words (every page and view says which one it shows).
+QUESTIONS = {
+    "true_value": "the true disparity in the population the data were drawn from (the posterior of the facets' "
+    "true rates)",
+    "next_test_set": "the disparity on a new sample with the same facet sizes (the posterior predictive distribution)",
+}
+
+#: Signed metrics whose value above the no-bias value means facet *a* (the rest, or the reference group) is
+#: favoured (True) or facet *d* is (False), reading the positive label as the favourable outcome: a higher
+#: positive (prediction) rate, recall or accuracy for a; fewer false acceptances for d (SD: d's higher
+#: specificity; TE: more false negatives per false positive in d); CI: facet a is the larger. DCA, DCR, DAR and
+#: DRR the other way (a's qualified rows under-accepted relative to d's, …). DI below 1 favours a. The KL family
+#: is unsigned.
+FAVOURS_A_WHEN_ABOVE = {
+    "CI": True,
+    "DPL": True,
+    "DPPL": True,
+    "RD": True,
+    "AD": True,
+    "SD": True,
+    "TE": True,
+    "CDDL": False,
+    "CDDPL": False,
+    "DCA": False,
+    "DCR": False,
+    "DAR": False,
+    "DRR": False,
+    "DI": False,
+}
+
+
+def favoured(metric: str, value: float, no_bias: float = 0.0) -> str | None:
+    """Which facet the metric's value favours, ``"a"`` or ``"d"``; None when unsigned, NaN or at no bias.
+
+    The positive label is read as the favourable outcome (a loan granted, a high income predicted).
+
+    >>> favoured("DPPL", 0.09), favoured("DI", 0.33, 1.0), favoured("KL", 0.1), favoured("AD", 0.0)
+    ('a', 'a', None, None)
+    """
+    if metric not in FAVOURS_A_WHEN_ABOVE or value is None or math.isnan(value) or value == no_bias:
+        return None
+    return "a" if (value > no_bias) == FAVOURS_A_WHEN_ABOVE[metric] else "d"
+
 
 #: The three verdicts of :meth:`BiasMetric.verdict`, from "an effect beyond the margin" to "cannot say".
 VERDICTS = ("bias", "no material bias", "insufficient evidence")
@@ -108,7 +155,12 @@ class BiasMetric(Result):
     no_bias : float
         The value meaning "no bias" (1 for DI, 0 otherwise).
     posterior : callable, optional
-        Computes the posterior predictive distribution (called on first use).
+        Computes the distribution of the default ``target`` (called on first use).
+    posterior_of : callable, optional
+        Computes the distribution for a target (``posterior_of("true_value")``); with
+        it, :meth:`interval` answers both questions.
+    target : {"next_test_set", "true_value"}, default "next_test_set"
+        The question :attr:`distribution` and :meth:`interval` answer by default.
 
     Attributes
     ----------
@@ -127,7 +179,9 @@ class BiasMetric(Result):
     >>> m.prob_sign_real, m.contains_no_bias()
     (1.0, False)
     >>> m.summary()
-    'DPPL = 0.0922; its 95% posterior predictive interval [0.083..., 0.10...] excludes the no-bias value 0.'
+    'DPPL = 0.0922; its 95% posterior predictive interval [0.083..., 0.10...] excludes the no-bias value 0. The ...'
+    >>> lo, hi = m.interval(0.95, target="true_value"); bool(0.08 < lo < m.value < hi < 0.11)
+    True
     """
 
     title = "Bias metric"
@@ -140,13 +194,21 @@ class BiasMetric(Result):
         error: str | None = None,
         no_bias: float = 0.0,
         posterior: Callable[[], MetricDistribution | None] | None = None,
+        *,
+        posterior_of: Callable[[str], MetricDistribution | None] | None = None,
+        target: str = "next_test_set",
     ) -> None:
         self.name = name
         self.description = description
         self._value = value
         self.error = error
         self.no_bias = no_bias
+        self.target = check_choice(target, "target", TARGETS)
+        self._posterior_of = posterior_of
+        if posterior is None and posterior_of is not None:
+            posterior = lambda: posterior_of(self.target)  # noqa: E731
         self._posterior = posterior
+        self._other: dict[str, MetricDistribution | None] = {}
 
     @property
     def value(self) -> float | None:
@@ -161,7 +223,7 @@ class BiasMetric(Result):
 
     @cached_property
     def distribution(self) -> MetricDistribution | None:
-        """Posterior predictive distribution (None for FT and failed metrics).
+        """The distribution of the default :attr:`target` (None for FT and failed metrics).
 
         A :class:`confusionlab.distribution.MetricDistribution` (``pmf``, ``cdf``,
         ``ppf``, ``interval``, ``to_scipy``…); its ``strategy`` says whether it is
@@ -171,13 +233,44 @@ class BiasMetric(Result):
             return None
         return self._posterior()
 
-    def interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """Central posterior predictive interval; (nan, nan) when there is none."""
+    def distribution_for(self, target: str | None = None) -> MetricDistribution | None:
+        """The distribution answering ``target`` (default: :attr:`target`), computed once.
+
+        ``"true_value"``: the posterior of the metric's true value (each facet's true
+        rates, Beta or Dirichlet of its counts + α). ``"next_test_set"``: the posterior
+        predictive distribution of the metric on a new sample with the same facet sizes.
+        """
+        target = self.target if target is None else check_choice(target, "target", TARGETS)
+        if target == self.target:
+            return self.distribution
+        if self._posterior_of is None or self.value is None:
+            if self._posterior is not None and self.value is not None:
+                raise ValueError(f"{self.name} has only its {self.target} distribution")
+            return None
+        if target not in self._other:
+            self._other[target] = self._posterior_of(target)
+        return self._other[target]
+
+    def interval(self, confidence: float = 0.95, target: str | None = None) -> tuple[float, float]:
+        """Central interval at ``confidence``; (nan, nan) when there is none.
+
+        ``target`` is the question: ``"true_value"`` (the true disparity) or
+        ``"next_test_set"`` (a new sample with the same facet sizes); by default the
+        metric's own :attr:`target` (a report's ``target=``).
+        """
         confidence = check_confidence(confidence)
-        d = self.distribution
+        d = self.distribution_for(target)
         if d is None:
             return (math.nan, math.nan)
         return d.interval(confidence)
+
+    def mc_error(self, confidence: float = 0.95, target: str | None = None) -> float:
+        """How far the interval's ends may move with another ``random_state`` (0 when exact).
+
+        See :func:`~confusionlab.bias.uncertainty.interval_mc_error`; NaN without an interval.
+        """
+        confidence = check_confidence(confidence)
+        return interval_mc_error(self.distribution_for(target), confidence)
 
     @property
     def prob_sign_real(self) -> float:
@@ -190,7 +283,7 @@ class BiasMetric(Result):
         lo, hi = self.interval(confidence)
         return bool(lo <= self.no_bias <= hi)
 
-    def verdict(self, margin: float, confidence: float = 0.95) -> str:
+    def verdict(self, margin: float, confidence: float = 0.95, target: str | None = None) -> str:
         """Is there bias beyond ``margin``? A decision an auditor can defend.
 
         Parameters
@@ -201,7 +294,9 @@ class BiasMetric(Result):
             ``v₀ ± margin`` is not material. Finite and ≥ 0; a margin of 0 asks
             whether the metric is exactly its no-bias value.
         confidence : float, default 0.95
-            Level of the central posterior predictive interval *I*.
+            Level of the central interval *I*.
+        target : {"true_value", "next_test_set"}, optional
+            The question *I* answers (default: the metric's :attr:`target`).
 
         Returns
         -------
@@ -251,7 +346,7 @@ class BiasMetric(Result):
             raise ValueError(f"{self.name} has no value, so no verdict: {self.error}")
         if self._posterior is None:
             raise ValueError(f"{self.name} has no posterior interval, so no verdict")
-        lo, hi = self.interval(confidence)
+        lo, hi = self.interval(confidence, target)
         return verdict_of(lo, hi, self.no_bias, margin)
 
     # -- the result protocol ---------------------------------------------------------------
@@ -284,9 +379,14 @@ class BiasMetric(Result):
             return f"{self.name} = {self.value:.4g} (no posterior interval: it is not a function of counts)."
         lo, hi = self.interval(confidence)
         holds = "holds" if lo <= self.no_bias <= hi else "excludes"
+        kind = (
+            "posterior interval of the true value" if self.target == "true_value" else "posterior predictive interval"
+        )
+        side = favoured(self.name, self.value, self.no_bias)
+        who = f" The value favours facet {side}." if side and holds == "excludes" else ""
         return (
-            f"{self.name} = {self.value:.4g}; its {confidence:.0%} posterior predictive interval "
-            f"[{lo:.4g}, {hi:.4g}] {holds} the no-bias value {self.no_bias:g}."
+            f"{self.name} = {self.value:.4g}; its {confidence:.0%} {kind} "
+            f"[{lo:.4g}, {hi:.4g}] {holds} the no-bias value {self.no_bias:g}.{who}"
         )
 
     def plot(self, ax: Any = None, *, confidence: float = 0.95) -> Any:
@@ -338,10 +438,18 @@ class BiasReport(Result, Mapping[str, BiasMetric]):
 
     title = "Bias report"
 
-    def __init__(self, metrics: dict[str, BiasMetric], counts: CountTable, value_or_threshold: str) -> None:
+    def __init__(
+        self,
+        metrics: dict[str, BiasMetric],
+        counts: CountTable,
+        value_or_threshold: str,
+        *,
+        target: str = "next_test_set",
+    ) -> None:
         self._metrics = dict(sorted(metrics.items()))
         self.counts = counts
         self.value_or_threshold = value_or_threshold
+        self.target = check_choice(target, "target", TARGETS)
 
     def __getitem__(self, key: str) -> BiasMetric:
         try:
@@ -370,10 +478,10 @@ class BiasReport(Result, Mapping[str, BiasMetric]):
         """
         return {k: math.nan if m.value is None else float(m.value) for k, m in self._metrics.items()}
 
-    def interval(self, confidence: float = 0.95) -> dict[str, tuple[float, float]]:
-        """Metric → its central posterior predictive interval ((nan, nan) where there is none)."""
+    def interval(self, confidence: float = 0.95, target: str | None = None) -> dict[str, tuple[float, float]]:
+        """Metric → its central interval for ``target`` (default the report's; (nan, nan) where there is none)."""
         confidence = check_confidence(confidence)
-        return {k: m.interval(confidence) for k, m in self._metrics.items()}
+        return {k: m.interval(confidence, target) for k, m in self._metrics.items()}
 
     def to_frame(self, confidence: float = 0.95) -> Any:
         """A pandas DataFrame: one row per metric with value, interval and sign probability."""
@@ -389,8 +497,8 @@ class BiasReport(Result, Mapping[str, BiasMetric]):
         excludes = [m.name for m in shown if not m.contains_no_bias(confidence)]
         failed = sum(m.value is None for m in self._metrics.values())
         text = (
-            f"Facet {self.value_or_threshold}: {len(excludes)} of {len(shown)} metrics with an interval exclude "
-            f"their no-bias value at {confidence:.0%}"
+            f"Facet {self.value_or_threshold} (d) against the rest (a); the question: {QUESTIONS[self.target]}. "
+            f"{len(excludes)} of {len(shown)} metrics with an interval exclude their no-bias value at {confidence:.0%}"
         )
         text += f" ({', '.join(excludes)})" if excludes else ""
         text += f"; {failed} could not be computed." if failed else "."

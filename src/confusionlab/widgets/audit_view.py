@@ -1,7 +1,9 @@
 """`AuditView`: a fairness audit as a grid of verdicts, each cell's interval against its band.
 
 Rows are the audited groups (facet value, or combination of two), columns the
-metrics; each cell is coloured by its verdict ("bias", "no material bias",
+metrics; the title names the question (the true disparity, or a new sample's) and
+whom each facet's groups are compared with, and each cell says whom its value
+favours; each cell is coloured by its verdict ("bias", "no material bias",
 "insufficient evidence"). Hovering or clicking a cell shows its simultaneous
 interval and value against the band ``no_bias ± margin`` that decides the
 verdict. Every number comes from :func:`confusionlab.bias.audit`; the
@@ -20,6 +22,7 @@ import traitlets
 
 from .._validation import InvalidParameterError, check_instance, check_int
 from ..bias.auditing import Audit
+from ..bias.results import QUESTIONS
 from ._common import Buffer, BundledWidget, Integer, InvalidTraitError
 
 __all__ = ["VERDICT_CODES", "AuditView"]
@@ -76,7 +79,7 @@ class AuditView(BundledWidget, bundle="audit"):
     _values = Buffer("<f8").tag(sync=True)
     _lower = Buffer("<f8").tag(sync=True)
     _upper = Buffer("<f8").tag(sync=True)
-    _summary = traitlets.Dict().tag(sync=True)  # confidence, level, rows, notes
+    _summary = traitlets.Dict().tag(sync=True)  # confidence, level, rows, notes, question, compared, favoured
 
     _EXTRA_STATE = ("_audit", "_keys")
 
@@ -125,8 +128,13 @@ class AuditView(BundledWidget, bundle="audit"):
         shape = (len(keys), len(metrics))
         verdicts = np.full(shape, 255, dtype=np.uint8)
         values, lower, upper = (np.full(shape, np.nan) for _ in range(3))
-        for row in df.itertuples():
+        favoured = [[""] * shape[1] for _ in range(shape[0])]
+        side = a.favoured().tolist()
+        for r, row in enumerate(df.itertuples()):
             i, j = g_index[(row.facet, row.group)], m_index[row.metric]
+            favoured[i][j] = {"group": "favours the group", "compared": "favours those it is compared with"}.get(
+                side[r], ""
+            )
             verdicts[i, j] = VERDICT_CODES[row.verdict]
             values[i, j], lower[i, j], upper[i, j] = row.value, row.lower, row.upper
         sizes = a.sizes.set_index(["facet", "group"])
@@ -136,6 +144,10 @@ class AuditView(BundledWidget, bundle="audit"):
             "level": float(a.level),
             "rows": len(df),
             "notes": [str(x) for x in a.notes[:50]],
+            "target": a.target,
+            "question": QUESTIONS[a.target],
+            "compared": [f"{f}: against {a.compared_with(f)}" for f in dict.fromkeys(df["facet"])],
+            "favoured": [text for row in favoured for text in row],
         }
         # Everything computed: the state changes in one message.
         self._keys = keys
