@@ -130,3 +130,4 @@ def test_frame_and_summary():
     assert list(frame["count"]) == cal.counts.tolist()
     assert {"mean_forecast", "observed_frequency", "band_lower", "band_upper"} <= set(frame.columns)
     assert "ECE" in cal.summary() and "consistency band" in cal.summary()
+    assert "population's ECE" in cal.summary()  # the interval names its question (issue 20)

@@ -130,6 +130,7 @@ def test_paired_comparison_is_the_papers(seed):
     z = norm.ppf(0.95)
     assert c.interval(0.9) == pytest.approx((d - z * sd, d + z * sd), rel=1e-9)
     np.testing.assert_allclose(c.covariance, s, rtol=1e-10)
+    assert "interval for the true difference" in c.summary()  # names its question (issue 20)
 
 
 def test_k_classifiers_holm():

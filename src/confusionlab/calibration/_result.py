@@ -252,8 +252,9 @@ class Calibration(Result):
             else "calibrated forecasts rarely give an ECE this large"
         )
         return (
-            f"ECE = {self.value:.3g} ({pct} interval [{lo:.3g}, {hi:.3g}]), Brier score {self.brier:.3g} "
-            f"[{b_lo:.3g}, {b_hi:.3g}]; {outside} of {self.n_bins} bins lie outside the {pct} consistency band; "
+            f"ECE = {self.value:.3g} ({pct} bootstrap interval for the population's ECE [{lo:.3g}, {hi:.3g}]), "
+            f"Brier score {self.brier:.3g} [{b_lo:.3g}, {b_hi:.3g}]; {outside} of {self.n_bins} bins lie outside "
+            f"the {pct} consistency band (where calibrated forecasts put a bin's frequency on this test set); "
             f"p = {test.p_value:.3g} (Monte Carlo ± {test.mc_error:.1g}): {verdict}."
         )
 

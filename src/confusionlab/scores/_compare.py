@@ -144,7 +144,8 @@ class AucComparison(Result):
             z = float(norm.ppf(0.5 + confidence / 2))
             lo, hi = best["difference"] - z * best["sd"], best["difference"] + z * best["sd"]
         return (
-            f"AUC({best['a']}) − AUC({best['b']}) = {best['difference']:+.3f}, {confidence:.0%} interval "
+            f"AUC({best['a']}) − AUC({best['b']}) = {best['difference']:+.3f}, {confidence:.0%} interval for the "
+            "true difference "
             f"[{lo:+.3f}, {hi:+.3f}], p = {best['p_holm']:.3g} (DeLong, paired"
             + (", Holm-adjusted over every pair)." if len(self.pairs) > 1 else ").")
         )
