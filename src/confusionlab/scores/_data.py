@@ -48,6 +48,7 @@ class CountedScores(Scores):
         self.__dict__["blocks"] = (values, pos.astype(np.int64), neg.astype(np.int64))
         self.positive_label = positive_label
         self._p, self._n = int(pos.sum()), int(neg.sum())
+        self._keys = None  # no class-tagged keys: the blocks are the data (Scores.block_counts)
 
     @property
     def p(self) -> int:
