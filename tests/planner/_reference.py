@@ -125,12 +125,18 @@ def first_honest(metric: str, prevalence: float, tpr: float, tnr: float) -> int:
     return last + 1
 
 
+#: A half-width within this relative distance of the goal meets it: float interval ends blur an
+#: exact tie (recall's half-width 9/30 at p = 15 computes a few ulps above 0.3; the planner's
+#: TIE_SLACK, proved in test_exact_ties.py).
+TIE = 1 + 1e-12
+
+
 def smallest_by_scan(metric, prevalence, tpr, tnr, target, confidence=0.95, model="beta-binomial", start=2, stop=10**6):
     """Scan every honest N from ``start``: the first whose half-width is at most ``target``."""
     start = max(start, first_honest(metric, prevalence, tpr, tnr))
     for N in range(start, stop):
         h = half_width(metric, N, prevalence, tpr, tnr, confidence, model)
-        if h <= target:
+        if h <= target * TIE:
             return N, h
     return None, None
 
@@ -145,6 +151,6 @@ def assurance(metric, N, prevalence, tpr, tnr, target, confidence=0.95, model="b
         for b in range(n + 1):
             if wt[a] * wn[b] == 0:
                 continue
-            if half_width_of(metric, a, p - a, n - b, b, confidence, model) <= target:
+            if half_width_of(metric, a, p - a, n - b, b, confidence, model) <= target * TIE:
                 total += wt[a] * wn[b]
     return total

@@ -34,7 +34,7 @@ def reference_half_width(metric, size_a, rate_a, size_d, rate_d, confidence=0.95
 
 def reference_scan(metric, size_a, rate_a, rate_d, target, stop):
     for size_d in range(1, stop + 1):
-        if reference_half_width(metric, size_a, rate_a, size_d, rate_d) <= target:
+        if reference_half_width(metric, size_a, rate_a, size_d, rate_d) <= target * (1 + _ROUNDING):
             return size_d
     return None
 

@@ -117,7 +117,7 @@ class PlannerView(BundledWidget, bundle="planner"):
     >>> from confusionlab.widgets.planner_view import PlannerView
     >>> w = PlannerView(metric="recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1, target="next_test_set")
     >>> w.plan()["N"], w.plan()["N_stable"]
-    (229, 251)
+    (229, 249)
 
     See Also
     --------
