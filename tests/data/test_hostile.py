@@ -96,3 +96,14 @@ def test_spark_frame_of_a_million_distinct_scores_without_bins_is_refused_before
     with pytest.raises(InvalidParameterError, match=re.escape("more than 1,000,000 distinct scores")) as info:
         cl.roc_curve(data=big, y_true="y", y_score="score")
     assert "score_bins=" in str(info.value)
+
+
+def test_a_table_with_no_positive_answers_as_the_array_path_does():
+    """evaluate(data=...) shares the array path's choice of the positive class (evaluation/_options.py);
+    before, its own copy of that code raised StopIteration when no example held the positive label."""
+    import pandas as pd
+
+    y, p = [0, 0, 0, 0, 0], [0, 0, 1, 0, 0]
+    counted = cl.evaluate(data=pd.DataFrame({"y": y, "p": p}), y_true="y", y_pred="p")
+    assert counted.confusion_matrix() == cl.ConfusionMatrix.from_predictions(y, p)  # (0, 0, 1, 4)
+    assert counted.confusion_matrix() == cl.evaluate(y, p).confusion_matrix()

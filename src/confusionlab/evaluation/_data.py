@@ -9,28 +9,17 @@ group names, the same int64 tables), so every number is the array path's.
 
 from __future__ import annotations
 
-from math import comb
 from typing import Any
 
 import numpy as np
 
 from .._validation import (
     InvalidParameterError,
-    check_choice,
-    check_int,
     check_labels_not_scores,
-    check_progress,
-    check_random_state,
-    check_tolerance,
 )
-from ..confusion import _positive_label
-from ..distribution import METHODS, TARGETS
-from ..lattice import MAX_SIMPLEX_POINTS
-from ..models import MODELS, SIMPLEX_MODELS, resolve_prior
 from ._labels import ALL, MAX_GROUPS, _classes
-from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, _is_macro, _metric_name
+from ._options import check_options, check_simplex_fits, check_target_model, positive_and_metrics
 from ._result import Evaluation
-from ._sampling import check_macro_memory
 
 __all__ = ["check_column_name", "evaluate_data", "label_array"]
 
@@ -84,7 +73,6 @@ def evaluate_data(
     0.75
     """
     from ..bias.engines.table import count_columns
-    from ._evaluate import MAX_DRAWS, TABLE_PRIOR, TRUE_VALUE_PRIOR
 
     if refits is not None:
         raise InvalidParameterError(
@@ -96,23 +84,19 @@ def evaluate_data(
         raise InvalidParameterError('with data=, give y_pred, the column of predicted labels (y_pred="pred")')
     y_pred = check_column_name(y_pred, "y_pred")
     groups = check_column_name(groups, "groups", optional=True)
-    model = check_choice(model, "model", MODELS)
-    method = check_choice(method, "method", METHODS)
-    if isinstance(metrics, str):  # one metric name, not its characters
-        metrics = [metrics]
-    target = check_choice(target, "target", TARGETS)
-    tolerance = check_tolerance(tolerance)
-    alpha = (TRUE_VALUE_PRIOR if target == "true_value" else 1.0) if prior is None else resolve_prior(prior)
-    n_draws = check_int(n_draws, "n_draws", minimum=1, maximum=MAX_DRAWS)
-    min_class_size = check_int(min_class_size, "min_class_size", minimum=0)
-    rng = check_random_state(random_state)
-    show = check_progress(progress)
-    if target == "true_value" and model != "beta-binomial":
-        raise InvalidParameterError(
-            f"target='true_value' is the posterior of the metric under the Beta posteriors of the rates, the limit "
-            f"of the beta-binomial model; got model={model!r}. Use model='beta-binomial' (the default), or "
-            "target='next_test_set'"
-        )
+    opts = check_options(
+        model=model,
+        method=method,
+        metrics=metrics,
+        target=target,
+        tolerance=tolerance,
+        prior=prior,
+        n_draws=n_draws,
+        random_state=random_state,
+        min_class_size=min_class_size,
+        progress=progress,
+    )
+    check_target_model(opts)
 
     columns = {"y_true": y_true, "y_pred": y_pred} | ({"groups": groups} if groups is not None else {})
     table = count_columns(data, columns)
@@ -124,32 +108,10 @@ def evaluate_data(
     p_vals = label_array(table.values["y_pred"])
     check_labels_not_scores(t_vals, "y_true")
     check_labels_not_scores(p_vals, "y_pred")
-    if method == "exact" and model in SIMPLEX_MODELS and comb(m + 3, 3) > MAX_SIMPLEX_POINTS:
-        raise InvalidParameterError(
-            f"model={model!r} spreads each distribution over the simplex of C(N + 3, 3) matrices, "
-            f"{comb(m + 3, 3):,} for N = {m:,} test objects, more than the {MAX_SIMPLEX_POINTS:,} it builds; use "
-            "method='auto' (Monte Carlo of the same model where exact does not fit), model='beta-binomial' (exact "
-            "at any size; the prevalence fixed), or a test set of at most 492 objects"
-        )
+    check_simplex_fits(opts, m)
     classes = _classes(t_vals, [p_vals])
+    classes, positive_index, chosen = positive_and_metrics(classes, positive, opts, 1)
     k = len(classes)
-    if k > 2 and positive is None:
-        asked = [name for name in (metrics or ()) if not _is_macro(_metric_name(name, "metrics"))]
-        if asked:
-            raise InvalidParameterError(
-                f"metrics {asked!r} are binary but y_true and the predictions hold {k} classes; pass "
-                "positive=<label> (one class against the rest), or use macro averages ('macro_f1') and per_class()"
-            )
-    positive_index = None
-    if k <= 2 or positive is not None:
-        positive_label = _positive_label(classes, positive)
-        positive_index = next(i for i, c in enumerate(classes) if c == positive_label)
-    chosen = list(metrics) if metrics is not None else list(DEFAULT_METRICS if k <= 2 else DEFAULT_MULTICLASS_METRICS)
-    if not chosen:
-        raise InvalidParameterError("metrics is empty; give at least one metric name")
-    chosen = [_metric_name(name, "metrics") for name in chosen]
-    if any(_is_macro(name) for name in chosen):
-        check_macro_memory(n_draws, n_draws, k)
 
     lookup = {c: i for i, c in enumerate(classes)}
     t_codes = np.array([lookup[v] for v in table.values["y_true"]], dtype=np.int64)
@@ -187,18 +149,9 @@ def evaluate_data(
         runs=None,
         t_codes=np.zeros(0, dtype=np.int64),
         group_codes=None,
-        model=model,
-        target=target,
-        tolerance=tolerance,
         metrics=chosen,
-        prior=alpha,
-        table_prior=TABLE_PRIOR if prior is None else alpha,
-        n_draws=n_draws,
-        rng=rng,
-        min_class_size=min_class_size,
-        progress=show,
-        method=method,
+        **opts.evaluation_arguments(),
     )
-    if method == "exact":  # the whole test set's lattice is the largest: refuse it now, as evaluate does
+    if opts.method == "exact":  # the whole test set's lattice is the largest: refuse it now, as evaluate does
         evaluation._check_exact()
     return evaluation

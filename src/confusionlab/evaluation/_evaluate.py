@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import comb
 from typing import Any
 
 import numpy as np
@@ -13,31 +12,21 @@ from .._validation import (
     DEFAULT_TOLERANCE,
     InvalidParameterError,
     as_labels,
-    check_choice,
-    check_int,
     check_labels_not_scores,
-    check_progress,
-    check_random_state,
-    check_tolerance,
 )
-from ..confusion import _positive_label
-from ..distribution import METHODS, TARGETS
-from ..lattice import MAX_SIMPLEX_POINTS, _largest_simplex
-from ..models import MODELS, SIMPLEX_MODELS, resolve_prior
 from ._labels import _as_refits, _classes, _codes, _counter, _group_codes
-from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, _is_macro, _metric_name
+from ._options import (
+    MAX_DRAWS,
+    TABLE_PRIOR,
+    TRUE_VALUE_PRIOR,
+    check_options,
+    check_simplex_fits,
+    check_target_model,
+    positive_and_metrics,
+)
 from ._result import Evaluation
-from ._sampling import check_macro_memory
 
 __all__ = ["MAX_DRAWS", "TABLE_PRIOR", "TRUE_VALUE_PRIOR", "evaluate"]
-
-#: Most Monte Carlo draws of a macro average an evaluation accepts.
-MAX_DRAWS = 10**8
-#: α of the binary rates' Beta posteriors for ``target="true_value"`` when ``prior`` is not
-#: given (Jeffreys'): the prior whose 95 % intervals came closest to 95 % coverage.
-TRUE_VALUE_PRIOR = 0.5
-#: α of each row's Dirichlet(row + α) for the table metrics when ``prior`` is not given.
-TABLE_PRIOR = 0.1
 
 
 @renamed_arguments(n_samples="n_draws")
@@ -205,17 +194,18 @@ def evaluate(
             progress=progress,
         )
         return evaluate_data(data, y_true, y_pred, **kwargs)
-    model = check_choice(model, "model", MODELS)
-    method = check_choice(method, "method", METHODS)
-    if isinstance(metrics, str):  # one metric name, not its characters
-        metrics = [metrics]
-    target = check_choice(target, "target", TARGETS)
-    tolerance = check_tolerance(tolerance)
-    alpha = (TRUE_VALUE_PRIOR if target == "true_value" else 1.0) if prior is None else resolve_prior(prior)
-    n_draws = check_int(n_draws, "n_draws", minimum=1, maximum=MAX_DRAWS)
-    min_class_size = check_int(min_class_size, "min_class_size", minimum=0)
-    rng = check_random_state(random_state)
-    show = check_progress(progress)
+    opts = check_options(
+        model=model,
+        method=method,
+        metrics=metrics,
+        target=target,
+        tolerance=tolerance,
+        prior=prior,
+        n_draws=n_draws,
+        random_state=random_state,
+        min_class_size=min_class_size,
+        progress=progress,
+    )
     t = as_labels(y_true, "y_true")
     m = t.shape[0]
     if m < 2:
@@ -225,19 +215,8 @@ def evaluate(
             "give y_pred (one prediction per object) or refits (a refits × objects matrix), or both"
         )
     check_labels_not_scores(t, "y_true")
-    if target == "true_value" and model != "beta-binomial":
-        raise InvalidParameterError(
-            f"target='true_value' is the posterior of the metric under the Beta posteriors of the rates, the limit "
-            f"of the beta-binomial model; got model={model!r}. Use model='beta-binomial' (the default), or "
-            "target='next_test_set'"
-        )
-    if method == "exact" and model in SIMPLEX_MODELS and comb(m + 3, 3) > MAX_SIMPLEX_POINTS:
-        raise InvalidParameterError(
-            f"model={model!r} spreads each distribution over the simplex of C(N + 3, 3) matrices, "
-            f"{comb(m + 3, 3):,} for N = {m:,} test objects, more than the {MAX_SIMPLEX_POINTS:,} it builds; use "
-            "method='auto' (Monte Carlo of the same model where exact does not fit), model='beta-binomial' (exact "
-            f"at any size; the prevalence fixed), or a test set of at most {_largest_simplex()} objects"
-        )
+    check_target_model(opts)
+    check_simplex_fits(opts, m)
     record = None
     if y_pred is not None:
         record = check_labels_not_scores(as_labels(y_pred, "y_pred"), "y_pred")
@@ -251,28 +230,9 @@ def evaluate(
     # classes of every label vector, and integer codes
     pred_arrays = [a for a in (record, runs) if a is not None]
     classes = _classes(t, pred_arrays)
-    k = len(classes)
-    if k > 2 and positive is None:
-        asked = [name for name in (metrics or ()) if not _is_macro(_metric_name(name, "metrics"))]
-        if asked:
-            raise InvalidParameterError(
-                f"metrics {asked!r} are binary but y_true and the predictions hold {k} classes; pass "
-                "positive=<label> (one class against the rest), or use macro averages ('macro_f1') and per_class()"
-            )
-    positive_index = None
-    if k <= 2 or positive is not None:
-        positive_label = _positive_label(classes, positive)
-        if not any(c == positive_label for c in classes):  # no positive at all (1 of 0/1 labels): p = 0
-            classes = [*classes, positive_label]
-            k = len(classes)
-        positive_index = next(i for i, c in enumerate(classes) if c == positive_label)
-    chosen = list(metrics) if metrics is not None else list(DEFAULT_METRICS if k <= 2 else DEFAULT_MULTICLASS_METRICS)
-    if not chosen:
-        raise InvalidParameterError("metrics is empty; give at least one metric name")
-    chosen = [_metric_name(name, "metrics") for name in chosen]
-    if any(_is_macro(name) for name in chosen):  # the Monte Carlo draws' memory, before anything is computed
-        n_vectors_drawn = runs.shape[0] if runs is not None else 1
-        check_macro_memory(n_draws, max(1, n_draws // n_vectors_drawn), k)
+    classes, positive_index, chosen = positive_and_metrics(
+        classes, positive, opts, runs.shape[0] if runs is not None else 1
+    )
 
     # one bincount per prediction vector over (group, true class, predicted class)
     t_codes = _codes(t, classes).astype(np.int64, copy=False)
@@ -289,18 +249,9 @@ def evaluate(
         runs=runs,
         t_codes=t_codes,
         group_codes=group_codes,
-        model=model,
-        target=target,
-        tolerance=tolerance,
         metrics=chosen,
-        prior=alpha,
-        table_prior=TABLE_PRIOR if prior is None else alpha,
-        n_draws=n_draws,
-        rng=rng,
-        min_class_size=min_class_size,
-        progress=show,
-        method=method,
+        **opts.evaluation_arguments(),
     )
-    if method == "exact":  # the whole test set's lattice is the largest: refuse it now, not at .to_frame()
+    if opts.method == "exact":  # the whole test set's lattice is the largest: refuse it now, not at .to_frame()
         evaluation._check_exact()
     return evaluation
