@@ -56,10 +56,21 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# PYTEST_ARGS picks a part: make pytest PYTEST_ARGS='-m "not browser"' (see CONTRIBUTING.md).
+# Without PYTEST_ARGS: the tests that need no browser on PYTEST_WORKERS cores (pytest-xdist;
+# tests/conftest.py keeps the Spark/Dask tests on one worker), then the browser tests in one
+# process (Playwright holds an event loop in its process's main thread for the whole session).
+# PYTEST_ARGS runs one pytest with those arguments instead: make pytest PYTEST_ARGS='-m "not browser"'.
 PYTEST_ARGS ?=
+PYTEST_WORKERS ?= 2
 pytest: install
+ifeq ($(strip $(PYTEST_ARGS)),)
+	@status=0; \
+	$(BIN)/python -m pytest -m "not browser" -n $(PYTEST_WORKERS) --dist loadgroup || status=1; \
+	$(BIN)/python -m pytest -m browser || status=1; \
+	exit $$status
+else
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+endif
 
 jstest: install
 	npm test

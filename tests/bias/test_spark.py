@@ -16,6 +16,9 @@ import pytest
 from confusionlab import bias
 from confusionlab.bias.auditing import audit
 
+#: One SparkSession for the module, on the xdist worker of the other engine tests (tests/data).
+pytestmark = pytest.mark.xdist_group("engines")
+
 
 @pytest.fixture(scope="module")
 def spark():

@@ -4,12 +4,23 @@ LocalCluster, each started once for this folder (package scope) and stopped afte
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
 ENGINES = ("pandas", "polars", "polars-lazy", "pyarrow", "duckdb", "dask", "spark")
+HERE = Path(__file__).parent
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Keep this folder's tests on one pytest-xdist worker (``--dist loadgroup``, as `make
+    pytest` runs them), so that one SparkSession and one LocalCluster serve them all."""
+    for item in items:
+        if HERE in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.xdist_group("engines"))
 
 
 @pytest.fixture(scope="package")
