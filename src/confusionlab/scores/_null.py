@@ -42,7 +42,14 @@ from scipy.stats import norm
 from .._validation import check_alternative, check_memory
 from ._input import Scores
 
-__all__ = ["EXACT_WORK_LIMIT", "AucNullDistribution", "PValue", "normal_p_value", "null_distribution"]
+__all__ = [
+    "EXACT_WORK_LIMIT",
+    "AucNullDistribution",
+    "PValue",
+    "exact_p_value",
+    "normal_p_value",
+    "null_distribution",
+]
 
 #: Most cells the exact counting may visit (≈ 1.5 s); larger problems use the normal approximation.
 EXACT_WORK_LIMIT = 1.2e9
@@ -90,49 +97,118 @@ def counting_work(sizes: np.ndarray, small: int) -> float:
     return work
 
 
-def _count(sizes: np.ndarray, small: int) -> np.ndarray:
-    """The null distribution of ``2U`` of the counted class (index = 2U), normalised."""
+def _count(sizes: np.ndarray, small: int, limit: int | None = None) -> tuple[np.ndarray, float]:
+    """The counts of ``2U`` of the counted class (index = 2U) as ``(scaled, log_scale)``: the true
+    count is ``scaled · exp(log_scale)``.
+
+    With ``limit``, only the cells that can still end at ``2U ≤ limit`` are counted, and the
+    result is the counts of ``2U = 0 … limit`` (each exact as without it). A cell ``(c, u)``
+    after ``i`` examples can end no lower than ``u + 2(s − c)(i − c)`` (each counted example
+    still to come beats the ``i − c`` others already below it), so the rows are cut there: the
+    tail of a p-value costs a fraction of the whole distribution.
+    """
     total = int(sizes.sum())
     other = total - small
+    width = 2 * small * other + 1 if limit is None else min(2 * small * other, max(limit, -1)) + 1
     check_memory(
-        8.0 * (small + 1) * (small * other + 1),
+        8.0 * (small + 1) * width,
         f"the exact null distribution at {small} + {other} examples",
         "use the normal approximation (p_value(method='normal'))",
     )
-    rows = [np.zeros(2 * c * other + 1) for c in range(small + 1)]
-    rows[0][0] = 1.0
+    cap = math.inf if limit is None else limit
+
+    def room(c: int, i: int) -> float:
+        """How many cells of row ``c`` after ``i`` examples can still end at ``2U ≤ limit``."""
+        return cap - 2 * (small - c) * (i - c) + 1
+
+    rows = [np.zeros(min(2 * c * other + 1, width)) for c in range(small + 1)]
+    if width > 0:
+        rows[0][0] = 1.0
     log_scale = [0.0] * (small + 1)  # the true count of row c is rows[c] · exp(log_scale[c])
-    buffer = np.empty(2 * small * other + 1)  # a scaled row: at most 2c·a + 1 ≤ 2so + 1 long
+    buffer = np.empty(width)  # a scaled row: at most 2c·a + 1 ≤ 2so + 1 long
     i = 0
     for t in sizes.tolist():
-        lgt = math.lgamma(t + 1.0)  # math's lgamma on floats: no ufunc call per (c, j)
-        log_binom = [lgt - math.lgamma(j + 1.0) - math.lgamma(t - j + 1.0) for j in range(t + 1)]
+        # C(t, j) exactly (rounded once to a double: integer counts stay exact below 2^53); log-space
+        # only for a block too large for a double
+        binom = [float(math.comb(t, j)) for j in range(t + 1)] if t <= 1000 else None
+        log_binom = (
+            None
+            if binom
+            else [math.lgamma(t + 1.0) - math.lgamma(j + 1.0) - math.lgamma(t - j + 1.0) for j in range(t + 1)]
+        )
         for c in range(min(i, small), max(0, small - (total - i), i - other) - 1, -1):
             src = rows[c]
             a = i - c  # examples of the other class below the block
-            length = 2 * c * a + 1
+            length = int(min(2 * c * a + 1, room(c, i)))
+            if length <= 0:
+                continue
             view = src[:length]
             for j in range(max(1, t - (other - a)), min(t, small - c) + 1):
                 dst = rows[c + j]
                 shift = 2 * j * a + j * (t - j)
-                log_w = log_binom[j] + log_scale[c] - log_scale[c + j]
-                out = dst[shift : shift + length]
-                if log_w == 0.0:
-                    np.add(out, view, out=out)
+                size = int(min(length, room(c + j, i + t) - shift))
+                if size <= 0:
+                    continue
+                rescale = log_scale[c] - log_scale[c + j]
+                if binom is not None:
+                    w = binom[j] if rescale == 0.0 else binom[j] * math.exp(rescale)
+                else:
+                    w = math.exp(log_binom[j] + rescale)
+                out = dst[shift : shift + size]
+                if w == 1.0:
+                    np.add(out, view[:size], out=out)
                 else:  # through a buffer allocated once: a fresh temporary per add costs 3x
-                    scaled = np.multiply(view, math.exp(log_w), out=buffer[:length])
+                    scaled = np.multiply(view[:size], w, out=buffer[:size])
                     np.add(out, scaled, out=out)
         i += t
         for c in range(max(0, small - (total - i), i - other), min(i, small) + 1):
             # a row may hold at most C(i, c) counts: rescale before a double could overflow
             bound = math.lgamma(i + 1.0) - math.lgamma(c + 1.0) - math.lgamma(i - c + 1.0) - log_scale[c]
-            if bound > 600.0:
+            if bound > 600.0 and rows[c].size:
                 top = float(rows[c].max())
                 if top > 0:
                     rows[c] /= top
                     log_scale[c] += math.log(top)
-    last = rows[small]
-    return last / last.sum()
+    return rows[small], log_scale[small]
+
+
+def _tail(sizes: np.ndarray, small: int, limit: int) -> float:
+    """P(2U ≤ limit) of the counted class: the counted cells over ``C(N, s)``, a sum of positive
+    terms (exact up to rounding, however far in the tail)."""
+    if limit < 0:
+        return 0.0
+    counts, log_scale = _count(sizes, small, limit)
+    mass = float(counts.sum())
+    if mass == 0.0:
+        return 0.0
+    total = math.comb(int(sizes.sum()), small)
+    if log_scale == 0.0 and total < 2**1000:
+        return mass / float(total)
+    return math.exp(math.log(mass) + log_scale - math.log(total))
+
+
+def exact_p_value(s: Scores, alternative: str) -> PValue:
+    """The exact p-value of the observed AUC, counting only the tail(s) it needs (see :func:`_count`):
+    the same number as :meth:`AucNullDistribution.p_value_at` of the whole distribution."""
+    alternative = check_alternative(alternative)
+    sizes, _ = tie_blocks(s)
+    small, other = min(s.p, s.n), max(s.p, s.n)
+    observed = observed_twice_u(s)  # the positives'
+    top = 2 * small * other
+    counted = observed if s.p <= s.n else top - observed  # the counted class's 2U
+    # P(counted ≤ x) directly; P(counted ≥ x) = P(mirrored ≤ top − x), the blocks in reverse order
+    at_most = lambda: _tail(sizes, small, counted)  # noqa: E731
+    at_least = lambda: _tail(sizes[::-1], small, top - counted)  # noqa: E731
+    less, greater = (at_most, at_least) if s.p <= s.n else (at_least, at_most)
+    if alternative == "less":
+        return PValue(less(), "exact")
+    if alternative == "greater":
+        return PValue(greater(), "exact")
+    # two-sided: P(≤ x) + P(≥ x) ≥ 1, so a tail below ½ is the smaller one; start with the tail on
+    # the observed side of the mean (2U's mean is s·o) and count the other only when needed
+    first, second = (at_most, at_least) if counted <= small * other else (at_least, at_most)
+    one = first()
+    return PValue(2 * (one if one < 0.5 else min(one, second())), "exact")
 
 
 class AucNullDistribution:
@@ -190,7 +266,8 @@ def null_distribution(s: Scores) -> AucNullDistribution:
     """The exact null distribution of the AUC of ``s`` (any size the memory allows)."""
     sizes, _ = tie_blocks(s)
     small = min(s.p, s.n)
-    dist = _count(sizes, small)
+    counts, _ = _count(sizes, small)
+    dist = counts / counts.sum()
     support = np.flatnonzero(dist)
     probs = dist[support]
     if s.n < s.p:  # the negatives were counted: their 2U is 2pn minus the positives'
