@@ -180,3 +180,22 @@ def test_the_whole_distribution_is_scipys_at_200_plus_200_without_ties():
     # the tails: P(U ≤ u) from the left by both
     u = np.array([12_000, 15_000, 18_000, 20_000])
     np.testing.assert_allclose(np.cumsum(ours)[u], mwu.cdf(u), rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_windowed_tail_is_the_whole_distributions_tail(seed):
+    """_tail_windowed carries only each row's window and counts the cells sure to end in the tail
+    with their completions at once; P(2U ≤ L) must equal the whole distribution's prefix sum, in
+    the tail as in the centre (relative 1e-12)."""
+    from confusionlab.scores._null import _count, _tail_windowed
+
+    rng = np.random.default_rng(50 + seed)
+    total = int(rng.integers(10, 70))
+    small = int(rng.integers(1, total // 2 + 1))
+    sizes = _random_blocks(rng, total)
+    full, _ = _count(sizes, small)
+    cdf = np.cumsum(full / full.sum())
+    top = 2 * small * (total - small)
+    for limit in sorted({-1, 0, 1, 2, top // 7, top // 3, top // 2, top - 2, top - 1, top, int(rng.integers(0, top))}):
+        expected = 0.0 if limit < 0 else float(cdf[limit])
+        assert _tail_windowed(sizes, small, limit) == pytest.approx(expected, rel=1e-12, abs=1e-300), limit

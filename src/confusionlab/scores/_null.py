@@ -172,18 +172,83 @@ def _count(sizes: np.ndarray, small: int, limit: int | None = None) -> tuple[np.
     return rows[small], log_scale[small]
 
 
+def _tail_windowed(sizes: np.ndarray, small: int, limit: int) -> float:
+    """P(2U ≤ limit) of the counted class, each row of the counting kept to a window.
+
+    Besides the cut of :func:`_count` (cells that can no longer end at ``2U ≤ limit``), a cell
+    ``(c, u)`` with ``u ≤ limit − 2(s − c)·o`` is *sure* to end there whatever follows (each of the
+    ``s − c`` counted examples still to come beats at most the ``o`` others), so it is not carried
+    on: its count times its ``C(N − i, s − c)`` completions is added to the tail at once (a prefix
+    sum of the row, from the window's start: no subtraction). Row ``c`` then lives in the fixed
+    window ``(limit − 2(s − c)o, limit − 2(s − c)(i − c)]`` — about a third of the cells of the
+    whole distribution's counting in all. Every term is positive; counts are exact integers in
+    doubles up to ``2^53`` and rounded once beyond, so the tail keeps its relative precision.
+    Needs ``C(N, s) < 2^1000`` (no row rescaling).
+    """
+    total = int(sizes.sum())
+    other = total - small
+    if limit < 0:
+        return 0.0
+    if limit >= 2 * small * other:
+        return 1.0
+    width = limit + 1
+    check_memory(
+        8.0 * (small + 1) * width,
+        f"the exact p-value at {small} + {other} examples",
+        "use the normal approximation (p_value(method='normal'))",
+    )
+    lo = [max(0, limit - 2 * (small - c) * other + 1) for c in range(small + 1)]  # below: sure
+    rows = [np.zeros(min(2 * c * other + 1, width)) for c in range(small + 1)]
+    rows[0][0] = 1.0
+    buffer = np.empty(width)
+    sure = 0.0
+    i = 0
+    for t in sizes.tolist():
+        binom = [float(math.comb(t, j)) for j in range(t + 1)]
+        for c in range(min(i, small), max(0, small - (total - i), i - other) - 1, -1):
+            a = i - c
+            start = lo[c]
+            length = int(min(2 * c * a + 1, limit - 2 * (small - c) * a + 1))
+            if length <= start:
+                continue
+            src = rows[c]
+            prefix = None
+            for j in range(max(1, t - (other - a)), min(t, small - c) + 1):
+                d = c + j
+                shift = 2 * j * a + j * (t - j)
+                sure_below = lo[d] - shift  # source cells below this index end surely at 2U ≤ limit
+                if sure_below > start:
+                    if prefix is None:
+                        prefix = np.cumsum(src[start:length])
+                    mass = float(prefix[min(sure_below, length) - start - 1])
+                    if mass:
+                        sure += mass * binom[j] * float(math.comb(total - i - t, small - d))
+                first = max(start, sure_below)
+                end = int(min(length, limit - 2 * (small - d) * (i + t - d) + 1 - shift))
+                if end <= first:
+                    continue
+                out = rows[d][first + shift : end + shift]
+                if binom[j] == 1.0:
+                    np.add(out, src[first:end], out=out)
+                else:
+                    np.add(out, np.multiply(src[first:end], binom[j], out=buffer[: end - first]), out=out)
+        i += t
+    # row s's window is empty (lo[s] = limit + 1): every way of ending at 2U ≤ limit was counted as sure
+    return sure / float(math.comb(total, small))
+
+
 def _tail(sizes: np.ndarray, small: int, limit: int) -> float:
     """P(2U ≤ limit) of the counted class: the counted cells over ``C(N, s)``, a sum of positive
     terms (exact up to rounding, however far in the tail)."""
     if limit < 0:
         return 0.0
+    total = math.comb(int(sizes.sum()), small)
+    if total < 2**1000:
+        return _tail_windowed(sizes, small, limit)
     counts, log_scale = _count(sizes, small, limit)
     mass = float(counts.sum())
     if mass == 0.0:
         return 0.0
-    total = math.comb(int(sizes.sum()), small)
-    if log_scale == 0.0 and total < 2**1000:
-        return mass / float(total)
     return math.exp(math.log(mass) + log_scale - math.log(total))
 
 
