@@ -11,6 +11,11 @@ against a baseline measured in the same run.
   min(U, pn − U) (here near pn/2, so about half of it) and caches it per size in a
   thread-local; the cache is emptied before each of its runs, so each run counts from
   scratch, as ours does. Goal: ratio ≤ 0.3.
+* ``pvalue``: ``.p_value("two-sided")`` (exact; it counts only the tail it needs, cut where a
+  cell can no longer end in it) at 200 + 200 with ties (one decimal, no discrimination: the
+  observed U near pn/2, as scipy's side) against the same scipy baseline — like for like, since
+  scipy's exact method also counts only up to the observed U. ``--pvalue-shift`` moves our
+  observed U into a tail (scipy's side stays at pn/2).
 * ``band``: ``.band()`` (Campbell's simultaneous band, exact KS quantiles) on 10**6 scores
   against scikit-learn's ``roc_curve(y, s)`` (the curve alone) at the same size.
 
@@ -27,8 +32,8 @@ through the kernel (to its new ``data-tp``). Goal: ≤ 100 ms median.
 
 Usage::
 
-    python benchmarks/bench_scores.py                 # all three
-    python benchmarks/bench_scores.py --only null --repeat 7
+    python benchmarks/bench_scores.py                 # all four
+    python benchmarks/bench_scores.py --only null pvalue --repeat 7
     python benchmarks/bench_scores.py --clock cpu      # CPU time: steadier on a loaded machine
     python benchmarks/bench_scores.py --browser --moves 41
 """
@@ -104,6 +109,27 @@ def bench_null(size: int, repeat: int) -> tuple[float, float, str]:
     a, b = alternate(curve.null_distribution, baseline, repeat)
     blocks = np.unique(tied).size
     return a, b, f"{blocks} tie blocks, exact p-value {curve.p_value():.3g}"
+
+
+def bench_pvalue(size: int, repeat: int) -> tuple[float, float, str]:
+    rng = np.random.default_rng(0)
+    y = np.r_[np.ones(size, int), np.zeros(size, int)]
+    tied = np.round(rng.normal(PVALUE_SHIFT[0] * y, 1.0), 1)
+    free = rng.normal(0.0, 1.0, 2 * size)
+
+    def baseline() -> None:
+        if hasattr(_mannwhitneyu._mwu_state, "s"):
+            del _mannwhitneyu._mwu_state.s
+        mannwhitneyu(free[y == 1], free[y == 0], method="exact")
+
+    curve = cl.roc_curve(y, tied)
+    a, b = alternate(lambda: curve.p_value("two-sided"), baseline, repeat)
+    p = curve.p_value("two-sided")
+    return a, b, f"{np.unique(tied).size} tie blocks, shift {PVALUE_SHIFT[0]}, two-sided p {p:.3g} ({p.method})"
+
+
+#: The class shift of ``pvalue``'s scores (``--pvalue-shift``).
+PVALUE_SHIFT = [0.0]
 
 
 def bench_band(size: int, repeat: int) -> tuple[float, float, str]:
@@ -192,7 +218,12 @@ def bench_browser(size: int, moves: int) -> None:
         print(f"| {name} | {med[j]:.1f} | {timings[:, j].min():.1f}–{timings[:, j].max():.1f} |")
 
 
-BENCHES = {"auc": (bench_auc, 10_000_000, 3), "null": (bench_null, 200, 5), "band": (bench_band, 1_000_000, 5)}
+BENCHES = {
+    "auc": (bench_auc, 10_000_000, 3),
+    "null": (bench_null, 200, 5),
+    "pvalue": (bench_pvalue, 200, 5),
+    "band": (bench_band, 1_000_000, 5),
+}
 
 
 def main() -> None:
@@ -203,7 +234,9 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=41, help="slider moves of --browser")
     parser.add_argument("--threads", type=int, default=1, help="BLAS threads (0: the library's default)")
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall", help="cpu: this process's CPU time")
+    parser.add_argument("--pvalue-shift", type=float, default=0.0, help="class shift of pvalue's scores")
     args = parser.parse_args()
+    PVALUE_SHIFT[0] = args.pvalue_shift
     if args.clock == "cpu":
         CLOCK[0] = time.process_time
     from threadpoolctl import threadpool_limits

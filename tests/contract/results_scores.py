@@ -43,3 +43,10 @@ def _grouped() -> cl.scores.GroupedCurves:
 
 
 CASES["GroupedCurves"] = _grouped
+
+
+def _grouped_comparison() -> cl.scores.GroupedAucComparison:
+    return cl.compare_auc(_Y, {"a": _A, "b": _B, "c": _C}, groups=np.tile(["u", "v"], 35))
+
+
+CASES["GroupedAucComparison"] = _grouped_comparison

@@ -114,3 +114,88 @@ def test_constant_scores_have_a_point_null():
     dist = curve.null_distribution()
     assert dist.values.tolist() == [0.5] and dist.probabilities.tolist() == [1.0]
     assert curve.p_value() == 1.0
+
+
+def _random_blocks(rng: np.random.Generator, total: int) -> np.ndarray:
+    """Tie-block sizes summing to ``total``: runs of singletons mixed with blocks up to 12."""
+    sizes, left = [], total
+    while left:
+        t = int(min(left, rng.choice([1, 1, 1, 2, 3, rng.integers(4, 13)])))
+        sizes.append(t)
+        left -= t
+    return np.array(sizes, dtype=np.int64)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_cut_rows_count_the_tail_exactly(seed):
+    """_count(limit=L) keeps only cells that can still end at 2U ≤ L: its counts of 2U = 0…L must
+    be the whole distribution's (the cut is the bound u + 2(s − c)(i − c), reasoned in _count)."""
+    from confusionlab.scores._null import _count
+
+    rng = np.random.default_rng(seed)
+    total = int(rng.integers(12, 60))
+    small = int(rng.integers(1, total // 2 + 1))
+    sizes = _random_blocks(rng, total)
+    full, scale = _count(sizes, small)
+    assert scale == 0.0
+    top = 2 * small * (total - small)
+    for limit in sorted({0, 1, top // 5, top // 3, top // 2, top - 1, top, int(rng.integers(0, top + 1))}):
+        cut, _ = _count(sizes, small, limit)
+        np.testing.assert_array_equal(cut, full[: limit + 1])
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
+def test_the_tail_p_value_is_the_whole_distributions(seed, alternative):
+    """p_value counts only the tail(s) it needs; the number is the whole distribution's, either
+    class the smaller, near the centre and far in a tail."""
+    rng = np.random.default_rng(100 + seed)
+    p, n = (int(v) for v in rng.integers(3, 40, 2))
+    y = np.r_[np.ones(p, dtype=int), np.zeros(n, dtype=int)]
+    x = np.round(rng.normal(size=p + n) + [0.0, 0.4, 1.5, -1.0][seed % 4] * y, 1)
+    curve = cl.roc_curve(y, x)
+    from confusionlab.scores._null import observed_twice_u
+
+    whole = curve.null_distribution().p_value_at(observed_twice_u(curve._scores), alternative)
+    assert curve.p_value(alternative) == pytest.approx(float(whole), rel=1e-12, abs=1e-300)
+
+
+def test_the_whole_distribution_is_scipys_at_200_plus_200_without_ties():
+    """scipy's exact Mann–Whitney distribution (its _MWU, the pmf of U up to pn/2): our AUC null
+    distribution without ties at 200 + 200, pmf and both tails, to 1e-12 relative over the
+    central half (scipy's recursion subtracts; far out its own rounding dominates)."""
+    from scipy.stats._mannwhitneyu import _MWU
+
+    rng = np.random.default_rng(12)
+    y = np.r_[np.ones(200, dtype=int), np.zeros(200, dtype=int)]
+    curve = cl.roc_curve(y, rng.normal(size=400) + 0.1 * y)
+    dist = curve.null_distribution()
+    assert dist.twice_u.tolist() == list(range(0, 2 * 200 * 200 + 1, 2))
+    ours = dist.probabilities[: 200 * 100 + 1]  # U = 0 … pn/2
+    mwu = _MWU(200, 200)
+    theirs = mwu.pmf(np.arange(200 * 100 + 1))
+    centre = slice(10_000, 20_001)  # U from pn/4 to pn/2
+    np.testing.assert_allclose(ours[centre], theirs[centre], rtol=1e-12)
+    np.testing.assert_allclose(ours[:10_000], theirs[:10_000], rtol=1e-6)
+    # the tails: P(U ≤ u) from the left by both
+    u = np.array([12_000, 15_000, 18_000, 20_000])
+    np.testing.assert_allclose(np.cumsum(ours)[u], mwu.cdf(u), rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_windowed_tail_is_the_whole_distributions_tail(seed):
+    """_tail_windowed carries only each row's window and counts the cells sure to end in the tail
+    with their completions at once; P(2U ≤ L) must equal the whole distribution's prefix sum, in
+    the tail as in the centre (relative 1e-12)."""
+    from confusionlab.scores._null import _count, _tail_windowed
+
+    rng = np.random.default_rng(50 + seed)
+    total = int(rng.integers(10, 70))
+    small = int(rng.integers(1, total // 2 + 1))
+    sizes = _random_blocks(rng, total)
+    full, _ = _count(sizes, small)
+    cdf = np.cumsum(full / full.sum())
+    top = 2 * small * (total - small)
+    for limit in sorted({-1, 0, 1, 2, top // 7, top // 3, top // 2, top - 2, top - 1, top, int(rng.integers(0, top))}):
+        expected = 0.0 if limit < 0 else float(cdf[limit])
+        assert _tail_windowed(sizes, small, limit) == pytest.approx(expected, rel=1e-12, abs=1e-300), limit

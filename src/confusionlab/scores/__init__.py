@@ -18,7 +18,8 @@ module                idea
 ``_results``          :class:`RocCurve`, :class:`PrecisionRecallCurve`
 ``_compare``          :func:`compare_auc` → :class:`AucComparison` (paired DeLong, Holm)
 ``_multiclass``       :class:`MulticlassRocCurve`: one-vs-rest macro AUC, Hand & Till's M
-``_groups``           :class:`GroupedCurves` (``groups=``): simultaneous intervals, the largest gap
+``_groups``           :class:`GroupedCurves`, :class:`GroupedAucComparison` (``groups=``): simultaneous
+                      intervals, the largest gap
 ====================  ==========================================================================
 """
 
@@ -31,7 +32,7 @@ import numpy as np
 from .._validation import check_multi_class, check_omitted, check_scores
 from ._band import PrecisionRecallBand, RocBand
 from ._compare import AucComparison, compare_auc
-from ._groups import GroupedCurves, grouped_curves
+from ._groups import GroupedAucComparison, GroupedCurves, grouped_curves
 from ._input import binary_scores, truth
 from ._multiclass import MulticlassRocCurve, multiclass_roc
 from ._null import EXACT_WORK_LIMIT, AucNullDistribution, PValue
@@ -41,6 +42,7 @@ __all__ = [
     "EXACT_WORK_LIMIT",
     "AucComparison",
     "AucNullDistribution",
+    "GroupedAucComparison",
     "GroupedCurves",
     "MulticlassRocCurve",
     "PValue",

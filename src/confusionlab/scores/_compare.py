@@ -19,7 +19,7 @@ import html
 import math
 from collections.abc import Mapping
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy.stats import norm
@@ -38,7 +38,10 @@ from ._delong import placements
 from ._input import split_scores, truth
 from ._results import TARGETS, interim_view
 
-__all__ = ["AucComparison", "compare_auc", "holm"]
+if TYPE_CHECKING:
+    from ._groups import GroupedAucComparison
+
+__all__ = ["AucComparison", "compare_auc", "holm", "paired_comparison"]
 
 
 def holm(p_values: np.ndarray) -> np.ndarray:
@@ -177,7 +180,8 @@ def compare_auc(
     positive: Any = None,
     data: Any = None,
     score_bins: int | None = None,
-) -> AucComparison:
+    groups: Any = None,
+) -> AucComparison | GroupedAucComparison:
     """Compare the AUCs of classifiers scored on the same examples (DeLong's paired test).
 
     Parameters
@@ -192,10 +196,16 @@ def compare_auc(
     data, score_bins : optional
         As in :func:`roc_curve`: column names of ``data`` (``score_a`` a dict name → column for
         more classifiers), counted by the engine (``scores/_data.py``).
+    groups : array-like of labels, optional
+        One group per example (at least two groups, each with positives and negatives): the
+        comparison in each group, its intervals simultaneous over the groups (Bonferroni), and
+        the largest gap of the AUC difference between two groups with its interval (a
+        :class:`GroupedAucComparison`). Arrays only (not with ``data=``).
 
     Returns
     -------
     AucComparison
+        Or a :class:`GroupedAucComparison` with ``groups``.
 
     See Also
     --------
@@ -213,6 +223,8 @@ def compare_auc(
     if data is not None or score_bins is not None:  # SPEC F5: counted by the engine
         from ._data import compare_auc_data, needs_data
 
+        check_omitted(groups, "groups", "data= is given (compare_auc per group takes arrays: pass the columns)")
+
         needs_data(data, score_bins=score_bins)
         return compare_auc_data(data, y_true, score_a, score_b, positive=positive, score_bins=score_bins)
     if isinstance(score_a, Mapping):
@@ -227,9 +239,19 @@ def compare_auc(
     check_memory(
         8.0 * len(raw) * length * 3, f"placements of {len(raw)} classifiers × {length:,} examples", "compare fewer"
     )
+    checked = [check_scores(scores, argument, length) for argument, scores in zip(arguments, raw, strict=True)]
+    if groups is not None:
+        from ._groups import grouped_comparison
+
+        return grouped_comparison(is_pos, checked, names, label, groups)
+    return paired_comparison(is_pos, checked, names, label)
+
+
+def paired_comparison(is_pos: np.ndarray, scores: list[np.ndarray], names: list[str], label: Any) -> AucComparison:
+    """DeLong's paired comparison of checked ``scores`` (one array per classifier) on the examples
+    ``is_pos`` marks positive (both classes present)."""
     v10, v01, aucs = [], [], []
-    for argument, scores in zip(arguments, raw, strict=True):
-        x = check_scores(scores, argument, length)
+    for x in scores:
         a, b = placements(split_scores(is_pos, x, label), x[is_pos], x[~is_pos])
         v10.append(a)
         v01.append(b)

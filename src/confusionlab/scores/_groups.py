@@ -30,10 +30,11 @@ from .._result import Result, new_figure
 from .._validation import InvalidParameterError, as_labels, check_choice, check_confidence, check_same_length
 from ..confusion import _distinct
 from ..palette import CONTOUR_COLOURS, NEUTRAL
+from ._compare import AucComparison
 from ._input import Scores, split_scores
 from ._results import TARGETS, PrecisionRecallCurve, RocCurve, interim_view
 
-__all__ = ["GroupedCurves", "grouped_curves"]
+__all__ = ["GroupedAucComparison", "GroupedCurves", "grouped_comparison", "grouped_curves"]
 
 #: What each kind of curve's statistic is called.
 _NAMES = {"roc": "AUC", "pr": "average precision"}
@@ -209,27 +210,264 @@ class GroupedCurves(Result):
 
 def grouped_curves(is_pos: np.ndarray, scores: np.ndarray, label: Any, groups: Any, kind: str) -> GroupedCurves:
     """Split checked labels and scores by ``groups`` (labels of any type, one per example)."""
-    g = as_labels(groups, "groups")
-    check_same_length({"y_true": is_pos, "groups": g}, "curves per group")
-    names = _distinct(g)
-    if len(names) < 2:
-        raise InvalidParameterError(
-            f"groups holds {len(names)} group(s) ({', '.join(map(repr, names))}); a comparison of groups needs at "
-            "least two (omit groups= for one curve)"
-        )
-    lookup = {v: k for k, v in enumerate(names)}
-    codes = np.fromiter((lookup[v] for v in g.tolist()), dtype=np.int64, count=g.shape[0])
+    names, codes = _group_codes(is_pos, groups, "curves per group", "one curve")
     cls = RocCurve if kind == "roc" else PrecisionRecallCurve
     members: dict[Any, RocCurve | PrecisionRecallCurve] = {}
     for k, name in enumerate(names):
         rows = codes == k
-        pos = int(np.count_nonzero(is_pos[rows]))
-        if pos == 0 or pos == int(rows.sum()):
-            missing = "positives" if pos == 0 else "negatives"
-            raise InvalidParameterError(
-                f"groups: group {name!r} has no {missing} ({int(rows.sum())} examples); every group needs positive and "
-                "negative examples for a curve: merge it with another group or drop its rows"
-            )
+        _check_both_classes(name, is_pos[rows])
         s: Scores = split_scores(is_pos[rows], scores[rows], label)
         members[name] = cls(s)
     return GroupedCurves(members, kind)
+
+
+# ---- compare_auc(groups=): the comparison of classifiers in each group ---------------------------
+
+
+class GroupedAucComparison(Result):
+    """One :class:`AucComparison` per group, with statements simultaneous over the groups.
+
+    Built by :func:`confusionlab.compare_auc` with ``groups=``. ``gc[name]`` is a group's
+    comparison (DeLong's paired covariance, Holm over the classifier pairs), :attr:`names` lists
+    the groups (sorted). The groups hold disjoint examples, so their comparisons are independent.
+
+    * :meth:`intervals`: each group's interval of the difference ``d_g = AUC_a − AUC_b``, taken at
+      ``1 − (1 − confidence)/G`` (Bonferroni, as :class:`GroupedCurves`): for each classifier pair,
+      every group's interval holds at once with probability ≥ ``confidence``.
+    * :attr:`value`: the largest gap of the difference between two groups,
+      ``max_g d_g − min_g d_g`` — does A's advantage over B depend on the group? Its
+      :meth:`interval` is built as :class:`GroupedCurves`' largest gap: each ordered pair of
+      groups ``(g, h)`` has ``d_g − d_h`` with variance ``V_g + V_h`` (``V`` DeLong's paired
+      variance of the difference), intervals at the Bonferroni level over the ``G(G − 1)/2``
+      pairs of groups, and the true largest gap lies in ``[max(0, max lower), max upper]``.
+
+    With two classifiers these are numbers; with more, mappings over the classifier pairs
+    ``(a, b)`` (as :class:`AucComparison`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import confusionlab as cl
+    >>> rng = np.random.default_rng(0)
+    >>> g = np.repeat(["F", "M"], 600)
+    >>> y = rng.integers(0, 2, 1200)
+    >>> base = rng.normal(size=1200)
+    >>> a = base + 1.2 * y                                       # A: as good in both groups
+    >>> b = base + np.where(g == "F", 1.2, 0.4) * y + 0.5 * rng.normal(size=1200)  # B: worse on M
+    >>> c = cl.compare_auc(y, a, b, groups=g)
+    >>> {k: round(v, 3) for k, v in c.differences.items()}
+    {'F': 0.034, 'M': 0.192}
+    >>> lo, hi = c.interval()
+    >>> round(c.value, 3), round(lo, 3), round(hi, 3), c.largest_gap
+    (0.159, 0.128, 0.189, ('M', 'F'))
+    """
+
+    title = "AUC comparison per group"
+
+    def __init__(self, members: dict[Any, AucComparison]) -> None:
+        self.members = dict(members)
+        first = next(iter(self.members.values()))
+        self.classifiers = list(first.names)
+        self.pairs = list(first.pairs)
+
+    @property
+    def names(self) -> list[Any]:
+        """The groups, sorted."""
+        return list(self.members)
+
+    def __getitem__(self, name: Any) -> AucComparison:
+        return self.members[name]
+
+    def __iter__(self) -> Any:
+        return iter(self.members)
+
+    def __len__(self) -> int:
+        return len(self.members)
+
+    def _keyed(self, values: list[Any]) -> Any:
+        if len(self.pairs) == 1:
+            return values[0]
+        names = self.classifiers
+        return {(names[a], names[b]): v for (a, b), v in zip(self.pairs, values, strict=True)}
+
+    def _d(self) -> np.ndarray:
+        """Differences, groups × pairs."""
+        return np.array([m._difference for m in self.members.values()])
+
+    def _sd(self) -> np.ndarray:
+        """DeLong's standard deviations of the differences, groups × pairs."""
+        return np.array([m._sd for m in self.members.values()])
+
+    @property
+    def differences(self) -> dict[Any, Any]:
+        """Each group's ``AUC_a − AUC_b`` (a mapping over the pairs with more than two classifiers)."""
+        return {name: m.value for name, m in self.members.items()}
+
+    @property
+    def aucs(self) -> dict[Any, dict[str, float]]:
+        """Each group's AUC of each classifier."""
+        return {name: dict(m.aucs) for name, m in self.members.items()}
+
+    @property
+    def p_values(self) -> dict[Any, Any]:
+        """Each group's two-sided p-value of no difference (Holm over the pairs within the group)."""
+        return {name: m.p_value for name, m in self.members.items()}
+
+    @property
+    def value(self) -> Any:
+        """The largest gap of the AUC difference between two groups: ``max_g d_g − min_g d_g``."""
+        d = self._d()
+        return self._keyed((d.max(axis=0) - d.min(axis=0)).tolist())
+
+    @property
+    def largest_gap(self) -> Any:
+        """``(high, low)``: the groups of the largest and the smallest difference; the first of equals."""
+        d, names = self._d(), self.names
+        return self._keyed(
+            [(names[int(np.argmax(d[:, k]))], names[int(np.argmin(d[:, k]))]) for k in range(len(self.pairs))]
+        )
+
+    def member_confidence(self, confidence: float = 0.95) -> float:
+        """The level each group's interval is taken at (Bonferroni over the groups)."""
+        return 1.0 - (1.0 - check_confidence(confidence)) / len(self.members)
+
+    def intervals(self, confidence: float = 0.95, target: str = "true_value") -> dict[Any, Any]:
+        """Each group's interval of the difference, simultaneous over the groups (per classifier pair)."""
+        level = self.member_confidence(confidence)
+        return {name: m.interval(level, target=target) for name, m in self.members.items()}
+
+    def gap_intervals(self, confidence: float = 0.95, target: str = "true_value") -> Any:
+        """For each pair of groups ``(g, h)`` (in the groups' order), ``d_g − d_h`` with its interval,
+        simultaneous over the pairs of groups (Bonferroni over ``G(G − 1)/2``); a mapping over the
+        classifier pairs with more than two classifiers."""
+        confidence = check_confidence(confidence)
+        target = check_choice(target, "target", TARGETS)
+        g = len(self.members)
+        z = float(norm.ppf(1.0 - (1.0 - confidence) / (2.0 * (g * (g - 1) // 2))))
+        inflation = 2.0 if target == "next_test_set" else 1.0
+        d, var = self._d(), self._sd() ** 2
+        out = []
+        for k in range(len(self.pairs)):
+            one = {}
+            for a in range(g):
+                for b in range(a + 1, g):
+                    diff = float(d[a, k] - d[b, k])
+                    half = z * math.sqrt(inflation * (var[a, k] + var[b, k]))
+                    one[(self.names[a], self.names[b])] = (diff - half, diff + half)
+            out.append(one)
+        return self._keyed(out)
+
+    def interval(self, confidence: float = 0.95, target: str = "true_value") -> Any:
+        """The largest gap's conservative interval (see the class docstring), inside [0, 2]."""
+        gaps = self.gap_intervals(confidence, target)
+        out = []
+        for one in [gaps] if len(self.pairs) == 1 else list(gaps.values()):
+            ends = np.array(list(one.values()))
+            lower = max(float(ends[:, 0].max()), float((-ends[:, 1]).max()))
+            upper = max(float(ends[:, 1].max()), float((-ends[:, 0]).max()))
+            out.append((min(max(lower, 0.0), 2.0), min(max(upper, 0.0), 2.0)))
+        return self._keyed(out)
+
+    # -- the protocol -------------------------------------------------------------------
+    def to_frame(self) -> Any:
+        """One row per group and classifier pair: the AUCs, the difference, its standard deviation,
+        its 95 % interval simultaneous over the groups, the p-values (raw and Holm within the group)."""
+        import pandas as pd
+
+        ends = self.intervals(0.95)
+        rows = []
+        for name, m in self.members.items():
+            frame = m.to_frame()
+            lo_hi = [ends[name]] if len(self.pairs) == 1 else list(ends[name].values())
+            frame["lower"] = [v[0] for v in lo_hi]
+            frame["upper"] = [v[1] for v in lo_hi]
+            frame.insert(0, "group", [name] * len(frame))
+            frame.insert(1, "p", m.p)
+            frame.insert(2, "n", m.n)
+            rows.append(frame)
+        return pd.concat(rows, ignore_index=True)
+
+    def summary(self, confidence: float = 0.95) -> str:
+        confidence = check_confidence(confidence)
+        k = 0
+        if len(self.pairs) > 1:  # the pair whose difference varies most across the groups
+            k = int(np.argmax(list(self.value.values())))
+        a, b = self.classifiers[self.pairs[k][0]], self.classifiers[self.pairs[k][1]]
+        pick = (lambda v: v) if len(self.pairs) == 1 else (lambda v: v[(a, b)])
+        gap, (high, low), (lo, hi) = pick(self.value), pick(self.largest_gap), pick(self.interval(confidence))
+        ends = self.intervals(confidence)
+        per = "; ".join(
+            f"{g}: {pick(m.value):+.3f} [{pick(ends[g])[0]:+.3f}, {pick(ends[g])[1]:+.3f}], p = {pick(m.p_value):.3g}"
+            for g, m in self.members.items()
+        )
+        holm_note = ", Holm over the classifier pairs" if len(self.pairs) > 1 else ""
+        return (
+            f"Does the AUC difference AUC({a}) − AUC({b}) depend on the group? Its largest gap between {len(self)} "
+            f"groups is {gap:.3f} ({high} − {low}); the true largest gap lies in [{lo:.3f}, {hi:.3f}] with "
+            f"{confidence:.0%} confidence (conservative, over every pair of groups). Each group's true difference "
+            f"with intervals simultaneous over the groups (DeLong, paired{holm_note}): {per}."
+        )
+
+    def plot(self, ax: Any = None) -> Any:
+        """Each group's difference (per classifier pair) with its interval simultaneous over the
+        groups; returns the Figure."""
+        fig, ax = new_figure(ax, figsize=(6.0, 0.5 + 0.35 * len(self) * len(self.pairs) + 1.0))
+        frame = self.to_frame()
+        y = np.arange(len(frame))[::-1]
+        pair_index = {pair: k for k, pair in enumerate(self.pairs)}
+        names = self.classifiers
+        codes = [pair_index[(names.index(a), names.index(b))] for a, b in zip(frame["a"], frame["b"], strict=True)]
+        colours = [CONTOUR_COLOURS[c % len(CONTOUR_COLOURS)] for c in codes]
+        ax.hlines(y, frame["lower"], frame["upper"], colors=colours, lw=2)
+        ax.scatter(frame["difference"], y, color=colours, zorder=3)
+        ax.axvline(0, color=NEUTRAL, lw=0.8)
+        labels = [f"{g}: {a} − {b}" for g, a, b in zip(frame["group"], frame["a"], frame["b"], strict=True)]
+        ax.set_yticks(y, labels)
+        ax.set_xlabel("difference of AUC (95 % intervals simultaneous over the groups)")
+        gap = self.value if len(self.pairs) == 1 else max(self.value.values())
+        ax.set_title(f"{self.title}: largest gap {gap:.3f}")
+        return fig
+
+    def view(self) -> Any:
+        """The interim widget: an ``ipywidgets.HTML`` with the summary and the figure of :meth:`plot`."""
+        return interim_view(self)
+
+
+def _group_codes(is_pos: np.ndarray, groups: Any, what: str, alone: str) -> tuple[list[Any], np.ndarray]:
+    """The sorted groups and each example's group index (at least two groups)."""
+    g = as_labels(groups, "groups")
+    check_same_length({"y_true": is_pos, "groups": g}, what)
+    names = _distinct(g)
+    if len(names) < 2:
+        raise InvalidParameterError(
+            f"groups holds {len(names)} group(s) ({', '.join(map(repr, names))}); a comparison of groups needs at "
+            f"least two (omit groups= for {alone})"
+        )
+    lookup = {v: k for k, v in enumerate(names)}
+    codes = np.fromiter((lookup[v] for v in g.tolist()), dtype=np.int64, count=g.shape[0])
+    return names, codes
+
+
+def _check_both_classes(name: Any, is_pos: np.ndarray) -> None:
+    pos = int(np.count_nonzero(is_pos))
+    if pos == 0 or pos == is_pos.shape[0]:
+        missing = "positives" if pos == 0 else "negatives"
+        raise InvalidParameterError(
+            f"groups: group {name!r} has no {missing} ({is_pos.shape[0]} examples); every group needs positive and "
+            "negative examples for an AUC: merge it with another group or drop its rows"
+        )
+
+
+def grouped_comparison(
+    is_pos: np.ndarray, scores: list[np.ndarray], names: list[str], label: Any, groups: Any
+) -> GroupedAucComparison:
+    """Split checked labels and scores (one array per classifier) by ``groups`` and compare in each."""
+    from ._compare import paired_comparison
+
+    groups_, codes = _group_codes(is_pos, groups, "an AUC comparison per group", "one comparison")
+    members: dict[Any, AucComparison] = {}
+    for k, name in enumerate(groups_):
+        rows = codes == k
+        _check_both_classes(name, is_pos[rows])
+        members[name] = paired_comparison(is_pos[rows], [x[rows] for x in scores], names, label)
+    return GroupedAucComparison(members)

@@ -222,6 +222,10 @@ class RocCurve(_ScoreCurve):
         :data:`confusionlab.scores.EXACT_WORK_LIMIT`); :meth:`p_value` then falls back to the
         normal approximation.
         """
+        self._check_exact_size()
+        return _null.null_distribution(self._scores)
+
+    def _check_exact_size(self) -> None:
         sizes, _ = _null.tie_blocks(self._scores)
         work = _null.counting_work(sizes, min(self.p, self.n))
         if work > _null.EXACT_WORK_LIMIT:
@@ -229,14 +233,14 @@ class RocCurve(_ScoreCurve):
                 f"the exact null distribution at {self.p} + {self.n} examples would visit {work:.3g} cells, more "
                 f"than {_null.EXACT_WORK_LIMIT:.3g}; use p_value(method='normal')"
             )
-        return _null.null_distribution(self._scores)
 
     def p_value(self, alternative: str = "greater", method: str = "auto") -> _null.PValue:
         """The permutation p-value of the AUC under no discrimination (a float with ``.method``).
 
         ``alternative="greater"`` asks whether the scores rank positives higher than chance.
         ``method="auto"`` is exact up to the counting's size, then the tie-corrected normal
-        approximation; ``"exact"`` and ``"normal"`` force one.
+        approximation; ``"exact"`` and ``"normal"`` force one. The exact p-value counts only the
+        tail(s) it needs (the same number as ``null_distribution().p_value_at``, for less work).
         """
         method = check_choice(method, "method", ("auto", "exact", "normal"))
         if method == "auto":
@@ -245,7 +249,8 @@ class RocCurve(_ScoreCurve):
             method = "exact" if work <= _null.EXACT_WORK_LIMIT else "normal"
         if method == "normal":
             return _null.normal_p_value(self._scores, alternative)
-        return self.null_distribution().p_value_at(_null.observed_twice_u(self._scores), alternative)
+        self._check_exact_size()
+        return _null.exact_p_value(self._scores, alternative)
 
     def band(self, confidence: float = 0.95, kind: str = "simultaneous") -> RocBand:
         """A band around the curve: Campbell's simultaneous fixed-width band (contains the whole true
