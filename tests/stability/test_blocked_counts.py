@@ -379,11 +379,14 @@ def test_counts_on_threads_equal_one_thread_and_bincount(order: str, workers: in
     ],
 )
 def test_threads_never_exceed_two_or_the_idle_cores(cores: int, load: float, expected: int, monkeypatch) -> None:
-    """At most two threads, and none that would wait for a core another job keeps busy (issue 24).
+    """One pass by default; allowed two, never more, and none that would wait for a core another
+    job keeps busy (issue 24).
 
-    The old rule, ``min(4, cpu_count)``, started two threads on two cores at load 6 (the
-    cases with load ≥ 1.5 on two cores fail on it) and four on eight cores.
+    The old rule, ``min(4, cpu_count)``, started two threads on two cores at any load (the
+    default and the cases with load ≥ 1.5 on two cores fail on it) and four on eight cores.
     """
+    assert _counting._workers(10_000_000) == 1  # the default: one pass (issue 24's measurements)
+    monkeypatch.setattr(_counting, "_THREADS", 2)
     monkeypatch.setattr(_counting.os, "cpu_count", lambda: cores)
     monkeypatch.setattr(_counting.os, "getloadavg", lambda: (load, load, load))
     assert _counting._workers(10_000_000) == expected
@@ -394,6 +397,7 @@ def test_a_busy_machine_counts_in_one_pass_without_a_pool(monkeypatch) -> None:
     """At load 4 on two cores no thread pool is started, and the counts equal an independent bincount."""
     rng = np.random.default_rng(24)
     matrix = rng.integers(0, 3, size=(200, 10_000)).astype(float)
+    monkeypatch.setattr(_counting, "_THREADS", 2)
     monkeypatch.setattr(_counting.os, "cpu_count", lambda: 2)
     monkeypatch.setattr(_counting.os, "getloadavg", lambda: (4.0, 4.0, 4.0))
 
