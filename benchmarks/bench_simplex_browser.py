@@ -142,6 +142,10 @@ def measure_view(lab: Any, page: Any, drawing: str, args: argparse.Namespace, re
         )
         results["renderer"] = f"{renderer} ({gl_name}), lattice drawn as `{lattice}`"
     kernel = lab.kernel(name)
+    print("kernel imports", kernel.evaluate("__import__('confusionlab').__file__"), flush=True)
+    if args.latency_only:
+        latency(kernel, page, tag, args, results)
+        return
     sizes = [(100, [25, 5, 10, 60], 176_851)]
     if drawing == "default":
         sizes.append((150, [40, 8, 15, 87], 585_276))
@@ -158,28 +162,103 @@ def measure_view(lab: Any, page: Any, drawing: str, args: argparse.Namespace, re
                 results["fps"].append((N, points, mode, fps, drawn, runs))
                 print(f"N={N} {mode}: {fps:.1f} fps, {drawn:,.0f} points/frame  {runs}", flush=True)
     # Kernel change → DOM (compute in the kernel + message + decode + colours + frame).
-    for label, code, selector in [
-        ("metric change at N = 100", "w.metric = '{m}'", '[data-metric="{m}"]'),
-        ("N 100 ↔ 101", "w.update(N={n}, observed=[25, 5, 10, {tn}])", '[data-n="{n}"][data-frames]'),
-    ]:
-        kernel.execute("w.update(N=100, observed=[25, 5, 10, 60], metric='mcc')")
+    latency(kernel, page, tag, args, results)
+
+
+#: Metrics never shown at N = 100 before the "first visit" runs (each is computed anew).
+FIRST_METRICS = (
+    "accuracy",
+    "balanced_accuracy",
+    "informedness",
+    "markedness",
+    "jaccard",
+    "precision",
+    "npv",
+    "recall",
+    "tnr",
+    "cohen_kappa",
+    "g_mean",
+    "fowlkes_mallows",
+)
+
+
+def latency(kernel: Any, page: Any, tag: str, args: argparse.Namespace, results: dict[str, Any]) -> None:
+    """Kernel change → redrawn DOM, with its parts (issue 24).
+
+    Per change: the wall time from sending the code to the frame that shows it; the
+    kernel's own time for the assignment (compute + serialisation + send: ``py``); the
+    browser's ``data-sync-ms`` (decode, colours, GPU buffers) and ``data-frame-ms`` (the
+    frame's drawing). The rest is the round trip (execute request/reply, websocket,
+    JupyterLab's message handling), measured alone by the slice change, which sends no
+    buffer. *toggle* rows alternate two values (the issue's measurement, served from the
+    widget's caches after the first two); *first visit* rows show each value once.
+    """
+    n = args.repeat * 2
+    cases = [
+        (
+            "metric change at N = 100 (toggle f1 ↔ mcc)",
+            [f"w.metric = '{['f1', 'mcc'][i % 2]}'" for i in range(n)],
+            ['[data-metric="{}"]'.format(["f1", "mcc"][i % 2]) for i in range(n)],
+        ),
+        (
+            "N 100 ↔ 101 (toggle)",
+            [f"w.update(N={100 + (i + 1) % 2}, observed=[25, 5, 10, {60 + (i + 1) % 2}])" for i in range(n)],
+            [f'[data-n="{100 + (i + 1) % 2}"]' for i in range(n)],
+        ),
+        (
+            "metric change at N = 100, first visit",
+            [f"w.metric = '{m}'" for m in FIRST_METRICS[:n]],
+            [f'[data-metric="{m}"]' for m in FIRST_METRICS[:n]],
+        ),
+        (
+            "N change, first visit (N = 102, 103, …)",
+            [f"w.update(N={102 + i}, observed=[25, 5, 10, {62 + i}])" for i in range(n)],
+            [f'[data-n="{102 + i}"]' for i in range(n)],
+        ),
+        (
+            "slices [] ↔ [30] (no buffer: the round trip and one frame)",
+            [f"w.slices = {[[30], []][i % 2]}" for i in range(n)],
+            [f'[data-slices="{["30", ""][i % 2]}"]' for i in range(n)],
+        ),
+    ]
+    for label, codes, selectors in cases:
+        kernel.execute(
+            "w.update(N=100, observed=[25, 5, 10, 60], metric='mcc', slices=[])\n"
+            "import time as _bench_time\n_bench_py = []"
+        )
         page.wait_for_selector(f'{SELECTOR}[data-n="100"][data-metric="mcc"]', timeout=60_000)
-        times = []
-        for i in range(args.repeat * 2):
-            m = ["f1", "mcc"][i % 2]
-            n, tn = [(101, 61), (100, 60)][i % 2]
+        times, syncs, draws = [], [], []
+        for code, selector in zip(codes, selectors, strict=True):
             before = int(page.evaluate("(s) => document.querySelector(s).dataset.frames", SELECTOR))
+            timed = (
+                f"_bench_t0 = _bench_time.perf_counter()\n{code}\n"
+                "_bench_py.append(_bench_time.perf_counter() - _bench_t0)"
+            )
             t0 = time.perf_counter()
-            kernel.execute(code.format(m=m, n=n, tn=tn))
+            kernel.execute(timed)
             page.wait_for_function(
                 "([s, extra, f]) => { const e = document.querySelector(s + extra);"
                 " return e && Number(e.dataset.frames) > f; }",
-                arg=[SELECTOR, selector.format(m=m, n=n), before],
+                arg=[SELECTOR, selector, before],
                 timeout=60_000,
             )
             times.append(time.perf_counter() - t0)
-        results["latency"].append((label + tag, statistics.median(times), times))
-        print(f"{label}{tag}: median {1000 * statistics.median(times):.0f} ms", flush=True)
+            d = page.evaluate("(s) => ({...document.querySelector(s).dataset})", SELECTOR)
+            syncs.append(float(d.get("syncMs", "nan")))
+            draws.append(float(d.get("frameMs", "nan")))
+        py = kernel.evaluate("_bench_py")
+        parts = {
+            "py": statistics.median(py) * 1000,
+            "sync": statistics.median(syncs),
+            "frame": statistics.median(draws),
+        }
+        results["latency"].append((label + tag, statistics.median(times), times, parts))
+        print(
+            f"{label}{tag}: median {1000 * statistics.median(times):.0f} ms (kernel {parts['py']:.1f} ms, "
+            f"browser sync {parts['sync']:.1f} ms, frame {parts['frame']:.1f} ms)  "
+            f"{[round(1000 * t) for t in times]}",
+            flush=True,
+        )
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
@@ -264,12 +343,16 @@ def write(results: dict[str, Any], command: str) -> None:
         "",
         "### Kernel-side change → redrawn DOM (median)",
         "",
-        "| change | median (ms) | runs (ms) |",
-        "|---|---:|---|",
+        "| change | median (ms) | kernel (ms) | browser sync (ms) | frame (ms) | runs (ms) |",
+        "|---|---:|---:|---:|---:|---|",
     ]
-    for label, median, times in results["latency"]:
-        lines.append(f"| {label} | {1000 * median:.0f} | {', '.join(f'{1000 * t:.0f}' for t in times)} |")
-    lines += ["", f"Command: `{command}` (Python {platform.python_version()})."]
+    for label, median, times, parts in results["latency"]:
+        lines.append(
+            f"| {label} | {1000 * median:.0f} | {parts['py']:.1f} | {parts['sync']:.1f} | {parts['frame']:.1f} | "
+            f"{', '.join(f'{1000 * t:.0f}' for t in times)} |"
+        )
+    load = " / ".join(f"{v:.2f}" for v in os.getloadavg())
+    lines += ["", f"Command: `{command}` (Python {platform.python_version()}); load average at the end {load}."]
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text("\n".join(lines) + "\n")
     print(f"wrote {RESULTS}")
@@ -281,6 +364,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs per measurement")
     parser.add_argument("--chromium", default=os.environ.get("CONFUSIONLAB_CHROMIUM", "/usr/bin/chromium"))
     parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--latency-only", action="store_true", help="only kernel change → DOM (no fps)")
     parser.add_argument(
         "--no-baseline", dest="baseline", action="store_false", help="skip the same-run baseline (GL points)"
     )

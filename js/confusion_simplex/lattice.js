@@ -74,10 +74,15 @@ export function latticePoints(N, stride = 1) {
   return { count, positions, p, ends };
 }
 
-let cache = null;
+/** Lattices kept by cachedLattice: the current and the previous (N, stride), so an N changed back is not generated again. */
+export const LATTICES_KEPT = 2;
+const cache = [];
 
-/** latticePoints(N, stride), kept for the last (N, stride) asked (the arrays are shared: do not modify). */
+/** latticePoints(N, stride), kept for the last LATTICES_KEPT (N, stride) asked (the arrays are shared: do not modify). */
 export function cachedLattice(N, stride = 1) {
-  if (!cache || cache.N !== N || cache.stride !== stride) cache = { N, stride, lattice: latticePoints(N, stride) };
-  return cache.lattice;
+  const at = cache.findIndex((e) => e.N === N && e.stride === stride);
+  const entry = at >= 0 ? cache.splice(at, 1)[0] : { N, stride, lattice: latticePoints(N, stride) };
+  cache.push(entry);
+  if (cache.length > LATTICES_KEPT) cache.shift();
+  return entry.lattice;
 }

@@ -175,6 +175,7 @@ export function render({ model, el: host }) {
   };
 
   let disposed = false;
+  const clock = () => (typeof performance !== "undefined" ? performance.now() : Date.now());
   let camera = { ...DEFAULT_CAMERA };
   let state = readState(model);
   let frames = 0;
@@ -197,6 +198,7 @@ export function render({ model, el: host }) {
 
   /** Bring the GPU buffers up to date with the model, uploading only what changed. */
   const sync = () => {
+    const syncStart = clock();
     state = readState(model);
     // An input counts as changed when the model holds another object for it (a new
     // message) or when its decoded length changed (a state completed or broken).
@@ -225,7 +227,7 @@ export function render({ model, el: host }) {
     if (renderer) {
       if (geometry) renderer.setPositions(state.positions);
       if (coloursChanged) renderer.setColours(codeColours(state.codes, state.table, state.colourDomain));
-      if (focusChanged || geometry) renderer.setEmphasis(codes, counts.dim > 0, focusIndices(codes));
+      if (focusChanged || geometry) renderer.setEmphasis(codes, counts.dim > 0, counts.dim > 0 ? focusIndices(codes) : null);
       if (cloudChanged) updateCloud();
     }
     // Data attributes: what the buffers describe (they travel in one message).
@@ -251,6 +253,8 @@ export function render({ model, el: host }) {
       `Confusion simplex, N = ${state.latticeN}, ${state.count} matrices coloured by ${state.label}`,
     );
     status.textContent = statusText(state, state.count);
+    // Milliseconds of this sync before its frame (decode, colours, buffers; the benchmark reads it).
+    d.syncMs = (clock() - syncStart).toFixed(1);
     // New data is drawn at once (the message's task), so the page shows it at the next
     // vsync; camera moves are drawn in animation frames. A frame already queued draws it.
     if (renderer && !interacting && !framePending) frame(now());
@@ -324,6 +328,7 @@ export function render({ model, el: host }) {
   let settleTimer = null;
 
   const frame = (now) => {
+    const frameStart = clock();
     const size = state.size;
     const N = state.latticeN;
     for (let i = 0; i < labels.length; i++) {
@@ -359,6 +364,7 @@ export function render({ model, el: host }) {
       drawn = 0;
     }
     root.dataset.points = String(drawn);
+    root.dataset.frameMs = (clock() - frameStart).toFixed(1); // draw time of this frame
     root.dataset.frames = String(frames);
     if (pointer) updateHover(); // the camera or the data moved under a still pointer
   };

@@ -57,4 +57,16 @@ describe("latticePoints", () => {
     expect(cachedLattice(5, 1)).toBe(cachedLattice(5, 1));
     expect(cachedLattice(5, 1).count).toBe(56);
   });
+
+  it("keeps the current and the previous lattice, so an N changed back is not generated again (issue 24)", () => {
+    const five = cachedLattice(5, 1);
+    const six = cachedLattice(6, 1);
+    expect(cachedLattice(5, 1)).toBe(five); // 5 → 6 → 5: the same arrays (the old cache kept only 6)
+    expect(cachedLattice(6, 1)).toBe(six);
+    cachedLattice(7, 1); // a third one drops the least recent (5)
+    expect(cachedLattice(6, 1)).toBe(six);
+    const again = cachedLattice(5, 1);
+    expect(again).not.toBe(five);
+    expect(Array.from(again.positions)).toEqual(Array.from(five.positions));
+  });
 });

@@ -352,6 +352,7 @@ def test_counts_on_threads_equal_one_thread_and_bincount(order: str, workers: in
     monkeypatch.setattr(_counting, "_THREAD_VALUES", 1000)
     monkeypatch.setattr(_counting, "_THREADS", workers)
     monkeypatch.setattr(_counting.os, "cpu_count", lambda: 8)
+    monkeypatch.setattr(_counting.os, "getloadavg", lambda: (0.0, 0.0, 0.0))  # idle cores
     threaded = _counting.category_counts(arrays, None, ordinal=False)
     (counts, reference), cats = threaded
     np.testing.assert_array_equal(cats, single[1])
@@ -361,3 +362,50 @@ def test_counts_on_threads_equal_one_thread_and_bincount(order: str, workers: in
     assert st.phi(matrix, train, "nominal").per_object.tolist() == pytest.approx(
         st.phi(np.ascontiguousarray(matrix), train, "nominal").per_object.tolist(), nan_ok=True, abs=0
     )
+
+
+@pytest.mark.parametrize(
+    ("cores", "load", "expected"),
+    [
+        (2, 0.0, 2),
+        (2, 1.0, 2),
+        (2, 1.5, 1),
+        (2, 2.0, 1),
+        (2, 6.0, 1),
+        (1, 0.0, 1),
+        (8, 0.0, 2),
+        (8, 7.0, 2),
+        (8, 7.5, 1),
+    ],
+)
+def test_threads_never_exceed_two_or_the_idle_cores(cores: int, load: float, expected: int, monkeypatch) -> None:
+    """One pass by default; allowed two, never more, and none that would wait for a core another
+    job keeps busy (issue 24).
+
+    The old rule, ``min(4, cpu_count)``, started two threads on two cores at any load (the
+    default and the cases with load ≥ 1.5 on two cores fail on it) and four on eight cores.
+    """
+    assert _counting._workers(10_000_000) == 1  # the default: one pass (issue 24's measurements)
+    monkeypatch.setattr(_counting, "_THREADS", 2)
+    monkeypatch.setattr(_counting.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(_counting.os, "getloadavg", lambda: (load, load, load))
+    assert _counting._workers(10_000_000) == expected
+    assert _counting._workers(1_999_999) == 1  # below two threads' worth of values: one pass
+
+
+def test_a_busy_machine_counts_in_one_pass_without_a_pool(monkeypatch) -> None:
+    """At load 4 on two cores no thread pool is started, and the counts equal an independent bincount."""
+    rng = np.random.default_rng(24)
+    matrix = rng.integers(0, 3, size=(200, 10_000)).astype(float)
+    monkeypatch.setattr(_counting, "_THREADS", 2)
+    monkeypatch.setattr(_counting.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(_counting.os, "getloadavg", lambda: (4.0, 4.0, 4.0))
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a thread pool was started on a busy machine")
+
+    monkeypatch.setattr(_counting, "ThreadPoolExecutor", no_pool)
+    (counts, _), cats = _counting.category_counts(
+        [(matrix, matrix, "predictions", True), (matrix[0], matrix[0], "train_y", False)], None, ordinal=False
+    )
+    np.testing.assert_array_equal(counts, bincount_counts(matrix, cats))

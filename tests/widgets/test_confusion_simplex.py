@@ -439,3 +439,48 @@ def test_drawing_order_hostile_arguments(N: Any, stride: Any) -> None:
     assert counts.shape == (comb(N // stride + 3, 3), 4)
     assert (counts.sum(axis=1) == N).all() and (counts >= 0).all()
     assert ends[-1] == counts.shape[0]
+
+
+@pytest.mark.parametrize("M", [0, 1, 2, 7, 30])
+def test_small_lattice_is_the_cores_enumeration(M: int) -> None:
+    """The widget's own enumeration of (TP, FN, FP) equals lattice.simplex_counts (the core's), in order."""
+    import confusionlab.widgets.confusion_simplex as module
+    from confusionlab.lattice import simplex_counts
+
+    a, b, c = module._small_lattice(M)
+    np.testing.assert_array_equal(np.stack([a, b, c], axis=1), simplex_counts(M)[:, :3])
+
+
+def test_changes_back_are_not_computed_again_and_equal_a_fresh_widget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """N 12 → 13 → 12 and mcc → f1 → mcc enumerate and encode each key once (issue 24: the
+    old widget kept one lattice and no values, so each change back recomputed both); what is
+    sent after a change back equals the core's value at every point."""
+    import confusionlab.widgets.confusion_simplex as module
+
+    orders, encodings = [], []
+    real_order, real_encode = module.drawing_order, module.encode_values
+    monkeypatch.setattr(module, "drawing_order", lambda N, stride: orders.append(N) or real_order(N, stride))
+    monkeypatch.setattr(module, "encode_values", lambda v: encodings.append(v.size) or real_encode(v))
+    w = ConfusionSimplex(N=12, metric="mcc", observed=[3, 2, 1, 6])
+    w.update(N=13, observed=[3, 2, 1, 7])
+    w.update(N=12, observed=[3, 2, 1, 6])
+    w.metric = "f1"
+    w.metric = "mcc"
+    assert orders == [12, 13]
+    assert len(encodings) == 3  # mcc@12, mcc@13, f1@12
+    assert w._values_info["key"] == "mcc@12/1"
+    for (tp, fn, fp, tn), value in zip(w.counts().tolist(), w.values().tolist(), strict=True):
+        reference = metric_value(ConfusionMatrix(tp=tp, fn=fn, fp=fp, tn=tn), "mcc")
+        assert value == reference or (np.isnan(value) and np.isnan(reference))
+
+
+def test_kept_values_stay_within_their_byte_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past the budget the least recent encodings are dropped (the current one is always kept)."""
+    import confusionlab.widgets.confusion_simplex as module
+
+    monkeypatch.setattr(module, "_VALUES_BYTES_KEPT", 1)
+    w = ConfusionSimplex(N=20, metric="mcc")
+    for metric in ("f1", "accuracy", "precision"):
+        w.metric = metric
+        assert list(w._encodings) == [(metric, 20, 1)]
+    assert w.counts().flags.writeable  # a copy, not the kept (read-only) lattice

@@ -9,9 +9,9 @@ it by the cheapest of three paths, which give identical counts and categories
 1. *blocked comparison* (:func:`_blocked_counts`): numeric data taking at most
    :data:`_BLOCK_MAX_CATEGORIES` distinct values are compared with each category, block by
    block in cache, summing the comparison masks as narrow integers. One read of the matrix,
-   no sort, no code matrix; a large matrix is cut into ranges of objects counted on up to
-   :data:`_THREADS` threads (numpy's comparisons release the GIL, and integer counts do not
-   depend on the threads);
+   no sort, no code matrix; one pass by default, or a large matrix cut into ranges of objects
+   counted on up to :data:`_THREADS` threads when cores are idle (:func:`_workers`; numpy's comparisons
+   release the GIL, and integer counts do not depend on the threads);
 2. *small integers* (:func:`_fast_numeric_counts`): integer-like data spanning fewer than
    :data:`_FAST_MAX_CATEGORIES` values are compared on an int8 copy;
 3. *codes* (:func:`~confusionlab.stability._input.encode`, then :func:`object_counts`):
@@ -161,8 +161,34 @@ _BLOCK_BYTES = 640 * 1024
 #: Values at each end of each array that seed the category list before the counting pass.
 _SAMPLE = 2048
 #: Most threads one count uses, and the fewest values that make a thread worth starting.
-_THREADS = 4
+#: One: on the 2-core machine of issue 24, two threads on 1,000 × 10,000 nominal took 11–16 ms
+#: of wall time against 7–12 ms for one pass even at load 0.7 (their CPU time equal to the wall
+#: time: the second core was not there to be had), and more under load. A machine where a second
+#: thread gets a core of its own may set 2; :func:`_workers` still refuses busy cores.
+_THREADS = 1
 _THREAD_VALUES = 1_000_000
+
+
+def _workers(n_values: int) -> int:
+    """Threads for counting ``n_values`` values: at most :data:`_THREADS`, the cores, and the idle cores.
+
+    One pass is memory traffic plus about one comparison per value and category; a second
+    thread overlaps the two only when it gets a core of its own. A thread that waits for a
+    core busy with another job makes the count slower than one thread (issue 24: 1,000 ×
+    10,000 nominal, 8.9 ms of CPU on one thread against 11.4 ms and a slower wall time on two
+    at load 4). So the threads are capped by the cores the one-minute load average leaves
+    idle, counting this process's own running thread as idle. The counts are integers:
+    the result does not depend on the threads.
+    """
+    cores = os.cpu_count() or 1
+    workers = min(_THREADS, cores, n_values // _THREAD_VALUES)
+    if workers < 2:
+        return 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # pragma: no cover - Windows has no load average
+        return workers
+    return max(1, min(workers, int(cores + 1.0 - load)))
 
 
 def _column_counts(x: np.ndarray, keys: np.ndarray, nan: bool = False) -> np.ndarray:
@@ -172,14 +198,15 @@ def _column_counts(x: np.ndarray, keys: np.ndarray, nan: bool = False) -> np.nda
     ``nan`` is true. The matrix is compared in blocks that stay in cache and the comparison
     masks are summed as narrow integers: no code matrix, no sort, no copy of the matrix (a
     Fortran-ordered matrix is read through its C-ordered transpose). A large matrix is cut
-    into ranges of objects counted on one thread each (numpy's comparisons release the GIL;
-    the counts are integers, so the result does not depend on the threads).
+    into ranges of objects counted on one thread each when cores are idle (:func:`_workers`;
+    numpy's comparisons release the GIL; the counts are integers, so the result does not
+    depend on the threads).
     """
     transposed = not x.flags.c_contiguous and x.T.flags.c_contiguous
     count = _row_counts if transposed else _block_counts
     data = x.T if transposed else x
     n_objects = data.shape[0] if transposed else data.shape[1]
-    workers = min(_THREADS, os.cpu_count() or 1, x.size // _THREAD_VALUES)
+    workers = _workers(x.size)
     if workers < 2:
         return count(data, keys, nan)
     edges = np.linspace(0, n_objects, workers + 1).astype(int)

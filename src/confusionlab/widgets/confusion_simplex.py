@@ -28,7 +28,7 @@ import traitlets
 
 from .._validation import InvalidParameterError, check_int
 from ..confusion import ConfusionMatrix
-from ..lattice import isometric, simplex_counts
+from ..lattice import isometric
 from ..metrics import METRICS
 from ..models import PRIORS, simplex_model, slice_model
 from ._common import (
@@ -52,6 +52,11 @@ MAX_N = 300
 #: Default largest number of simplex points drawn one by one (N = 178 has 971,635;
 #: every N up to 150, 585,276 points, is drawn whole).
 MAX_POINTS = 1_000_000
+
+#: Drawing orders (lattices) a widget keeps: the current and the previous (N, stride).
+_ORDERS_KEPT = 2
+#: Bytes of encoded metric values (codes + tables) a widget keeps for changes back.
+_VALUES_BYTES_KEPT = 24 * 2**20
 
 #: The probability clouds the widget can draw.
 CLOUDS = ("none", "beta-binomial", "dirichlet-multinomial")
@@ -110,21 +115,42 @@ def drawing_order(N: int, stride: int = 1) -> tuple[np.ndarray, list[int]]:
             f"the simplex N={N} with stride={stride} has {comb(N // stride + 3, 3):,} points, more than "
             f"{10 * MAX_POINTS:,}; use a larger stride (simplex_stride)."
         )
-    # The core's enumeration of the small lattice (a, b, c) = (TP, FN, FP) / stride.
-    small = simplex_counts(N // stride)
-    total = small.shape[0]
-    a, b, c = (np.ascontiguousarray(small[:, j]) for j in range(3))
+    # The small lattice (a, b, c) = (TP, FN, FP) / stride in the order of the core's
+    # simplex_counts (TP, then FN + FP, then FN), as three contiguous columns.
+    a, b, c = _small_lattice(N // stride)
+    total = a.size
     counts = np.empty((total, 4), dtype=np.int64)
-    np.multiply(a, stride, out=counts[:, 0])
-    np.multiply(b, stride, out=counts[:, 1])
-    np.multiply(c, stride, out=counts[:, 2])
-    np.subtract(N, counts[:, :3].sum(axis=1), out=counts[:, 3])
-    interior = (a > 0) & (b > 0) & (c > 0) & (counts[:, 3] > 0)
+    tn = np.full(total, N, dtype=np.int64)
+    for j, col in enumerate((a, b, c)):
+        scaled = col * stride if stride > 1 else col
+        counts[:, j] = scaled
+        tn -= scaled
+    counts[:, 3] = tn
+    surface = (a == 0) | (b == 0) | (c == 0) | (tn == 0)
     odd = ((a | b | c) & 1).astype(bool)
-    level = interior.view(np.int8) * 2 + odd.view(np.int8)
-    order = np.argsort(level, kind="stable")
-    ends = np.cumsum(np.bincount(level, minlength=4)).tolist()
-    return counts[order], ends
+    # Stable grouping by level (coarse surface, surface, coarse interior, rest): one
+    # boolean mask per level instead of a sort.
+    masks = (surface & ~odd, surface & odd, ~surface & ~odd, ~surface & odd)
+    parts = [np.flatnonzero(m) for m in masks]
+    ends = np.cumsum([part.size for part in parts]).tolist()
+    return np.take(counts, np.concatenate(parts), axis=0), ends  # take: 4× faster than counts[order] here
+
+
+def _small_lattice(M: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(a, b, c) of every a + b + c <= M: a, then b + c, then b increasing (int64 columns).
+
+    The order of :func:`~confusionlab.lattice.simplex_counts` (``tests/widgets`` compares
+    them), without its (total, 4) matrix and strided row sums.
+    """
+    s = np.repeat(np.arange(M + 1), np.arange(1, M + 2))  # b + c of the pairs, in order
+    first = np.arange(s.size) - s * (s + 1) // 2  # b: position within the anti-diagonal
+    remaining = M - np.arange(M + 1)
+    lengths = (remaining + 1) * (remaining + 2) // 2  # pairs with b + c <= M - a
+    starts = np.r_[0, np.cumsum(lengths)[:-1]]
+    idx = np.arange(int(lengths.sum())) - np.repeat(starts, lengths)
+    a = np.repeat(np.arange(M + 1), lengths)
+    b = first[idx]
+    return a, b, s[idx] - b
 
 
 def encode_values(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -414,13 +440,22 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
 
     # -------------------------------------------------------------- computations
     def _points(self, N: int | None = None, stride: int | None = None) -> tuple[np.ndarray, list[int]]:
-        """:func:`drawing_order` of ``(N, stride)`` (default: the widget's), kept for the last key."""
+        """:func:`drawing_order` of ``(N, stride)`` (default: the widget's).
+
+        The last :data:`_ORDERS_KEPT` are kept, so an N changed back (100 → 101 → 100) is not
+        enumerated again (issue 24).
+        """
         key = (self._lattice[0], self._lattice[1]) if N is None else (N, stride)
-        cached = getattr(self, "_points_cache", None)
-        if cached is None or cached[0] != key:
-            cached = (key, drawing_order(*key))
-            self._points_cache = cached
-        return cached[1]
+        cache = self.__dict__.setdefault("_orders", {})
+        hit = cache.pop(key, None)
+        if hit is None:
+            counts, ends = drawing_order(*key)
+            counts.flags.writeable = False  # shared by the callers: counts() returns a copy
+            hit = (counts, ends)
+        cache[key] = hit  # most recent last
+        while len(cache) > _ORDERS_KEPT:
+            del cache[next(iter(cache))]
+        return hit
 
     def _update_lattice(self, N: int, stride: int) -> None:
         counts, ends = self._points(N, stride)
@@ -428,20 +463,45 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
         self._vertices = [float(v) for v in isometric(*corners.T).ravel()]
         self._lattice = [N, stride, int(counts.shape[0]), *ends[:3]]
 
+    def _encoded(self, metric_name: str, N: int, stride: int) -> dict[str, Any]:
+        """The value traits of ``metric_name`` on the lattice ``(N, stride)``, computed or kept.
+
+        Each is a pure function of its key; the most recent ones are kept up to
+        :data:`_VALUES_BYTES_KEPT` bytes, so a metric or N changed back is sent again without
+        being computed again (issue 24).
+        """
+        key = (metric_name, N, stride)
+        cache = self.__dict__.setdefault("_encodings", {})
+        hit = cache.pop(key, None)
+        if hit is None:
+            counts, _ = self._points(N, stride)
+            metric = METRICS[metric_name]
+            values = np.asarray(metric.values(*counts.T), dtype=np.float64)
+            table, codes = encode_values(values)
+            hit = {
+                "_metric_label": metric.label,
+                "_colour_domain": colour_domain(table, metric.range),
+                "_value_table": table,
+                "_codes": codes.astype(codes.dtype.newbyteorder("<"), copy=False).tobytes(),
+                "_values_info": {
+                    "key": f"{metric.name}@{N}/{stride}",
+                    "code_bytes": codes.dtype.itemsize,
+                    "distinct": int(table.size),
+                },
+            }
+        cache[key] = hit
+        size = lambda e: len(e["_codes"]) + e["_value_table"].nbytes  # noqa: E731
+        while len(cache) > 1 and sum(size(e) for e in cache.values()) > _VALUES_BYTES_KEPT:
+            del cache[next(iter(cache))]
+        return hit
+
     def _update_values(self, N: int, stride: int) -> None:
-        counts, _ = self._points(N, stride)
-        metric = METRICS[self.metric]
-        values = np.asarray(metric.values(*counts.T), dtype=np.float64)
-        table, codes = encode_values(values)
-        self._metric_label = metric.label
-        self._colour_domain = colour_domain(table, metric.range)
-        self._value_table = table
-        self._codes = codes.astype(codes.dtype.newbyteorder("<"), copy=False).tobytes()
-        self._values_info = {
-            "key": f"{metric.name}@{N}/{stride}",
-            "code_bytes": codes.dtype.itemsize,
-            "distinct": int(table.size),
-        }
+        encoded = self._encoded(self.metric, N, stride)
+        self._metric_label = encoded["_metric_label"]
+        self._colour_domain = list(encoded["_colour_domain"])
+        self._value_table = encoded["_value_table"]
+        self._codes = encoded["_codes"]
+        self._values_info = dict(encoded["_values_info"])
 
     def _update_observed(self) -> None:
         if not self.observed:
