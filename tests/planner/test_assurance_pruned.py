@@ -48,6 +48,6 @@ def test_pruned_assurance_skips_most_outcomes():
     exact distributions than outcomes are computed (the old code computed one per outcome)."""
     ev = _evaluator("mcc", 0.3, 0.8, 0.9, "beta-binomial")
     N = 1200  # 5,904 outcomes at the default assurance_tolerance
-    quantile, probability, error, _ = _assurance._assurance_at(ev, N, 0.065, 0.9, 1e-3, 10**6)
+    quantile, probability, _, _ = _assurance._assurance_at(ev, N, 0.065, 0.9, 1e-3, 10**6)
     assert 0.5 < probability < 0.9 and 0.065 < quantile < 0.07  # the goal and the quantile in the bulk
     assert len(ev.cache) < _assurance.outcome_count(ev, N, 1e-3) / 5

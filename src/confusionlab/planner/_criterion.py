@@ -275,7 +275,9 @@ def normal_half_width(
     0.0496
     """
     p, n, tp, tn = plan_counts(np.asarray(N), prevalence, tpr, tnr)
-    return counts_normal_half_width(metric, p, n, tp, tn, confidence=confidence, model=model, prior=prior, target=target)
+    return counts_normal_half_width(
+        metric, p, n, tp, tn, confidence=confidence, model=model, prior=prior, target=target
+    )
 
 
 def counts_normal_half_width(

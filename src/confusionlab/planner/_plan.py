@@ -287,7 +287,8 @@ class TestSizePlan(_SizePlan):
             else f" (normal approximation, not exact: half-widths within about {self.approximation_error:.1%})"
         )
         return (
-            f"{label}: N = {self.N:,}{approx} ({self.p:,} positives, {self.n:,} negatives) is the smallest test set whose "
+            f"{label}: N = {self.N:,}{approx} ({self.p:,} positives, {self.n:,} negatives) is the smallest test set "
+            "whose "
             f"{self.confidence:.0%} interval for {question} is at most ± {self.requested_half_width:g}{assured} "
             f"(± {self.half_width:.4g} at N); there the {confidence:.0%} interval around {self.value:.3g} is "
             f"[{lo:.3g}, {hi:.3g}].{stable}"
