@@ -284,7 +284,7 @@ class TestSizePlan(_SizePlan):
         approx = (
             ""
             if self.method == "exact"
-            else f" (normal approximation, not exact: half-widths within about {self.approximation_error:.1%})"
+            else f" (normal approximation, not exact: half-widths within about {100 * self.approximation_error:.2g} %)"
         )
         return (
             f"{label}: N = {self.N:,}{approx} ({self.p:,} positives, {self.n:,} negatives) is the smallest test set "
