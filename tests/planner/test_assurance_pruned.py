@@ -51,3 +51,23 @@ def test_pruned_assurance_skips_most_outcomes():
     quantile, probability, _, _ = _assurance._assurance_at(ev, N, 0.065, 0.9, 1e-3, 10**6)
     assert 0.5 < probability < 0.9 and 0.065 < quantile < 0.07  # the goal and the quantile in the bulk
     assert len(ev.cache) < _assurance.outcome_count(ev, N, 1e-3) / 5
+
+
+def test_the_readme_assurance_plan_passes_the_up_front_checks_at_its_defaults(monkeypatch):
+    """issue 20 item 5: at its defaults (max_outcomes 20,000) this plan was refused ("too many
+    outcomes": about 37,000 at the plain plan's size). With the pruned enumeration the default is
+    100,000: the up-front checks pass and the enumeration is reached (patched here to stop)."""
+    import confusionlab as cl
+    from confusionlab.planner import _plan
+
+    class Reached(Exception):
+        pass
+
+    def stop(*args, **kwargs):
+        raise Reached
+
+    monkeypatch.setattr(_plan, "_assurance_at", stop)
+    with pytest.raises(Reached):
+        cl.plan_test_size(
+            "mcc", prevalence=0.25, tpr=0.62, tnr=0.93, half_width=0.03, assurance=0.9, target="next_test_set"
+        )
