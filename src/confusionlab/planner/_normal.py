@@ -142,7 +142,8 @@ def normal_plan(
     """The normal-limit plan: ``(N, half_width, N_stable, horizon, error, curve)``.
 
     ``N`` is the smallest size (:func:`crossing`) whose normal half-width meets the goal,
-    ``half_width`` that approximation there, ``N_stable`` by :func:`stable_crossing`;
+    ``half_width`` that approximation there, ``N_stable`` by :func:`stable_crossing` (checked
+    up to ``horizon = min(2·N, max_size, N + LOCAL_SCAN)``);
     ``error`` the relative difference of exact and normal half-width at the calibration size
     (:func:`calibration_size`) plus its granularity; ``curve`` holds the one exact size.
     """
@@ -158,7 +159,7 @@ def normal_plan(
             curve={},
         )
     h = float(approximate(np.array([N], dtype=np.int64))[0])
-    horizon = min(2 * N, max_size)
+    horizon = min(2 * N, max_size, N + LOCAL_SCAN)  # how far the stable size is checked here
     N_stable = stable_crossing(approximate, half_width, N, horizon)
     at = calibration_size(ev, N, min_size)
     exact_h, grain = ev.criterion(ev.matrix(at))

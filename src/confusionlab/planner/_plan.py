@@ -175,7 +175,8 @@ class TestSizePlan(_SizePlan):
         followed by sizes that fail again).
     stable_horizon : int
         How far "every larger size" was checked: ``min(2·N_stable, max_size)``, where the
-        approximate half-width has fallen to about 1/√2 of the goal.
+        approximate half-width has fallen to about 1/√2 of the goal (a normal-limit plan checks
+        its approximation up to 4,096 sizes above N).
     curve : dict
         N → half-width for every N evaluated exactly by the search (ascending N); with
         ``assurance=q``, N → the q-quantile of the reported half-width over the outcomes.
@@ -261,9 +262,17 @@ class TestSizePlan(_SizePlan):
         return get_metric(self.metric)(self.matrix)
 
     def distribution(self) -> MetricDistribution:
-        """The metric's distribution at the plan (the one the criterion reads)."""
+        """The metric's distribution at the plan (the one the criterion reads; for a normal-limit
+        plan, whose N may be beyond the exact lattice, ``method="auto"``: exact where it fits,
+        else Monte Carlo of the same model, labelled on the distribution)."""
         return metric_distribution(
-            self.matrix, self.metric, self.model, prior=self.prior, tolerance=self.tolerance, target=self.target
+            self.matrix,
+            self.metric,
+            self.model,
+            prior=self.prior,
+            tolerance=self.tolerance,
+            target=self.target,
+            method="exact" if self.method == "exact" else "auto",
         )
 
     def summary(self, confidence: float = 0.95) -> str:
@@ -276,10 +285,11 @@ class TestSizePlan(_SizePlan):
             else f" with assurance {self.achieved_assurance:.3f} ≥ {self.assurance:g} (after the test)"
         )
         question = "the true value" if self.target == "true_value" else "a new test set"
+        checked = "checked" if self.method == "exact" else "checked in the normal approximation"
         stable = (
             ""
             if self.N_stable is None
-            else f" Every size from {self.N_stable:,} to {self.stable_horizon:,} (checked) meets it."
+            else f" Every size from {self.N_stable:,} to {self.stable_horizon:,} ({checked}) meets it."
         )
         approx = (
             ""
