@@ -154,3 +154,25 @@ def test_group_plan_next_test_set_with_a_billion_in_facet_a_advises_what_answers
         "DPPL", size_a=advised, rate_a=0.3, rate_d=0.2, half_width=0.05, target="next_test_set"
     )
     assert plan.half_width <= 0.05 and plan.size_d > 100
+
+
+def test_a_next_test_set_plan_near_a_hundred_million_reports_its_interval_within_memory():
+    """The plan's own page and interval at N ≈ 5.7·10⁷ (F1, next test set): the exact lattice there
+    has ≈ 10⁹ points; the normal-limit plan's distribution is the labelled Monte Carlo of the same
+    model, and its summary says the plan and its stable size are the normal approximation's."""
+    tracemalloc.start()
+    try:
+        plan = cl.plan_test_size(
+            "f1", prevalence=0.3, tpr=0.8, tnr=0.9, half_width=2e-4, target="next_test_set", max_size=10**8
+        )
+        d = plan.distribution()
+        lo, hi = plan.interval(0.95)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 400 * 2**20, peak
+    assert plan.method == "normal" and 10**7 < plan.N < 10**8
+    assert d.method == "monte-carlo"
+    assert lo < plan.value < hi and (hi - lo) / 2 == pytest.approx(2e-4, rel=0.1)
+    assert plan.N <= plan.N_stable <= plan.stable_horizon <= plan.N + 4096
+    assert "checked in the normal approximation" in plan.summary(0.95)
