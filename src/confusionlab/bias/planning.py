@@ -183,11 +183,49 @@ def _posterior(metric: str, size_a: int, k_a: int, size_d: int, k_d: int, prior:
         metric=metric,
     )
     if d is None or not d.strategy.startswith("exact"):
+        advice = _smaller_facet_a(size_a, k_a, size_d, k_d, prior)
         raise ValueError(
             f"the exact {metric} posterior at facet sizes {size_a:,} and {size_d:,} has more than "
-            f"{_MAX_POINTS:,} lattice points; ask for a larger half_width or a smaller max_size"
+            f"{_MAX_POINTS:,} lattice points; {advice}"
         )
     return d
+
+
+def _window(size: int, k: int, prior: float) -> float:
+    """About how many counts a facet's predictive window holds (15 sd of its beta-binomial)."""
+    a, b = k + prior, size - k + prior
+    var = size * a * b * (a + b + size) / ((a + b) ** 2 * (a + b + 1))
+    return 15.0 * math.sqrt(var) + 1.0
+
+
+def _smaller_facet_a(size_a: int, k_a: int, size_d: int, k_d: int, prior: float) -> str:
+    """Advice that leads to an exact plan when facet a's lattice is what is too large: a smaller
+    size_a at the same rate (a facet that large is as good as known: its share of the variance,
+    stated, is what changes), else a larger half_width."""
+    rate = k_a / size_a
+    w_d = _window(size_d, k_d, prior)
+    fits = [
+        10**e
+        for e in range(2, 10)
+        if 10**e < size_a and _window(10**e, math.floor(rate * 10**e + 0.5), prior) * w_d <= _MAX_POINTS / 4
+    ]
+    if not fits:
+        return "ask for a larger half_width or a smaller max_size"
+    s = max(fits)
+
+    def share(size: int, k: int) -> float:  # the new facet's proportion: its predictive variance
+        a, b = k + prior, size - k + prior
+        return a * b * (a + b + size) / ((a + b) ** 2 * (a + b + 1) * size)
+
+    v_d = share(size_d, k_d)
+    v_big, v_small = share(size_a, k_a), share(s, math.floor(rate * s + 0.5))
+    change = math.sqrt((v_d + v_small) / (v_d + v_big)) - 1.0
+    return (
+        f"facet a is what is too large: at size_a={size_a:,} its share of the variance is {v_big / (v_d + v_big):.2g}. "
+        f"Pass size_a={s:,} (the same rate; the half-width changes by about {change:.2g} relatively, "
+        "so the plan is a slightly conservative one for the larger facet), or target='true_value', or a larger "
+        "half_width"
+    )
 
 
 def _true_value_posterior(metric: str, size_a: int, k_a: int, size_d: int, k_d: int, prior: float):

@@ -35,7 +35,7 @@ from ..metrics import Metric
 from ..models import Marginal, marginal
 from ._half_width import balanced_accuracy_half_width, contour_half_width, interval_half_width, lattice_half_width
 
-__all__ = ["DRIFT_ALLOWANCE", "degenerate", "normal_half_width", "plan_counts"]
+__all__ = ["DRIFT_ALLOWANCE", "counts_normal_half_width", "degenerate", "normal_half_width", "plan_counts"]
 
 #: Smallest relative allowance for the slow drift of the exact/normal half-width ratio
 #: (skewness and kurtosis of the exact distribution); the planner uses
@@ -275,6 +275,33 @@ def normal_half_width(
     0.0496
     """
     p, n, tp, tn = plan_counts(np.asarray(N), prevalence, tpr, tnr)
+    return counts_normal_half_width(
+        metric, p, n, tp, tn, confidence=confidence, model=model, prior=prior, target=target
+    )
+
+
+def counts_normal_half_width(
+    metric: Metric,
+    p: np.ndarray,
+    n: np.ndarray,
+    tp: np.ndarray,
+    tn: np.ndarray,
+    *,
+    confidence: float = 0.95,
+    model: str = "beta-binomial",
+    prior: float = 1.0,
+    target: str = "next_test_set",
+) -> np.ndarray:
+    """:func:`normal_half_width` at given counts (arrays broadcast together): the delta-method
+    half-width of the distribution at (TP, p − TP, n − TN, TN); +inf where :func:`degenerate`.
+
+    >>> from confusionlab.metrics import get_metric
+    >>> h = counts_normal_half_width(get_metric("recall"), np.array([500]), np.array([500]), np.array([400]),
+    ...                              np.array([450]))
+    >>> round(float(h[0]), 4)
+    0.0496
+    """
+    p, n, tp, tn = np.broadcast_arrays(*(np.asarray(x, dtype=np.int64) for x in (p, n, tp, tn)))
     mt, vt = _moments(model, tp, p, prior, target)
     mn, vn = _moments(model, tn, n, prior, target)
     pf, nf = p.astype(np.float64), n.astype(np.float64)

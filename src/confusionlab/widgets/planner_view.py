@@ -108,8 +108,10 @@ class PlannerView(BundledWidget, bundle="planner"):
     Browser state: root class ``confusionlab-planner`` with ``data-metric``,
     ``data-n`` (the planned N, or the best N when not reached), ``data-reached``,
     ``data-half-width`` (achieved), ``_plan["target"]`` and ``_plan["N_stable"]`` (the
-    question and the stable size, also in ``_plan["message"]``), ``data-requested-half-width``, ``data-points``
-    (exact points drawn)
+    question and the stable size, also in ``_plan["message"]``), ``_plan["method"]``
+    (``"normal"`` where the exact search would take minutes: the labelled approximation of
+    :func:`~confusionlab.plan_test_size`'s ``method="auto"``, said in the message),
+    ``data-requested-half-width``, ``data-points`` (exact points drawn)
     and ``data-generation`` (:attr:`generation`, one more at each plan shown).
 
     Examples
@@ -226,14 +228,21 @@ class PlannerView(BundledWidget, bundle="planner"):
                 _cache=cache,
             )
             N, h, curve, reached, stable = plan.N, plan.half_width, plan.curve, True, plan.N_stable
+            method = plan.method
             question = "the true value" if self.target == "true_value" else "a new test set"
             message = (
                 f"interval for {question}; every N from {plan.N_stable:,} to {plan.stable_horizon:,} meets it"
                 if plan.N_stable is not None
                 else f"interval for {question}"
             )
+            if plan.method == "normal":  # the exact search would take minutes: the labelled approximation
+                message += (
+                    f" (normal approximation, half-widths within about {100 * plan.approximation_error:.2g} %: "
+                    "the exact search would take minutes here; plan_test_size(..., method='exact') gives it)"
+                )
         except TargetUnreachableError as error:
             N, h, curve, reached, stable = error.best_N, error.best_half_width, error.curve, False, None
+            method = "exact"
             message = str(error)
         except InvalidParameterError as error:  # e.g. the binomial plug-in asked for the true value
             raise InvalidTraitError(str(error)) from None
@@ -276,6 +285,7 @@ class PlannerView(BundledWidget, bundle="planner"):
             "tnr": tnr,
             "evaluated": len(curve),
             "range": [int(lo), int(hi)],
+            "method": method,
         }
         self.generation += 1
         self.last_seconds = time.perf_counter() - start
