@@ -20,7 +20,7 @@ from .._validation import InvalidParameterError, TooLargeError, check_confidence
 from ..confusion import ConfusionMatrix
 from ..distribution import MetricDistribution, lattice_bytes, metric_distribution, shared_simplex
 from ..metrics import Metric, get_metric
-from ..mixture import decompose, mixture, slice_mixture
+from ..mixture import decompose, decompose_rows, mixture, slice_mixture, slice_mixtures
 from ..models import SIMPLEX_MODELS, SLICE_MODELS, slice_model
 from . import _sampling
 from ._metrics import _REFIT_WORDS, QUESTIONS, _is_macro, _label, _metric_name, table_values
@@ -348,6 +348,9 @@ class Evaluation(Result):
         if len(todo) < 2 or not self._one_slice(metric):
             return
         self._binary(metric)
+        todo = self._batch(metric, todo)
+        if len(todo) < 2:
+            return
         from tqdm.auto import tqdm
 
         workers = min(4, os.cpu_count() or 1, len(todo))
@@ -360,6 +363,34 @@ class Evaluation(Result):
         ):
             for _ in pool.map(lambda g: self._mixed(metric, g), todo):
                 bar.update(1)
+
+    def _batch(self, metric: str, groups: Sequence[int]) -> list[int]:
+        """The small groups' exact mixtures in array operations across groups
+        (:func:`~confusionlab.mixture.slice_mixtures`: one marginal per distinct count, one
+        batched product, one sort); returns the groups left to :meth:`_mixed` one by one.
+        Refits only: one prediction vector keeps :func:`~confusionlab.metric_distribution`'s
+        own grouping, bit for bit (the batch sums masses in another order: equal to rounding)."""
+        if self.counts.shape[0] < 2:
+            return list(groups)
+        c = self.positive_index
+        idx = np.asarray(groups, dtype=np.intp)
+        tables = self.counts[:, idx]  # (runs, groups, classes, classes)
+        tp = tables[..., c, c]
+        fn = tables[..., c, :].sum(axis=-1) - tp
+        fp = tables[..., :, c].sum(axis=-1) - tp
+        tn = tables.sum(axis=(-2, -1)) - tp - fn - fp
+        counts = np.stack([tp, fn, fp, tn], axis=-1).transpose(1, 0, 2)  # (groups, runs, 4)
+        mixes = slice_mixtures(counts, metric, self.model, prior=self.prior, tolerance=self.tolerance)
+        done = [i for i, mix in enumerate(mixes) if mix is not None]
+        if done:
+            parts = decompose_rows(
+                np.stack([mixes[i].means for i in done]),  # type: ignore[union-attr]
+                np.stack([mixes[i].variances for i in done]),  # type: ignore[union-attr]
+            )
+            for i, part in zip(done, parts, strict=True):
+                mix = mixes[i]
+                self._cache[("mixed", metric, groups[i], None)] = (mix.distribution, part, mix.means)  # type: ignore[union-attr]
+        return [g for g, mix in zip(groups, mixes, strict=True) if mix is None]
 
     def refit_means(self, metric: str, group: Any = None) -> np.ndarray:
         """The metric's mean under each refit's distribution (one value per refit)."""
