@@ -666,27 +666,62 @@ class Evaluation(Result):
         rows = []
         if isinstance(metrics, str):
             metrics = [metrics]
+        sizes = self._all_sizes()
+        every = range(len(self.groups))
         for metric in [_metric_name(m, "metrics") for m in (metrics or self.metrics)]:
-            for name in self.groups:
-                d = self.distribution(metric, name)
+            self._prefetch(metric, every)  # small groups batched, the others on threads
+            values = self._all_values(metric)
+            macro = _is_macro(metric) or self.positive_index is None
+            for g, name in enumerate(self.groups):
+                d, parts, _ = self._mixed(metric, g)
                 lo, hi = d.interval(confidence)
+                size = {key: int(column[g]) for key, column in sizes.items()}
+                small = min(size["positives"], size["negatives"]) if not macro else size["smallest_class"]
                 rows.append(
                     {
                         "group": name,
                         "metric": metric,
-                        "value": self.value_of(metric, name),
+                        "value": float(values[g]),
                         "mean": d.mean(),
                         "lower": lo,
                         "upper": hi,
                         "method": d.method,
                         "mc_error": d.mc_error,
                         "cdf_error": d.cdf_error,
-                        **self.decompose(metric, name),
-                        **self.sizes(name),
-                        "too_small": self.too_small(metric, name),
+                        **parts,
+                        **size,
+                        "too_small": small < self.min_class_size,
                     }
                 )
         return pd.DataFrame(rows)
+
+    def _all_sizes(self) -> dict[str, np.ndarray]:
+        """:meth:`sizes` of every group at once (arrays over :attr:`groups`)."""
+        rows = self.counts[0].sum(axis=2)  # (groups, classes)
+        objects = rows.sum(axis=1)
+        present = np.where(rows > 0, rows, np.iinfo(np.int64).max)
+        smallest = np.where(rows.any(axis=1), present.min(axis=1), 0)
+        out = {"objects": objects, "smallest_class": smallest}
+        if self.positive_index is not None:
+            out["positives"] = rows[:, self.positive_index]
+            out["negatives"] = objects - out["positives"]
+        return out
+
+    def _all_values(self, metric: str) -> np.ndarray:
+        """:meth:`value_of` of every group at once: a binary metric on the arrays of counts of
+        every (run, group); the table metrics one group at a time."""
+        if _is_macro(metric):
+            return np.array([self.value_of(metric, name) for name in self.groups])
+        m = self._binary(metric)
+        tables = self._record[None] if self._record is not None else self.counts
+        c = self.positive_index
+        tp = tables[..., c, c]
+        fn = tables[..., c, :].sum(axis=-1) - tp
+        fp = tables[..., :, c].sum(axis=-1) - tp
+        tn = tables.sum(axis=(-2, -1)) - tp - fn - fp
+        with np.errstate(all="ignore"):
+            vals = np.broadcast_to(m.values(tp, fn, fp, tn, undefined=0.0), tp.shape)
+        return np.mean(np.ascontiguousarray(vals.T, dtype=np.float64), axis=1)
 
     def table(self, metrics: Sequence[str] | None = None, confidence: float = 0.95) -> Any:
         """Old name of :meth:`to_frame` (FutureWarning)."""
