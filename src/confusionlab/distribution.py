@@ -1164,7 +1164,13 @@ def _group_beyond_64_bits(
         den = np.broadcast_to(exact.den, members.shape)
         return [Fraction(int(a), int(b)) for a, b in zip(num, den, strict=True)]
 
-    return group_clustered(ratio, w, exact_ratios, lambda r: form.value(r, np.ones_like(r)))
+    def exact_pairs(members: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        where = np.unravel_index(kept[members], shape)
+        counts = [np.asarray(np.broadcast_to(c, shape)[where], dtype=np.int64).astype(object) for c in cols]
+        exact = metric._exact(*counts)
+        return np.broadcast_to(exact.num, members.shape), np.broadcast_to(exact.den, members.shape)
+
+    return group_clustered(ratio, w, exact_ratios, lambda r: form.value(r, np.ones_like(r)), exact_pairs)
 
 
 def _merge_value(
