@@ -35,6 +35,7 @@ from ._validation import (
     InvalidParameterError,
     check_choice,
     check_memory,
+    check_real_array,
     check_tolerance,
     check_undefined,
 )
@@ -96,8 +97,14 @@ def decompose(means: Any, variances: Any) -> dict[str, float]:
     >>> decompose([float("inf"), 0.5], [float("inf"), 0.01])
     {'test_set_sd': inf, 'refit_sd': nan, 'total_sd': inf}
     """
-    m = np.asarray(means, dtype=np.float64).ravel()
-    v = np.asarray(variances, dtype=np.float64).ravel()
+    m = check_real_array(means, "means")
+    v = check_real_array(variances, "variances")
+    if m.size == 0 or m.size != v.size:
+        raise InvalidParameterError(
+            f"means and variances must hold one number per component each, got {m.size} and {v.size}"
+        )
+    if np.any(v < 0):
+        raise InvalidParameterError(f"variances must be ≥ 0 (or NaN), got {v[v < 0][:3].tolist()}")
     test = float(np.mean(v))  # inf when a variance is, NaN when one is NaN
     if m.size <= 1:
         refit = 0.0

@@ -199,10 +199,10 @@ class Evaluation(Result):
                 return i
         raise InvalidParameterError(f"group {group!r} is not one of {self.groups!r}")
 
-    def _binary(self, metric: str) -> Metric:
+    def _binary(self, metric: str, argument: str = "metric") -> Metric:
         if self.positive_index is None:
             raise InvalidParameterError(
-                f"metric {metric!r} is binary but there are {len(self.classes)} classes; pass positive=<label> to "
+                f"{argument} {metric!r} is binary but there are {len(self.classes)} classes; pass positive=<label> to "
                 "evaluate(), use per_class(metric), or a macro average such as 'macro_f1'"
             )
         return get_metric(metric)
@@ -669,6 +669,8 @@ class Evaluation(Result):
         sizes = self._all_sizes()
         every = range(len(self.groups))
         for metric in [_metric_name(m, "metrics") for m in (metrics or self.metrics)]:
+            if not _is_macro(metric):
+                self._binary(metric, "metrics")
             self._prefetch(metric, every)  # small groups batched, the others on threads
             values = self._all_values(metric)
             macro = _is_macro(metric) or self.positive_index is None
