@@ -331,6 +331,7 @@ def slice_mixture(
         model=f"{model} mixture of {r}",
         undefined=undefined_value,
         keep=None if tolerance == 0 or keep.all() else keep,  # tolerance 0: the whole slice, as one component
+        slice_pn=(p, n),  # one slice: the metric's slice form (fewer passes, bounds without a scan)
     )
     with _one_blas_thread():
         means, variances = _component_moments(m, cols, a, b, undefined_value)
