@@ -9,7 +9,11 @@ noise hits both alike; medians of ``--repeat``):
   isometric coordinates nobody read, and pruned with a sort of every point.
 * ``groups``: ``evaluate(y, refits=R, groups=g).decompose(metric, by_group=True)``, many small
   groups. Before: each (group, refit) built its own marginals and each group's mixture entered
-  ``threadpool_limits`` twice (each call re-reads the loaded libraries).
+  ``threadpool_limits`` twice (each call re-reads the loaded libraries). (Its baseline also
+  turns off the batch below.)
+* ``batch`` (issue 21): ``decompose("f1", by_group=True)`` on issue 21's 10,000 groups of 20
+  objects × 20 refits (200,000 objects). Before: one ``slice_mixture`` per group (on 4 threads);
+  now one ``slice_mixtures`` over all groups (array operations across the groups).
 
 MetricPMF beyond ``EXACT_POINTS`` (MCC at p = n = 10⁵: 105 s and 3.7 GB in issue 21's sweep) is
 not timed here: the exact path it replaced is now refused by the memory limit at that size, so
@@ -75,6 +79,9 @@ def previous(workload: str) -> Iterator[None]:
     elif workload == "groups":
         patch(models_module, "_shared_marginal", models_module.marginal)
         patch(mixture_module, "_one_blas_thread", lambda: threadpool_limits(limits=1, user_api="blas"))
+        patch(result_module.Evaluation, "_batch", lambda self, metric, groups: list(groups))
+    elif workload == "batch":  # issue 21: one slice_mixture per group (on threads) instead of one batch
+        patch(result_module.Evaluation, "_batch", lambda self, metric, groups: list(groups))
     try:
         yield
     finally:
@@ -98,7 +105,15 @@ def workloads(args: argparse.Namespace) -> dict[str, Callable[[], Any]]:
         models_module._SHARED_MARGINALS.clear()
         return evaluate(yg, refits=runs, groups=g, metrics="f1").decompose("f1", by_group=True)
 
-    return {"simplex": simplex, "groups": groups}
+    big_rows = args.batch_groups * 20
+    yb = rng.integers(0, 2, big_rows)
+    runs_b = np.where(rng.random((20, big_rows)) < 0.85, yb, 1 - yb)
+    gb = rng.integers(0, args.batch_groups, big_rows)
+
+    def batch() -> Any:
+        return evaluate(yb, refits=runs_b, groups=gb, metrics="f1").decompose("f1", by_group=True)
+
+    return {"simplex": simplex, "groups": groups, "batch": batch}
 
 
 def main() -> None:
@@ -107,7 +122,8 @@ def main() -> None:
     parser.add_argument("--group-size", type=int, default=20)
     parser.add_argument("--refits", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--only", choices=["simplex", "groups"], action="append")
+    parser.add_argument("--batch-groups", type=int, default=10_000, help="groups of 20 objects of --only batch")
+    parser.add_argument("--only", choices=["simplex", "groups", "batch"], action="append")
     args = parser.parse_args()
     print(f"numpy {np.__version__}, python {platform.python_version()}, {platform.machine()}")
     jobs = workloads(args)

@@ -116,6 +116,27 @@ _INT64_SAFE = 2**62
 TOTAL_MASS_TOLERANCE = 1e-9
 
 
+class _Bulk(threading.local):
+    active = False
+
+
+_CHECKED_IN_BULK = _Bulk()
+
+
+@contextmanager
+def checked_in_bulk() -> Iterator[None]:
+    """Within it (this thread only), :class:`MetricDistribution` skips its per-object check of
+    the atoms (:func:`~confusionlab._validation.check_support`): for a caller that built many
+    distributions' atoms in one sort and checked them at once
+    (:func:`~confusionlab.mixture.slice_mixtures`: ≈ 0.1 ms saved per distribution)."""
+    before = _CHECKED_IN_BULK.active
+    _CHECKED_IN_BULK.active = True
+    try:
+        yield
+    finally:
+        _CHECKED_IN_BULK.active = before
+
+
 @dataclass(frozen=True)
 class Origin:
     """What a distribution was computed from: the observed matrix and the settings of
@@ -257,7 +278,8 @@ class MetricDistribution(Result):
         self.values = np.asarray(values, dtype=np.float64)
         self.probabilities = np.asarray(probabilities, dtype=np.float64)
         self.multiplicities = np.asarray(multiplicities, dtype=np.int64)
-        check_support(self.values, self.probabilities, self.multiplicities)
+        if not _CHECKED_IN_BULK.active:  # see checked_in_bulk
+            check_support(self.values, self.probabilities, self.multiplicities)
         for arr in (self.values, self.probabilities, self.multiplicities):
             arr.setflags(write=False)
         self.metric = metric
@@ -1142,7 +1164,13 @@ def _group_beyond_64_bits(
         den = np.broadcast_to(exact.den, members.shape)
         return [Fraction(int(a), int(b)) for a, b in zip(num, den, strict=True)]
 
-    return group_clustered(ratio, w, exact_ratios, lambda r: form.value(r, np.ones_like(r)))
+    def exact_pairs(members: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        where = np.unravel_index(kept[members], shape)
+        counts = [np.asarray(np.broadcast_to(c, shape)[where], dtype=np.int64).astype(object) for c in cols]
+        exact = metric._exact(*counts)
+        return np.broadcast_to(exact.num, members.shape), np.broadcast_to(exact.den, members.shape)
+
+    return group_clustered(ratio, w, exact_ratios, lambda r: form.value(r, np.ones_like(r)), exact_pairs)
 
 
 def _merge_value(

@@ -49,6 +49,76 @@ def call_evaluate(**kwargs: Any) -> list[str]:
 
 base.CALLS["evaluate"] = call_evaluate
 
+_EVALUATIONS: dict[str, Any] = {}
+
+
+def _evaluation(kind: str) -> Any:
+    """A small evaluation kept across calls: binary with groups and 3 refits, or three classes."""
+    if kind not in _EVALUATIONS:
+        import numpy as np
+
+        from confusionlab import evaluate
+
+        rng = np.random.default_rng(5)
+        k = 2 if kind == "binary" else 3
+        y = rng.integers(0, k, 120)
+        runs = np.where(rng.random((3, 120)) < 0.8, y, (y + 1) % k)
+        groups = np.where(np.arange(120) % 3 == 0, "a", "b")
+        metrics = ["f1", "specificity"] if kind == "binary" else ["macro_f1"]
+        _EVALUATIONS[kind] = evaluate(y, refits=runs, groups=groups, metrics=metrics, n_draws=400)
+    return _EVALUATIONS[kind]
+
+
+def call_evaluation_method(*, kind: str, method: str, kwargs: dict[str, Any]) -> list[str]:
+    """One method of an Evaluation with (hostile) arguments; a distribution answered is checked
+    with the contract's invariants, a figure closed."""
+    from confusionlab.distribution import MetricDistribution
+
+    out = getattr(_evaluation(kind), method)(**kwargs)
+    found = []
+    if isinstance(out, MetricDistribution):
+        found += base.check_distribution(out, excluded=False)
+    if isinstance(out, dict):
+        for v in out.values():
+            if isinstance(v, MetricDistribution):
+                found += base.check_distribution(v, excluded=False)
+    if type(out).__name__ == "Figure":
+        import matplotlib.pyplot as plt
+
+        plt.close(out)
+    return found
+
+
+def call_slice_mixtures(*, counts: Any, metric: Any, tolerance: Any) -> list[str]:
+    """``slice_mixtures`` (issue 21's batch across groups): each batched group's distribution is
+    checked, and equals the one-group ``slice_mixture``'s mean."""
+    from confusionlab import ConfusionMatrix
+    from confusionlab.mixture import slice_mixture, slice_mixtures
+
+    found = []
+    for rows, mix in zip(counts, slice_mixtures(counts, metric, tolerance=tolerance), strict=True):
+        if mix is None:
+            continue
+        found += base.check_distribution(mix.distribution, excluded=False)
+        cms = [ConfusionMatrix(tp=a, fn=b, fp=c, tn=d) for a, b, c, d in rows]
+        one = slice_mixture(cms, metric, tolerance=tolerance)
+        if abs(one.distribution.mean() - mix.distribution.mean()) > 1e-12:
+            found.append(f"batched mean {mix.distribution.mean()!r} != one-group {one.distribution.mean()!r}")
+    return found
+
+
+def call_decompose(*, means: Any, variances: Any) -> list[str]:
+    import math
+
+    from confusionlab.mixture import decompose
+
+    parts = decompose(means, variances)
+    return [f"{k} = {v!r}" for k, v in parts.items() if not (math.isnan(v) or v >= 0)]
+
+
+base.CALLS.update(evaluation_method=call_evaluation_method, slice_mixtures=call_slice_mixtures,
+                  decompose=call_decompose)  # fmt: skip
+
 
 class EvaluateWorker(base.Worker):
     """The contract's worker, running this script (so that ``evaluate`` is one of its calls)."""

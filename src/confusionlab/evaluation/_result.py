@@ -20,7 +20,7 @@ from .._validation import InvalidParameterError, TooLargeError, check_confidence
 from ..confusion import ConfusionMatrix
 from ..distribution import MetricDistribution, lattice_bytes, metric_distribution, shared_simplex
 from ..metrics import Metric, get_metric
-from ..mixture import decompose, mixture, slice_mixture
+from ..mixture import decompose, decompose_rows, mixture, slice_mixture, slice_mixtures
 from ..models import SIMPLEX_MODELS, SLICE_MODELS, slice_model
 from . import _sampling
 from ._metrics import _REFIT_WORDS, QUESTIONS, _is_macro, _label, _metric_name, table_values
@@ -199,10 +199,10 @@ class Evaluation(Result):
                 return i
         raise InvalidParameterError(f"group {group!r} is not one of {self.groups!r}")
 
-    def _binary(self, metric: str) -> Metric:
+    def _binary(self, metric: str, argument: str = "metric") -> Metric:
         if self.positive_index is None:
             raise InvalidParameterError(
-                f"metric {metric!r} is binary but there are {len(self.classes)} classes; pass positive=<label> to "
+                f"{argument} {metric!r} is binary but there are {len(self.classes)} classes; pass positive=<label> to "
                 "evaluate(), use per_class(metric), or a macro average such as 'macro_f1'"
             )
         return get_metric(metric)
@@ -348,6 +348,9 @@ class Evaluation(Result):
         if len(todo) < 2 or not self._one_slice(metric):
             return
         self._binary(metric)
+        todo = self._batch(metric, todo)
+        if len(todo) < 2:
+            return
         from tqdm.auto import tqdm
 
         workers = min(4, os.cpu_count() or 1, len(todo))
@@ -360,6 +363,34 @@ class Evaluation(Result):
         ):
             for _ in pool.map(lambda g: self._mixed(metric, g), todo):
                 bar.update(1)
+
+    def _batch(self, metric: str, groups: Sequence[int]) -> list[int]:
+        """The small groups' exact mixtures in array operations across groups
+        (:func:`~confusionlab.mixture.slice_mixtures`: one marginal per distinct count, one
+        batched product, one sort); returns the groups left to :meth:`_mixed` one by one.
+        Refits only: one prediction vector keeps :func:`~confusionlab.metric_distribution`'s
+        own grouping, bit for bit (the batch sums masses in another order: equal to rounding)."""
+        if self.counts.shape[0] < 2:
+            return list(groups)
+        c = self.positive_index
+        idx = np.asarray(groups, dtype=np.intp)
+        tables = self.counts[:, idx]  # (runs, groups, classes, classes)
+        tp = tables[..., c, c]
+        fn = tables[..., c, :].sum(axis=-1) - tp
+        fp = tables[..., :, c].sum(axis=-1) - tp
+        tn = tables.sum(axis=(-2, -1)) - tp - fn - fp
+        counts = np.stack([tp, fn, fp, tn], axis=-1).transpose(1, 0, 2)  # (groups, runs, 4)
+        mixes = slice_mixtures(counts, metric, self.model, prior=self.prior, tolerance=self.tolerance)
+        done = [i for i, mix in enumerate(mixes) if mix is not None]
+        if done:
+            parts = decompose_rows(
+                np.stack([mixes[i].means for i in done]),  # type: ignore[union-attr]
+                np.stack([mixes[i].variances for i in done]),  # type: ignore[union-attr]
+            )
+            for i, part in zip(done, parts, strict=True):
+                mix = mixes[i]
+                self._cache[("mixed", metric, groups[i], None)] = (mix.distribution, part, mix.means)  # type: ignore[union-attr]
+        return [g for g, mix in zip(groups, mixes, strict=True) if mix is None]
 
     def refit_means(self, metric: str, group: Any = None) -> np.ndarray:
         """The metric's mean under each refit's distribution (one value per refit)."""
@@ -635,27 +666,64 @@ class Evaluation(Result):
         rows = []
         if isinstance(metrics, str):
             metrics = [metrics]
+        sizes = self._all_sizes()
+        every = range(len(self.groups))
         for metric in [_metric_name(m, "metrics") for m in (metrics or self.metrics)]:
-            for name in self.groups:
-                d = self.distribution(metric, name)
+            if not _is_macro(metric):
+                self._binary(metric, "metrics")
+            self._prefetch(metric, every)  # small groups batched, the others on threads
+            values = self._all_values(metric)
+            macro = _is_macro(metric) or self.positive_index is None
+            for g, name in enumerate(self.groups):
+                d, parts, _ = self._mixed(metric, g)
                 lo, hi = d.interval(confidence)
+                size = {key: int(column[g]) for key, column in sizes.items()}
+                small = min(size["positives"], size["negatives"]) if not macro else size["smallest_class"]
                 rows.append(
                     {
                         "group": name,
                         "metric": metric,
-                        "value": self.value_of(metric, name),
+                        "value": float(values[g]),
                         "mean": d.mean(),
                         "lower": lo,
                         "upper": hi,
                         "method": d.method,
                         "mc_error": d.mc_error,
                         "cdf_error": d.cdf_error,
-                        **self.decompose(metric, name),
-                        **self.sizes(name),
-                        "too_small": self.too_small(metric, name),
+                        **parts,
+                        **size,
+                        "too_small": small < self.min_class_size,
                     }
                 )
         return pd.DataFrame(rows)
+
+    def _all_sizes(self) -> dict[str, np.ndarray]:
+        """:meth:`sizes` of every group at once (arrays over :attr:`groups`)."""
+        rows = self.counts[0].sum(axis=2)  # (groups, classes)
+        objects = rows.sum(axis=1)
+        present = np.where(rows > 0, rows, np.iinfo(np.int64).max)
+        smallest = np.where(rows.any(axis=1), present.min(axis=1), 0)
+        out = {"objects": objects, "smallest_class": smallest}
+        if self.positive_index is not None:
+            out["positives"] = rows[:, self.positive_index]
+            out["negatives"] = objects - out["positives"]
+        return out
+
+    def _all_values(self, metric: str) -> np.ndarray:
+        """:meth:`value_of` of every group at once: a binary metric on the arrays of counts of
+        every (run, group); the table metrics one group at a time."""
+        if _is_macro(metric):
+            return np.array([self.value_of(metric, name) for name in self.groups])
+        m = self._binary(metric)
+        tables = self._record[None] if self._record is not None else self.counts
+        c = self.positive_index
+        tp = tables[..., c, c]
+        fn = tables[..., c, :].sum(axis=-1) - tp
+        fp = tables[..., :, c].sum(axis=-1) - tp
+        tn = tables.sum(axis=(-2, -1)) - tp - fn - fp
+        with np.errstate(all="ignore"):
+            vals = np.broadcast_to(m.values(tp, fn, fp, tn, undefined=0.0), tp.shape)
+        return np.mean(np.ascontiguousarray(vals.T, dtype=np.float64), axis=1)
 
     def table(self, metrics: Sequence[str] | None = None, confidence: float = 0.95) -> Any:
         """Old name of :meth:`to_frame` (FutureWarning)."""
