@@ -33,7 +33,7 @@ from ..metrics import Metric, get_metric, metric_value
 from ..palette import NEUTRAL, PAIR_COLOURS, THEME
 from ._counts import PairedCounts
 from ._engine import ExactEngine, MonteCarloEngine, TrueValueEngine
-from ._model import cell_windows, check_model, count_joint, joint_bytes, single_model, table_shape
+from ._model import box_points_estimate, cell_windows, check_model, count_joint, joint_bytes, single_model, table_shape
 
 __all__ = [
     "EXACT_WORK_LIMIT",
@@ -49,6 +49,9 @@ __all__ = [
 EXACT_WORK_LIMIT = 5e8
 #: ``method="auto"`` enumerates exactly while each class's three-cell box has at most this many points.
 MAX_BOX_POINTS = 2e7
+#: A box estimated from the moments (:func:`box_points_estimate`) this many times larger than
+#: MAX_BOX_POINTS is not located exactly: it cannot fit whatever the moments missed.
+BOX_ESTIMATE_MARGIN = 1e3
 #: The distribution of A − B visits every point of the four-dimensional support up to this
 #: many points (grouped on exact rank pairs); beyond, it is binned (``DIFFERENCE_BINS``).
 MAX_DIFFERENCE_POINTS = 2e7
@@ -552,6 +555,8 @@ def exact_points(m: Metric, model: str, counts: PairedCounts, p: int, n: int, to
     for name, cells, future in (("positives", counts.positives, p), ("negatives", counts.negatives, n)):
         if future == 0:
             continue
+        if box_points_estimate(model, cells, future, tolerance) > BOX_ESTIMATE_MARGIN * MAX_BOX_POINTS:
+            return None
         try:
             windows, _ = cell_windows(model, cells, future, tolerance, name)
         except TooLargeError:
