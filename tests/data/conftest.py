@@ -3,8 +3,6 @@ LocalCluster, each started once for this folder (package scope) and stopped afte
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -14,21 +12,9 @@ ENGINES = ("pandas", "polars", "polars-lazy", "pyarrow", "duckdb", "dask", "spar
 
 @pytest.fixture(scope="package")
 def spark():
-    from pyspark.sql import SparkSession
+    from confusionlab.bias.engines.spark import local_spark_session
 
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("confusionlab-data-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.pyspark.python", sys.executable)
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
+    session = local_spark_session("confusionlab-data-tests")
     yield session
     session.stop()
 
