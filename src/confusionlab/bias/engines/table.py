@@ -121,7 +121,7 @@ def check_distinct(data: Any, columns: Mapping[str, str], limits: Mapping[str, i
         head = _native(frame).select(*cols).limit(HEAD_ROWS).toArrow()
         distinct = {c: len(head.column(c).drop_null().unique()) for c in cols}
     elif engine == "dask":
-        head = nw_native(frame)[cols].head(HEAD_ROWS, npartitions=1)
+        head = _nw_native(frame)[cols].head(HEAD_ROWS, npartitions=1)
         distinct = {c: int(head[c].nunique(dropna=True)) for c in cols}
     else:
         return
@@ -130,7 +130,7 @@ def check_distinct(data: Any, columns: Mapping[str, str], limits: Mapping[str, i
             raise _too_many_values(arg, columns[arg], limit, f" in its first {HEAD_ROWS:,} rows")
 
 
-def nw_native(frame: Any) -> Any:
+def _nw_native(frame: Any) -> Any:
     import narwhals as nw
 
     return nw.to_native(frame)
