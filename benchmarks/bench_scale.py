@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import resource
 import statistics
-import sys
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -115,21 +114,11 @@ def bench_dask(rows: int, repeat: int) -> None:
 
 
 def bench_spark(rows: int, repeat: int) -> None:
-    from pyspark.sql import SparkSession
     from pyspark.sql import functions as F
 
-    spark = (
-        SparkSession.builder.master("local[2]")
-        .appName("bench-scale")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.pyspark.python", sys.executable)
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
+    from confusionlab.bias.engines.spark import local_spark_session
+
+    spark = local_spark_session("bench-scale")
     try:
         y = (F.rand(1) < 0.4).cast("int")
         df = (

@@ -27,21 +27,9 @@ from confusionlab import bias
 
 
 def session():
-    from pyspark.sql import SparkSession
+    from confusionlab.bias.engines.spark import local_spark_session
 
-    spark = (
-        SparkSession.builder.master("local[2]")
-        .appName("confusionlab-bench")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.driver.memory", "4g")
-        .getOrCreate()
-    )
-    spark.sparkContext.setLogLevel("ERROR")
-    return spark
+    return local_spark_session("confusionlab-bench", spark__driver__memory="4g")
 
 
 def make(spark, n: int):

@@ -7,7 +7,6 @@ Spark job costs seconds, so there are few tests on small frames.
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 import pandas as pd
@@ -22,21 +21,9 @@ pytestmark = pytest.mark.xdist_group("engines")
 
 @pytest.fixture(scope="module")
 def spark():
-    from pyspark.sql import SparkSession
+    from confusionlab.bias.engines.spark import local_spark_session
 
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("confusionlab-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.pyspark.python", sys.executable)  # workers run this venv's Python
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
+    session = local_spark_session("confusionlab-tests")
     yield session
     session.stop()
 

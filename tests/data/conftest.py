@@ -3,7 +3,6 @@ LocalCluster, each started once for this folder (package scope) and stopped afte
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -25,21 +24,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="package")
 def spark():
-    from pyspark.sql import SparkSession
+    from confusionlab.bias.engines.spark import local_spark_session
 
-    session = (
-        SparkSession.builder.master("local[2]")
-        .appName("confusionlab-data-tests")
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.pyspark.python", sys.executable)
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
+    session = local_spark_session("confusionlab-data-tests")
     yield session
     session.stop()
 

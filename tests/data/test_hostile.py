@@ -46,26 +46,40 @@ CALLS = {
         lambda d: cl.compare_paired(data=d, y_true="yes", pred_a="a", pred_b="b_none", metric="f1", positive="yes"),
     ),
     "y_prob": (2, lambda d: cl.calibration(data=d, y_true="y", y_prob="q_nan")),
+    "predictions['B']": (
+        5,
+        lambda d: cl.rank_models(data=d, y_true="yes", predictions={"A": "a", "B": "b_none"}, metric="accuracy"),
+    ),
+    "score_b": (1, lambda d: cl.compare_auc(data=d, y_true="y", score_a="t", score_b="s_nan")),
+}
+#: the same refusals with score bins (each engine's bins: edges, or Spark's knots)
+BINNED = {
+    "y_score": (1, lambda d: cl.precision_recall_curve(data=d, y_true="y", y_score="s_nan", score_bins=20)),
+    "y_true": (3, lambda d: cl.roc_curve(data=d, y_true="y_nan", y_score="s", score_bins=20)),
 }
 
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_missing_values_in_any_column_are_refused_by_name(engine, request):
     data = in_engine(HOSTILE, engine, request)
-    for arg, (count, call) in CALLS.items():
-        with pytest.raises(InvalidParameterError, match=rf"^{arg}: column '\w+' has {count} missing value"):
+    for arg, (count, call) in [*CALLS.items(), *BINNED.items()]:
+        with pytest.raises(InvalidParameterError, match=rf"^{re.escape(arg)}: column '\w+' has {count} missing value"):
             call(data)
 
 
-@pytest.mark.parametrize("engine", ["pandas", "duckdb", "spark"])
+@pytest.mark.parametrize("engine", ENGINES)
 def test_a_column_that_does_not_exist_and_infinite_scores(engine, request):
     data = in_engine(HOSTILE, engine, request)
     with pytest.raises(InvalidParameterError, match="y_score: column 'score' is not in data"):
         cl.roc_curve(data=data, y_true="y", y_score="score")
     with pytest.raises(InvalidParameterError, match="groups: column 'sex' is not in data"):
         cl.evaluate(data=data, y_true="y", y_pred="p", groups="sex")
+    with pytest.raises(InvalidParameterError, match="pred_b: column 'B' is not in data"):
+        cl.compare_paired(data=data, y_true="yes", pred_a="a", pred_b="B", metric="f1", positive="yes")
     with pytest.raises(InvalidParameterError, match=r"y_score: column 's_inf' has 1 infinite value"):
         cl.roc_curve(data=data, y_true="y", y_score="s_inf")
+    with pytest.raises(InvalidParameterError, match=r"y_score: column 's_inf' has 1 infinite value"):
+        cl.roc_curve(data=data, y_true="y", y_score="s_inf", score_bins=20)  # binned: bin −1, not an end bin
     with pytest.raises(InvalidParameterError, match="y_pred holds scores, not labels"):
         cl.evaluate(data=data, y_true="y", y_pred="q")
 

@@ -29,8 +29,9 @@ def calibration_data(data: Any, y_true: Any, y_prob: Any, *, groups: Any = None,
     >>> round(calibration_data(df, "y", "q", bins=2, random_state=0).value, 4)  # ½·|0 − 0.2| + ½·|1 − 0.767|
     0.2167
     """
-    from ..bias.engines.table import count_columns, distinct_at_most, engine_name
+    from ..bias.engines.table import MAX_LABELS, check_distinct, count_columns, distinct_at_most, engine_name
     from ..evaluation._data import check_column_name, label_array
+    from ..evaluation._labels import MAX_GROUPS
     from ..scores._data import MAX_DISTINCT_SCORES
     from ._calibration import calibration
 
@@ -46,6 +47,7 @@ def calibration_data(data: Any, y_true: Any, y_prob: Any, *, groups: Any = None,
                 f"y_prob: column {columns['y_prob']!r} has more than {MAX_DISTINCT_SCORES:,} distinct forecasts, "
                 "more than a count table holds; round the forecasts (e.g. to 4 decimals) in the engine first"
             )
+    check_distinct(data, columns, {"y_true": MAX_LABELS} | ({"groups": MAX_GROUPS} if groups is not None else {}))
     table = count_columns(data, columns)
     table.refuse_missing(columns)
     rows = int(table.n.sum())

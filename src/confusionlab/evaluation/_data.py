@@ -72,7 +72,7 @@ def evaluate_data(
     >>> evaluate_data(df, "y", "p").value["recall"]
     0.75
     """
-    from ..bias.engines.table import count_columns
+    from ..bias.engines.table import MAX_LABELS, count_columns
 
     if refits is not None:
         raise InvalidParameterError(
@@ -99,7 +99,8 @@ def evaluate_data(
     check_target_model(opts)
 
     columns = {"y_true": y_true, "y_pred": y_pred} | ({"groups": groups} if groups is not None else {})
-    table = count_columns(data, columns)
+    limits = {"y_true": MAX_LABELS, "y_pred": MAX_LABELS} | ({"groups": MAX_GROUPS} if groups is not None else {})
+    table = count_columns(data, columns, limits=limits)  # scores or a row id as labels: refused before counting
     table.refuse_missing(columns)
     m = int(table.n.sum())
     if m < 2:

@@ -24,10 +24,10 @@ __all__ = ["compare_paired_data", "rank_models_data"]
 
 def _positive_bits(data: Any, columns: dict[str, str], positive: Any, what: str) -> tuple[dict[str, Any], Any]:
     """Per cell: whether each column's label is the positive class; and the counts."""
-    from ..bias.engines.table import count_columns
+    from ..bias.engines.table import MAX_LABELS, count_columns
     from ..evaluation._data import label_array
 
-    table = count_columns(data, columns)
+    table = count_columns(data, columns, limits=dict.fromkeys(columns, MAX_LABELS))  # refused before counting
     table.refuse_missing(columns)
     if int(table.n.sum()) == 0:
         raise InvalidParameterError(f"data has no rows: {what} needs at least one example")

@@ -99,12 +99,48 @@ def _too_many(name: str, column: str, count: int) -> InvalidParameterError:
     )
 
 
+def _infinite(name: str, column: str, rows: int) -> InvalidParameterError:
+    return InvalidParameterError(
+        f"{name}: column {column!r} has {rows:,} infinite value(s); drop those rows or fill them first"
+    )
+
+
+def _count(frame: Any, columns: dict[str, str], plans: dict[str, Any]) -> Any:
+    from ..bias.engines.table import Knots, count_columns
+
+    bins = {a: (p if isinstance(p, Knots) else p[1:]) for a, p in plans.items()}
+    return count_columns(frame, columns, bins=bins or None)
+
+
+#: A bin of :class:`~confusionlab.bias.engines.table.Knots` holding more than this many times its
+#: share (1/bins) of the rows, with at least :data:`LOPSIDED_ROWS` rows per bin on average, means
+#: the knots' sample (the first rows) was unlike the rest: the knots are drawn again from all rows.
+LOPSIDED_SHARE = 4.0
+LOPSIDED_ROWS = 20
+
+
+def _lopsided(table: Any, plans: dict[str, Any], bins: int) -> bool:
+    from ..bias.engines.table import Knots
+
+    rows = int(table.n.sum())
+    if rows < LOPSIDED_ROWS * bins:
+        return False
+    for arg, plan in plans.items():
+        if isinstance(plan, Knots):
+            b = np.asarray(table.values[arg], dtype=np.int64)
+            keep = b >= 0
+            per_bin = np.bincount(b[keep], weights=table.n[keep], minlength=bins)
+            if per_bin.max(initial=0) > LOPSIDED_SHARE * rows / bins:
+                return True
+    return False
+
+
 def count_scores(
     data: Any, y_true: Any, scores: dict[str, Any], groups: Any, positive: Any, score_bins: Any
 ) -> tuple[dict[str, Any], dict[str, np.ndarray], np.ndarray, np.ndarray | None, Any, dict[str, np.ndarray]]:
     """The counted table: per cell whether the label is positive, each score (binned: its bin's lower
     edge), the group and the count; the positive label; the bins' edges per score argument."""
-    from ..bias.engines.table import count_columns, distinct_at_most, engine_name, score_edges
+    from ..bias.engines.table import Knots, distinct_at_most, engine_name, score_binning
     from ..evaluation._data import check_column_name, label_array
 
     bins = _check_bins(score_bins)
@@ -123,7 +159,11 @@ def count_scores(
             raise InvalidParameterError(
                 f"{arg}: column {columns[arg]!r} must hold real numbers (scores, higher = more positive), got {dtype}"
             )
-    edges: dict[str, np.ndarray] = {}
+    from ..bias.engines.table import MAX_LABELS, check_distinct
+    from ..evaluation._labels import MAX_GROUPS
+
+    check_distinct(frame, columns, {"y_true": MAX_LABELS} | ({"groups": MAX_GROUPS} if groups is not None else {}))
+    plans: dict[str, Any] = {}
     if bins is None:
         if engine_name(frame) in ("spark", "dask"):  # counted there before any table is brought here
             for arg in scores:
@@ -131,8 +171,12 @@ def count_scores(
                 if count > MAX_DISTINCT_SCORES:
                     raise _too_many(arg, columns[arg], count)
     else:
-        edges = {arg: score_edges(frame, columns[arg], bins) for arg in scores}
-    table = count_columns(frame, columns, bins={a: e[1:] for a, e in edges.items()} or None)
+        plans = {arg: score_binning(frame, columns[arg], bins) for arg in scores}
+    table = _count(frame, columns, plans)
+    if bins is not None and any(isinstance(p, Knots) for p in plans.values()) and _lopsided(table, plans, bins):
+        # the first rows (the knots' sample) were unlike the rest, e.g. sorted by score: knots from all rows
+        plans = {arg: score_binning(frame, columns[arg], bins, spread=True) for arg in scores}
+        table = _count(frame, columns, plans)
     table.refuse_missing(columns)
     if int(table.n.sum()) == 0:
         raise InvalidParameterError("data has no rows: a curve needs positive and negative examples")
@@ -142,17 +186,25 @@ def count_scores(
     label = _positive_label(labels, positive)
     is_pos = _equals(t, label)
     values: dict[str, np.ndarray] = {}
+    edges: dict[str, np.ndarray] = {}
     for arg in scores:
         v = np.asarray(table.values[arg], dtype=np.float64)
-        if arg in edges:
-            v = edges[arg][v.astype(np.int64)] if edges[arg].size else np.zeros_like(v)
+        if arg in plans:
+            b = v.astype(np.int64)
+            if (b < 0).any():
+                raise _infinite(arg, columns[arg], int(table.n[b < 0].sum()))
+            if isinstance(plans[arg], Knots):  # each bin's lower edge: its smallest score, as Spark found it
+                uniq, inv = np.unique(b, return_inverse=True)
+                low = np.full(uniq.size, np.inf)
+                np.minimum.at(low, inv, table.lows[arg])
+                edges[arg], v = low, low[inv]
+            else:
+                edges[arg] = plans[arg]
+                v = edges[arg][b] if edges[arg].size else np.zeros_like(v)
         else:
             bad = ~np.isfinite(v)
             if bad.any():
-                raise InvalidParameterError(
-                    f"{arg}: column {columns[arg]!r} has {int(table.n[bad].sum()):,} infinite value(s); drop those "
-                    "rows or fill them first"
-                )
+                raise _infinite(arg, columns[arg], int(table.n[bad].sum()))
             distinct = np.unique(v).size
             if distinct > MAX_DISTINCT_SCORES:
                 raise _too_many(arg, columns[arg], distinct)

@@ -45,6 +45,7 @@ __all__ = [
     "KEYS",
     "Cells",
     "CountRequest",
+    "TooManyCells",
     "check_columns",
     "column_names",
     "count_cells",
@@ -101,6 +102,9 @@ class CountRequest:
         A large table (the cells of scores, where moving rows costs more than counting):
         Spark hands it over as Arrow instead of ``collect``ed rows, Dask sums the partitions'
         tables on the workers in a tree instead of on the client.
+    max_cells : int, optional
+        Spark and Dask raise :class:`TooManyCells` instead of bringing a larger table to the
+        client (Spark collects at most ``max_cells + 1`` rows; Dask refuses on the workers).
 
     Examples
     --------
@@ -116,8 +120,9 @@ class CountRequest:
     group: str | None = None
     dropna: bool = False
     facets: tuple[str, ...] = ()
-    bins: tuple[tuple[str, tuple[float, ...]], ...] = ()
+    bins: tuple[tuple[str, Any], ...] = ()
     columnar: bool = False
+    max_cells: int | None = None
 
     @property
     def checked(self) -> list[tuple[str, str]]:
@@ -178,6 +183,10 @@ class CountRequest:
         if self.group is not None:
             keys["_g"] = raw(self.group)
         return keys | {facet_key(i): raw(c) for i, c in enumerate(self.facets)}
+
+
+class TooManyCells(Exception):
+    """A count table larger than :attr:`CountRequest.max_cells` (raised by the Spark and Dask engines)."""
 
 
 @dataclass

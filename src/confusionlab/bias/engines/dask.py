@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from . import Cells, CountRequest
+from . import Cells, CountRequest, TooManyCells
 
 __all__ = ["count_cells"]
 
@@ -78,11 +78,15 @@ def _partial(pdf: Any, request: CountRequest) -> tuple[dict[tuple[Any, ...], int
     from .pandas import count_native
 
     cells = count_native(pdf, request)
+    if request.max_cells is not None and len(cells.n) > request.max_cells:
+        raise TooManyCells(request.max_cells)  # on the worker: the table never travels
     keys = zip(*(cells.keys[k] for k in request.keys), strict=True)
     return dict(zip(keys, cells.n, strict=True)), cells.missing, cells.dropped
 
 
-def _merge(*parts: tuple[dict[tuple[Any, ...], int], dict[str, int], int]) -> tuple[dict, dict, int]:
+def _merge(
+    *parts: tuple[dict[tuple[Any, ...], int], dict[str, int], int], max_cells: int | None = None
+) -> tuple[dict, dict, int]:
     cells: dict[tuple[Any, ...], int] = {}
     missing: dict[str, int] = {}
     dropped = 0
@@ -92,6 +96,8 @@ def _merge(*parts: tuple[dict[tuple[Any, ...], int], dict[str, int], int]) -> tu
         for k, n in m.items():
             missing[k] = missing.get(k, 0) + n
         dropped += d
+        if max_cells is not None and len(cells) > max_cells:
+            raise TooManyCells(max_cells)
     return cells, missing, dropped
 
 
@@ -111,7 +117,10 @@ def _tree_sum(ddf: Any, request: CountRequest, fan_in: int = 8) -> Cells:
     parts = ddf[columns].map_partitions(boxed, meta=meta).to_delayed()
     tasks = [dask.delayed(lambda frame: frame["t"].iloc[0])(part) for part in parts]
     while len(tasks) > 1:
-        tasks = [dask.delayed(_merge)(*tasks[i : i + fan_in]) for i in range(0, len(tasks), fan_in)]
+        tasks = [
+            dask.delayed(_merge)(*tasks[i : i + fan_in], max_cells=request.max_cells)
+            for i in range(0, len(tasks), fan_in)
+        ]
     cells, missing, dropped = dask.compute(tasks[0])[0] if tasks else ({}, {}, 0)
     keys = list(cells)
     out = Cells({k: [key[i] for key in keys] for i, k in enumerate(request.keys)}, list(cells.values()))

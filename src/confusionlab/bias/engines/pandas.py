@@ -122,7 +122,9 @@ def _count(df: Any, request: CountRequest, missing: dict[str, int], dropped: int
     def bucket(name: str, edges: tuple[float, ...]) -> Any:
         import pandas as pd
 
-        return pd.Series(np.searchsorted(np.asarray(edges, dtype=np.float64), _values(df[name]), side="right"))
+        x = np.asarray(_values(df[name]), dtype=np.float64)
+        b = np.searchsorted(np.asarray(edges, dtype=np.float64), x, side="right")
+        return pd.Series(np.where(np.isinf(x), -1, b))  # an infinite score: bin −1, refused by the caller
 
     columns = request.key_columns(lambda c: df[c], lambda sel: _in_facet(df, sel), _greater, bucket)
     # a boolean key (facet d, a binarised label) is its own code; a column's values are coded

@@ -21,9 +21,41 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..selection import FacetSelection
-from . import Cells, CountRequest
+from . import Cells, CountRequest, TooManyCells
 
-__all__ = ["count_cells", "is_spark"]
+__all__ = ["count_cells", "is_spark", "local_spark_session"]
+
+
+def local_spark_session(app_name: str = "confusionlab", cores: int = 2, **config: str) -> Any:
+    """A local SparkSession on ``cores`` cores, as the tests and benchmarks start it: UI and progress
+    bar off, bound to 127.0.0.1, ``cores`` shuffle partitions, the workers on this Python.
+
+    ``config`` adds Spark settings (dots as ``__``: ``spark__driver__memory="4g"``). The caller
+    stops the session (``session.stop()``). Needs pyspark (the ``spark`` extra) and Java 17.
+
+    >>> callable(local_spark_session)
+    True
+    """
+    import sys
+
+    from pyspark.sql import SparkSession
+
+    builder = (
+        SparkSession.builder.master(f"local[{cores}]")
+        .appName(app_name)
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.driver.host", "127.0.0.1")
+        .config("spark.driver.bindAddress", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", str(cores))
+        .config("spark.default.parallelism", str(cores))
+        .config("spark.pyspark.python", sys.executable)  # Python workers (UDFs) run this interpreter
+    )
+    for key, value in config.items():
+        builder = builder.config(key.replace("__", "."), value)
+    session = builder.getOrCreate()
+    session.sparkContext.setLogLevel("ERROR")
+    return session
 
 
 def is_spark(data: Any) -> bool:
@@ -55,6 +87,43 @@ def _missing(df: Any, col: str) -> Any:
     return expr
 
 
+def _to_numpy(df: Any, column: str) -> Any:
+    """One column of a (small) Spark frame as a float64 numpy array (Arrow where Spark has it)."""
+    import numpy as np
+
+    if hasattr(df, "toArrow"):
+        return np.asarray(df.toArrow().column(column).to_numpy(zero_copy_only=False), dtype=np.float64)
+    rows = df.select(column).collect()  # pragma: no cover - Spark < 4
+    return np.asarray([np.nan if r[0] is None else r[0] for r in rows], dtype=np.float64)  # pragma: no cover
+
+
+def _knots_bin(col: str, knots: Any) -> Any:
+    """The bin of :class:`~.table.Knots` as nested Spark ``CASE``s (generated code, no function call per row).
+
+    The same arithmetic as :meth:`Knots.bin_of`: ``c[i] + (x − x[i])·a[i]`` on the knot interval
+    ``[x[i], x[i + 1])`` (found by a binary search of CASEs), clamped to ``[0, bins − 1]`` before the
+    floor (so no value overflows a long, ANSI mode or not); infinite scores → −1.
+    """
+    from pyspark.sql import functions as F
+
+    x = F.col(col).cast("double")
+    top = float(knots.bins - 1)
+
+    def line(i: int) -> Any:
+        return F.lit(knots.c[i]) + (x - F.lit(knots.x[i])) * F.lit(knots.a[i])
+
+    def tree(lo: int, hi: int) -> Any:  # the knot intervals lo … hi − 1: a binary search, log2(knots) comparisons
+        if hi - lo <= 1:
+            return line(lo)
+        mid = (lo + hi) // 2
+        return F.when(x < F.lit(knots.x[mid]), tree(lo, mid)).otherwise(tree(mid, hi))
+
+    u = F.when(x >= F.lit(knots.x[-1]), F.lit(top)).otherwise(tree(0, max(len(knots.x) - 1, 1)))
+    clamped = F.least(F.greatest(u, F.lit(0.0)), F.lit(top))
+    infinite = (x == F.lit(float("inf"))) | (x == F.lit(float("-inf")))
+    return F.when(infinite, F.lit(-1)).otherwise(F.floor(clamped).cast("int"))
+
+
 def _facet(sel: FacetSelection) -> Any:
     from pyspark.sql import functions as F
 
@@ -71,8 +140,16 @@ def _facet(sel: FacetSelection) -> Any:
     return expr
 
 
-def _aggregate(df: Any, keys: dict[str, Any], checked: Sequence[tuple[str, str]], columnar: bool = False) -> Cells:
-    """One ``groupBy(keys + missing flags).count()``; the cells collected and split by missingness."""
+def _aggregate(
+    df: Any,
+    keys: dict[str, Any],
+    checked: Sequence[tuple[str, str]],
+    columnar: bool = False,
+    lows: dict[str, str] | None = None,
+    max_cells: int | None = None,
+) -> Cells:
+    """One ``groupBy(keys + missing flags).count()`` (with ``lows``, name → column: each cell's smallest
+    value of that column, too); the cells collected and split by missingness."""
     from pyspark.sql import functions as F
 
     flags = {f"_m{i}": _missing(df, col) for i, (_, col) in enumerate(checked)}
@@ -83,13 +160,27 @@ def _aggregate(df: Any, keys: dict[str, Any], checked: Sequence[tuple[str, str]]
         any_missing = any_missing | f
     cols = [F.when(any_missing, F.lit(None)).otherwise(e).alias(k) for k, e in keys.items()]
     cols += [f.alias(k) for k, f in flags.items()]
-    table = df.select(*cols).groupBy(*names).count()
+    lows = lows or {}
+    cols += [F.col(c).cast("double").alias(f"_v{k}") for k, c in lows.items()]
+    grouped = df.select(*cols).groupBy(*names)
+    if lows:
+        table = grouped.agg(F.count(F.lit(1)).alias("count"), *(F.min(f"_v{k}").alias(k) for k in lows))
+    else:
+        table = grouped.count()
+    out = [*keys, *lows]
+    if max_cells is not None:  # never more than that many rows to the driver
+        table = table.limit(max_cells + 1)
     if columnar and hasattr(table, "toArrow"):  # Spark >= 4: one Arrow batch, no Row objects
         arrow = table.toArrow()
-        columns = {k: arrow.column(k).to_pylist() for k in [*names, "count"]}
+        if max_cells is not None and arrow.num_rows > max_cells:
+            raise TooManyCells(max_cells)
+        columns = {k: arrow.column(k).to_pylist() for k in [*names, *lows, "count"]}
         rows = ({k: v[i] for k, v in columns.items()} for i in range(arrow.num_rows))
-        return Cells.from_rows(rows, list(keys), checked, count="count")
-    return Cells.from_rows(table.collect(), list(keys), checked, count="count")
+        return Cells.from_rows(rows, out, checked, count="count")
+    rows = table.collect()
+    if max_cells is not None and len(rows) > max_cells:
+        raise TooManyCells(max_cells)
+    return Cells.from_rows(rows, out, checked, count="count")
 
 
 def count_cells(frame: Any, request: CountRequest) -> Cells:
@@ -116,12 +207,19 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
     """
     from pyspark.sql import functions as F
 
+    from .table import Knots
+
     df = _native(frame)
     binned: dict[str, str] = {}
-    for i, (col, edges) in enumerate(request.bins):  # Spark's own binary search over the edges, in the JVM
-        from pyspark.ml.feature import Bucketizer
-
+    lows: dict[str, str] = {}
+    for i, (col, edges) in enumerate(request.bins):
         binned[col] = f"_bin{i}"
+        if isinstance(edges, Knots):  # one CASE of a few dozen knots, and each cell's smallest score
+            df = df.withColumn(binned[col], _knots_bin(col, edges))
+            lows[f"_lo{i}"] = col
+            continue
+        from pyspark.ml.feature import Bucketizer  # Spark's own binary search over the edges, in the JVM
+
         if not edges:  # one bin
             df = df.withColumn(binned[col], F.lit(0))
             continue
@@ -132,4 +230,4 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
         return F.col(binned[name]).cast("int")
 
     keys = request.key_columns(F.col, _facet, lambda column, threshold: column > F.lit(threshold), bucket)
-    return _aggregate(df, keys, request.checked, request.columnar)
+    return _aggregate(df, keys, request.checked, request.columnar, lows, request.max_cells)

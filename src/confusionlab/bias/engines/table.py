@@ -16,16 +16,27 @@ scores is refused instead of being brought to the client.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..._validation import InvalidParameterError
 from ..selection import LabelSelection
-from . import CountRequest, check_columns, count_cells, facet_key, to_narwhals
+from . import CountRequest, TooManyCells, check_columns, count_cells, facet_key, to_narwhals
 
-__all__ = ["Table", "count_columns", "distinct_at_most", "engine_name", "score_edges"]
+__all__ = [
+    "MAX_LABELS",
+    "Knots",
+    "Table",
+    "check_distinct",
+    "count_columns",
+    "distinct_at_most",
+    "engine_name",
+    "knots_from_sample",
+    "score_binning",
+    "score_edges",
+]
 
 
 @dataclass
@@ -41,11 +52,15 @@ class Table:
         Rows in each cell.
     missing : dict
         Column argument → rows whose value in that column is missing (None, NaN, ``<NA>``).
+    lows : dict of str to ndarray
+        For a column binned by :class:`Knots`: the smallest value of each cell (so the bins'
+        lower edges are observed scores).
     """
 
     values: dict[str, list[Any]]
     n: np.ndarray
     missing: dict[str, int]
+    lows: dict[str, np.ndarray] = field(default_factory=dict)
 
     def refuse_missing(self, columns: Mapping[str, str]) -> None:
         """Raise an InvalidParameterError naming the first argument whose column holds missing values."""
@@ -72,7 +87,62 @@ def engine_name(data: Any) -> str:
     return "pandas" if impl.is_pandas() else str(impl).lower().split(".")[-1]
 
 
-def count_columns(data: Any, columns: Mapping[str, str], *, bins: Mapping[str, Sequence[float]] | None = None) -> Table:
+#: Most distinct values a label column (true or predicted labels) of ``data=`` may hold.
+MAX_LABELS = 1_000
+#: Rows read first (Spark ``limit``, Dask's first partition) to refuse a column of too many values cheaply.
+HEAD_ROWS = 10_000
+#: Most cells a Spark or Dask count table may bring to the client when ``limits`` are given.
+MAX_CELLS = 1_000_000
+
+
+def _too_many_values(arg: str, column: str, limit: int, where: str) -> InvalidParameterError:
+    return InvalidParameterError(
+        f"{arg}: column {column!r} has more than {limit:,} distinct values{where}: is it a score or a row id? "
+        "Pass a column of class labels (threshold scores first, e.g. a column pred = score >= 0.5)"
+    )
+
+
+def check_distinct(data: Any, columns: Mapping[str, str], limits: Mapping[str, int]) -> None:
+    """Refuse (naming the argument) a column with more distinct values than its limit, on Spark and
+    Dask from their first :data:`HEAD_ROWS` rows only (a Spark ``limit``, Dask's first partition):
+    scores passed as labels, or a row id, are refused before the aggregation at the cost of a glance.
+    A column whose many values come later is caught by the count itself (:data:`MAX_CELLS`).
+    The in-memory engines count first and check their table.
+
+    >>> import pandas as pd
+    >>> check_distinct(pd.DataFrame({"y": [0.5, 0.25]}), {"y_true": "y"}, {"y_true": 1})  # pandas: not here
+    """
+    frame = to_narwhals(data)
+    engine = engine_name(frame)
+    cols = list(dict.fromkeys(columns[a] for a in limits))
+    if engine == "spark":
+        from .spark import _native
+
+        head = _native(frame).select(*cols).limit(HEAD_ROWS).toArrow()
+        distinct = {c: len(head.column(c).drop_null().unique()) for c in cols}
+    elif engine == "dask":
+        head = _nw_native(frame)[cols].head(HEAD_ROWS, npartitions=1)
+        distinct = {c: int(head[c].nunique(dropna=True)) for c in cols}
+    else:
+        return
+    for arg, limit in limits.items():
+        if distinct[columns[arg]] > limit:
+            raise _too_many_values(arg, columns[arg], limit, f" in its first {HEAD_ROWS:,} rows")
+
+
+def _nw_native(frame: Any) -> Any:
+    import narwhals as nw
+
+    return nw.to_native(frame)
+
+
+def count_columns(
+    data: Any,
+    columns: Mapping[str, str],
+    *,
+    bins: Mapping[str, Sequence[float]] | None = None,
+    limits: Mapping[str, int] | None = None,
+) -> Table:
     """Count the rows of ``data`` per combination of the values of ``columns`` (one aggregation).
 
     Parameters
@@ -85,7 +155,11 @@ def count_columns(data: Any, columns: Mapping[str, str], *, bins: Mapping[str, S
         naming the argument.
     bins : mapping, optional
         Argument name → increasing edges: that column is counted by its bin,
-        ``searchsorted(edges, x, "right")``, computed by the engine.
+        ``searchsorted(edges, x, "right")``, computed by the engine (or :class:`Knots`).
+    limits : mapping, optional
+        Argument name → most distinct values of that column (labels, groups): checked by
+        :func:`check_distinct` before counting, and on Spark and Dask the table is refused
+        (the column with too many values named) when it would exceed :data:`MAX_CELLS` cells.
 
     Returns
     -------
@@ -104,13 +178,18 @@ def count_columns(data: Any, columns: Mapping[str, str], *, bins: Mapping[str, S
     """
     frame = to_narwhals(data)
     check_columns(frame, **dict(columns))
+    if limits:
+        check_distinct(frame, columns, limits)
     args = list(columns)
     if not args:  # pragma: no cover - every job names a column
         raise InvalidParameterError("count_columns needs at least one column")
     cols = [columns[a] for a in args]
     # every argument its own key (a column named twice, e.g. y_true = groups, is counted twice)
     distinct = list(dict.fromkeys(cols))
-    binned = tuple((columns[a], tuple(float(e) for e in edges)) for a, edges in (bins or {}).items())
+    binned = tuple(
+        (columns[a], edges if isinstance(edges, Knots) else tuple(float(e) for e in edges))
+        for a, edges in (bins or {}).items()
+    )
     request = CountRequest(
         distinct[0],
         LabelSelection(positive_values=None, threshold=None),
@@ -118,17 +197,128 @@ def count_columns(data: Any, columns: Mapping[str, str], *, bins: Mapping[str, S
         facets=tuple(distinct[1:]),
         bins=binned,
         columnar=True,
+        max_cells=MAX_CELLS if limits else None,
     )
-    cells = count_cells(frame, request)
+    try:
+        cells = count_cells(frame, request)
+    except TooManyCells:
+        for arg, limit in (limits or {}).items():  # only on the way to the error: which column it is
+            if distinct_at_most(frame, columns[arg], limit) > limit:
+                raise _too_many_values(arg, columns[arg], limit, "") from None
+        raise InvalidParameterError(
+            f"the count table of {', '.join(map(repr, distinct))} has more than {MAX_CELLS:,} cells; count fewer "
+            "columns or columns of fewer values"
+        ) from None
     key_of = {c: ("_l" if i == 0 else facet_key(i - 1)) for i, c in enumerate(distinct)}
     values = {a: [_scalar(v) for v in cells.keys[key_of[columns[a]]]] for a in args}
     by_column = {c: a for a in reversed(args) for c in [columns[a]]}
     missing = {by_column[c]: int(m) for c, m in cells.missing.items()}
-    return Table(values, np.asarray(cells.n, dtype=np.int64), missing)
+    lows = {
+        a: np.asarray(cells.keys[f"_lo{i}"], dtype=np.float64)
+        for i, (c, spec) in enumerate(binned)
+        if isinstance(spec, Knots)
+        for a in args
+        if columns[a] == c
+    }
+    return Table(values, np.asarray(cells.n, dtype=np.int64), missing, lows)
 
 
 #: Scores per bin in the sample Spark draws for the quantile edges (10⁴ bins: 5·10⁵ scores).
 SAMPLE_PER_BIN = 50
+#: Scores Spark reads for the knots of :class:`Knots` (the first rows; all rows, hashed, if those were unlike the rest).
+KNOT_SAMPLE = 200_000
+#: Knots of the piecewise-linear distribution function (evenly spaced in probability) …
+KNOTS = 64
+#: … and the tail probabilities added to them (each side), where a distribution bends most.
+TAIL_PROBS = (1e-5, 1e-4, 1e-3, 3e-3, 1e-2)
+
+
+@dataclass(frozen=True)
+class Knots:
+    """A monotone map from a score to one of ``bins`` bins: ``floor(bins · F(x))``, ``F`` piecewise linear.
+
+    ``F`` passes through ``(x[i], c[i] / bins)`` with slope ``a[i] / bins`` up to ``x[i + 1]``
+    (0 below ``x[0]``, clamped to the last bin at and above ``x[-1]``): a sample's distribution
+    function through a few quantiles, so the bins hold about equal counts. A few dozen
+    comparisons and one multiply-add per row, which an engine evaluates as a column expression
+    (Spark: one ``CASE``, generated code), where a binary search over 10⁴ edges is a function
+    call per row (``Bucketizer``). The bins are intervals of scores because the map is
+    non-decreasing; the engine reports each cell's smallest score (:attr:`Table.lows`), and
+    those are the bins' lower edges, so the counted table is exactly the array path's on the
+    scores replaced by their bin's lower edge. Infinite scores map to bin −1 (refused).
+
+    >>> k = knots_from_sample(np.arange(100.0), 4)
+    >>> k.bin_of(np.array([-5.0, 0.0, 24.9, 25.0, 99.0, 1e9, np.inf])).tolist()
+    [0, 0, 0, 1, 3, 3, -1]
+    """
+
+    x: tuple[float, ...]
+    c: tuple[float, ...]
+    a: tuple[float, ...]
+    bins: int
+
+    def bin_of(self, s: np.ndarray) -> np.ndarray:
+        """The bins of the scores ``s`` (numpy; the engines build the same arithmetic)."""
+        s = np.asarray(s, dtype=np.float64)
+        x = np.asarray(self.x)
+        i = np.clip(np.searchsorted(x, s, side="right") - 1, 0, max(len(x) - 2, 0))
+        with np.errstate(invalid="ignore", over="ignore"):
+            u = np.asarray(self.c)[i] + (s - x[i]) * np.asarray(self.a)[i]
+        u = np.where(s >= x[-1], self.bins - 1.0, u)
+        out = np.floor(np.clip(u, 0.0, self.bins - 1.0)).astype(np.int64)
+        return np.where(np.isinf(s), -1, out)
+
+
+def knots_from_sample(x: np.ndarray, bins: int) -> Knots:
+    """:class:`Knots` for ``bins`` bins from a sample ``x`` of the (finite, non-missing) scores.
+
+    The knots are the sample's quantiles at :data:`KNOTS` even steps and at :data:`TAIL_PROBS`
+    (and one minus them); ``F`` at a knot is the share of the sample below it.
+
+    >>> k = knots_from_sample(np.array([0.0, 1.0, 2.0, 3.0]), 2)
+    >>> k.x, k.bins
+    ((0.0, 1.0, 2.0, 3.0), 2)
+    """
+    x = np.sort(np.asarray(x, dtype=np.float64)[np.isfinite(x)])
+    if x.size == 0:
+        return Knots((0.0,), (0.0,), (0.0,), bins)
+    tails = np.asarray(TAIL_PROBS)
+    probs = np.unique(np.concatenate([np.linspace(0.0, 1.0, KNOTS + 1), tails, 1.0 - tails]))
+    knots = np.unique(np.quantile(x, probs, method="lower"))
+    share = np.searchsorted(x, knots, side="left") / x.size
+    c = share * bins
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a = np.diff(c) / np.diff(knots)
+    a = np.append(a, 0.0)
+    return Knots(tuple(knots.tolist()), tuple(c.tolist()), tuple(a.tolist()), int(bins))
+
+
+def score_binning(data: Any, column: str, bins: int, *, spread: bool = False) -> np.ndarray | Knots:
+    """How the engine bins ``column`` into ``bins`` bins: increasing edges (:func:`score_edges`), or on
+    Spark :class:`Knots` (from the first :data:`KNOT_SAMPLE` rows, or with ``spread`` from a hashed
+    sample of all rows: a pass more, taken when the first rows were unlike the rest).
+
+    >>> import pandas as pd
+    >>> score_binning(pd.DataFrame({"s": [0.1, 0.2, 0.3, 0.4]}), "s", 2).tolist()  # numpy's "lower" quantiles
+    [0.1, 0.2]
+    """
+    frame = to_narwhals(data)
+    if engine_name(frame) != "spark":
+        return score_edges(frame, column, bins)
+    from pyspark.sql import functions as F
+
+    from .spark import _native, _to_numpy
+
+    df = _native(frame)
+    if spread:
+        rows = df.count()  # no filter: Spark counts without reading a column where it can
+        fraction = min(1.0, KNOT_SAMPLE / max(rows, 1))
+        ticket = F.pmod(F.xxhash64(F.monotonically_increasing_id(), F.lit("confusionlab")), F.lit(1 << 30))
+        sample = df.select(column).where(ticket < F.lit(int(fraction * (1 << 30))))
+    else:
+        sample = df.select(column).limit(KNOT_SAMPLE)
+    x = _to_numpy(sample, column)  # missing values arrive as NaN and are left out with the infinite ones
+    return knots_from_sample(x, bins)
 
 
 def _scalar(v: Any) -> Any:

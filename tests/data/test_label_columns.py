@@ -1,0 +1,102 @@
+"""Label columns of too many values (scores or a row id passed as labels) refused by name on Spark and
+Dask before any aggregation (a glance at the first rows), and, when the many values come later, by the
+count itself without bringing the table to the client; Spark's score bins (Knots) against numpy's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import confusionlab as cl
+from confusionlab import InvalidParameterError
+from confusionlab.bias.engines import table as table_module
+
+from .conftest import in_engine
+
+
+def id_frame(n: int = 12_000) -> pd.DataFrame:
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, n)
+    return pd.DataFrame({"y": y, "p": np.where(rng.random(n) < 0.8, y, 1 - y), "a": y, "row": np.arange(n)})
+
+
+@pytest.mark.parametrize("engine", ["dask", "spark"])
+def test_a_row_id_as_labels_is_refused_before_counting(engine, request, monkeypatch):
+    """Before this check a row id went to the aggregation and 12,000 cells (10⁸ on real data) came back."""
+    data = in_engine(id_frame(), engine, request)
+
+    def no_count(*args, **kwargs):  # pragma: no cover - reaching it is the failure
+        raise AssertionError("the table was counted")
+
+    monkeypatch.setattr(table_module, "count_cells", no_count)
+    message = r"more than 1,000 distinct values in its first 10,000 rows: is it a score or a row id"
+    with pytest.raises(InvalidParameterError, match=rf"^y_pred: column 'row' has {message}"):
+        cl.evaluate(data=data, y_true="y", y_pred="row")
+    with pytest.raises(InvalidParameterError, match=rf"^y_true: column 'row' has {message}"):
+        cl.compare_paired(data=data, y_true="row", pred_a="a", pred_b="p", metric="f1")
+    with pytest.raises(InvalidParameterError, match=rf"^predictions\['B'\]: column 'row' has {message}"):
+        cl.rank_models(data=data, y_true="y", predictions={"A": "a", "B": "row"}, metric="accuracy")
+
+
+@pytest.mark.parametrize("engine", ["dask", "spark"])
+def test_many_values_after_the_first_rows_are_refused_by_the_bounded_count(engine, request, monkeypatch):
+    """The first 10,000 rows hold one label, the rest a row id: the glance passes, the count is refused
+    by the engine (Spark collects at most MAX_CELLS + 1 rows, Dask refuses on the workers)."""
+    df = id_frame(20_000)
+    df["late"] = np.where(np.arange(len(df)) < 10_000, 0, np.arange(len(df)))
+    monkeypatch.setattr(table_module, "MAX_CELLS", 500)
+    data = in_engine(df, engine, request)
+    if engine == "dask":
+        import dask.dataframe as dd
+
+        data = dd.from_pandas(df, npartitions=2)  # the first partition: the 10,000 rows of one label
+    with pytest.raises(InvalidParameterError, match=r"^y_true: column 'late' has more than 1,000 distinct values"):
+        cl.evaluate(data=data, y_true="late", y_pred="p")
+    ev = cl.evaluate(data=data, y_true="y", y_pred="p")  # the same frame's label columns count as before
+    assert ev.confusion_matrix() == cl.ConfusionMatrix.from_predictions(df["y"], df["p"])
+
+
+def test_spark_knots_bin_as_numpy_does(spark):
+    """Spark's CASE tree of the knots gives numpy's Knots.bin_of on values at, between, below and above
+    the knots, and on ±inf (bin −1) and −0.0."""
+    from pyspark.sql.types import DoubleType, StructField, StructType
+
+    from confusionlab.bias.engines.spark import _knots_bin
+
+    rng = np.random.default_rng(2)
+    sample = rng.standard_normal(5_000)
+    knots = table_module.knots_from_sample(sample, 997)
+    x = np.asarray(knots.x)
+    values = np.concatenate(
+        [x, np.nextafter(x, -np.inf), np.nextafter(x, np.inf), rng.standard_normal(2_000) * 3, [-1e300, 1e300, -0.0]]
+    )
+    values = np.concatenate([values, [np.inf, -np.inf]])
+    frame = spark.createDataFrame([(float(v),) for v in values], StructType([StructField("s", DoubleType())]))
+    got = np.asarray([r[0] for r in frame.select(_knots_bin("s", knots)).collect()])
+    np.testing.assert_array_equal(got, knots.bin_of(values))
+    finite = np.isfinite(values)
+    order = np.argsort(values[finite], kind="stable")
+    assert np.all(np.diff(got[finite][order]) >= 0)  # monotone: the bins are intervals
+
+
+def test_spark_scores_sorted_first_rows_unlike_the_rest(spark, monkeypatch):
+    """A frame sorted by score: the first rows (the knots' sample, 300 here) are the lowest scores, so
+    nearly every row fell in the top bin; the count sees the lopsided bin and draws the knots from all
+    rows. The result is the array path's on the binned scores, and the bins about equal."""
+    from .conftest import to_spark
+
+    monkeypatch.setattr(table_module, "KNOT_SAMPLE", 300)
+    rng = np.random.default_rng(9)
+    n = 4_000
+    y = rng.integers(0, 2, n)
+    s = rng.standard_normal(n) + y
+    order = np.argsort(s)
+    df = pd.DataFrame({"y": y[order], "s": s[order]})
+    c = cl.roc_curve(data=to_spark(spark, df).coalesce(1), y_true="y", y_score="s", score_bins=40)
+    edges = c.score_edges
+    b = np.searchsorted(edges[1:], df["s"].to_numpy(), side="right")
+    ref = cl.roc_curve(df["y"].to_numpy(), edges[b])
+    np.testing.assert_array_equal(c.tpr, ref.tpr)
+    np.testing.assert_array_equal(c.fpr, ref.fpr)
+    assert np.bincount(b).max() <= 3 * n / 40
