@@ -120,7 +120,7 @@ class Evaluator:
         random_state: int | np.random.SeedSequence,
         tolerance: float,
         facet_text: str = "",
-        target: str = "next_test_set",
+        target: str = "true_value",
         progress: bool | None = None,
     ) -> None:
         self.t, self.kl_labels, self.prior = t, kl_labels, prior
