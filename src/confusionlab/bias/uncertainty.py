@@ -477,8 +477,8 @@ def exact_binary_facets_shared(
 #: Points of the grid on which the true-value cdf of a function of two rates is computed
 #: (see :func:`beta_pair_distributions`).
 _CDF_POINTS = 801
-#: Grid points per tail, at tail masses geometric from 1e-10 to ½ (neighbours 2.3 % of the tail apart).
-_TAIL_POINTS = 1000
+#: Grid points per tail, at tail masses geometric from 1e-10 to ½ (neighbours 4.6 % of the tail apart).
+_TAIL_POINTS = 500
 #: Points of the coarse pass that finds where a row's mass is.
 _COARSE_POINTS = 200
 #: Rows whose grids are placed together (the cdf itself is computed in bounded chunks, see
@@ -547,10 +547,10 @@ def beta_pair_distributions(
     :class:`._quadrature.TwoBetaCdf` (within about 1e-10 of the exact integral where both
     densities vanish at 0 and 1, i.e. every Beta parameter > 1; within 1e-3 where a count is 0,
     whose density is nonzero or infinite at an end; tested against ``scipy.integrate.quad``) on a
-    grid of about 2,400 values per row spanning the distribution up to tails of 1e-10 (evenly,
+    grid of about 1,400 values per row spanning the distribution up to tails of 1e-10 (evenly,
     or geometrically for the ratio; 2 × :data:`_TAIL_POINTS` of them placed at tail masses
     geometric from 1e-10 to ½). The atoms are the grid's cells with the cdf's increments: an
-    interval end is exact up to one cell (in the tails about 2.3 % of the tail mass; in the bulk
+    interval end is exact up to one cell (in the tails about 4.6 % of the tail mass; in the bulk
     about 1/400 of the range), with no Monte Carlo error. All rows share every numpy
     operation (a row's numbers do not depend on the other rows); ``progress`` shows a bar over
     the rows.
