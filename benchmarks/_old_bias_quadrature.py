@@ -111,5 +111,3 @@ def _two_rates_exact(kind: str, o: np.ndarray, al: float, *, metric: str) -> Met
         check_total=True,
         target="true_value",
     )
-
-
