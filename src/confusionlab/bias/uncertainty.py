@@ -421,9 +421,10 @@ def exact_binary_facets_shared(
     random_state : None, int, SeedSequence or Generator
     target : {"next_test_set", "true_value"}
         The question. ``"next_test_set"``: the beta-binomial lattice above.
-        ``"true_value"``: the facets' true rates, q ~ Beta(k + α, n − k + α) each,
-        by ``n_draws`` Monte Carlo draws (the metric of the two rates, given as
-        counts at the observed sizes).
+        ``"true_value"``: the facets' true rates, q ~ Beta(k + α, n − k + α) each:
+        exactly by :func:`beta_pair_distributions` for the differences, their absolute
+        value, LP and DI; other functions by ``n_draws`` Monte Carlo draws (the metric of
+        the two rates, given as counts at the observed sizes).
 
     Examples
     --------
