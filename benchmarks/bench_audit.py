@@ -16,6 +16,14 @@ race (5), age band (4); binary int label and prediction) and times, in the same 
 
 The goal is ours / baseline <= 3 at 1e7 rows. The audit judges its groups on up to
 ``auditing._WORKERS`` threads (min(4, CPUs)); ``--workers 1`` times it on one thread.
+
+``--groups G`` (issue 20) times instead an audit of one facet with G groups (200 rows each) and the
+default metrics (DPPL, RD, SD, AD; the true value), against the code path before issue 20's
+vectorisation put back by patching in the same run (the per-row quadrature of
+``benchmarks/_old_bias_quadrature.py`` for DPPL, Monte Carlo draws for RD, SD, AD, no shared
+pass over the rows); it prints both times, the ratio and the largest difference of interval ends::
+
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_audit.py --groups 1000 --workers 1
 """
 
 from __future__ import annotations
@@ -53,14 +61,59 @@ def timed(fn, repeat: int = 3) -> tuple[float, object]:
     return statistics.median(times), out
 
 
+def many_groups(groups: int, repeat: int) -> None:
+    """One facet of ``groups`` groups, default metrics: the old per-row path against the current one."""
+    import contextlib
+    import os
+    import sys
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    import _old_bias_quadrature as old
+
+    evaluator = importlib.import_module("confusionlab.bias.evaluator")
+    uncertainty = importlib.import_module("confusionlab.bias.uncertainty")
+
+    @contextlib.contextmanager
+    def before():
+        saved = (_AUDIT._true_values_together, evaluator.CONFUSION_RATES, uncertainty._two_rates_exact)
+        _AUDIT._true_values_together = lambda *a, **k: None
+        evaluator.CONFUSION_RATES = {}
+        uncertainty._two_rates_exact = old._two_rates_exact
+        try:
+            yield
+        finally:
+            _AUDIT._true_values_together, evaluator.CONFUSION_RATES, uncertainty._two_rates_exact = saved
+
+    rng = np.random.default_rng(0)
+    n = 200 * groups
+    code = rng.integers(0, groups, n)
+    label = (rng.random(n) < 0.2 + 0.1 * (code % 3 == 0)).astype(np.int8)
+    pred = np.where(rng.random(n) < 0.85, label, 1 - label).astype(np.int8)
+    df = pd.DataFrame({"zip": code.astype(str), "y": label, "p": pred})
+    kw = dict(label="y", positive_values=[1], predicted="p", facets="zip", margin=0.05, progress=False)
+    with before():
+        t_old, a_old = timed(lambda: audit(df, **kw), repeat)
+    t_new, a_new = timed(lambda: audit(df, **kw), repeat)
+    f_old, f_new = a_old.to_frame(), a_new.to_frame()
+    gap = float(np.nanmax(np.abs(f_old[["lower", "upper"]].to_numpy() - f_new[["lower", "upper"]].to_numpy())))
+    same = int((f_old.verdict == f_new.verdict).sum())
+    print(f"{groups:,} groups x 4 metrics ({len(f_new):,} rows), load {os.getloadavg()[0]:.1f}: before {t_old:.1f} s, "
+          f"after {t_new:.1f} s, ratio {t_new / t_old:.3f}; largest change of an interval end {gap:.4f}; "
+          f"same verdict on {same:,} of {len(f_new):,} rows")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", nargs="+", type=float, default=[1e6, 1e7])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--workers", type=int, default=None, help="threads judging groups (default: the audit's)")
+    parser.add_argument("--groups", type=int, default=None, help="time an audit of this many groups (issue 20)")
     args = parser.parse_args()
     if args.workers is not None:
         _AUDIT._WORKERS = max(1, args.workers)
+    if args.groups is not None:
+        many_groups(args.groups, args.repeat)
+        return
     print(f"threads judging groups: {_AUDIT._WORKERS}")
     kw = dict(label="label", positive_values=[1], predicted="pred", facets=["sex", "race", "age"],
               intersections=True, metrics=list(AUDIT_METRICS), margin=0.05)  # fmt: skip

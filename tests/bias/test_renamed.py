@@ -26,8 +26,8 @@ def test_report_n_samples():
     new = bias.report(DF, **REPORT, n_draws=300)
     with pytest.warns(FutureWarning, match="n_draws"):
         old = bias.report(DF, **REPORT, n_samples=300)
-    assert old["AD"].interval(0.9) == new["AD"].interval(0.9)  # AD is Monte Carlo: the draws are the same
-    assert old["AD"].distribution.strategy.startswith("monte carlo: 300 draws")
+    assert old["DCA"].interval(0.9) == new["DCA"].interval(0.9)  # DCA is Monte Carlo: the draws are the same
+    assert old["DCA"].distribution.strategy.startswith("monte carlo: 300 draws")
 
 
 def test_pretraining_n_samples():

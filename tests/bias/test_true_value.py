@@ -143,7 +143,8 @@ def test_next_test_set_keeps_the_predictive_interval():
     df = _frame({"A": (30, 100), "B": (55, 100)}, (400, 1000))
     a = bias.audit(df, label="y", positive_values=[1], predicted="p", facets="g", metrics=["DPPL"], margin=0.05,
                    target="next_test_set")  # fmt: skip
-    rep = bias.report(df, label="y", positive_values=[1], predicted="p", facet="g", facet_values=["A"])
+    rep = bias.report(df, label="y", positive_values=[1], predicted="p", facet="g", facet_values=["A"],
+                      target="next_test_set")  # fmt: skip
     row = a.to_frame().query("group == 'A'").iloc[0]
     assert (row.lower, row.upper) == rep["DPPL"].interval(a.level)  # the exact beta-binomial lattice
     assert rep["DPPL"].distribution.strategy.startswith("exact")
@@ -163,16 +164,37 @@ def test_every_page_names_the_question_the_comparison_and_who_is_favoured():
     nxt = bias.audit(df, label="y", positive_values=[1], predicted="p", facets="g", margin=0.05,
                      target="next_test_set")  # fmt: skip
     assert "new sample" in nxt.to_html() and "the rest of the data" in nxt.to_html()
-    r = dppl_report(400, 1000, 30, 100)
+    r = dppl_report(400, 1000, 30, 100, target="next_test_set")
     assert "the question: the disparity on a new sample" in r.summary()
     assert "true value" in dppl_report(400, 1000, 30, 100, target="true_value")["DPPL"].summary()
+
+
+def test_report_and_audit_answer_the_same_question_by_default():
+    """Issue 20: ``bias.report`` defaulted to the next test set while ``bias.audit`` defaulted to the true
+    value. Both now answer the true disparity unless told otherwise, and say so; on the old code the
+    report's summary named the new sample and its interval was the wider predictive one."""
+    df = _frame({"A": (30, 100), "B": (55, 100)}, (400, 1000))
+    kw = dict(label="y", positive_values=[1], predicted="p")
+    rep = bias.report(df, **kw, facet="g", facet_values=["A"])
+    a = bias.audit(df, **kw, facets="g", metrics=["DPPL"], margin=0.05, simultaneous=False)
+    assert rep.target == a.target == "true_value" and rep["DPPL"].target == "true_value"
+    assert "the question: the true disparity" in rep.summary()
+    assert "true value" in rep["DPPL"].summary()
+    row = a.to_frame().query("group == 'A'").iloc[0]
+    assert (row.lower, row.upper) == rep["DPPL"].interval(0.95)
+    # the predictive interval is still there on request, and wider (about √2)
+    lo, hi = rep["DPPL"].interval(0.95, target="next_test_set")
+    ratio = (hi - lo) / (row.upper - row.lower)
+    assert 1.2 < ratio < 1.6
+    counts = CountTable.from_confusion(a=(400, 0, 0, 600), d=(30, 0, 0, 70))
+    assert report_from_counts(counts, stage="post").target == "true_value"
 
 
 def test_monte_carlo_error_is_stated_and_holds_across_random_states():
     """Interval ends of two seeds differ by no more than the two stated Monte Carlo errors."""
     t = CountTable.from_confusion(a=(120, 40, 30, 300), d=(25, 20, 10, 90))
-    one = report_from_counts(t, stage="post", target="true_value", random_state=1)["AD"]
-    two = report_from_counts(t, stage="post", target="true_value", random_state=2)["AD"]
+    one = report_from_counts(t, stage="post", target="true_value", random_state=1)["DCA"]
+    two = report_from_counts(t, stage="post", target="true_value", random_state=2)["DCA"]
     level = 1 - 0.05 / 40
     e1, e2 = one.mc_error(level), two.mc_error(level)
     assert e1 > 0 and e2 > 0

@@ -79,7 +79,7 @@ def test_di_band_is_around_one():
 def test_verdict_uses_the_interval_at_the_given_confidence():
     # 4,000 vs 4,000 rows with predicted-positive rates 0.50 and 0.44: beyond 0.01 at 80 %, not at 99.99 %
     t = CountTable.from_confusion(a=(1000, 1000, 1000, 1000), d=(880, 1120, 880, 1120))
-    m = report_from_counts(t, stage="post")["DPPL"]
+    m = report_from_counts(t, stage="post", target="next_test_set")["DPPL"]
     for conf in (0.8, 0.9999):
         lo, hi = m.interval(conf)
         assert m.verdict(0.01, conf) == verdict_of(lo, hi, 0.0, 0.01)

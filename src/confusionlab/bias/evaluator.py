@@ -17,12 +17,17 @@ from typing import Any
 import numpy as np
 
 from ..distribution import MetricDistribution
+from ..models import resolve_prior
 from . import label_metrics as lm
 from . import prediction_metrics as pm
 from ._arith import divide
 from .counts import CountTable
 from .results import DESCRIPTIONS, BiasMetric
 from .uncertainty import (
+    CONFUSION_RATES,
+    beta_pair_distributions,
+    beta_pair_of_confusion,
+    beta_pair_of_outcomes,
     cdd_distribution,
     exact_binary_facets,
     exact_binary_facets_shared,
@@ -120,7 +125,7 @@ class Evaluator:
         random_state: int | np.random.SeedSequence,
         tolerance: float,
         facet_text: str = "",
-        target: str = "next_test_set",
+        target: str = "true_value",
         progress: bool | None = None,
     ) -> None:
         self.t, self.kl_labels, self.prior = t, kl_labels, prior
@@ -155,6 +160,45 @@ class Evaluator:
             return sampled_distribution(values, metric=name, random_state=self.random_state, target=target)
 
         return posterior
+
+    def _rates(self, name: str, fn: Callable, cm: np.ndarray) -> Callable[[str], MetricDistribution | None]:
+        """A difference of two facets' rates of confusion cells (RD, DAR, SD, DRR, AD): for the true value
+        the difference of their Beta posteriors, exactly (:func:`~.uncertainty.beta_pair_distributions`);
+        for the next test set Dirichlet-multinomial draws, as the other confusion metrics."""
+        sampled = self._sampled(name, fn, cm)
+
+        def posterior(target: str) -> MetricDistribution | None:
+            if target != "true_value":
+                return sampled(target)
+            kind, pars = beta_pair_of_confusion(name, cm, resolve_prior(self.prior))
+            return beta_pair_distributions(kind, np.array([pars]), [name])[0]
+
+        return posterior
+
+    def pair_params(self, name: str) -> tuple[str, tuple[float, float, float, float]] | None:
+        """(kind, Beta parameters) of ``name``'s true value when it is a function of two facets' Beta rates.
+
+        What :func:`~.uncertainty.beta_pair_distributions` needs to compute the true value of
+        many rows together (an audit); None for the other metrics. Its distribution is then
+        exactly what the metric's own posterior gives for ``target="true_value"``.
+        """
+        al = resolve_prior(self.prior)
+        t = self.t
+        if name in CONFUSION_RATES and t.has_predictions:
+            return beta_pair_of_confusion(name, t.confusion(), al)
+        outcomes = None
+        if name == "DPL" or (name in ("TVD", "KS", "LP") and self.kl_labels == "binary"):
+            outcomes = t.label_distribution(binary=True)
+            fn = lm.difference_in_proportions if name == "DPL" else _KL_FAMILY[name]
+        elif name in ("DPPL", "DI") and t.has_predictions:
+            cm = t.confusion()
+            outcomes = np.stack([cm[:, 1] + cm[:, 3], cm[:, 0] + cm[:, 2]], axis=-1)
+            fn = lm.difference_in_proportions if name == "DPPL" else _di_from_outcomes
+        if outcomes is None or min(int(outcomes[0].sum()), int(outcomes[1].sum())) == 0:
+            return None
+        from .uncertainty import _rate_kind
+
+        return beta_pair_of_outcomes(_rate_kind(fn), outcomes, al)
 
     def metric(
         self,
@@ -243,6 +287,8 @@ class Evaluator:
                 post = self._exact2(name, lm.difference_in_proportions, pred2)
             elif name == "DI":
                 post = self._exact2(name, _di_from_outcomes, pred2)
+            elif name in CONFUSION_RATES:
+                post = self._rates(name, fn, cm)
             else:
                 post = self._sampled(name, fn, cm)
             out[name] = self.metric(name, lambda fn=fn: _scalar(fn(cm)), ferr, post)
@@ -294,8 +340,15 @@ class Evaluator:
                 return np.stack([cm[:, 1] + cm[:, 3], cm[:, 0] + cm[:, 2]], axis=-1)
 
             families.append(({"DPPL": lm.difference_in_proportions, "DI": _di_from_outcomes}, pred2, "exact"))
-            sampled = {n: fn for n, fn in _CONFUSION.items() if n not in ("DPPL", "DI")}
+            exact_rates = self.target == "true_value"  # then RD, DAR, SD, DRR, AD are exact (below)
+            sampled = {
+                n: fn
+                for n, fn in _CONFUSION.items()
+                if n not in ("DPPL", "DI") and not (exact_rates and n in CONFUSION_RATES)
+            }
             families.append((sampled, t.confusion, "sampled"))
+            if exact_rates:
+                families.append(({n: _CONFUSION[n] for n in CONFUSION_RATES}, t.confusion, "rates"))
         for fns, cells, how in families:
             todo = {
                 n: fn
@@ -309,7 +362,11 @@ class Evaluator:
             }
             if not todo:
                 continue
-            if how == "exact":
+            if how == "rates":
+                al = resolve_prior(self.prior)
+                pars = np.array([beta_pair_of_confusion(n, cells(), al)[1] for n in todo])
+                dists = dict(zip(todo, beta_pair_distributions("difference", pars, list(todo)), strict=True))
+            elif how == "exact":
                 dists = exact_binary_facets_shared(
                     todo,
                     cells(),

@@ -59,7 +59,7 @@ def _options(
     n_draws: Any = DEFAULT_N_DRAWS,
     random_state: Any = 0,
     tolerance: Any = DEFAULT_TOLERANCE,
-    target: Any = "next_test_set",
+    target: Any = "true_value",
     progress: Any = None,
 ) -> dict[str, Any]:
     """Validate the options of :func:`report` (what :func:`report_from_counts` and :func:`~.auditing.audit` share)."""
@@ -116,7 +116,7 @@ def report(
     n_draws: int = DEFAULT_N_DRAWS,
     random_state: Any = 0,
     tolerance: float = DEFAULT_TOLERANCE,
-    target: str = "next_test_set",
+    target: str = "true_value",
     progress: bool | None = None,
 ) -> BiasReport:
     r"""Clarify's bias metrics, with their uncertainty (the true value's or a new sample's).
@@ -169,12 +169,14 @@ def report(
     tolerance : float, default 1e-12
         Probability mass each exact beta-binomial marginal may drop from its
         tails (at most half of it per tail), as everywhere in ConfusionLab.
-    target : {"next_test_set", "true_value"}, default "next_test_set"
+    target : {"true_value", "next_test_set"}, default "true_value"
         The question each metric's :meth:`~BiasMetric.interval` answers by default:
+        ``"true_value"``, the true disparity in the population (the posterior of the
+        facets' true rates; the default, as :func:`~confusionlab.bias.audit`'s);
         ``"next_test_set"``, the metric on a new sample with the same facet sizes
-        (posterior predictive); ``"true_value"``, the true disparity in the
-        population (the posterior of the facets' true rates, about √2 narrower).
-        ``BiasMetric.interval(confidence, target=...)`` gives the other one too.
+        (posterior predictive, about √2 wider; the default of 0.1.0).
+        ``BiasMetric.interval(confidence, target=...)`` gives the other one too, and
+        every summary and page names the question it answers.
     progress : bool or None, default None
         A progress bar for long Monte Carlo work (tqdm's; None: only in an
         interactive session).

@@ -179,8 +179,8 @@ class BiasMetric(Result):
     >>> m.prob_sign_real, m.contains_no_bias()
     (1.0, False)
     >>> m.summary()
-    'DPPL = 0.0922; its 95% posterior predictive interval [0.083..., 0.10...] excludes the no-bias value 0. The ...'
-    >>> lo, hi = m.interval(0.95, target="true_value"); bool(0.08 < lo < m.value < hi < 0.11)
+    'DPPL = 0.0922; its 95% posterior interval of the true value [0.085..., 0.098...] excludes the no-bias value 0. ...'
+    >>> lo, hi = m.interval(0.95, target="next_test_set"); bool(0.08 < lo < m.value < hi < 0.11)
     True
     """
 

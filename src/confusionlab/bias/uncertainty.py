@@ -421,9 +421,10 @@ def exact_binary_facets_shared(
     random_state : None, int, SeedSequence or Generator
     target : {"next_test_set", "true_value"}
         The question. ``"next_test_set"``: the beta-binomial lattice above.
-        ``"true_value"``: the facets' true rates, q ~ Beta(k + α, n − k + α) each,
-        by ``n_draws`` Monte Carlo draws (the metric of the two rates, given as
-        counts at the observed sizes).
+        ``"true_value"``: the facets' true rates, q ~ Beta(k + α, n − k + α) each:
+        exactly by :func:`beta_pair_distributions` for the differences, their absolute
+        value, LP and DI; other functions by ``n_draws`` Monte Carlo draws (the metric of
+        the two rates, given as counts at the observed sizes).
 
     Examples
     --------
@@ -474,13 +475,16 @@ def exact_binary_facets_shared(
     return {name: sampled_distribution(v, metric=name, random_state=random_state) for name, v in values.items()}
 
 
-#: Points of the grid on which the true-value cdf of a function of two rates is computed, and
-#: of the quadrature over the other rate (see :func:`_two_rates_exact`).
-_CDF_POINTS, _QUADRATURE_POINTS = 801, 301
-#: Points at which each beta cdf is tabulated for the quadrature (linear interpolation between them).
-_CDF_TABLE = 4_001
-#: Grid points per tail, at tail masses geometric from 1e-10 to ½ (neighbours 2.3 % of the tail apart).
-_TAIL_POINTS = 1000
+#: Points of the grid on which the true-value cdf of a function of two rates is computed
+#: (see :func:`beta_pair_distributions`).
+_CDF_POINTS = 801
+#: Grid points per tail, at tail masses geometric from 1e-10 to ½ (neighbours 4.6 % of the tail apart).
+_TAIL_POINTS = 500
+#: Points of the coarse pass that finds where a row's mass is.
+_COARSE_POINTS = 200
+#: Rows whose grids are placed together (the cdf itself is computed in bounded chunks, see
+#: :mod:`._quadrature`).
+_ROW_BLOCK = 64
 
 
 def _rate_kind(fn: Callable) -> str | None:
@@ -498,75 +502,109 @@ def _rate_kind(fn: Callable) -> str | None:
     return kinds.get(fn)
 
 
-def _cell_masses(nodes: np.ndarray, a: float, b: float) -> np.ndarray:
-    """Beta(a, b) mass of the cell around each node (edges halfway between nodes), summing to 1.
+#: Confusion-count metrics whose true value is a difference of two facets' Beta rates (the
+#: Dirichlet posterior of a facet's four cells aggregates to a Beta for any rate of cell sums):
+#: name → (facet of the first rate, its success cells, its failure cells, facet of the second rate).
+#: Cells are (tp, fn, fp, tn) = 0..3; a rate of two cells each has 2α (AD's accuracy).
+CONFUSION_RATES: dict[str, tuple[int, tuple[int, ...], tuple[int, ...], int]] = {
+    "RD": (0, (0,), (1,), 1),  # recall_a − recall_d
+    "DAR": (0, (0,), (2,), 1),  # precision_a − precision_d
+    "SD": (1, (3,), (2,), 0),  # TNR_d − TNR_a
+    "DRR": (1, (3,), (1,), 0),  # NPV_d − NPV_a
+    "AD": (0, (0, 3), (1, 2), 1),  # accuracy_a − accuracy_d
+}
 
-    Masses, not densities: exact for the rule and finite where the density is not (α < 1 at k = 0).
+
+def beta_pair_of_outcomes(kind: str, o: np.ndarray, al: float) -> tuple[str, tuple[float, float, float, float]]:
+    """(kind, (a_x, b_x, a_y, b_y)) of a function of the facets' positive rates, from outcomes (2, 2)."""
+    o = np.asarray(o)
+    return kind, (o[0, 1] + al, o[0, 0] + al, o[1, 1] + al, o[1, 0] + al)
+
+
+def beta_pair_of_confusion(name: str, cm: np.ndarray, al: float) -> tuple[str, tuple[float, float, float, float]]:
+    """(``"difference"``, (a_x, b_x, a_y, b_y)) of a confusion-count metric of :data:`CONFUSION_RATES`."""
+    first, succ, fail, second = CONFUSION_RATES[name]
+    cm = np.asarray(cm, dtype=np.float64)
+    k = len(succ)
+
+    def params(f: int) -> tuple[float, float]:
+        return float(cm[f, list(succ)].sum()) + k * al, float(cm[f, list(fail)].sum()) + k * al
+
+    return "difference", (*params(first), *params(second))
+
+
+def beta_pair_distributions(
+    kind: str,
+    params: np.ndarray,
+    metrics: list[str],
+    *,
+    progress: bool | None = False,
+) -> list[MetricDistribution]:
+    """True-value distributions of a function of two independent Beta rates, for many rows at once.
+
+    ``params`` is (R, 4): q_x ~ Beta(a_x, b_x), q_y ~ Beta(a_y, b_y) per row; ``kind`` is
+    ``"difference"`` (q_x − q_y: DPL, DPPL, RD, SD, AD, DAR, DRR), ``"absolute difference"``
+    (TVD, KS), ``"lp"`` (√2 |q_x − q_y|) or ``"ratio"`` (q_y / q_x: DI). The cdf is computed by
+    :class:`._quadrature.TwoBetaCdf` (within about 1e-10 of the exact integral where both
+    densities vanish at 0 and 1, i.e. every Beta parameter > 1; within 1e-3 where a count is 0,
+    whose density is nonzero or infinite at an end; tested against ``scipy.integrate.quad``) on a
+    grid of about 1,400 values per row spanning the distribution up to tails of 1e-10 (evenly,
+    or geometrically for the ratio; 2 × :data:`_TAIL_POINTS` of them placed at tail masses
+    geometric from 1e-10 to ½). The atoms are the grid's cells with the cdf's increments: an
+    interval end is exact up to one cell (in the tails about 4.6 % of the tail mass; in the bulk
+    about 1/400 of the range), with no Monte Carlo error. All rows share every numpy
+    operation (a row's numbers do not depend on the other rows); ``progress`` shows a bar over
+    the rows.
     """
-    from scipy import special
+    from scipy import stats
+    from tqdm.auto import tqdm
 
-    edges = np.r_[0.0, (nodes[1:] + nodes[:-1]) / 2.0, 1.0]
-    w = np.diff(special.betainc(a, b, edges))
-    return w / w.sum()
+    from ._quadrature import TwoBetaCdf, cdf_on
 
-
-def _two_rates_exact(kind: str, o: np.ndarray, al: float, *, metric: str) -> MetricDistribution | None:
-    """The true value of a function of the facets' rates q_a, q_d (independent Beta posteriors), by quadrature.
-
-    ``difference`` q_a − q_d (DPL, DPPL), its absolute value (TVD, KS on a binary label; LP
-    is √2 times it) and ``ratio`` q_d / q_a (DI). The cdf is computed on a grid of
-    :data:`_CDF_POINTS` values spanning the distribution up to tails of 1e-10 (evenly, or
-    geometrically for the ratio): P(q_a − q_d ≤ t) = ∫ f_d(y) F_a(t + y) dy and
-    P(q_d / q_a ≤ t) = ∫ f_a(x) F_d(t·x) dx, each integral a sum over
-    :data:`_QUADRATURE_POINTS` points of the integrating rate's support, weighted by the beta mass of
-    the cell around each point.
-    The atoms are the grid points with the cdf's increments: an interval end is exact up to
-    one step of the grid (in the tails, about 1 % of the tail mass beyond the end; in the bulk about
-    1/300 of the range), with no Monte Carlo error.
-    """
-    from scipy import special, stats
-
+    params = np.asarray(params, dtype=np.float64).reshape(-1, 4)
+    n_rows = params.shape[0]
+    base = "ratio" if kind == "ratio" else "difference"
     eps = 1e-10
-    ka, na, kd, nd = int(o[0, 1]), int(o[0].sum()), int(o[1, 1]), int(o[1].sum())
-    ba, bd = stats.beta(ka + al, na - ka + al), stats.beta(kd + al, nd - kd + al)
-    lo_a, hi_a, lo_d, hi_d = float(ba.ppf(eps)), float(ba.isf(eps)), float(bd.ppf(eps)), float(bd.isf(eps))
-    # each beta cdf tabulated once on a fine grid and interpolated (linear: error below 1e-6, far below
-    # the tail masses read), instead of an incomplete beta function per lattice point
-    xs_a, xs_d = np.linspace(lo_a, hi_a, _CDF_TABLE), np.linspace(lo_d, hi_d, _CDF_TABLE)
-    table_a = (xs_a, special.betainc(ka + al, na - ka + al, xs_a))
-    table_d = (xs_d, special.betainc(kd + al, nd - kd + al, xs_d))
-    if kind == "ratio":
-        x = np.linspace(lo_a, hi_a, _QUADRATURE_POINTS)
-        w = _cell_masses(x, ka + al, na - ka + al)
+    out: list[MetricDistribution] = []
+    show = check_progress(progress)
+    with tqdm(total=n_rows, desc="true values", delay=PROGRESS_DELAY, disable=not show, leave=False) as bar:
+        for start in range(0, n_rows, _ROW_BLOCK):
+            p = params[start : start + _ROW_BLOCK]
+            rows = np.arange(p.shape[0])
+            ax, bx, ay, by = p.T
+            cdf = TwoBetaCdf(base, ax, bx, ay, by)
+            lo_x, hi_x = stats.beta.ppf(eps, ax, bx), stats.beta.isf(eps, ax, bx)
+            lo_y, hi_y = stats.beta.ppf(eps, ay, by), stats.beta.isf(eps, ay, by)
+            if base == "ratio":
+                coarse = np.geomspace(
+                    np.maximum(lo_y / hi_x, 1e-300), hi_y / np.maximum(lo_x, 1e-300), _COARSE_POINTS, axis=-1
+                )
+            else:
+                coarse = np.linspace(lo_x - hi_y, hi_x - lo_y, _COARSE_POINTS, axis=-1)
+            c = cdf_on(cdf, rows, coarse)
+            tails = np.geomspace(eps, 0.5, _TAIL_POINTS)
+            levels = np.r_[tails, 1.0 - tails[::-1]]
+            grids = []
+            for i in range(p.shape[0]):
+                ci, co = c[i], coarse[i]
+                lo = co[max(int(np.searchsorted(ci, eps)) - 1, 0)]
+                hi = co[min(int(np.searchsorted(ci, 1.0 - eps)), co.size - 1)]
+                keep = np.r_[True, np.diff(ci) > 0]
+                placed = np.interp(levels, ci[keep], co[keep])
+                grids.append(np.unique(np.r_[placed, np.linspace(lo, hi, _CDF_POINTS // 2)]))
+            width = max(g.size for g in grids)
+            padded = np.stack([np.pad(g, (0, width - g.size), mode="edge") for g in grids])
+            fine = cdf_on(cdf, rows, padded)
+            for i, grid in enumerate(grids):
+                out.append(_grid_distribution(kind, grid, fine[i, : grid.size], metrics[start + i]))
+            bar.update(p.shape[0])
+    return out
 
-        def cdf_at(t: np.ndarray) -> np.ndarray:
-            return np.interp(t[:, None] * x[None, :], *table_d, left=0.0, right=1.0) @ w
 
-        coarse = np.geomspace(max(lo_d / hi_a, 1e-300), hi_d / max(lo_a, 1e-300), 200)
-    else:
-        y = np.linspace(lo_d, hi_d, _QUADRATURE_POINTS)
-        w = _cell_masses(y, kd + al, nd - kd + al)
-
-        def cdf_at(t: np.ndarray) -> np.ndarray:
-            return np.interp(t[:, None] + y[None, :], *table_a, left=0.0, right=1.0) @ w
-
-        coarse = np.linspace(lo_a - hi_d, hi_a - lo_d, 200)
-    # a coarse pass finds where the mass is (tails of eps); the fine grid spans only that
-    c = cdf_at(coarse)
-    lo = coarse[max(int(np.searchsorted(c, eps)) - 1, 0)]
-    hi = coarse[min(int(np.searchsorted(c, 1.0 - eps)), coarse.size - 1)]
-    # fine points where the quantiles are: the coarse cdf inverted at levels geometric in both tails
-    # (each about 2.3 % of its tail mass apart), and evenly spaced ones for the bulk
-    tails = np.geomspace(eps, 0.5, _TAIL_POINTS)
-    levels = np.r_[tails, 1.0 - tails[::-1]]
-    keep = np.r_[True, np.diff(c) > 0]
-    placed = np.interp(levels, c[keep], coarse[keep])
-    grid = np.unique(np.r_[placed, np.linspace(lo, hi, _CDF_POINTS // 2)])
-    cdf = cdf_at(grid)
+def _grid_distribution(kind: str, grid: np.ndarray, cdf: np.ndarray, metric: str) -> MetricDistribution:
+    """Atoms from a cdf on a grid: each cell's mass at its midpoint (the first at the grid's lower end)."""
     cdf = np.maximum.accumulate(np.clip(cdf, 0.0, 1.0))
     cdf[-1] = 1.0
-    # each cell's mass at its midpoint (the first at the grid's lower end): a quantile is then
-    # within half a cell of the exact one, on either side
     values = np.r_[grid[0], (grid[1:] + grid[:-1]) / 2.0]
     probabilities = np.diff(cdf, prepend=0.0)
     if kind in ("absolute difference", "lp"):
@@ -584,10 +622,20 @@ def _two_rates_exact(kind: str, o: np.ndarray, al: float, *, metric: str) -> Met
         metric=metric,
         model="posterior",
         lattice_points=int(keep.sum()),
-        strategy=f"exact (quadrature of the beta posteriors, {_CDF_POINTS} cdf points)",
+        strategy=f"exact (quadrature of the beta posteriors, {grid.size} cdf points)",
         check_total=True,
         target="true_value",
     )
+
+
+def _two_rates_exact(kind: str, o: np.ndarray, al: float, *, metric: str) -> MetricDistribution | None:
+    """The true value of a function of the facets' rates q_a, q_d (independent Beta posteriors), one row.
+
+    ``difference`` q_a − q_d (DPL, DPPL), its absolute value (TVD, KS on a binary label; LP is
+    √2 times it) and ``ratio`` q_d / q_a (DI): :func:`beta_pair_distributions` of one row.
+    """
+    kind, pars = beta_pair_of_outcomes(kind, o, al)
+    return beta_pair_distributions(kind, np.array([pars]), [metric])[0]
 
 
 def _cells(cells: Any, name: str) -> np.ndarray:

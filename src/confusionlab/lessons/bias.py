@@ -13,7 +13,7 @@ Examples
 >>> matplotlib.use("Agg")
 >>> from confusionlab import bias
 >>> t = bias.CountTable.from_confusion(a=(2718, 3678, 84, 13900), d=(433, 679, 10, 8660))
->>> r = bias.report_from_counts(t, stage="post", n_draws=2000)
+>>> r = bias.report_from_counts(t, stage="post", n_draws=2000, target="next_test_set")
 >>> frame = interval_frame(r, metrics=["DPPL", "DAR"])
 >>> frame[["method", "holds_no_bias"]].to_dict("index")
 {'DPPL': {'method': 'exact', 'holds_no_bias': False}, 'DAR': {'method': 'Monte Carlo', 'holds_no_bias': True}}

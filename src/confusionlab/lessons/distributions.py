@@ -670,8 +670,9 @@ def three_questions(cm: ConfusionMatrix, metric: str) -> dict[str, MetricDistrib
     """The distributions behind the three questions about one observed matrix, keyed by label.
 
     The sampling distribution of the metric (the binomial plug-in, what a row bootstrap
-    stratified by class gives), the posterior of its true value and the predictive
-    distribution on the next test set of the same size (uniform prior).
+    stratified by class gives), the posterior of its true value (Jeffreys' prior, the
+    library's default there) and the predictive distribution on the next test set of the same
+    size (uniform prior, the default there).
 
     Examples
     --------

@@ -164,7 +164,9 @@ class PairedComparison(Result):
     # -- the marginals -------------------------------------------------------------------
     def _marginal(self, cm: Any, side: str) -> MetricDistribution:
         if self.target == "true_value":  # Dirichlet(½ each) aggregates to each classifier's Beta(·+1, ·+1)
-            return metric_distribution(cm, self._metric, "beta-binomial", undefined=self.undefined, target=self.target)
+            return metric_distribution(
+                cm, self._metric, "beta-binomial", prior=1.0, undefined=self.undefined, target=self.target
+            )
         try:
             return metric_distribution(
                 cm,
