@@ -66,8 +66,9 @@ def test_model_and_target_pass_through() -> None:
     d = evaluate(y, pred, target="true_value").distribution("mcc")  # Jeffreys' prior by default
     _same(d, metric_distribution(cm, "mcc", target="true_value", prior=0.5))
     assert d.target == "true_value"
+    _same(d, metric_distribution(cm, "mcc", target="true_value"))  # the library's one default
     uniform = evaluate(y, pred, target="true_value", prior="uniform").distribution("mcc")
-    _same(uniform, metric_distribution(cm, "mcc", target="true_value"))
+    _same(uniform, metric_distribution(cm, "mcc", target="true_value", prior="uniform"))
 
 
 # ----------------------------------------------------------------------------- refits
@@ -205,8 +206,8 @@ def test_binary_metric_with_many_classes_is_refused_before_computing(monkeypatch
 # ----------------------------------------------------------------------------- true value
 def test_true_value_recall_is_the_beta_posterior() -> None:
     cm = ConfusionMatrix(tp=70, fn=30, fp=40, tn=160)
-    d = metric_distribution(cm, "recall", target="true_value")
-    beta = stats.beta(71, 31)
+    d = metric_distribution(cm, "recall", target="true_value", prior="uniform")
+    beta = stats.beta(71, 31)  # TP + 1, FN + 1: the uniform prior's posterior
     x = np.linspace(0.5, 0.9, 801)
     assert np.max(np.abs(d.cdf(x) - beta.cdf(x))) <= d.cdf_error
     assert d.mean() == pytest.approx(beta.mean(), abs=1e-4)
@@ -215,9 +216,9 @@ def test_true_value_recall_is_the_beta_posterior() -> None:
 
 def test_true_value_balanced_accuracy_against_simulation_and_its_width() -> None:
     cm = ConfusionMatrix(tp=800, fn=200, fp=600, tn=2400)
-    d = metric_distribution(cm, "f1", target="true_value")
+    d = metric_distribution(cm, "f1", target="true_value", prior="uniform")
     rng = np.random.default_rng(0)
-    tpr = rng.beta(801, 201, 400_000)
+    tpr = rng.beta(801, 201, 400_000)  # the uniform prior's posteriors
     tnr = rng.beta(2401, 601, 400_000)
     f1 = 2 * 1000 * tpr / (1000 * tpr + 1000 + 3000 * (1 - tnr))
     assert d.mean() == pytest.approx(f1.mean(), abs=5 * f1.std() / math.sqrt(f1.size))

@@ -52,6 +52,11 @@ __all__ = [
 ]
 
 
+#: Largest prior the bias metrics take: beyond it a facet's posterior is narrower than the
+#: quadrature's tables can resolve (≈ 1e-9 around ½), and the counts no longer matter.
+MAX_BIAS_PRIOR = 1e12
+
+
 def _options(
     stage: Any = "all",
     kl_labels: Any = "binary",
@@ -67,7 +72,11 @@ def _options(
     target = check_choice(target, "target", TARGETS)
     check_progress(progress)
     kl_labels = check_choice(kl_labels, "kl_labels", ("binary", "values"))
-    resolve_prior(prior)
+    if resolve_prior(prior) > MAX_BIAS_PRIOR:
+        raise InvalidParameterError(
+            f"prior must be at most {MAX_BIAS_PRIOR:g} pseudo-counts for the bias metrics, got {prior!r}: "
+            "a prior that large makes every facet's rate ½ whatever its counts (use 'uniform' or 'jeffreys')"
+        )
     return dict(
         stage=stage,
         kl_labels=kl_labels,

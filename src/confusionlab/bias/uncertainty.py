@@ -533,6 +533,10 @@ def beta_pair_of_confusion(name: str, cm: np.ndarray, al: float) -> tuple[str, t
     return "difference", (*params(first), *params(second))
 
 
+#: Smallest Beta parameter the quadrature of :func:`beta_pair_distributions` computes with.
+MIN_BETA_PARAMETER = 1e-8
+
+
 def beta_pair_distributions(
     kind: str,
     params: np.ndarray,
@@ -554,14 +558,17 @@ def beta_pair_distributions(
     interval end is exact up to one cell (in the tails about 4.6 % of the tail mass; in the bulk
     about 1/400 of the range), with no Monte Carlo error. All rows share every numpy
     operation (a row's numbers do not depend on the other rows); ``progress`` shows a bar over
-    the rows.
+    the rows. A Beta parameter below :data:`MIN_BETA_PARAMETER` (a prior of a few pseudo-counts
+    of 1e-216 on an empty cell) is computed as that minimum: such a rate is a point mass at 0
+    or 1 either way, and its cdf moves by less than 1e-6 (Beta(a, b) puts mass 1 − O(a·23) below
+    1e-10 for a ≤ 1e-8).
     """
     from scipy import stats
     from tqdm.auto import tqdm
 
     from ._quadrature import TwoBetaCdf, cdf_on
 
-    params = np.asarray(params, dtype=np.float64).reshape(-1, 4)
+    params = np.maximum(np.asarray(params, dtype=np.float64).reshape(-1, 4), MIN_BETA_PARAMETER)
     n_rows = params.shape[0]
     base = "ratio" if kind == "ratio" else "difference"
     eps = 1e-10
@@ -614,6 +621,9 @@ def _grid_distribution(kind: str, grid: np.ndarray, cdf: np.ndarray, metric: str
         cdf_abs = np.maximum.accumulate(np.clip(cdf_abs, 0.0, 1.0))
         cdf_abs[-1] = 1.0
         values, probabilities = t * (math.sqrt(2.0) if kind == "lp" else 1.0), np.diff(cdf_abs, prepend=0.0)
+    # neighbouring grid points of a posterior concentrated to a few ulps share a midpoint: one atom
+    values, where = np.unique(values, return_inverse=True)
+    probabilities = np.bincount(where, weights=probabilities, minlength=values.size)
     keep = probabilities > 0
     return MetricDistribution(
         values[keep],
