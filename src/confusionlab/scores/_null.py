@@ -59,6 +59,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.linalg.blas import daxpy
 from scipy.stats import norm
 
 from .._validation import check_alternative, check_memory
@@ -147,7 +148,6 @@ def _count(sizes: np.ndarray, small: int, limit: int | None = None) -> tuple[np.
     if width > 0:
         rows[0][0] = 1.0
     log_scale = [0.0] * (small + 1)  # the true count of row c is rows[c] · exp(log_scale[c])
-    buffer = np.empty(width)  # a scaled row: at most 2c·a + 1 ≤ 2so + 1 long
     i = 0
     for t in sizes.tolist():
         # C(t, j) exactly (rounded once to a double: integer counts stay exact below 2^53); log-space
@@ -176,12 +176,7 @@ def _count(sizes: np.ndarray, small: int, limit: int | None = None) -> tuple[np.
                     w = binom[j] if rescale == 0.0 else binom[j] * math.exp(rescale)
                 else:
                     w = math.exp(log_binom[j] + rescale)
-                out = dst[shift : shift + size]
-                if w == 1.0:
-                    np.add(out, view[:size], out=out)
-                else:  # through a buffer allocated once: a fresh temporary per add costs 3x
-                    scaled = np.multiply(view[:size], w, out=buffer[:size])
-                    np.add(out, scaled, out=out)
+                daxpy(view, dst, n=size, a=w, offy=shift)  # dst[shift:shift + size] += w · view[:size]
         i += t
         for c in range(max(0, small - (total - i), i - other), min(i, small) + 1):
             # a row may hold at most C(i, c) counts: rescale before a double could overflow
@@ -219,41 +214,56 @@ def _tail_windowed(sizes: np.ndarray, small: int, limit: int) -> float:
         f"the exact p-value at {small} + {other} examples",
         "use the normal approximation (p_value(method='normal'))",
     )
-    lo = [max(0, limit - 2 * (small - c) * other + 1) for c in range(small + 1)]  # below: sure
-    rows = [np.zeros(min(2 * c * other + 1, width)) for c in range(small + 1)]
-    rows[0][0] = 1.0
-    buffer = np.empty(width)
+    lo = np.maximum(0, limit - 2 * (small - np.arange(small + 1)) * other + 1)  # below: sure
+    # row c holds only its window: rows[c][k] is the count of 2U = lo[c] + k
+    base = lo.tolist()
+    ends = np.cumsum([max(0, min(2 * c * other, limit) - base[c] + 1) for c in range(small + 1)]).tolist()
+    flat = np.zeros(ends[-1])  # one allocation (its pages are zeroed when first touched)
+    rows = [flat[b:e] for b, e in zip([0, *ends[:-1]], ends, strict=True)]
+    rows[0][0] = 1.0  # lo[0] = 0: limit < 2s·o
     sure = 0.0
     i = 0
     for t in sizes.tolist():
-        binom = [float(math.comb(t, j)) for j in range(t + 1)]
-        for c in range(min(i, small), max(0, small - (total - i), i - other) - 1, -1):
-            a = i - c
-            start = lo[c]
-            length = int(min(2 * c * a + 1, limit - 2 * (small - c) * a + 1))
-            if length <= start:
-                continue
-            src = rows[c]
-            prefix = None
-            for j in range(max(1, t - (other - a)), min(t, small - c) + 1):
-                d = c + j
-                shift = 2 * j * a + j * (t - j)
-                sure_below = lo[d] - shift  # source cells below this index end surely at 2U ≤ limit
-                if sure_below > start:
-                    if prefix is None:
-                        prefix = np.cumsum(src[start:length])
-                    mass = float(prefix[min(sure_below, length) - start - 1])
-                    if mass:
-                        sure += mass * binom[j] * float(math.comb(total - i - t, small - d))
-                first = max(start, sure_below)
-                end = int(min(length, limit - 2 * (small - d) * (i + t - d) + 1 - shift))
-                if end <= first:
-                    continue
-                out = rows[d][first + shift : end + shift]
-                if binom[j] == 1.0:
-                    np.add(out, src[first:end], out=out)
-                else:
-                    np.add(out, np.multiply(src[first:end], binom[j], out=buffer[: end - first]), out=out)
+        # every (source row c, block share j) of this block at once, as arrays (rows c descending)
+        cs = np.arange(min(i, small), max(0, small - (total - i), i - other) - 1, -1)
+        a = (i - cs)[:, None]  # others below the block
+        start = lo[cs][:, None]
+        length = np.minimum(2 * cs[:, None] * a + 1, limit - 2 * (small - cs[:, None]) * a + 1)
+        j = np.arange(1, t + 1)[None, :]
+        d = cs[:, None] + j
+        valid = (j >= t - (other - a)) & (d <= small) & (length > start)
+        shift = 2 * j * a + j * (t - j)
+        sure_below = lo[np.minimum(d, small)] - shift  # source cells below this index surely end ≤ limit
+        first = np.maximum(start, sure_below)
+        end = np.minimum(length, limit - 2 * (small - d) * (i + t - d) + 1 - shift)
+        binom = np.array([float(math.comb(t, k)) for k in range(t + 1)])
+        # sure cells first (from the rows as they were before this block): count · C(t, j) · completions
+        sure_cells = valid & (sure_below > start)
+        if sure_cells.any():
+            left = total - i - t  # examples after the block: a cell of row d has C(left, s − d) completions
+            rest = np.array([float(math.comb(left, small - k)) if k <= small else 0.0 for k in range(small + t + 1)])
+            weight = binom[j] * rest[d]
+            stop = np.minimum(sure_below, length) - start - 1
+            for r in np.flatnonzero(sure_cells.any(axis=1)).tolist():
+                c, keep = int(cs[r]), sure_cells[r]
+                at = stop[r][keep]
+                prefix = np.cumsum(rows[c][: int(at.max()) + 1])  # the window starts at start = lo[c]
+                sure += float(np.dot(prefix[at], weight[r][keep]))
+        # then 2U = first + shift … end + shift − 1 of row d += C(t, j) · 2U = first … end − 1 of row c
+        # (each row indexed from its window's start), in place, one pass each (daxpy), rows c
+        # descending: each row is read before a lower one adds into it
+        r, k = np.nonzero(valid & (end > first))
+        calls = zip(
+            cs[r].tolist(),
+            d[r, k].tolist(),
+            (end - first)[r, k].tolist(),
+            binom[k + 1].tolist(),
+            (first - start)[r, k].tolist(),
+            (first + shift - lo[np.minimum(d, small)])[r, k].tolist(),
+            strict=True,
+        )
+        for c, dst, n, w, x_at, y_at in calls:
+            daxpy(rows[c], rows[dst], n, w, x_at, 1, y_at, 1)
         i += t
     # row s's window is empty (lo[s] = limit + 1): every way of ending at 2U ≤ limit was counted as sure
     return sure / float(math.comb(total, small))
