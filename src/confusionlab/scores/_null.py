@@ -25,7 +25,8 @@ distribution is exact up to that rounding, tails included. Rows keep their own
 scale (a logarithm) so that ``C(N, s)`` beyond the range of a double never overflows.
 
 The cost is about the number of cells visited, ``Σ_blocks Σ_c min(t, s − c)·2c(i − c)``
-(≈ 7·10⁸ at 200 + 200 without ties, under a second). The distribution is computed
+(≈ 7.5·10⁸ at 200 + 200 with 50 tie blocks, ≈ 0.3 s; each (row, block share) is one BLAS
+``daxpy``). The distribution is computed
 exactly when that estimate is at most :data:`EXACT_WORK_LIMIT`; beyond,
 :meth:`p_value <confusionlab.RocCurve.p_value>` uses the tie-corrected normal
 approximation of ``U`` (mean ``pn/2``, variance ``pn/12·[(N + 1) − Σ(t³ − t)/(N(N − 1))]``,
@@ -37,21 +38,32 @@ The p-value counts only its tail
 in reverse order). A cell ``(c, u)`` after ``i`` examples ends between ``u + 2(s − c)(i − c)``
 and ``u + 2(s − c)·o``; cells that can no longer reach ``≤ L`` are dropped, cells sure to
 end there are added at once with their ``C(N − i, s − c)`` completions (:func:`_tail_windowed`).
-Each row then lives in a fixed window and the count visits about a third of the whole
-distribution's cells, still a sum of positive terms. Two-sided, the second tail is counted
-only when the first is at least ½ (the two tails sum to at least 1).
+Each row then lives in a fixed window (stored from the window's start) and the count visits
+about a fifth of the whole distribution's cells (1.3·10⁸ of 7.5·10⁸ at 200 + 200 with 50 tie
+blocks, the observed U central), still a sum of positive terms. Each (row, block share) is one
+in-place BLAS ``daxpy`` (``y += C(t, j)·x``, one pass, no temporary) and the block's indices are
+computed as arrays, so the Python loop does little more than the ≈ 25,000 calls. Two-sided, the
+second tail is counted only when the first is at least ½ (the two tails sum to at least 1).
 
 Why not faster (issue 22's goal, 0.3× scipy's exact Mann–Whitney without ties)
 -------------------------------------------------------------------------------
-scipy's exact method without ties uses the product formula of the Gaussian binomial
-coefficient (a recursion over ``U`` alone, about ``(pn/2)²/2 ≈ 2·10⁸`` multiply-adds in BLAS
-dot products at 200 + 200, with subtractions). With ties no product formula exists: the
-generating function ``[y^s] ∏_blocks (1 + y·x^{2·midrank})^t`` keeps the class count ``c``
-as a second dimension, and every exact method that adds only positive terms (this one,
-Streitberg–Röhmel's shift algorithm) visits the (c, U) cells block by block (≈ 7.5·10⁸ at
-200 + 200 with 50 tie blocks). The routes around it — FFT or roots of unity over ``y`` and
-``x``, Newton's identities — subtract, and lose the relative precision of small tails
-that this module promises.
+At 200 + 200 with ties the p-value takes ≈ 0.55× scipy's exact Mann–Whitney without ties and
+the whole distribution ≈ 2.5× (``benchmarks/RESULTS.md``, scores part 4). scipy uses the product
+formula of the Gaussian binomial coefficient (a recursion over ``U`` alone, about
+``(pn/2)²/2 ≈ 2·10⁸`` multiply-adds in BLAS dot products, with subtractions). With ties no product
+formula exists: the generating function ``[y^s] ∏_blocks (1 + y·x^{2·midrank})^t`` keeps the
+class count ``c`` as a second dimension, and every exact method that adds only positive terms
+(this one, Streitberg–Röhmel's shift algorithm) visits (c, U) cells block by block. Meet in the
+middle (split at a block boundary near the middle, count each half into full (c, U) tables,
+combine ``Σ A[c1][u1]·cumB[s − c1][L − u1 − 2(s − c1)(i1 − c1)]``, all positive) was implemented
+and measured (``benchmarks/bench_null_split.py``): it is exact but visits 2.4·10⁸ cells, more than
+the window (the whole distribution's count already drops rows that cannot reach ``c = s``, so its
+second half shrinks instead of growing like ``i⁴``, and the window drops what the split would
+save); with windows on both halves it would visit 1.4·10⁸, 8 % fewer than the window alone. It
+cannot make the whole distribution cheaper either: the pmf needs a full convolution of the two
+halves' rows for each ``c1`` (≈ 8·10¹⁰ multiply-adds directly; FFT would subtract). The other
+routes — FFT or roots of unity over ``y`` and ``x``, Newton's identities — subtract, and lose the
+relative precision of small tails that this module promises.
 """
 
 from __future__ import annotations
