@@ -265,3 +265,32 @@ def test_the_windowed_tail_on_random_tie_patterns(seed):
     limits = {*range(0, top + 1, max(1, top // 10)), 1, 2, top - 2, top - 1, top}
     for limit in sorted(k for k in limits if 0 <= k <= top):
         assert _tail_windowed(sizes, small, limit) == pytest.approx(float(cdf[limit]), rel=1e-12, abs=1e-300)
+
+
+def test_the_counting_runs_blas_on_one_thread(monkeypatch):
+    """Each (row, block share) is one daxpy; with OpenBLAS's threads on a busy machine the p-value at
+    200 + 200 took 4.8 s instead of 0.1 s, so the counting limits BLAS to one thread. The caller
+    asks for 2 threads here (so the check can fail on any machine); every daxpy must see 1."""
+    from threadpoolctl import ThreadpoolController, threadpool_limits
+
+    from confusionlab.scores import _null
+
+    seen: list[int] = []
+    real = _null.daxpy
+
+    def spy(*args, **kwargs):
+        if not seen:
+            seen.extend(lib["num_threads"] for lib in ThreadpoolController().select(user_api="blas").info())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_null, "daxpy", spy)
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(12, dtype=int), np.zeros(15, dtype=int)]
+    curve = cl.roc_curve(y, np.round(rng.normal(size=27), 1))  # U near its mean: both tails counted
+    with threadpool_limits(2, user_api="blas"):
+        assert ThreadpoolController().select(user_api="blas").info()[0]["num_threads"] == 2
+        curve.p_value("two-sided")
+        assert seen and set(seen) == {1}
+        seen.clear()
+        curve.null_distribution()
+        assert seen and set(seen) == {1}
