@@ -66,7 +66,9 @@ def test_null_distribution_is_the_enumeration(scores, p):
     assert dist.mean() == pytest.approx(0.5, abs=1e-14)
 
 
-@pytest.mark.parametrize(("m", "n", "seed"), [(8, 12, 0), (30, 25, 1), (60, 60, 2), (200, 200, 3)])
+@pytest.mark.parametrize(
+    ("m", "n", "seed"), [(8, 12, 0), (7, 13, 6), (13, 7, 7), (30, 25, 1), (60, 60, 2), (200, 200, 3)]
+)
 @pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
 def test_without_ties_it_is_scipys_exact_mann_whitney(m, n, seed, alternative):
     rng = np.random.default_rng(seed)
@@ -199,3 +201,96 @@ def test_the_windowed_tail_is_the_whole_distributions_tail(seed):
     for limit in sorted({-1, 0, 1, 2, top // 7, top // 3, top // 2, top - 2, top - 1, top, int(rng.integers(0, top))}):
         expected = 0.0 if limit < 0 else float(cdf[limit])
         assert _tail_windowed(sizes, small, limit) == pytest.approx(expected, rel=1e-12, abs=1e-300), limit
+
+
+def _enumerated_tail(sizes: list[int], small: int) -> list[Fraction]:
+    """P(2U ≤ L) for L = 0 … 2s·o by enumerating every choice of the counted examples (Fractions),
+    the blocks' examples laid out in order."""
+    scores = [b for b, t in enumerate(sizes) for _ in range(t)]
+    counts: Counter[int] = Counter()
+    index = range(len(scores))
+    for chosen in combinations(index, small):
+        chosen_set = set(chosen)
+        counted = [scores[k] for k in chosen]
+        rest = [scores[k] for k in index if k not in chosen_set]
+        counts[_twice_u(counted, rest)] += 1
+    total = sum(counts.values())
+    top = 2 * small * (len(scores) - small)
+    out, running = [], 0
+    for limit in range(top + 1):
+        running += counts.get(limit, 0)
+        out.append(Fraction(running, total))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("sizes", "small"),
+    [
+        ([3, 1, 4, 1, 5], 4),
+        ([1, 1, 6, 1, 1, 2], 3),
+        ([2, 7, 2, 1], 6),  # the counted class as large as the other
+        ([1] * 12, 3),  # no ties
+        ([12], 5),  # one block: a point null
+        ([1, 2, 1, 3, 1, 2, 1, 1], 2),  # a small class: its rows' windows start far from 0
+        ([5, 1, 1, 1, 1, 1, 5], 1),
+    ],
+)
+def test_the_windowed_tail_is_the_enumeration(sizes, small):
+    """Every tail P(2U ≤ L) of the windowed count (rows kept to their windows and indexed from the
+    window's start, each (row, share) added by one daxpy, sure cells counted with their
+    completions) against brute-force enumeration with fractions.Fraction, for every L."""
+    from confusionlab.scores._null import _tail_windowed
+
+    blocks = np.array(sizes, dtype=np.int64)
+    expected = _enumerated_tail(sizes, small)
+    for limit, exact in enumerate(expected):
+        got = _tail_windowed(blocks, small, limit)
+        assert got == pytest.approx(float(exact), rel=1e-13, abs=1e-300), limit
+    assert _tail_windowed(blocks, small, -1) == 0.0
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_windowed_tail_on_random_tie_patterns(seed):
+    """Seeded tie patterns, either class sizes (down to one counted example against many): every
+    tenth tail and the extreme ones equal the whole distribution's cdf to 1e-12 relative."""
+    from confusionlab.scores._null import _count, _tail_windowed
+
+    rng = np.random.default_rng(700 + seed)
+    total = int(rng.integers(2, 90))
+    small = int(rng.integers(1, total // 2 + 1)) if seed % 3 else min(int(rng.integers(1, 4)), total // 2 or 1)
+    sizes = _random_blocks(rng, total)
+    full, _ = _count(sizes, small)
+    cdf = np.cumsum(full / full.sum())
+    top = 2 * small * (total - small)
+    limits = {*range(0, top + 1, max(1, top // 10)), 1, 2, top - 2, top - 1, top}
+    for limit in sorted(k for k in limits if 0 <= k <= top):
+        assert _tail_windowed(sizes, small, limit) == pytest.approx(float(cdf[limit]), rel=1e-12, abs=1e-300)
+
+
+def test_the_counting_runs_blas_on_one_thread(monkeypatch):
+    """Each (row, block share) is one daxpy; with OpenBLAS's threads on a busy machine the p-value at
+    200 + 200 took 4.8 s instead of 0.1 s, so the counting limits BLAS to one thread. The caller
+    asks for 2 threads here (so the check can fail on any machine); every daxpy must see 1."""
+    from threadpoolctl import ThreadpoolController, threadpool_limits
+
+    from confusionlab.scores import _null
+
+    seen: list[int] = []
+    real = _null.daxpy
+
+    def spy(*args, **kwargs):
+        if not seen:
+            seen.extend(lib["num_threads"] for lib in ThreadpoolController().select(user_api="blas").info())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_null, "daxpy", spy)
+    rng = np.random.default_rng(3)
+    y = np.r_[np.ones(12, dtype=int), np.zeros(15, dtype=int)]
+    curve = cl.roc_curve(y, np.round(rng.normal(size=27), 1))  # U near its mean: both tails counted
+    with threadpool_limits(2, user_api="blas"):
+        assert ThreadpoolController().select(user_api="blas").info()[0]["num_threads"] == 2
+        curve.p_value("two-sided")
+        assert seen and set(seen) == {1}
+        seen.clear()
+        curve.null_distribution()
+        assert seen and set(seen) == {1}

@@ -25,7 +25,8 @@ distribution is exact up to that rounding, tails included. Rows keep their own
 scale (a logarithm) so that ``C(N, s)`` beyond the range of a double never overflows.
 
 The cost is about the number of cells visited, ``Σ_blocks Σ_c min(t, s − c)·2c(i − c)``
-(≈ 7·10⁸ at 200 + 200 without ties, under a second). The distribution is computed
+(≈ 7.5·10⁸ at 200 + 200 with 50 tie blocks, ≈ 0.3 s; each (row, block share) is one BLAS
+``daxpy``). The distribution is computed
 exactly when that estimate is at most :data:`EXACT_WORK_LIMIT`; beyond,
 :meth:`p_value <confusionlab.RocCurve.p_value>` uses the tie-corrected normal
 approximation of ``U`` (mean ``pn/2``, variance ``pn/12·[(N + 1) − Σ(t³ − t)/(N(N − 1))]``,
@@ -37,29 +38,44 @@ The p-value counts only its tail
 in reverse order). A cell ``(c, u)`` after ``i`` examples ends between ``u + 2(s − c)(i − c)``
 and ``u + 2(s − c)·o``; cells that can no longer reach ``≤ L`` are dropped, cells sure to
 end there are added at once with their ``C(N − i, s − c)`` completions (:func:`_tail_windowed`).
-Each row then lives in a fixed window and the count visits about a third of the whole
-distribution's cells, still a sum of positive terms. Two-sided, the second tail is counted
-only when the first is at least ½ (the two tails sum to at least 1).
+Each row then lives in a fixed window (stored from the window's start) and the count visits
+about a fifth of the whole distribution's cells (1.3·10⁸ of 7.5·10⁸ at 200 + 200 with 50 tie
+blocks, the observed U central), still a sum of positive terms. Each (row, block share) is one
+in-place BLAS ``daxpy`` (``y += C(t, j)·x``, one pass, no temporary) and the block's indices are
+computed as arrays, so the Python loop does little more than the ≈ 25,000 calls (BLAS limited to
+one thread: OpenBLAS's threads make so many short calls slow). Two-sided, the
+second tail is counted only when the first is at least ½ (the two tails sum to at least 1).
 
 Why not faster (issue 22's goal, 0.3× scipy's exact Mann–Whitney without ties)
 -------------------------------------------------------------------------------
-scipy's exact method without ties uses the product formula of the Gaussian binomial
-coefficient (a recursion over ``U`` alone, about ``(pn/2)²/2 ≈ 2·10⁸`` multiply-adds in BLAS
-dot products at 200 + 200, with subtractions). With ties no product formula exists: the
-generating function ``[y^s] ∏_blocks (1 + y·x^{2·midrank})^t`` keeps the class count ``c``
-as a second dimension, and every exact method that adds only positive terms (this one,
-Streitberg–Röhmel's shift algorithm) visits the (c, U) cells block by block (≈ 7.5·10⁸ at
-200 + 200 with 50 tie blocks). The routes around it — FFT or roots of unity over ``y`` and
-``x``, Newton's identities — subtract, and lose the relative precision of small tails
-that this module promises.
+At 200 + 200 with ties the p-value takes ≈ 0.55× scipy's exact Mann–Whitney without ties and
+the whole distribution ≈ 2.5× (``benchmarks/RESULTS.md``, scores part 4). scipy uses the product
+formula of the Gaussian binomial coefficient (a recursion over ``U`` alone, about
+``(pn/2)²/2 ≈ 2·10⁸`` multiply-adds in BLAS dot products, with subtractions). With ties no product
+formula exists: the generating function ``[y^s] ∏_blocks (1 + y·x^{2·midrank})^t`` keeps the
+class count ``c`` as a second dimension, and every exact method that adds only positive terms
+(this one, Streitberg–Röhmel's shift algorithm) visits (c, U) cells block by block. Meet in the
+middle (split at a block boundary near the middle, count each half into full (c, U) tables,
+combine ``Σ A[c1][u1]·cumB[s − c1][L − u1 − 2(s − c1)(i1 − c1)]``, all positive) was implemented
+and measured (``benchmarks/bench_null_split.py``): it is exact but visits 2.4·10⁸ cells, more than
+the window (the whole distribution's count already drops rows that cannot reach ``c = s``, so its
+second half shrinks instead of growing like ``i⁴``, and the window drops what the split would
+save); with windows on both halves it would visit 1.4·10⁸, 8 % fewer than the window alone. It
+cannot make the whole distribution cheaper either: the pmf needs a full convolution of the two
+halves' rows for each ``c1`` (≈ 8·10¹⁰ multiply-adds directly; FFT would subtract). The other
+routes — FFT or roots of unity over ``y`` and ``x``, Newton's identities — subtract, and lose the
+relative precision of small tails that this module promises.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+from scipy.linalg.blas import daxpy
 from scipy.stats import norm
+from threadpoolctl import ThreadpoolController
 
 from .._validation import check_alternative, check_memory
 from ._input import Scores
@@ -91,6 +107,18 @@ class PValue(float):
         return f"PValue({float(self)!r}, method={self.method!r})"
 
 
+_CONTROLLER: list[ThreadpoolController] = []
+
+
+def _one_blas_thread() -> Any:
+    """A context limiting BLAS to one thread for the counting's daxpy calls: on a busy machine
+    OpenBLAS's threads turn ≈ 25,000 row updates of ≈ 0.1 s into seconds (4.8 s measured at load 5
+    on 2 cores). The controller is built once (each ``threadpool_limits`` re-reads the libraries)."""
+    if not _CONTROLLER:
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1, user_api="blas")
+
+
 def tie_blocks(s: Scores) -> tuple[np.ndarray, np.ndarray]:
     """``(sizes, positives)`` of the tie blocks in increasing score order."""
     pos, neg = s.block_counts
@@ -120,6 +148,12 @@ def counting_work(sizes: np.ndarray, small: int) -> float:
 
 
 def _count(sizes: np.ndarray, small: int, limit: int | None = None) -> tuple[np.ndarray, float]:
+    """The counts of ``2U`` of the counted class (see :func:`_count_rows`), BLAS on one thread."""
+    with _one_blas_thread():
+        return _count_rows(sizes, small, limit)
+
+
+def _count_rows(sizes: np.ndarray, small: int, limit: int | None = None) -> tuple[np.ndarray, float]:
     """The counts of ``2U`` of the counted class (index = 2U) as ``(scaled, log_scale)``: the true
     count is ``scaled · exp(log_scale)``.
 
@@ -147,7 +181,6 @@ def _count(sizes: np.ndarray, small: int, limit: int | None = None) -> tuple[np.
     if width > 0:
         rows[0][0] = 1.0
     log_scale = [0.0] * (small + 1)  # the true count of row c is rows[c] · exp(log_scale[c])
-    buffer = np.empty(width)  # a scaled row: at most 2c·a + 1 ≤ 2so + 1 long
     i = 0
     for t in sizes.tolist():
         # C(t, j) exactly (rounded once to a double: integer counts stay exact below 2^53); log-space
@@ -176,12 +209,7 @@ def _count(sizes: np.ndarray, small: int, limit: int | None = None) -> tuple[np.
                     w = binom[j] if rescale == 0.0 else binom[j] * math.exp(rescale)
                 else:
                     w = math.exp(log_binom[j] + rescale)
-                out = dst[shift : shift + size]
-                if w == 1.0:
-                    np.add(out, view[:size], out=out)
-                else:  # through a buffer allocated once: a fresh temporary per add costs 3x
-                    scaled = np.multiply(view[:size], w, out=buffer[:size])
-                    np.add(out, scaled, out=out)
+                daxpy(view, dst, n=size, a=w, offy=shift)  # dst[shift:shift + size] += w · view[:size]
         i += t
         for c in range(max(0, small - (total - i), i - other), min(i, small) + 1):
             # a row may hold at most C(i, c) counts: rescale before a double could overflow
@@ -195,6 +223,12 @@ def _count(sizes: np.ndarray, small: int, limit: int | None = None) -> tuple[np.
 
 
 def _tail_windowed(sizes: np.ndarray, small: int, limit: int) -> float:
+    """P(2U ≤ limit) of the counted class (see :func:`_tail_rows`), BLAS on one thread."""
+    with _one_blas_thread():
+        return _tail_rows(sizes, small, limit)
+
+
+def _tail_rows(sizes: np.ndarray, small: int, limit: int) -> float:
     """P(2U ≤ limit) of the counted class, each row of the counting kept to a window.
 
     Besides the cut of :func:`_count` (cells that can no longer end at ``2U ≤ limit``), a cell
@@ -219,41 +253,56 @@ def _tail_windowed(sizes: np.ndarray, small: int, limit: int) -> float:
         f"the exact p-value at {small} + {other} examples",
         "use the normal approximation (p_value(method='normal'))",
     )
-    lo = [max(0, limit - 2 * (small - c) * other + 1) for c in range(small + 1)]  # below: sure
-    rows = [np.zeros(min(2 * c * other + 1, width)) for c in range(small + 1)]
-    rows[0][0] = 1.0
-    buffer = np.empty(width)
+    lo = np.maximum(0, limit - 2 * (small - np.arange(small + 1)) * other + 1)  # below: sure
+    # row c holds only its window: rows[c][k] is the count of 2U = lo[c] + k
+    base = lo.tolist()
+    ends = np.cumsum([max(0, min(2 * c * other, limit) - base[c] + 1) for c in range(small + 1)]).tolist()
+    flat = np.zeros(ends[-1])  # one allocation (its pages are zeroed when first touched)
+    rows = [flat[b:e] for b, e in zip([0, *ends[:-1]], ends, strict=True)]
+    rows[0][0] = 1.0  # lo[0] = 0: limit < 2s·o
     sure = 0.0
     i = 0
     for t in sizes.tolist():
-        binom = [float(math.comb(t, j)) for j in range(t + 1)]
-        for c in range(min(i, small), max(0, small - (total - i), i - other) - 1, -1):
-            a = i - c
-            start = lo[c]
-            length = int(min(2 * c * a + 1, limit - 2 * (small - c) * a + 1))
-            if length <= start:
-                continue
-            src = rows[c]
-            prefix = None
-            for j in range(max(1, t - (other - a)), min(t, small - c) + 1):
-                d = c + j
-                shift = 2 * j * a + j * (t - j)
-                sure_below = lo[d] - shift  # source cells below this index end surely at 2U ≤ limit
-                if sure_below > start:
-                    if prefix is None:
-                        prefix = np.cumsum(src[start:length])
-                    mass = float(prefix[min(sure_below, length) - start - 1])
-                    if mass:
-                        sure += mass * binom[j] * float(math.comb(total - i - t, small - d))
-                first = max(start, sure_below)
-                end = int(min(length, limit - 2 * (small - d) * (i + t - d) + 1 - shift))
-                if end <= first:
-                    continue
-                out = rows[d][first + shift : end + shift]
-                if binom[j] == 1.0:
-                    np.add(out, src[first:end], out=out)
-                else:
-                    np.add(out, np.multiply(src[first:end], binom[j], out=buffer[: end - first]), out=out)
+        # every (source row c, block share j) of this block at once, as arrays (rows c descending)
+        cs = np.arange(min(i, small), max(0, small - (total - i), i - other) - 1, -1)
+        a = (i - cs)[:, None]  # others below the block
+        start = lo[cs][:, None]
+        length = np.minimum(2 * cs[:, None] * a + 1, limit - 2 * (small - cs[:, None]) * a + 1)
+        j = np.arange(1, t + 1)[None, :]
+        d = cs[:, None] + j
+        valid = (j >= t - (other - a)) & (d <= small) & (length > start)
+        shift = 2 * j * a + j * (t - j)
+        sure_below = lo[np.minimum(d, small)] - shift  # source cells below this index surely end ≤ limit
+        first = np.maximum(start, sure_below)
+        end = np.minimum(length, limit - 2 * (small - d) * (i + t - d) + 1 - shift)
+        binom = np.array([float(math.comb(t, k)) for k in range(t + 1)])
+        # sure cells first (from the rows as they were before this block): count · C(t, j) · completions
+        sure_cells = valid & (sure_below > start)
+        if sure_cells.any():
+            left = total - i - t  # examples after the block: a cell of row d has C(left, s − d) completions
+            rest = np.array([float(math.comb(left, small - k)) if k <= small else 0.0 for k in range(small + t + 1)])
+            weight = binom[j] * rest[d]
+            stop = np.minimum(sure_below, length) - start - 1
+            for r in np.flatnonzero(sure_cells.any(axis=1)).tolist():
+                c, keep = int(cs[r]), sure_cells[r]
+                at = stop[r][keep]
+                prefix = np.cumsum(rows[c][: int(at.max()) + 1])  # the window starts at start = lo[c]
+                sure += float(np.dot(prefix[at], weight[r][keep]))
+        # then 2U = first + shift … end + shift − 1 of row d += C(t, j) · 2U = first … end − 1 of row c
+        # (each row indexed from its window's start), in place, one pass each (daxpy), rows c
+        # descending: each row is read before a lower one adds into it
+        r, k = np.nonzero(valid & (end > first))
+        calls = zip(
+            cs[r].tolist(),
+            d[r, k].tolist(),
+            (end - first)[r, k].tolist(),
+            binom[k + 1].tolist(),
+            (first - start)[r, k].tolist(),
+            (first + shift - lo[np.minimum(d, small)])[r, k].tolist(),
+            strict=True,
+        )
+        for c, dst, n, w, x_at, y_at in calls:
+            daxpy(rows[c], rows[dst], n, w, x_at, 1, y_at, 1)
         i += t
     # row s's window is empty (lo[s] = limit + 1): every way of ending at 2U ≤ limit was counted as sure
     return sure / float(math.comb(total, small))
