@@ -384,3 +384,30 @@ def test_icc_refuses_non_finite_ratings(worker):
     for bad in ([[1.0, NAN], [2.0, 3.0]], [[1.0, INF], [2.0, 3.0]], [["a", "b"], ["c", "d"]]):
         reply = worker.call("surface_stability", measure="icc", args=(bad,))
         check(reply, {"predictions": (bad, "bad")}, "icc", documented=UNDEFINED)
+
+
+# ----------------------------------------------------------------------------- the sweep's reproductions
+SWEEP = [
+    ("surface_plan_test_size", {"metric": "accuracy", "prevalence": 0.3, "tpr": 0.8, "tnr": 0.8, "half_width": 0.01,
+                                "max_size": 10**8}, "max_size"),
+    ("surface_plan_test_size", {"metric": "accuracy", "prevalence": 0.3, "tpr": 0.8, "tnr": 0.8, "half_width": 0.1,
+                                "assurance": 0.999999, "max_size": 5000}, "assurance"),
+    ("surface_plan_test_size", {"metric": "mcc", "prevalence": 1e-4, "tpr": 0.8, "tnr": 0.8, "half_width": 0.2,
+                                "max_size": 2000}, "prevalence"),
+    ("surface_plan_group_size", {"metric": "DI", "size_a": 5000, "rate_a": 1e-4, "rate_d": 0.25, "half_width": 5.0},
+     "half_width"),
+    ("surface_plan_group_size", {"metric": "DPPL", "size_a": 10**9, "rate_a": 0.3, "rate_d": 0.3, "half_width": 0.05},
+     "size_a"),
+    ("surface_compare_paired_cells", {"cells": [[2**53, 0, 0, 0], [0, 0, 0, 2**53]], "metric": "accuracy"}, "cells"),
+    ("surface_compare_paired_cells", {"cells": [[10**8, 5, 3, 10], [4, 2, 1, 10**8]], "metric": "accuracy"}, "cells"),
+    ("surface_compare_paired_cells", {"cells": [[5 * 10**8, 0, 0, 0], [0, 0, 0, 5 * 10**8]], "metric": "f1"}, "cells"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("call", "kwargs", "big"), SWEEP, ids=[f"{c}-{b}" for c, _, b in SWEEP])
+def test_the_sweeps_large_requests_answer_or_refuse_within_the_caps(worker, call, kwargs, big):
+    """Issue 21's memory blow-ups and hangs on this surface: a right answer or a clear refusal
+    within the child's caps (3 GiB address space, 60 CPU seconds)."""
+    reply = worker.call(call, **kwargs)
+    documented = ("TargetUnreachableError",) if "plan" in call else ()
+    check(reply, {big: (kwargs[big], "big")}, call.removeprefix("surface_"), documented=documented)
