@@ -445,6 +445,11 @@ def call_surface_rank_models(*, y_true: Any, predictions: Any, metric: Any, **kw
         out.append(f"P(best) sums to {best.sum()!r}, not 1")
     if np.any(~((ranks >= 1 - 1e-9) & (ranks <= k + 1e-9))):
         out.append(f"expected ranks {ranks!r} outside [1, {k}]")
+    same = [name for name in predictions if list(predictions[name]) == list(next(iter(predictions.values())))]
+    if len(same) == 2 == len(predictions):  # two identical classifiers: exchangeable
+        pa, pb = (float(frame.loc[name, "prob_best"]) for name in same)
+        if abs(pa - pb) > 1e-9:
+            out.append(f"identical classifiers with P(best) {pa!r} and {pb!r}")
     return out
 
 

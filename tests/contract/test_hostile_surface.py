@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import numpy as np
 import pytest
 from _hostile_worker import Worker
 from hypothesis import given, settings
@@ -56,8 +57,10 @@ def labels(n: int) -> st.SearchStrategy[list[int]]:
 HOSTILE_LABELS = [["a", "b", "a", "b"], [0.5, 1, 0, 1], [NAN, 1, 0, 1], [None, 1, 0, 1], [], "0101", 3]
 metric_arg = tagged(st.sampled_from(["accuracy", "f1", "mcc", "precision", "npv"]), ["nope", "", None, 3, ["f1"]])
 tolerance_arg = tagged(st.sampled_from([1e-12, 1e-9, 0.0]), [-1e-9, NAN, INF, 0.5, "1e-9", None])
-future_arg = tagged(st.sampled_from([None, 100, (40, 60)]), [-1, 0, 2.5, NAN, "100", (10, -1), True], [10**12])
-n_draws_arg = tagged(st.sampled_from([2000, 5000]), [0, -1, 2.5, NAN, "2000", None], [10**12])
+future_arg = tagged(
+    st.sampled_from([None, 100, (40, 60), np.int64(80)]), [-1, 0, 2.5, NAN, "100", (10, -1), True], [10**12]
+)
+n_draws_arg = tagged(st.sampled_from([2000, np.int64(5000)]), [0, -1, 2.5, NAN, "2000", None], [10**12])
 
 
 # ----------------------------------------------------------------------------- paired
@@ -142,7 +145,7 @@ def test_rank_models(worker, data, n, kind, metric, n_draws):
 
 
 # ----------------------------------------------------------------------------- planners
-rate = st.floats(0.55, 0.95)
+rate = st.floats(0.55, 0.95) | st.just(np.float64(0.7))
 unit_bad = [0.0, 1.0, -0.1, 1.5, NAN, INF, "0.8", None]
 
 
@@ -153,7 +156,7 @@ unit_bad = [0.0, 1.0, -0.1, 1.5, NAN, INF, "0.8", None]
     tpr=tagged(rate, unit_bad[2:]),
     tnr=tagged(rate, unit_bad[2:]),
     half_width=tagged(st.floats(0.05, 0.3), [0.0, -0.1, NAN, INF, "0.1", None]),
-    max_size=tagged(st.sampled_from([50, 200, 400]), [0, -1, 2.5, NAN, "100", None, True]),
+    max_size=tagged(st.sampled_from([50, 200, np.int64(400)]), [0, -1, 2.5, NAN, "100", None, True]),
     assurance=tagged(st.sampled_from([None, None, 0.8]), [0.0, 1.5, -0.1, NAN, "0.9"], [0.999999]),
 )
 def test_plan_test_size(worker, metric, prevalence, tpr, tnr, half_width, max_size, assurance):
@@ -173,7 +176,7 @@ def test_plan_test_size(worker, metric, prevalence, tpr, tnr, half_width, max_si
 @settings(CI, max_examples=20)
 @given(
     metric=tagged(st.sampled_from(["DPL", "DPPL", "DI"]), ["CI", "nope", None, 3]),
-    size_a=tagged(st.integers(1, 2000), [0, -5, 2.5, NAN, "100", None, True], [10**9]),
+    size_a=tagged(st.integers(1, 2000) | st.just(np.int64(300)), [0, -5, 2.5, NAN, "100", None, True], [10**9]),
     rate_a=tagged(st.floats(0.05, 0.95), unit_bad, [1e-4]),
     rate_d=tagged(st.floats(0.05, 0.95), unit_bad),
     half_width=tagged(st.floats(0.05, 0.5), [0.0, -0.1, NAN, INF, "0.1", None], [5.0]),
@@ -201,9 +204,9 @@ prob = st.floats(0, 1)
     data=st.data(),
     n=st.integers(4, 40),
     p_kind=tagged(st.just("ok"), ["nan", "above", "below", "text", "short", "inf"]),
-    bins=tagged(st.sampled_from([1, 2, 5, 10]), [0, -1, 2.5, NAN, "10", None, True], [10**9]),
+    bins=tagged(st.sampled_from([1, 2, 5, np.int64(10)]), [0, -1, 2.5, NAN, "10", None, True], [10**9]),
     strategy=tagged(st.sampled_from(["quantile", "uniform"]), ["nope", None, 1]),
-    n_resamples=tagged(st.sampled_from([50, 100]), [0, -1, 2.5, NAN, "50"], [10**12]),
+    n_resamples=tagged(st.sampled_from([50, np.int64(100)]), [0, -1, 2.5, NAN, "50"], [10**12]),
     confidence=tagged(st.sampled_from([0.5, 0.9, 0.95]), [0.0, 1.0, 1.5, NAN, "0.95", None]),
 )
 def test_calibration(worker, data, n, p_kind, bins, strategy, n_resamples, confidence):
