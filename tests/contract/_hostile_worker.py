@@ -553,6 +553,20 @@ def call_surface_stability(*, measure: str, args: tuple, **kwargs: Any) -> list[
     return []
 
 
+def call_surface_stability_scale_free(*, measure: str, args: tuple, factor: float, **kwargs: Any) -> list[str]:
+    """The metric-scale measures are scale-free: ``args`` multiplied by ``factor`` must give the
+    value of ``args`` (an independent expected value), or be refused."""
+    import numpy as np
+
+    from confusionlab import stability
+
+    f = getattr(stability, measure)
+    expected = float(f(*args, **kwargs).value)
+    scaled = tuple(np.asarray(a, dtype=float) * factor if not isinstance(a, str) else a for a in args)
+    got = float(f(*scaled, **kwargs).value)
+    return [] if abs(got - expected) <= 1e-9 else [f"{measure} x {factor:g} = {got!r}, unscaled {expected!r}"]
+
+
 CALLS = {name.removeprefix("call_"): f for name, f in globals().items() if name.startswith("call_")}
 
 

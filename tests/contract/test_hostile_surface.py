@@ -414,3 +414,21 @@ def test_the_sweeps_large_requests_answer_or_refuse_within_the_caps(worker, call
     reply = worker.call(call, **kwargs)
     documented = ("TargetUnreachableError",) if "plan" in call else ()
     check(reply, {big: (kwargs[big], "big")}, call.removeprefix("surface_"), documented=documented)
+
+
+SCALE_FREE = [
+    ("krippendorff_alpha", ([[1, -1, 2], [1, 1, 3]], "metric")),
+    ("icc", ([[1, -1, 0, 2], [1, 1, 3, 2]],)),
+    ("phi", ([[1, -1, 2], [1, 1, 3]], [1, 0, -1, 2], "metric")),
+    ("psi", ([[1, -1, 2], [1, 1, 3]], [[1, 0, 2], [2, 1, 3]], "metric")),
+]
+
+
+@pytest.mark.parametrize("factor", [1e300, 1e160, 1e-3])
+@pytest.mark.parametrize(("measure", "args"), SCALE_FREE, ids=[m for m, _ in SCALE_FREE])
+def test_metric_scale_measures_are_scale_free_or_refuse_huge_values(worker, measure, args, factor):
+    """Regression (issue 21 hostile sweep): at ±1e300 the squared differences overflowed and
+    krippendorff_alpha and icc answered NaN as a defined value, phi answered 1.0 (per object [1,
+    nan]) for data whose unscaled phi is 0.0. Expected values come from the same data unscaled."""
+    reply = worker.call("surface_stability_scale_free", measure=measure, args=args, factor=factor)
+    check(reply, {"predictions": (factor, "big" if factor > 1e100 else "ok")}, measure)
