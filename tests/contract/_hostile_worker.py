@@ -567,6 +567,18 @@ def call_surface_stability_scale_free(*, measure: str, args: tuple, factor: floa
     return [] if abs(got - expected) <= 1e-9 else [f"{measure} x {factor:g} = {got!r}, unscaled {expected!r}"]
 
 
+def call_surface_grouped_gaps(*, y_true: Any, score_a: Any, score_b: Any, groups: Any) -> list[str]:
+    """Grouped curves' and grouped AUC comparisons' gap intervals inside the gaps' ranges."""
+    import confusionlab as cl
+
+    out = []
+    for (g, h), (lo, hi) in cl.roc_curve(y_true, score_a, groups=groups).gap_intervals().items():
+        out += _ordered(f"roc_curve gap ({g}, {h})", lo, hi, -1.0, 1.0)
+    for (g, h), (lo, hi) in cl.compare_auc(y_true, score_a, score_b, groups=groups).gap_intervals().items():
+        out += _ordered(f"compare_auc gap ({g}, {h})", lo, hi, -2.0, 2.0)
+    return out
+
+
 CALLS = {name.removeprefix("call_"): f for name, f in globals().items() if name.startswith("call_")}
 
 

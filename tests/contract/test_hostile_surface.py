@@ -287,6 +287,16 @@ def test_compare_auc_interval_stays_inside_minus_one_one(worker):
     check(reply, {"score_a": (a, "ok"), "score_b": (b, "ok")}, "compare_auc")
 
 
+def test_grouped_gap_intervals_stay_inside_their_ranges(worker):
+    """Regression: GroupedCurves.gap_intervals gave (-1.266, -0.290) for these two groups (AUC 1/3
+    against 1), outside [-1, 1], the range of a difference of AUCs; now clipped (and the grouped
+    AUC comparison's gaps to [-2, 2])."""
+    y, g = [1, 1, 1, 0, 0, 0] * 2, ["a"] * 6 + ["b"] * 6
+    a = [0, 0, 3, 4, 0, 4, 5, 4, 3, 2, 1, 0]
+    reply = worker.call("surface_grouped_gaps", y_true=y, score_a=a, score_b=a[::-1], groups=g)
+    check(reply, {"score_a": (a, "ok")}, "roc_curve(groups=).gap_intervals")
+
+
 def test_compare_auc_with_one_class_is_refused(worker):
     reply = worker.call("surface_compare_auc", y_true=[1, 1, 1, 1], score_a=[0.1, 0.2, 0.3, 0.4], score_b=[0] * 4)
     check(reply, {"y_true": ([1] * 4, "bad")}, "compare_auc")
