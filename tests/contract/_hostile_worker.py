@@ -399,6 +399,186 @@ def call_roc_view(*, index: Any = None, confidence: Any = None, threshold: Any =
     return out
 
 
+# ---- issue 21: the surface of the last rounds (test_hostile_surface.py)
+def _unit(name: str, x: Any) -> list[str]:
+    x = float(x)
+    return [] if 0.0 <= x <= 1.0 else [f"{name} = {x!r} outside [0, 1]"]
+
+
+def _ordered(name: str, lo: Any, hi: Any, lower: float = -math.inf, upper: float = math.inf) -> list[str]:
+    lo, hi = float(lo), float(hi)
+    return [] if lower <= lo <= hi <= upper else [f"{name} = ({lo!r}, {hi!r}) unordered or outside [{lower}, {upper}]"]
+
+
+def _paired_checks(c: Any) -> list[str]:
+    probs = (c.prob_greater, c.prob_equal, c.prob_less)
+    out = [v for name, x in zip(("P(>)", "P(=)", "P(<)"), probs, strict=True) for v in _unit(name, x)]
+    if abs(sum(float(x) for x in probs) - 1.0) > 1e-6:
+        out.append(f"P(>) + P(=) + P(<) = {sum(probs)!r}, not 1")
+    return out + _ordered("interval()", *c.interval(), -2.0, 2.0)
+
+
+def call_surface_compare_paired(*, y_true: Any, pred_a: Any, pred_b: Any, metric: Any, **kwargs: Any) -> list[str]:
+    import confusionlab as cl
+
+    return _paired_checks(cl.compare_paired(y_true, pred_a, pred_b, metric, **kwargs))
+
+
+def call_surface_compare_paired_cells(*, cells: Any, metric: Any, **kwargs: Any) -> list[str]:
+    import confusionlab as cl
+
+    return _paired_checks(cl.compare_paired_cells(cells, metric, **kwargs))
+
+
+def call_surface_rank_models(*, y_true: Any, predictions: Any, metric: Any, **kwargs: Any) -> list[str]:
+    import numpy as np
+
+    import confusionlab as cl
+
+    r = cl.rank_models(y_true, predictions, metric, **kwargs)
+    frame = r.to_frame()
+    best = np.asarray(frame["prob_best"], dtype=np.float64)
+    ranks = np.asarray(frame["expected_rank"], dtype=np.float64)
+    k = len(frame)
+    out = [v for name, x in zip(frame.index, best, strict=True) for v in _unit(f"P({name} best)", x)]
+    if abs(float(best.sum()) - 1.0) > 1e-6:
+        out.append(f"P(best) sums to {best.sum()!r}, not 1")
+    if np.any(~((ranks >= 1 - 1e-9) & (ranks <= k + 1e-9))):
+        out.append(f"expected ranks {ranks!r} outside [1, {k}]")
+    same = [name for name in predictions if list(predictions[name]) == list(next(iter(predictions.values())))]
+    if len(same) == 2 == len(predictions):  # two identical classifiers: exchangeable
+        pa, pb = (float(frame.loc[name, "prob_best"]) for name in same)
+        if abs(pa - pb) > 1e-9:
+            out.append(f"identical classifiers with P(best) {pa!r} and {pb!r}")
+    return out
+
+
+def call_surface_plan_test_size(*, metric: Any, **kwargs: Any) -> list[str]:
+    import confusionlab as cl
+
+    plan = cl.plan_test_size(metric, **kwargs)
+    max_size = kwargs.get("max_size", 10**6)
+    out = [] if type(plan.N) is int and 1 <= plan.N <= max_size else [f"N = {plan.N!r} not an int in [1, max_size]"]
+    if plan.half_width is not None and not float(plan.half_width) <= float(kwargs["half_width"]) + 1e-12:
+        out.append(f"the plan's half_width {plan.half_width!r} exceeds the requested {kwargs['half_width']!r}")
+    return out
+
+
+def call_surface_plan_group_size(**kwargs: Any) -> list[str]:
+    from confusionlab import bias
+
+    plan = bias.plan_group_size(**kwargs)
+    max_size = kwargs.get("max_size", 100_000)
+    out = [] if type(plan.N) is int and 1 <= plan.N <= max_size else [f"N = {plan.N!r} not an int in [1, max_size]"]
+    if not float(plan.half_width) <= float(kwargs["half_width"]) + 1e-12:
+        out.append(f"the plan's half_width {plan.half_width!r} exceeds the requested {kwargs['half_width']!r}")
+    return out
+
+
+def call_surface_calibration(*, y_true: Any, y_prob: Any, confidence: Any = 0.95, **kwargs: Any) -> list[str]:
+    import numpy as np
+
+    import confusionlab as cl
+
+    c = cl.calibration(y_true, y_prob, **kwargs)
+    out = _unit("ece", c.ece) + _unit("brier", c.brier) + _unit("p_value", c.p_value)
+    out += _ordered("interval", *c.interval(confidence), 0.0, 1.0)
+    band = c.band(confidence)
+    lower, upper = np.asarray(band.lower, dtype=float), np.asarray(band.upper, dtype=float)
+    if np.any(lower > upper + 1e-12) or np.any(lower < 0) or np.any(upper > 1):
+        out.append("the consistency band is not inside [0, 1] with lower <= upper")
+    return out
+
+
+def call_surface_poisson_binomial(*, p: Any) -> list[str]:
+    import numpy as np
+
+    from confusionlab.calibration import poisson_binomial_pmf
+
+    pmf = np.asarray(poisson_binomial_pmf(p).pmf, dtype=np.float64)
+    if pmf.shape != (np.size(p) + 1,) or np.any(~(pmf >= 0)) or abs(float(pmf.sum()) - 1.0) > 1e-9:
+        return [f"pmf of shape {pmf.shape} with sum {pmf.sum()!r} or negative entries"]
+    return []
+
+
+def call_surface_compare_auc(*, y_true: Any, score_a: Any, score_b: Any, confidence: Any = 0.95) -> list[str]:
+    import confusionlab as cl
+
+    c = cl.compare_auc(y_true, score_a, score_b)
+    aucs = c.aucs.items() if isinstance(c.aucs, dict) else enumerate(c.aucs)
+    out = [v for i, x in aucs for v in _unit(f"aucs[{i}]", x)]
+    out += _unit("p_value", c.p_value) + _unit("prob_greater", c.prob_greater)
+    if not -1.0 <= float(c.value) <= 1.0:
+        out.append(f"difference of AUCs {c.value!r} outside [-1, 1]")
+    return out + _ordered("interval", *c.interval(confidence), -1.0, 1.0)
+
+
+def call_surface_pr_curve(*, y_true: Any, y_score: Any, confidence: Any = 0.95, method: Any = "logit") -> list[str]:
+    import numpy as np
+
+    import confusionlab as cl
+
+    curve = cl.precision_recall_curve(y_true, y_score)
+    prec, rec = np.asarray(curve.precision, dtype=float), np.asarray(curve.recall, dtype=float)
+    out = _unit("average precision", curve.value)
+    if np.any(~((prec >= 0) & (prec <= 1))) or np.any(~((rec >= 0) & (rec <= 1))):
+        out.append("precision or recall outside [0, 1]")
+    out += _ordered("interval", *curve.interval(confidence, method=method, n_resamples=200, random_state=0), 0, 1)
+    band = curve.band(confidence)
+    lower, upper = np.asarray(band.lower, dtype=float), np.asarray(band.upper, dtype=float)
+    if np.any(lower > upper + 1e-12) or np.any(lower < 0) or np.any(upper > 1):
+        out.append("the band is not inside [0, 1] with lower <= upper")
+    return out
+
+
+def call_surface_stability(*, measure: str, args: tuple, **kwargs: Any) -> list[str]:
+    import numpy as np
+
+    from confusionlab import stability
+
+    r = getattr(stability, measure)(*args, **kwargs)
+    value = float(r.value)
+    if not r.defined:
+        ok = math.isnan(value) and r.reason
+        return [] if ok else [f"{measure}: undefined with value {value!r}, reason {r.reason!r}"]
+    if not (math.isfinite(value) and value <= 1.0 + 1e-9):
+        return [f"{measure} = {value!r}: not finite and <= 1"]
+    if measure in ("phi", "psi"):
+        per = np.asarray(r.per_object, dtype=float)
+        if np.any(per[~np.isnan(per)] > 1.0 + 1e-9):
+            return [f"{measure}: per-object values above 1: {per!r}"]
+        lo, hi = r.interval()
+        if not (lo <= hi or (math.isnan(lo) and math.isnan(hi))):
+            return [f"{measure}: interval ({lo!r}, {hi!r}) unordered"]
+    return []
+
+
+def call_surface_stability_scale_free(*, measure: str, args: tuple, factor: float, **kwargs: Any) -> list[str]:
+    """The metric-scale measures are scale-free: ``args`` multiplied by ``factor`` must give the
+    value of ``args`` (an independent expected value), or be refused."""
+    import numpy as np
+
+    from confusionlab import stability
+
+    f = getattr(stability, measure)
+    expected = float(f(*args, **kwargs).value)
+    scaled = tuple(np.asarray(a, dtype=float) * factor if not isinstance(a, str) else a for a in args)
+    got = float(f(*scaled, **kwargs).value)
+    return [] if abs(got - expected) <= 1e-9 else [f"{measure} x {factor:g} = {got!r}, unscaled {expected!r}"]
+
+
+def call_surface_grouped_gaps(*, y_true: Any, score_a: Any, score_b: Any, groups: Any) -> list[str]:
+    """Grouped curves' and grouped AUC comparisons' gap intervals inside the gaps' ranges."""
+    import confusionlab as cl
+
+    out = []
+    for (g, h), (lo, hi) in cl.roc_curve(y_true, score_a, groups=groups).gap_intervals().items():
+        out += _ordered(f"roc_curve gap ({g}, {h})", lo, hi, -1.0, 1.0)
+    for (g, h), (lo, hi) in cl.compare_auc(y_true, score_a, score_b, groups=groups).gap_intervals().items():
+        out += _ordered(f"compare_auc gap ({g}, {h})", lo, hi, -2.0, 2.0)
+    return out
+
+
 CALLS = {name.removeprefix("call_"): f for name, f in globals().items() if name.startswith("call_")}
 
 

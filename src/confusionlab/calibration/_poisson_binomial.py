@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import fft as sp_fft
 
-from .._validation import check_confidence, check_memory
+from .._validation import check_confidence, check_forecasts, check_memory
 
 __all__ = ["PoissonBinomial", "central_interval", "pmf_bytes", "poisson_binomial_pmf"]
 
@@ -88,7 +88,8 @@ def poisson_binomial_pmf(p: np.ndarray, *, direct_max: int = DIRECT_MAX) -> Pois
     Parameters
     ----------
     p : numpy.ndarray
-        Success probabilities in [0, 1] (trusted: checked by the caller).
+        Success probabilities in [0, 1] (NaN, infinities, values outside [0, 1] and strings are
+        refused with an :class:`~confusionlab.InvalidParameterError` naming ``p``).
     direct_max : int, default :data:`DIRECT_MAX`
         Factors up to this many coefficients are multiplied directly, longer ones by FFT.
 
@@ -108,7 +109,7 @@ def poisson_binomial_pmf(p: np.ndarray, *, direct_max: int = DIRECT_MAX) -> Pois
     >>> pb.pmf.tolist(), pb.error_bound < 1e-15
     ([0.25, 0.5, 0.25], True)
     """
-    p = np.asarray(p, dtype=np.float64).reshape(-1)
+    p = check_forecasts(p, "p")  # issue 21: [1.5] gave a PMF with -0.5, None and NaN one of NaN
     k = p.size
     if k == 0:
         return PoissonBinomial(np.ones(1), 0.0)

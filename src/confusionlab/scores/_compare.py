@@ -97,12 +97,15 @@ class AucComparison(Result):
 
     def interval(self, confidence: float = 0.95, target: str = "true_value") -> Any:
         """The difference's central interval ``d ± z·sd`` (DeLong's paired variance; doubled for
-        ``target="next_test_set"``); a mapping over every pair with more than two classifiers."""
+        ``target="next_test_set"``), clipped to the range [-1, 1] of a difference of AUCs; a mapping
+        over every pair with more than two classifiers."""
         confidence = check_confidence(confidence)
         target = check_choice(target, "target", TARGETS)
         z = float(norm.ppf(0.5 + confidence / 2))
         half = z * self._sd * (math.sqrt(2.0) if target == "next_test_set" else 1.0)
-        return self._keyed([(float(d - h), float(d + h)) for d, h in zip(self._difference, half, strict=True)])
+        return self._keyed(
+            [(max(float(d - h), -1.0), min(float(d + h), 1.0)) for d, h in zip(self._difference, half, strict=True)]
+        )
 
     @property
     def p_value(self) -> Any:

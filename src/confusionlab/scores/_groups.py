@@ -122,7 +122,7 @@ class GroupedCurves(Result):
         self, confidence: float = 0.95, target: str = "true_value"
     ) -> dict[tuple[Any, Any], tuple[float, float]]:
         """Each pair's difference ``A_a − A_b`` with its interval, simultaneous over the pairs
-        (Bonferroni over ``G(G − 1)/2``); keyed ``(a, b)`` in the groups' order."""
+        (Bonferroni over ``G(G − 1)/2``), clipped to [-1, 1]; keyed ``(a, b)`` in the groups' order."""
         confidence = check_confidence(confidence)
         target = check_choice(target, "target", TARGETS)
         g = len(self.members)
@@ -135,7 +135,7 @@ class GroupedCurves(Result):
             for b in range(a + 1, g):
                 d = float(v[a] - v[b])
                 half = z * math.sqrt(inflation * (var[a] + var[b]))
-                out[(self.names[a], self.names[b])] = (d - half, d + half)
+                out[(self.names[a], self.names[b])] = (max(d - half, -1.0), min(d + half, 1.0))  # the range
         return out
 
     def interval(self, confidence: float = 0.95, target: str = "true_value") -> tuple[float, float]:
@@ -338,8 +338,8 @@ class GroupedAucComparison(Result):
 
     def gap_intervals(self, confidence: float = 0.95, target: str = "true_value") -> Any:
         """For each pair of groups ``(g, h)`` (in the groups' order), ``d_g − d_h`` with its interval,
-        simultaneous over the pairs of groups (Bonferroni over ``G(G − 1)/2``); a mapping over the
-        classifier pairs with more than two classifiers."""
+        simultaneous over the pairs of groups (Bonferroni over ``G(G − 1)/2``), clipped to [-2, 2]; a
+        mapping over the classifier pairs with more than two classifiers."""
         confidence = check_confidence(confidence)
         target = check_choice(target, "target", TARGETS)
         g = len(self.members)
@@ -353,7 +353,7 @@ class GroupedAucComparison(Result):
                 for b in range(a + 1, g):
                     diff = float(d[a, k] - d[b, k])
                     half = z * math.sqrt(inflation * (var[a, k] + var[b, k]))
-                    one[(self.names[a], self.names[b])] = (diff - half, diff + half)
+                    one[(self.names[a], self.names[b])] = (max(diff - half, -2.0), min(diff + half, 2.0))
             out.append(one)
         return self._keyed(out)
 

@@ -93,11 +93,19 @@ def as_sample(values: Any, name: str) -> np.ndarray:
     return arr
 
 
+#: The largest magnitude ``scale="metric"`` accepts: sums of squared differences of values up to
+#: this stay far inside float64 (``(2·1e100)² · 1e12 pairs ≈ 4e212``).
+MAX_METRIC_VALUE = 1e100
+#: The smallest largest magnitude it accepts (all values below it: their squares underflow).
+MIN_METRIC_SCALE = 1e-100
+
+
 def as_float(arr: np.ndarray, name: str) -> np.ndarray:
     """Convert to float64 with NaN for missing values, or raise an InvalidParameterError naming ``name``.
 
     Only numbers are accepted (strings such as ``"1.5"`` are refused, not parsed); missing
-    values (None, NaN, pandas ``<NA>``) become NaN.
+    values (None, NaN, pandas ``<NA>``) become NaN; infinities, magnitudes beyond
+    :data:`MAX_METRIC_VALUE` and data all of whose magnitudes lie below :data:`MIN_METRIC_SCALE` are refused.
     """
     if arr.dtype.kind in "biuf":
         out = arr.astype(np.float64, copy=False)
@@ -113,6 +121,17 @@ def as_float(arr: np.ndarray, name: str) -> np.ndarray:
         raise InvalidParameterError(f"{name} must be numeric for scale='metric'; got values of dtype {arr.dtype}")
     if np.isinf(out).any():
         raise InvalidParameterError(f"{name} contains infinite values")
+    largest = float(np.abs(out[~np.isnan(out)]).max(initial=0.0))
+    if largest > MAX_METRIC_VALUE:  # issue 21: 1e300 gave NaN or 1.0
+        raise InvalidParameterError(
+            f"{name} holds values beyond ±{MAX_METRIC_VALUE:.0e}, whose squared differences overflow float64; "
+            "divide the predictions (and the reference) by one constant first: the measures are scale-free"
+        )
+    if 0.0 < largest < MIN_METRIC_SCALE:  # issue 21: 1e-160 drifted, 1e-300 was called "constant"
+        raise InvalidParameterError(
+            f"{name} holds only values below ±{MIN_METRIC_SCALE:.0e}, whose squared differences underflow "
+            "float64; multiply the predictions (and the reference) by one constant first: the measures are scale-free"
+        )
     return out
 
 
