@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
+import confusionlab as cl
 from confusionlab.planner import plan_test_size
 
 from . import _reference as ref
@@ -201,3 +202,19 @@ def test_assurance_tolerance_range_error_states_its_own_default():
             assurance_tolerance=0.5,
         )  # fmt: skip
     assert "1e-12" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("name", "value"), [("max_outcomes", -1), ("max_outcomes", 2.5), ("assurance_tolerance", -0.1)]
+)
+def test_assurance_options_are_checked_without_assurance(name, value) -> None:
+    """Issue 21's capped-child sweep: ``max_outcomes=-1`` was accepted when ``assurance`` is None
+    (checked only where it is used); a bad value is refused at the call, naming the argument."""
+    with pytest.raises(cl.InvalidParameterError, match=name):
+        cl.plan_test_size("f1", prevalence=0.3, tpr=0.8, tnr=0.9, half_width=0.1, **{name: value})
+
+
+def test_assurance_for_the_true_value_says_how_to_ask() -> None:
+    """The refusal ended in a dangling ``assurance=``; it now gives the call to make."""
+    with pytest.raises(cl.InvalidParameterError, match=r"target='next_test_set' with assurance=0\.9\."):
+        cl.plan_test_size("f1", prevalence=0.3, tpr=0.8, tnr=0.9, half_width=0.1, assurance=0.9)

@@ -529,10 +529,11 @@ def plan_test_size(
             raise InvalidParameterError(
                 "assurance plans the interval reported after the test for every outcome of the test, one exact "
                 "distribution per outcome; for target='true_value' (the default) each is a quadrature and the "
-                "enumeration would take minutes. Pass target='next_test_set' with assurance="
+                f"enumeration would take minutes. Pass target='next_test_set' with assurance={assurance:g}."
             )
-        assurance_tolerance = check_assurance_tolerance(assurance_tolerance, DEFAULT_ASSURANCE_TOLERANCE)
-        max_outcomes = check_int(max_outcomes, "max_outcomes", minimum=1)
+    # checked whether or not assurance is asked for: a bad value is refused at the call, not ignored
+    assurance_tolerance = check_assurance_tolerance(assurance_tolerance, DEFAULT_ASSURANCE_TOLERANCE)
+    max_outcomes = check_int(max_outcomes, "max_outcomes", minimum=1)
     show = check_progress(progress)
     method = check_choice(method, "method", METHODS)
     min_size = max(2, honest_min_size(m, prevalence, tpr, tnr))
