@@ -146,6 +146,22 @@ def joint_bytes(windows: list[tuple[int, int]]) -> float:
     return float(sizes[0]) * sizes[1] * sizes[2] * BYTES_PER_BOX_POINT + float(rows) * cols * BYTES_PER_TABLE_ENTRY
 
 
+def cell_marginal(model: str, cells: tuple[int, int, int, int], k: int) -> tuple[int, float]:
+    """``(trials, prior)`` such that cell ``k``'s count among new examples is :func:`~confusionlab.models.marginal`'s
+    BetaBin(future, cell + prior, trials − cell + prior) (or Bin(future, cell/trials) under the binomial).
+
+    A cell of DirMult(α) is BetaBin(future, α_k, α_0 − α_k), so trials = total + Σprior − 2·prior.
+
+    >>> cell_marginal("paired-beta-binomial", (3, 1, 0, 4), 0), cell_marginal("paired-binomial", (3, 1, 0, 4), 0)
+    ((9, 0.5), (8, 0.0))
+    """
+    total = sum(cells)
+    if model != "paired-beta-binomial":
+        return total, 0.0
+    priors = cell_priors()
+    return total + round(sum(priors) - 2 * priors[k]), priors[k]  # ½ each: trials = total + 1
+
+
 def box_points_estimate(model: str, cells: tuple[int, int, int, int], future: int, tolerance: float) -> float:
     """Points of the three-cell box :func:`cell_windows` would locate, from the cells' moments alone.
 
@@ -157,17 +173,15 @@ def box_points_estimate(model: str, cells: tuple[int, int, int, int], future: in
     >>> box_points_estimate("paired-beta-binomial", (2**40, 3, 5, 2**40), 2**41, 1e-6) > 1e9
     True
     """
-    total = sum(cells)
-    priors = cell_priors()
-    beta = model == "paired-beta-binomial"
     z = float(special.ndtri(1 - tolerance / 6)) if tolerance > 0 else math.inf
     points = 1.0
     for k in range(3):
-        if beta:
-            a, b = cells[k] + priors[k], total - cells[k] + sum(priors) - priors[k]
+        trials, prior = cell_marginal(model, cells, k)
+        if prior > 0:
+            a, b = cells[k] + prior, trials - cells[k] + prior
             var = future * a * b * (a + b + future) / ((a + b) ** 2 * (a + b + 1))
         else:
-            share = cells[k] / total if total else 0.0
+            share = cells[k] / trials if trials else 0.0
             var = future * share * (1 - share)
         width = 2 * z * math.sqrt(var) if var > 0 else 1.0
         points *= min(future + 1.0, max(1.0, width))
@@ -178,17 +192,11 @@ def cell_windows(
     model: str, cells: tuple[int, int, int, int], future: int, tolerance: float, what: str
 ) -> tuple[list[tuple[int, int]], float]:
     """Windows (lo, hi) of the first three cells' counts, and the bound on the mass outside the box."""
-    total = sum(cells)
-    priors = cell_priors()
-    beta = model == "paired-beta-binomial"
     windows = []
     dropped = 0.0
     for k, name in enumerate(("both", "only A", "only B")):
-        # a cell of DirMult(α) is BetaBin(future, α_k, α_0 − α_k); marginal() gives
-        # BetaBin(future, cell + prior, trials − cell + prior), so trials = total + Σprior − 2·prior
-        extra = round(sum(priors) - 2 * priors[k]) if beta else 0  # ½ each: 1
-        prior = priors[k] if beta else 0.0
-        m = marginal(single_model(model), cells[k], total + extra, future, prior, tolerance / 3, f"{what} ({name})")
+        trials, prior = cell_marginal(model, cells, k)
+        m = marginal(single_model(model), cells[k], trials, future, prior, tolerance / 3, f"{what} ({name})")
         windows.append((m.lo, m.lo + m.pmf.size - 1))
         dropped += m.dropped
     return windows, dropped

@@ -205,18 +205,9 @@ def _assurance_full(
     """The assurance criterion at N, one exact distribution for every enumerated outcome (the slow path).
 
     :func:`_assurance_at` gives the same answer from the outcomes near the goal and the
-    quantile only; this one is kept as its reference (the tests compare the two).
-
-    Outcomes (TP', TN') of the test are the predictive lattice of ``ev.model`` from the
-    planned matrix, each marginal's tails of mass ≤ ``tolerance`` left out; each
-    outcome's *reported* half-width is that of its own distribution's central interval
-    (NaN, never meeting the goal, for an outcome whose binomial plug-in is degenerate:
-    an all-correct test set reported with the binomial model has a zero-width interval).
-    Returns ``(quantile, probability, unenumerated_mass, granularity)``: ``probability``
-    = enumerated mass with reported half-width ≤ ``half_width`` (a lower bound, at most
-    ``unenumerated_mass`` below the truth); ``quantile`` = the smallest x with
-    enumerated mass of half-widths ≤ x at least q (inf if the enumeration holds less
-    than q), so ``quantile ≤ half_width`` exactly when ``probability ≥ q``.
+    quantile only; this one is kept as its reference (the tests compare the two). Outcomes,
+    reported half-widths and the returned ``(quantile, probability, unenumerated_mass,
+    granularity)`` are as :func:`_assurance_at` describes.
 
     ``bar``, a tqdm progress bar (or None), advances by one per outcome enumerated; its
     description names N.
