@@ -10,6 +10,8 @@ from itertools import combinations, permutations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import norm
 from sklearn.metrics import roc_auc_score
 from statsmodels.stats.multitest import multipletests
@@ -176,3 +178,36 @@ def test_labels_of_any_dtype_and_the_protocol() -> None:
     )
     assert c.summary().startswith("Does the AUC difference AUC(A) − AUC(B) depend on the group?")
     assert c.to_html().startswith("<!DOCTYPE html>") and c.plot().axes
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(0, 60),
+    seed=st.integers(0, 2**16),
+    group_values=st.lists(
+        st.one_of(st.sampled_from(["a", "b", "c"]), st.integers(-2, 2), st.none(), st.just(math.nan)),
+        min_size=1,
+        max_size=4,
+    ),
+    bad_score=st.sampled_from([None, math.nan, math.inf, -math.inf]),
+)
+def test_hostile_groups_by_hypothesis(n, seed, group_values, bad_score) -> None:
+    """Any group labels (mixed types, missing values, one group, tiny groups) and scores with a
+    non-finite value: a comparison whose intervals stay in range, or InvalidParameterError."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    a, b = rng.normal(size=n) + y, rng.normal(size=n) + 0.5 * y
+    if bad_score is not None and n:
+        a[rng.integers(n)] = bad_score
+    groups = np.array([group_values[i] for i in rng.integers(len(group_values), size=n)], dtype=object)
+    try:
+        r = cl.compare_auc(y, a, b, groups=groups)
+    except cl.InvalidParameterError as exc:
+        assert str(exc)
+        return
+    assert isinstance(r, GroupedAucComparison)
+    assert 0.0 <= r.value <= 2.0
+    lo, hi = r.interval(0.95)
+    assert 0.0 <= lo <= hi <= 2.0
+    for lo, hi in r.intervals().values():
+        assert -1.0 <= lo <= hi <= 1.0
