@@ -93,6 +93,8 @@ others recorded in ``benchmarks/RESULTS.md``):
 from __future__ import annotations
 
 import math
+from collections import deque
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -314,9 +316,20 @@ def _tail_rows(sizes: np.ndarray, small: int, limit: int) -> float:
         # descending: each row is read before a lower one adds into it
         r, k = np.nonzero(valid & (end > first))
         src, dst = at[cs[r]] + (first - start)[r, k], at[d[r, k]] + (first + shift - lo_d)[r, k]
-        calls = zip((end - first)[r, k].tolist(), binom[k + 1].tolist(), src.tolist(), dst.tolist(), strict=True)
-        for n, w, x_at, y_at in calls:
-            daxpy(flat, flat, n, w, x_at, 1, y_at, 1)
+        n = r.size  # the calls, driven by map (no bytecode per call): flat[y_at:][:m] += w·flat[x_at:][:m]
+        lengths, weights = (end - first)[r, k].tolist(), binom[k + 1].tolist()
+        calls = map(
+            daxpy,
+            repeat(flat, n),
+            repeat(flat, n),
+            lengths,
+            weights,
+            src.tolist(),
+            repeat(1, n),
+            dst.tolist(),
+            repeat(1, n),
+        )
+        deque(calls, maxlen=0)
         i += t
     # row s's window is empty (lo[s] = limit + 1): every way of ending at 2U ≤ limit was counted as sure
     return sure / float(math.comb(total, small))
