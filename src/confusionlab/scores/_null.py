@@ -56,11 +56,14 @@ tails sum to at least 1).
 How fast (issue 22's goal, 0.3× scipy's exact Mann–Whitney without ties)
 -----------------------------------------------------------------------
 At 200 + 200 with ties (one decimal, 50 blocks; ``benchmarks/RESULTS.md``, the issue-22 section
-at the end) the p-value takes ≈ 0.3× scipy's exact Mann–Whitney without ties (0.41× before this
-module's sure cells were summed in one pass, their completions taken by ``cumprod`` and the rows
-stored only up to ``c·L/s``) and the whole distribution ≈ 1.4× (2.5× before the halving for
-``p = n``; with ``p ≠ n`` it stays ≈ 2.5×). Of the p-value's ≈ 45 ms, ≈ 30 ms are the BLAS calls'
-1.25·10⁸ multiply-adds, ≈ 6 ms their 25,000 entries and ≈ 8 ms the Python around them.
+at the end) the p-value took 0.41× scipy's exact Mann–Whitney without ties before this module's
+sure cells were summed in one pass, their completions taken by ``cumprod``, the rows stored only
+up to ``c·L/s`` and the calls driven by ``map``; now 0.32–0.35× measured at load 9–15 (CPU clock),
+≈ 0.75× of the time before in the same process, so ≈ 0.3× on a quiet machine: at the goal, not
+clearly below it. The whole distribution takes ≈ 1.3× with ``p = n`` (2.5× before the halving)
+and still ≈ 2.5× with ``p ≠ n``: it does not reach the goal. Of the p-value's ≈ 45 ms, ≈ 30 ms
+are the BLAS calls' 1.25·10⁸ multiply-adds, ≈ 9 ms the entries into the 25,000 calls and ≈ 6 ms
+the Python and numpy around them.
 scipy uses the product formula of the Gaussian binomial coefficient (a recursion over ``U``
 alone, about ``(pn/2)²/2 ≈ 2·10⁸`` multiply-adds in BLAS dot products, with subtractions). With
 ties no product formula exists: the generating function ``[y^s] ∏_blocks (1 + y·x^{2·midrank})^t``
@@ -83,9 +86,10 @@ others recorded in ``benchmarks/RESULTS.md``):
   covers the rows' whole width (the per-row support ``u ≤ 2c(i − c)`` and the cut are lost) —
   4.8·10⁹ cells, 4.7 s against 0.39 s, and the grid no longer fits in cache.
 * **Destination rows outermost** (each row summing its ``t`` sources, for cache reuse): exact,
-  10–40 % slower. **``map`` over the calls** instead of the loop: no gain (the entry into the f2py
-  wrapper dominates). **One BLAS ``dger`` per source row** (all ``t`` shares as a rank-1 update of
-  a strided view, through ``ctypes``): ≈ 2 µs per call, more than the row calls it would replace.
+  10–40 % slower. **One BLAS ``dger`` per source row** (all ``t`` shares as a rank-1 update of a
+  strided view, through ``ctypes``): ≈ 2 µs per call, more than the row calls it would replace.
+  A tighter allocation of the whole distribution's cut rows (``u ≤ c·L/s`` there too) and one
+  ``add.reduceat`` per row for the sure cells instead of one gathered pass: within the noise.
 * FFT or roots of unity over ``y`` and ``x``, Newton's identities, ``float32``: they subtract or
   round, and lose the relative precision of small tails that this module promises.
 """
