@@ -11,6 +11,9 @@ against a baseline measured in the same run.
   min(U, pn − U) (here near pn/2, so about half of it) and caches it per size in a
   thread-local; the cache is emptied before each of its runs, so each run counts from
   scratch, as ours does. Goal: ratio ≤ 0.3.
+* ``null-unequal``: the same at 180 + 220 (against scipy at 180 + 220): with ``p ≠ n`` the
+  distribution is not symmetric and the whole of it is counted (with ``p = n`` only its lower
+  half, mirrored).
 * ``pvalue``: ``.p_value("two-sided")`` (exact; it counts only the tail it needs, cut where a
   cell can no longer end in it) at 200 + 200 with ties (one decimal, no discrimination: the
   observed U near pn/2, as scipy's side) against the same scipy baseline — like for like, since
@@ -32,7 +35,7 @@ through the kernel (to its new ``data-tp``). Goal: ≤ 100 ms median.
 
 Usage::
 
-    python benchmarks/bench_scores.py                 # all four
+    python benchmarks/bench_scores.py                 # all five
     python benchmarks/bench_scores.py --only null pvalue --repeat 7
     python benchmarks/bench_scores.py --clock cpu      # CPU time: steadier on a loaded machine
     python benchmarks/bench_scores.py --browser --moves 41
@@ -109,6 +112,25 @@ def bench_null(size: int, repeat: int) -> tuple[float, float, str]:
     a, b = alternate(curve.null_distribution, baseline, repeat)
     blocks = np.unique(tied).size
     return a, b, f"{blocks} tie blocks, exact p-value {curve.p_value():.3g}"
+
+
+def bench_null_unequal(size: int, repeat: int) -> tuple[float, float, str]:
+    """``null`` with unequal classes (size − 20 positives, size + 20 negatives): no symmetry to
+    halve the count; scipy's exact Mann–Whitney at the same sizes without ties."""
+    rng = np.random.default_rng(0)
+    p, n = size - 20, size + 20
+    y = np.r_[np.ones(p, int), np.zeros(n, int)]
+    tied = np.round(rng.normal(0.3 * y, 1.0), 1)
+    free = rng.normal(0.0, 1.0, p + n)
+
+    def baseline() -> None:
+        if hasattr(_mannwhitneyu._mwu_state, "s"):
+            del _mannwhitneyu._mwu_state.s
+        mannwhitneyu(free[y == 1], free[y == 0], method="exact")
+
+    curve = cl.roc_curve(y, tied)
+    a, b = alternate(curve.null_distribution, baseline, repeat)
+    return a, b, f"{p} + {n}, {np.unique(tied).size} tie blocks"
 
 
 def bench_pvalue(size: int, repeat: int) -> tuple[float, float, str]:
@@ -221,6 +243,7 @@ def bench_browser(size: int, moves: int) -> None:
 BENCHES = {
     "auc": (bench_auc, 10_000_000, 3),
     "null": (bench_null, 200, 5),
+    "null-unequal": (bench_null_unequal, 200, 5),
     "pvalue": (bench_pvalue, 200, 5),
     "band": (bench_band, 1_000_000, 5),
 }
@@ -254,11 +277,11 @@ def run(args: argparse.Namespace) -> None:
         f"scipy {scipy.__version__}, scikit-learn {sklearn.__version__}, load {os.getloadavg()[0]:.1f}, "
         f"BLAS threads {args.threads or 'default'}, clock {args.clock}"
     )
-    print(f"{'bench':>5s} {'size':>10s} {'ours s':>8s} {'base s':>8s} {'ratio':>6s}  check")
+    print(f"{'bench':>12s} {'size':>10s} {'ours s':>8s} {'base s':>8s} {'ratio':>6s}  check")
     for name in args.only:
         bench, size, repeat = BENCHES[name]
         a, b, check = bench(size, args.repeat or repeat)
-        print(f"{name:>5s} {size:>10,d} {a:8.3f} {b:8.3f} {a / b:6.2f}  {check}", flush=True)
+        print(f"{name:>12s} {size:>10,d} {a:8.3f} {b:8.3f} {a / b:6.2f}  {check}", flush=True)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from fractions import Fraction
 from itertools import combinations
@@ -294,3 +295,60 @@ def test_the_counting_runs_blas_on_one_thread(monkeypatch):
         seen.clear()
         curve.null_distribution()
         assert seen and set(seen) == {1}
+
+
+def _rank_sum_counts(scores: np.ndarray, small: int) -> dict[int, int]:
+    """Exact integer counts of 2U over every choice of ``small`` examples, from the rank-sum
+    generating function ``Π_examples (1 + y·x^{2·midrank})`` (object arrays of Python ints):
+    2U = 2W − s(s + 1), W the chosen examples' midrank sum. Independent of the tie-block
+    recursion of the code under test."""
+    sizes = np.unique(scores, return_counts=True)[1]
+    twice_mid = (2 * (np.cumsum(sizes) - sizes) + sizes + 1).tolist()  # 2·midrank of each block
+    top = sum(sorted((k for k, t in zip(twice_mid, sizes.tolist(), strict=True) for _ in range(t)))[-small:])
+    f = np.zeros((small + 1, top + 1), dtype=object)
+    f[0, 0] = 1
+    for k, t in zip(twice_mid, sizes.tolist(), strict=True):
+        for _ in range(t):  # one example of the block: chosen (c + 1, 2W + k) or not
+            f[1:, k:] = f[1:, k:] + f[:-1, : top + 1 - k]
+    row = f[small]
+    base = small * (small + 1)
+    return {int(w) - base: int(row[w]) for w in np.flatnonzero(row != 0)}
+
+
+@pytest.mark.parametrize(
+    ("scores", "p"),
+    [
+        ([1, 1, 2, 2, 2, 3, 4, 4, 5, 5], 5),
+        ([0, 0, 0, 1, 1, 1, 1, 1, 2, 2, 3, 3], 6),
+        ([1, 2, 3, 4, 5, 6, 7, 8], 4),  # no ties
+        ([7, 7, 7, 7, 7, 7], 3),  # one block: a point null
+    ],
+)
+def test_equal_classes_count_half_and_mirror_as_the_enumeration(scores, p):
+    """With p = n the distribution is symmetric about AUC ½ (swapping the classes), so only
+    2U ≤ pn is counted and mirrored: every probability equals brute-force enumeration."""
+    y = np.r_[np.ones(p, int), np.zeros(len(scores) - p, int)]
+    dist = cl.roc_curve(
+        y, np.array(scores, dtype=float)[np.random.default_rng(p).permutation(len(scores))]
+    ).null_distribution()
+    expected = enumerate_null(scores, p)
+    assert dist.values.tolist() == pytest.approx(sorted(float(a) for a in expected), abs=1e-15)
+    for value, prob in zip(dist.values.tolist(), dist.probabilities.tolist(), strict=True):
+        assert prob == pytest.approx(float(expected[Fraction(value).limit_denominator(10**6)]), rel=1e-13)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_equal_classes_with_ties_at_30_plus_30_are_the_rank_sum_polynomial(seed):
+    """p = n = 30 with ties (one or no decimals): the halved and mirrored count against exact
+    integers of the rank-sum generating function, every probability to 1e-13 relative (the far
+    tails included)."""
+    rng = np.random.default_rng(90 + seed)
+    y = np.r_[np.ones(30, int), np.zeros(30, int)]
+    scores = np.round(rng.normal(0.4 * y, 1.0), seed % 2)
+    dist = cl.roc_curve(y, scores).null_distribution()
+    counts = _rank_sum_counts(scores, 30)
+    total = sum(counts.values())
+    assert total == math.comb(60, 30)
+    assert dist.twice_u.tolist() == sorted(counts)
+    expected = [float(Fraction(counts[u], total)) for u in dist.twice_u.tolist()]
+    np.testing.assert_allclose(dist.probabilities, expected, rtol=1e-13, atol=0)

@@ -203,7 +203,8 @@ def compare_auc(
         One group per example (at least two groups, each with positives and negatives): the
         comparison in each group, its intervals simultaneous over the groups (Bonferroni), and
         the largest gap of the AUC difference between two groups with its interval (a
-        :class:`GroupedAucComparison`). Arrays only (not with ``data=``).
+        :class:`GroupedAucComparison`). With ``data=``, a column name: the (group, true label,
+        scores) table is counted by the engine in one aggregation, the numbers the array path's.
 
     Returns
     -------
@@ -226,10 +227,8 @@ def compare_auc(
     if data is not None or score_bins is not None:  # SPEC F5: counted by the engine
         from ._data import compare_auc_data, needs_data
 
-        check_omitted(groups, "groups", "data= is given (compare_auc per group takes arrays: pass the columns)")
-
         needs_data(data, score_bins=score_bins)
-        return compare_auc_data(data, y_true, score_a, score_b, positive=positive, score_bins=score_bins)
+        return compare_auc_data(data, y_true, score_a, score_b, positive=positive, score_bins=score_bins, groups=groups)
     if isinstance(score_a, Mapping):
         check_omitted(score_b, "score_b", "score_a is a dict of classifiers")
         names = check_classifiers(dict(score_a), maximum=10**6, name="score_a")

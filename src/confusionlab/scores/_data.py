@@ -7,7 +7,12 @@ its tie blocks (every distinct score and how many positives and negatives have i
 table, so :class:`CountedScores` hands the curves, DeLong's variance and the exact null
 distribution the same blocks the array path sorts out of its arrays, and every number is the
 array path's. Paired DeLong (:func:`compare_auc_data`) weighs each (true label, score A,
-score B) cell's placements by its count.
+score B) cell's placements by its count: the cells are the tie blocks of the score pairs, so
+the paired covariance is exact from the table. With ``groups=`` the table is (group, true
+label, score A, score B, …), one aggregation, and each group's comparison comes from its own
+cells (the array path's :class:`~confusionlab.scores.GroupedAucComparison`); the table holds
+at most as many cells as there are distinct (group, label, scores) tuples, which binning the
+scores (``score_bins=``) bounds.
 
 More distinct scores than :data:`MAX_DISTINCT_SCORES` are refused unless ``score_bins=`` asks
 for quantile bins (their edges computed by the engine): the binned score of a row is the lower
@@ -275,25 +280,35 @@ def curve_data(
 
 
 def compare_auc_data(
-    data: Any, y_true: Any, score_a: Any, score_b: Any = None, *, positive: Any = None, score_bins: Any = None
+    data: Any,
+    y_true: Any,
+    score_a: Any,
+    score_b: Any = None,
+    *,
+    positive: Any = None,
+    score_bins: Any = None,
+    groups: Any = None,
 ) -> Any:
     """:func:`~confusionlab.compare_auc` of columns of ``data`` (``score_a`` a dict name → column for more).
 
     Paired DeLong from the (true label, score A, score B, …) cells: each cell's placements
     weighted by its count, covariance with ddof = 1 over the examples (as ``np.cov`` of the
-    array path).
+    array path). With ``groups`` (a column) the cells are (group, true label, score A, …):
+    one aggregation, then each group's comparison from its own cells, a
+    :class:`~confusionlab.scores.GroupedAucComparison` as the array path's.
 
     Examples
     --------
     >>> import pandas as pd
     >>> df = pd.DataFrame({"y": [0, 0, 0, 1, 1, 1, 0, 1], "a": [0.1, 0.3, 0.2, 0.8, 0.7, 0.9, 0.6, 0.4],
-    ...                    "b": [0.2, 0.1, 0.5, 0.6, 0.3, 0.7, 0.4, 0.8]})
+    ...                    "b": [0.2, 0.1, 0.5, 0.6, 0.3, 0.7, 0.4, 0.8], "g": ["u", "v"] * 4})
     >>> c = compare_auc_data(df, "y", "a", "b")
     >>> round(c.value, 4), round(c.p_value, 3)
     (0.0625, 0.712)
+    >>> per = compare_auc_data(df, "y", "a", "b", groups="g")
+    >>> per.names, {k: round(v, 4) for k, v in per.differences.items()}
+    (['u', 'v'], {'u': 0.6667, 'v': 0.0})
     """
-    from ._compare import AucComparison
-
     if isinstance(score_a, dict):
         if score_b is not None:
             raise InvalidParameterError("score_b must be omitted when score_a is a dict of classifiers")
@@ -303,12 +318,41 @@ def compare_auc_data(
         scores = {f"score_a[{k!r}]": c for k, c in score_a.items()}
     else:
         names, scores = ["A", "B"], {"score_a": score_a, "score_b": score_b}
-    flags, values, n, _, label, edges = count_scores(data, y_true, scores, None, positive, score_bins)
+    flags, values, n, g, label, edges = count_scores(data, y_true, scores, groups, positive, score_bins)
     is_pos = flags["is_pos"]
+    bins = None if score_bins is None else int(score_bins)
+    if g is None:
+        return _counted_comparison(names, [values[arg] for arg in scores], is_pos, n, label, edges, bins)
+    from ._groups import GroupedAucComparison, group_names, refuse_one_class
+
+    group_list, codes = group_names(g, "one comparison")
+    members = {}
+    for k, name in enumerate(group_list):
+        rows = codes == k
+        pos = int(n[rows & is_pos].sum())
+        refuse_one_class(name, pos, int(n[rows].sum()) - pos)
+        members[name] = _counted_comparison(
+            names, [values[arg][rows] for arg in scores], is_pos[rows], n[rows], label, edges, bins
+        )
+    return GroupedAucComparison(members)
+
+
+def _counted_comparison(
+    names: list[str],
+    values: list[np.ndarray],
+    is_pos: np.ndarray,
+    n: np.ndarray,
+    label: Any,
+    edges: dict[str, np.ndarray],
+    bins: int | None,
+) -> Any:
+    """DeLong's paired comparison from the cells ``values`` (one array per classifier), ``is_pos``
+    and their counts ``n``."""
+    from ._compare import AucComparison
+
     p, m = int(n[is_pos].sum()), int(n[~is_pos].sum())
     v10, v01, aucs, errors = [], [], [], []
-    for arg in scores:
-        v = values[arg]
+    for v in values:
         s = CountedScores(*_blocks(v, is_pos, n), label)
         uniq, pos, neg = s.blocks
         idx = np.searchsorted(uniq, v)
@@ -317,13 +361,13 @@ def compare_auc_data(
         v10.append(((neg_below + 0.5 * neg) / m)[idx][is_pos])
         v01.append(((pos_above + 0.5 * pos) / p)[idx][~is_pos])
         aucs.append(float(np.dot(pos, 2 * neg_below + neg) / (2.0 * p * m)))
-        errors.append(_max_auc_error(s) if arg in edges else 0.0)
+        errors.append(_max_auc_error(s) if edges else 0.0)
     w_pos, w_neg = n[is_pos].astype(np.float64), n[~is_pos].astype(np.float64)
     k = len(names)
     s10 = _weighted_cov(np.array(v10), w_pos) if p > 1 else np.zeros((k, k))
     s01 = _weighted_cov(np.array(v01), w_neg) if m > 1 else np.zeros((k, k))
     result = AucComparison(names, np.array(aucs), s10 / p + s01 / m, p, m)
-    result.score_bins = None if score_bins is None else int(score_bins)
+    result.score_bins = bins
     result.max_auc_error = dict(zip(names, errors, strict=True))
     return result
 

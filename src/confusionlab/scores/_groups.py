@@ -437,6 +437,12 @@ def _group_codes(is_pos: np.ndarray, groups: Any, what: str, alone: str) -> tupl
     """The sorted groups and each example's group index (at least two groups)."""
     g = as_labels(groups, "groups")
     check_same_length({"y_true": is_pos, "groups": g}, what)
+    return group_names(g, alone)
+
+
+def group_names(g: np.ndarray, alone: str) -> tuple[list[Any], np.ndarray]:
+    """The sorted distinct labels of ``g`` (no missing ones) and each entry's index among them;
+    refused unless there are two or more (``alone`` says what to do with one)."""
     names = _distinct(g)
     if len(names) < 2:
         raise InvalidParameterError(
@@ -450,10 +456,15 @@ def _group_codes(is_pos: np.ndarray, groups: Any, what: str, alone: str) -> tupl
 
 def _check_both_classes(name: Any, is_pos: np.ndarray) -> None:
     pos = int(np.count_nonzero(is_pos))
-    if pos == 0 or pos == is_pos.shape[0]:
+    refuse_one_class(name, pos, is_pos.shape[0] - pos)
+
+
+def refuse_one_class(name: Any, pos: int, neg: int) -> None:
+    """Refuse group ``name`` of ``pos`` positive and ``neg`` negative examples unless it has both."""
+    if pos == 0 or neg == 0:
         missing = "positives" if pos == 0 else "negatives"
         raise InvalidParameterError(
-            f"groups: group {name!r} has no {missing} ({is_pos.shape[0]} examples); every group needs positive and "
+            f"groups: group {name!r} has no {missing} ({pos + neg} examples); every group needs positive and "
             "negative examples for an AUC: merge it with another group or drop its rows"
         )
 

@@ -20,14 +20,16 @@ others below (2 each in ``2U``) and ties with the ``t − j`` others in the bloc
 Rows are updated from the highest ``c`` down, so each row is read before it is
 written; row ``c`` is nonzero only on ``u ≤ 2c(i − c)`` and rows that can no longer
 reach ``s`` are skipped. Every count is a sum of positive terms, so each probability
-(and each tail sum) carries a relative rounding error below ``2N·2⁻⁵³`` — the
+(and each tail sum of the distribution) carries a relative rounding error below ``2N·2⁻⁵³`` — the
 distribution is exact up to that rounding, tails included. Rows keep their own
 scale (a logarithm) so that ``C(N, s)`` beyond the range of a double never overflows.
 
 The cost is about the number of cells visited, ``Σ_blocks Σ_c min(t, s − c)·2c(i − c)``
-(≈ 7.5·10⁸ at 200 + 200 with 50 tie blocks, ≈ 0.3 s; each (row, block share) is one BLAS
-``daxpy``). The distribution is computed
-exactly when that estimate is at most :data:`EXACT_WORK_LIMIT`; beyond,
+(≈ 7.2·10⁸ at 200 + 200 with 50 tie blocks, ≈ 0.35 s; each (row, block share) is one BLAS
+``daxpy``). With ``p = n`` the distribution is symmetric about ``2U = pn`` (swapping the classes
+maps one choice of positives to another and ``2U`` to ``2pn − 2U``), so only ``2U ≤ pn`` is
+counted (the cut rows of :func:`_count_rows`, 4.2·10⁸ cells there) and mirrored. The distribution
+is computed exactly when that estimate is at most :data:`EXACT_WORK_LIMIT`; beyond,
 :meth:`p_value <confusionlab.RocCurve.p_value>` uses the tie-corrected normal
 approximation of ``U`` (mean ``pn/2``, variance ``pn/12·[(N + 1) − Σ(t³ − t)/(N(N − 1))]``,
 with continuity correction ½ as scipy's ``mannwhitneyu(method="asymptotic")``) and says so.
@@ -38,38 +40,65 @@ The p-value counts only its tail
 in reverse order). A cell ``(c, u)`` after ``i`` examples ends between ``u + 2(s − c)(i − c)``
 and ``u + 2(s − c)·o``; cells that can no longer reach ``≤ L`` are dropped, cells sure to
 end there are added at once with their ``C(N − i, s − c)`` completions (:func:`_tail_windowed`).
-Each row then lives in a fixed window (stored from the window's start) and the count visits
-about a fifth of the whole distribution's cells (1.3·10⁸ of 7.5·10⁸ at 200 + 200 with 50 tie
-blocks, the observed U central), still a sum of positive terms. Each (row, block share) is one
-in-place BLAS ``daxpy`` (``y += C(t, j)·x``, one pass, no temporary) and the block's indices are
-computed as arrays, so the Python loop does little more than the ≈ 25,000 calls (BLAS limited to
-one thread: OpenBLAS's threads make so many short calls slow). Two-sided, the
-second tail is counted only when the first is at least ½ (the two tails sum to at least 1).
+Each row then lives in a fixed window (stored from the window's start, and only up to
+``u ≤ c·L/s``, the most a row ever holds under both bounds) and the count visits about a sixth of
+the whole distribution's cells (1.25·10⁸ of 7.2·10⁸ at 200 + 200 with 50 tie blocks, the
+observed U central), still a sum of positive terms. Each (row, block share) is one in-place BLAS
+``daxpy`` (``y += C(t, j)·x``, one pass, no temporary) on the one buffer that holds every window,
+and the block's indices are computed as arrays, so the Python loop does little more than the
+≈ 25,000 calls (BLAS limited to one thread: OpenBLAS's threads make so many short calls slow). The
+sure cells of a block are summed in one pass (:func:`_sure_mass`: their rows' prefixes gathered,
+one ``add.reduceat``, weights summed from the top: no subtraction), their completions by one
+``cumprod`` per block (relative error below ``2s·2⁻⁵³``, so a tail's error stays below
+``3N·2⁻⁵³``). Two-sided, the second tail is counted only when the first is at least ½ (the two
+tails sum to at least 1).
 
-Why not faster (issue 22's goal, 0.3× scipy's exact Mann–Whitney without ties)
--------------------------------------------------------------------------------
-At 200 + 200 with ties the p-value takes ≈ 0.55× scipy's exact Mann–Whitney without ties and
-the whole distribution ≈ 2.5× (``benchmarks/RESULTS.md``, scores part 4). scipy uses the product
-formula of the Gaussian binomial coefficient (a recursion over ``U`` alone, about
-``(pn/2)²/2 ≈ 2·10⁸`` multiply-adds in BLAS dot products, with subtractions). With ties no product
-formula exists: the generating function ``[y^s] ∏_blocks (1 + y·x^{2·midrank})^t`` keeps the
-class count ``c`` as a second dimension, and every exact method that adds only positive terms
-(this one, Streitberg–Röhmel's shift algorithm) visits (c, U) cells block by block. Meet in the
-middle (split at a block boundary near the middle, count each half into full (c, U) tables,
-combine ``Σ A[c1][u1]·cumB[s − c1][L − u1 − 2(s − c1)(i1 − c1)]``, all positive) was implemented
-and measured (``benchmarks/bench_null_split.py``): it is exact but visits 2.4·10⁸ cells, more than
-the window (the whole distribution's count already drops rows that cannot reach ``c = s``, so its
-second half shrinks instead of growing like ``i⁴``, and the window drops what the split would
-save); with windows on both halves it would visit 1.4·10⁸, 8 % fewer than the window alone. It
-cannot make the whole distribution cheaper either: the pmf needs a full convolution of the two
-halves' rows for each ``c1`` (≈ 8·10¹⁰ multiply-adds directly; FFT would subtract). The other
-routes — FFT or roots of unity over ``y`` and ``x``, Newton's identities — subtract, and lose the
-relative precision of small tails that this module promises.
+How fast (issue 22's goal, 0.3× scipy's exact Mann–Whitney without ties)
+-----------------------------------------------------------------------
+At 200 + 200 with ties (one decimal, 50 blocks; ``benchmarks/RESULTS.md``, the issue-22 section
+at the end) the p-value took 0.41× scipy's exact Mann–Whitney without ties before this module's
+sure cells were summed in one pass, their completions taken by ``cumprod``, the rows stored only
+up to ``c·L/s`` and the calls driven by ``map``; now 0.32–0.35× measured at load 9–15 (CPU clock),
+≈ 0.75× of the time before in the same process, so ≈ 0.3× on a quiet machine: at the goal, not
+clearly below it. The whole distribution takes ≈ 1.3× with ``p = n`` (2.5× before the halving)
+and still ≈ 2.5× with ``p ≠ n``: it does not reach the goal. Of the p-value's ≈ 45 ms, ≈ 30 ms
+are the BLAS calls' 1.25·10⁸ multiply-adds, ≈ 9 ms the entries into the 25,000 calls and ≈ 6 ms
+the Python and numpy around them.
+scipy uses the product formula of the Gaussian binomial coefficient (a recursion over ``U``
+alone, about ``(pn/2)²/2 ≈ 2·10⁸`` multiply-adds in BLAS dot products, with subtractions). With
+ties no product formula exists: the generating function ``[y^s] ∏_blocks (1 + y·x^{2·midrank})^t``
+keeps the class count ``c`` as a second dimension, and every exact method that adds only positive
+terms (this one, Streitberg–Röhmel's shift algorithm) visits (c, U) cells block by block.
+
+Measured and not kept (the first two reproducible with ``benchmarks/bench_null_split.py``, the
+others recorded in ``benchmarks/RESULTS.md``):
+
+* **Meet in the middle** (split at a block boundary near the middle, count each half into full
+  (c, U) tables, combine ``Σ A[c1][u1]·cumB[s − c1][L − u1 − 2(s − c1)(i1 − c1)]``, all positive):
+  exact but 2.4·10⁸ cells, more than the window (the whole distribution's count already drops rows
+  that cannot reach ``c = s``, so its second half shrinks instead of growing like ``i⁴``, and the
+  window drops what the split would save); with windows on both halves 1.4·10⁸, 8 % fewer than the
+  window alone. The pmf would need a full convolution of the two halves' rows for each ``c1``
+  (≈ 8·10¹⁰ multiply-adds directly; FFT would subtract).
+* **Rank-sum coordinates on a 2-D grid** (``--grid``): with ``2W = 2U + c(c + 1)`` an example at
+  doubled midrank ``K`` adds ``K`` whatever the row, so each block's ``(1 + y·x^K)^t`` is ``t``
+  shifted adds of all live rows at once: 400 BLAS calls instead of ≈ 38,000, exact, but each call
+  covers the rows' whole width (the per-row support ``u ≤ 2c(i − c)`` and the cut are lost) —
+  4.8·10⁹ cells, 4.7 s against 0.39 s, and the grid no longer fits in cache.
+* **Destination rows outermost** (each row summing its ``t`` sources, for cache reuse): exact,
+  10–40 % slower. **One BLAS ``dger`` per source row** (all ``t`` shares as a rank-1 update of a
+  strided view, through ``ctypes``): ≈ 2 µs per call, more than the row calls it would replace.
+  A tighter allocation of the whole distribution's cut rows (``u ≤ c·L/s`` there too) and one
+  ``add.reduceat`` per row for the sure cells instead of one gathered pass: within the noise.
+* FFT or roots of unity over ``y`` and ``x``, Newton's identities, ``float32``: they subtract or
+  round, and lose the relative precision of small tails that this module promises.
 """
 
 from __future__ import annotations
 
 import math
+from collections import deque
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -254,11 +283,15 @@ def _tail_rows(sizes: np.ndarray, small: int, limit: int) -> float:
         "use the normal approximation (p_value(method='normal'))",
     )
     lo = np.maximum(0, limit - 2 * (small - np.arange(small + 1)) * other + 1)  # below: sure
-    # row c holds only its window: rows[c][k] is the count of 2U = lo[c] + k
-    base = lo.tolist()
-    ends = np.cumsum([max(0, min(2 * c * other, limit) - base[c] + 1) for c in range(small + 1)]).tolist()
+    # row c holds only its window: rows[c][k] is the count of 2U = lo[c] + k. A cell of row c after
+    # i examples has u ≤ 2c(i − c) (its support) and u ≤ limit − 2(s − c)(i − c) (the cut): u ≤ c·limit/s
+    c = np.arange(small + 1)
+    top = np.minimum(np.minimum(2 * c * other, limit), c * limit // small)
+    ends = np.cumsum(np.maximum(0, top - lo + 1)).tolist()
     flat = np.zeros(ends[-1])  # one allocation (its pages are zeroed when first touched)
-    rows = [flat[b:e] for b, e in zip([0, *ends[:-1]], ends, strict=True)]
+    offsets = [0, *ends[:-1]]
+    rows = [flat[b:e] for b, e in zip(offsets, ends, strict=True)]
+    at = np.asarray(offsets)  # each row's window start in flat
     rows[0][0] = 1.0  # lo[0] = 0: limit < 2s·o
     sure = 0.0
     i = 0
@@ -272,40 +305,79 @@ def _tail_rows(sizes: np.ndarray, small: int, limit: int) -> float:
         d = cs[:, None] + j
         valid = (j >= t - (other - a)) & (d <= small) & (length > start)
         shift = 2 * j * a + j * (t - j)
-        sure_below = lo[np.minimum(d, small)] - shift  # source cells below this index surely end ≤ limit
+        lo_d = lo[np.minimum(d, small)]
+        sure_below = lo_d - shift  # source cells below this index surely end ≤ limit
         first = np.maximum(start, sure_below)
         end = np.minimum(length, limit - 2 * (small - d) * (i + t - d) + 1 - shift)
         binom = np.array([float(math.comb(t, k)) for k in range(t + 1)])
         # sure cells first (from the rows as they were before this block): count · C(t, j) · completions
         sure_cells = valid & (sure_below > start)
         if sure_cells.any():
-            left = total - i - t  # examples after the block: a cell of row d has C(left, s − d) completions
-            rest = np.array([float(math.comb(left, small - k)) if k <= small else 0.0 for k in range(small + t + 1)])
-            weight = binom[j] * rest[d]
-            stop = np.minimum(sure_below, length) - start - 1
-            for r in np.flatnonzero(sure_cells.any(axis=1)).tolist():
-                c, keep = int(cs[r]), sure_cells[r]
-                at = stop[r][keep]
-                prefix = np.cumsum(rows[c][: int(at.max()) + 1])  # the window starts at start = lo[c]
-                sure += float(np.dot(prefix[at], weight[r][keep]))
+            ends_at = np.minimum(sure_below, length) - start
+            sure += _sure_mass(rows, cs, sure_cells, ends_at, binom[j], d, small, total - i - t)
         # then 2U = first + shift … end + shift − 1 of row d += C(t, j) · 2U = first … end − 1 of row c
         # (each row indexed from its window's start), in place, one pass each (daxpy), rows c
         # descending: each row is read before a lower one adds into it
         r, k = np.nonzero(valid & (end > first))
-        calls = zip(
-            cs[r].tolist(),
-            d[r, k].tolist(),
-            (end - first)[r, k].tolist(),
-            binom[k + 1].tolist(),
-            (first - start)[r, k].tolist(),
-            (first + shift - lo[np.minimum(d, small)])[r, k].tolist(),
-            strict=True,
+        src, dst = at[cs[r]] + (first - start)[r, k], at[d[r, k]] + (first + shift - lo_d)[r, k]
+        n = r.size  # the calls, driven by map (no bytecode per call): flat[y_at:][:m] += w·flat[x_at:][:m]
+        lengths, weights = (end - first)[r, k].tolist(), binom[k + 1].tolist()
+        calls = map(
+            daxpy,
+            repeat(flat, n),
+            repeat(flat, n),
+            lengths,
+            weights,
+            src.tolist(),
+            repeat(1, n),
+            dst.tolist(),
+            repeat(1, n),
         )
-        for c, dst, n, w, x_at, y_at in calls:
-            daxpy(rows[c], rows[dst], n, w, x_at, 1, y_at, 1)
+        deque(calls, maxlen=0)
         i += t
     # row s's window is empty (lo[s] = limit + 1): every way of ending at 2U ≤ limit was counted as sure
     return sure / float(math.comb(total, small))
+
+
+def _completions(left: int, small: int) -> np.ndarray:
+    """``C(left, m)`` for ``m = 0 … small`` as doubles, by the product ``Π (left − k + 1)/k`` (one
+    ``cumprod``): relative error below ``2m·2⁻⁵³``, zero beyond ``m = left``."""
+    m = np.arange(1, small + 1, dtype=np.float64)
+    return np.concatenate(([1.0], np.cumprod((left - m + 1.0) / m)))
+
+
+def _sure_mass(
+    rows: list[np.ndarray],
+    cs: np.ndarray,
+    sure_cells: np.ndarray,
+    ends: np.ndarray,
+    binom: np.ndarray,
+    d: np.ndarray,
+    small: int,
+    left: int,
+) -> float:
+    """The ways of ending at ``2U ≤ limit`` of this block's sure cells: for source row ``cs[r]`` and
+    share ``j``, the cells below ``ends[r, j]`` (from the window's start) times ``C(t, j)`` times
+    their ``C(left, s − d)`` completions (:func:`_tail_rows`).
+
+    One pass for the whole block: ``Σ_j w_j·Σ_{k < E_j} x_k = Σ_j W_j·Σ_{E_{j−1} ≤ k < E_j} x_k``
+    with ``W_j = Σ_{j' ≥ j} w_j'`` (the ends nondecreasing in ``j``), the segments of every row
+    summed by one ``add.reduceat`` over their gathered prefixes: every term positive, no
+    subtraction.
+    """
+    rest = _completions(left, small)[::-1]  # rest[d] = C(left, s − d)
+    weight = np.where(sure_cells, binom * rest[np.minimum(d, small)], 0.0)
+    e = np.maximum.accumulate(np.where(sure_cells, ends, 0), axis=1)
+    after = weight[:, ::-1].cumsum(axis=1)[:, ::-1]
+    prev = np.concatenate((np.zeros((e.shape[0], 1), dtype=e.dtype), e[:, :-1]), axis=1)
+    segment = e > prev  # each row's nonempty segments [prev, e)
+    used = np.flatnonzero(segment.any(axis=1))
+    widths = e[used, -1]
+    offsets = np.concatenate(([0], np.cumsum(widths)[:-1]))
+    gathered = np.concatenate([rows[c][:w] for c, w in zip(cs[used].tolist(), widths.tolist(), strict=True)])
+    r, k = np.nonzero(segment[used])
+    sums = np.add.reduceat(gathered, offsets[r] + prev[used][r, k])
+    return float(sums @ after[used][r, k])
 
 
 def _tail(sizes: np.ndarray, small: int, limit: int) -> float:
@@ -402,7 +474,11 @@ def null_distribution(s: Scores) -> AucNullDistribution:
     """The exact null distribution of the AUC of ``s`` (any size the memory allows)."""
     sizes, _ = tie_blocks(s)
     small = min(s.p, s.n)
-    counts, _ = _count(sizes, small)
+    if s.p == s.n:  # symmetric about 2U = pn: count the lower half (the cut rows) and mirror it
+        half, _ = _count(sizes, small, small * small)
+        counts = np.concatenate([half, half[-2::-1]])
+    else:
+        counts, _ = _count(sizes, small)
     dist = counts / counts.sum()
     support = np.flatnonzero(dist)
     probs = dist[support]

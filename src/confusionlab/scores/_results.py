@@ -247,9 +247,10 @@ class RocCurve(_ScoreCurve):
             sizes, _ = _null.tie_blocks(self._scores)
             work = _null.counting_work(sizes, min(self.p, self.n))
             method = "exact" if work <= _null.EXACT_WORK_LIMIT else "normal"
+        elif method == "exact":
+            self._check_exact_size()
         if method == "normal":
             return _null.normal_p_value(self._scores, alternative)
-        self._check_exact_size()
         return _null.exact_p_value(self._scores, alternative)
 
     def band(self, confidence: float = 0.95, kind: str = "simultaneous") -> RocBand:
