@@ -244,8 +244,7 @@ def curve_data(
     kind: str, data: Any, y_true: Any, y_score: Any, *, positive: Any = None, groups: Any = None, score_bins: Any = None
 ) -> Any:
     """:func:`~confusionlab.roc_curve` (``kind="roc"``) or :func:`~confusionlab.precision_recall_curve`
-    (``"pr"``) of columns of ``data``; with ``groups`` a ``GroupedCurves`` of the scores part where it
-    exists, else a dict group → curve (sorted groups).
+    (``"pr"``) of columns of ``data``; with ``groups`` a ``GroupedCurves`` (two or more groups).
 
     Examples
     --------
@@ -255,6 +254,7 @@ def curve_data(
     >>> round(c.value, 4), c.p, c.n, c.max_auc_error
     (0.8889, 3, 3, 0.0)
     """
+    from ._groups import GroupedCurves, group_names
     from ._results import PrecisionRecallCurve, RocCurve
 
     cls = RocCurve if kind == "roc" else PrecisionRecallCurve
@@ -271,11 +271,8 @@ def curve_data(
 
     if g is None:
         return one(np.ones(v.shape, dtype=bool))
-    members = {name.item() if isinstance(name, np.generic) else name: one(g == name) for name in np.unique(g)}
-    try:  # the scores part's result of groups= (issue 22), where it is merged
-        from ._groups import GroupedCurves  # type: ignore[import-not-found]
-    except ImportError:
-        return members
+    names, _ = group_names(g, "one curve")  # two or more groups, as the array path asks
+    members = {name.item() if isinstance(name, np.generic) else name: one(g == name) for name in names}
     return GroupedCurves(members, kind)
 
 
