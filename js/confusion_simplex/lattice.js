@@ -5,7 +5,10 @@
 // (confusionlab.lattice.isometric, same floating-point operations, so the float32
 // positions are those Python would compute), in the drawing order of
 // confusionlab.widgets.confusion_simplex.drawing_order: TP, then FN + FP, then FN
-// increasing, grouped by level of detail (coarse surface, surface, coarse interior, rest).
+// increasing (the lattice order), grouped by level of detail (coarse surface, surface,
+// coarse interior, rest). Python sends the codes in the lattice order; `order` maps
+// each drawn point to its place there (drawing_permutation), so the kernel never
+// builds the drawing order (issue 24).
 
 /** Largest number of points generated (the widget's MAX_POINTS × 10, as drawing_order). */
 export const MAX_LATTICE_POINTS = 10_000_000;
@@ -24,8 +27,9 @@ const levelOf = (tp, fn, fp, tn, a, b, c) =>
  * The drawn matrices of the simplex of size N thinned by `stride`, in drawing order.
  * @param {number} N number of examples (a non-negative integer)
  * @param {number} [stride=1] positive integer step of TP, FN and FP
- * @returns {{count: number, positions: Float32Array, p: Uint16Array, ends: number[]}}
- *   positions (count × 3) centred xyz, p = TP + FN per point, ends of the four levels
+ * @returns {{count: number, positions: Float32Array, p: Uint16Array, order: Uint32Array, ends: number[]}}
+ *   positions (count × 3) centred xyz, p = TP + FN per point, order[i] = the place of
+ *   drawn point i in the lattice order, ends of the four levels
  */
 export function latticePoints(N, stride = 1) {
   if (!Number.isInteger(N) || N < 0 || !Number.isInteger(stride) || stride < 1) {
@@ -54,6 +58,7 @@ export function latticePoints(N, stride = 1) {
   const ends = [next[1], next[2], next[3], count];
   const positions = new Float32Array(3 * count);
   const p = new Uint16Array(count);
+  const order = new Uint32Array(count);
   const centre = N / 6;
   j = 0;
   for (let a = 0; a <= M; a++)
@@ -70,8 +75,9 @@ export function latticePoints(N, stride = 1) {
         positions[3 * i + 1] = fp - third - centre;
         positions[3 * i + 2] = tp - third - centre;
         p[i] = tp + fn;
+        order[i] = j;
       }
-  return { count, positions, p, ends };
+  return { count, positions, p, order, ends };
 }
 
 /** Lattices kept by cachedLattice: the current and the previous (N, stride), so an N changed back is not generated again. */

@@ -4,7 +4,7 @@
 // checked against the isometric formula written out here independently.
 import { describe, expect, it } from "vitest";
 import { cachedLattice, latticeCount, latticePoints } from "../confusion_simplex/lattice.js";
-import { compositions } from "./simplex_fixtures.js";
+import { compositions, countsOf, latticeIndex } from "./simplex_fixtures.js";
 import fixture from "./simplex_lattice_fixture.json";
 
 
@@ -12,13 +12,15 @@ import fixture from "./simplex_lattice_fixture.json";
 const iso = ([tp, fn, fp, tn], N) => [fn - tn / 3 - N / 6, fp - tn / 3 - N / 6, tp - tn / 3 - N / 6];
 
 describe("latticePoints", () => {
-  for (const [key, { N, stride, ends, counts }] of Object.entries(fixture)) {
+  for (const [key, { N, stride, ends, counts, order }] of Object.entries(fixture)) {
     it(`generates Python's drawing order and positions for N/stride = ${key}`, () => {
       const lattice = latticePoints(N, stride);
       expect(lattice.count).toBe(counts.length);
       expect(lattice.ends).toEqual(ends);
       expect(Array.from(lattice.positions)).toEqual(Array.from(new Float32Array(counts.flatMap((c) => iso(c, N)))));
       expect(Array.from(lattice.p)).toEqual(counts.map(([tp, fn]) => tp + fn));
+      // Where each drawn point sits in the lattice order the codes are sent in (drawing_permutation).
+      expect(Array.from(lattice.order)).toEqual(order);
     });
   }
 
@@ -46,6 +48,15 @@ describe("latticePoints", () => {
       const level = (surface ? 0 : 2) + (even ? 0 : 1);
       expect(i).toBeLessThan(ends[level]);
       if (level > 0) expect(i).toBeGreaterThanOrEqual(ends[level - 1]);
+    }
+  });
+
+  it("maps every drawn point to its matrix's place in the lattice order, each place once (N = 0 to 12)", () => {
+    for (let N = 0; N <= 12; N++) {
+      const { count, positions, order } = latticePoints(N);
+      const places = Array.from({ length: count }, (_, i) => latticeIndex(countsOf(positions, i, N), N));
+      expect(Array.from(order)).toEqual(places);
+      expect(new Set(places).size).toBe(count);
     }
   });
 
