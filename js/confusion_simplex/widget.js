@@ -18,6 +18,7 @@ import {
   zoomCamera,
 } from "./camera.js";
 import { createRenderer, webglContext } from "./gl.js";
+import { cachedLattice } from "./lattice.js";
 import { canvasPoint, hoverAt, hoverText, tooltipPosition } from "./hover.js";
 import { SETTLE_MS, levelCounts, nextLevel } from "./lod.js";
 import {
@@ -112,6 +113,24 @@ function glTheme(root) {
 export function drawingOptions() {
   const choice = typeof globalThis !== "undefined" ? globalThis.confusionlabSimplexDrawing : undefined;
   return choice === "points" || choice === "splat" ? { splat: choice === "splat" } : {};
+}
+
+/**
+ * The kernel names a new lattice ({prepare_lattice: [N, stride]}) before it computes
+ * its codes: enumerate it now (cachedLattice, view geometry), while the kernel works,
+ * so the state that follows finds it ready (issue 24). Anything else is ignored.
+ * @returns {boolean} whether a lattice was prepared
+ */
+export function prepareLattice(content) {
+  const request = content && content.prepare_lattice;
+  if (!Array.isArray(request) || request.length !== 2) return false;
+  const [N, stride] = request;
+  try {
+    cachedLattice(N, stride);
+  } catch {
+    return false; // not a lattice (a RangeError): the state message decides what is drawn
+  }
+  return true;
 }
 
 /** anywidget entry point. */
@@ -462,6 +481,8 @@ export function render({ model, el: host }) {
       requestFrame();
     },
   });
+  const onCustom = (content) => prepareLattice(content);
+  model.on("msg:custom", onCustom);
   layout();
   uploaded.size = [state.size];
   sync();
@@ -470,6 +491,7 @@ export function render({ model, el: host }) {
     disposed = true;
     clearTimeout(settleTimer);
     redraw.dispose();
+    model.off("msg:custom", onCustom);
     unlisten();
     if (renderer) renderer.destroy();
   };

@@ -3,7 +3,7 @@
 // tests/widgets/test_confusion_simplex.py (which checks it is current); positions are
 // checked against the isometric formula written out here independently.
 import { describe, expect, it } from "vitest";
-import { cachedLattice, latticeCount, latticePoints } from "../confusion_simplex/lattice.js";
+import { cachedLattice, latticeCount, latticePoints, levelEnds } from "../confusion_simplex/lattice.js";
 import { compositions, countsOf, latticeIndex } from "./simplex_fixtures.js";
 import fixture from "./simplex_lattice_fixture.json";
 
@@ -58,6 +58,24 @@ describe("latticePoints", () => {
       expect(Array.from(order)).toEqual(places);
       expect(new Set(places).size).toBe(count);
     }
+  });
+
+  it("counts each level as its points are classified (N = 0 to 15, strides 1 to 4)", () => {
+    for (let N = 0; N <= 15; N++)
+      for (let stride = 1; stride <= 4; stride++) {
+        const sizes = [0, 0, 0, 0];
+        const M = Math.floor(N / stride);
+        for (let a = 0; a <= M; a++)
+          for (let b = 0; a + b <= M; b++)
+            for (let c = 0; a + b + c <= M; c++) {
+              const tn = N - stride * (a + b + c);
+              const surface = a === 0 || b === 0 || c === 0 || tn === 0;
+              sizes[(surface ? 0 : 2) + (a % 2 || b % 2 || c % 2 ? 1 : 0)] += 1;
+            }
+        const ends = sizes.map((_, i) => sizes.slice(0, i + 1).reduce((x, y) => x + y, 0));
+        expect(levelEnds(N, stride)).toEqual(ends);
+        expect(latticePoints(N, stride).ends).toEqual(ends);
+      }
   });
 
   it("refuses what is not a lattice, and keeps the last one", () => {

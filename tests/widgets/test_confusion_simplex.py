@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ipywidgets.widgets.widget import _remove_buffers
 
+from confusionlab._validation import InvalidParameterError
 from confusionlab.confusion import ConfusionMatrix
 from confusionlab.lattice import isometric, simplex_points
 from confusionlab.metrics import METRICS, metric_value
@@ -47,8 +48,12 @@ class RecordingComm:
 
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
+        self.custom: list[tuple[int, dict[str, Any]]] = []  # (state messages sent before, content)
 
     def send(self, data: dict[str, Any], buffers: Any = None, **_: Any) -> None:
+        if data.get("method") == "custom":
+            self.custom.append((len(self.messages), data["content"]))
+            return
         self.messages.append({"keys": set(data["state"]) | {p[0] for p in data["buffer_paths"]}, "buffers": buffers})
 
     def on_msg(self, callback: Any) -> None:
@@ -259,6 +264,18 @@ def test_n_change_sends_trait_and_geometry_together(recorded: RecordingComm) -> 
     w.N = 21
     assert len(recorded.messages) == 1
     assert {"N", "_codes", "_value_table", "_lattice"} <= recorded.messages[0]["keys"]
+    # Before the state message, the new lattice is named so the browser can enumerate it meanwhile.
+    assert recorded.custom == [(0, {"prepare_lattice": [21, 1]})]
+
+
+def test_only_a_new_lattice_is_announced(widget: ConfusionSimplex, recorded: RecordingComm) -> None:
+    widget.metric = "f1"
+    widget.slices = [3]
+    widget.update(N=200, observed=[16, 4, 8, 172])  # thinned: stride 2
+    with pytest.raises(InvalidParameterError):
+        widget.update(N=7, observed=[1, 1, 1, 1])  # refused before anything is computed
+    assert recorded.custom == [(2, {"prepare_lattice": [200, simplex_stride(200, MAX_POINTS)]})]
+    assert simplex_stride(200, MAX_POINTS) == 2
 
 
 def test_slice_change_sends_no_buffer(widget: ConfusionSimplex, recorded: RecordingComm) -> None:

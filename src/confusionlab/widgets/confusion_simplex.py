@@ -585,6 +585,7 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
         if not changed:
             return
         if "lattice" in changed:
+            self._announce_lattice(*lattice_key)
             self._update_lattice(*lattice_key)
         if "values" in changed:
             self._update_values(*lattice_key)
@@ -615,6 +616,17 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
         while len(cache) > _ORDERS_KEPT:
             del cache[next(iter(cache))]
         return hit
+
+    def _announce_lattice(self, N: int, stride: int) -> None:
+        """Name the new lattice to the browser before its codes are computed.
+
+        A custom message ``{"prepare_lattice": [N, stride]}``, sent at once (outside the
+        held state message): the browser enumerates the points and their drawing order
+        while the kernel computes the metric, so the state that follows finds them ready
+        (issue 24). It changes no state; a browser that ignores it loses nothing.
+        """
+        if self.comm is not None:
+            self.send({"prepare_lattice": [N, stride]})
 
     def _update_lattice(self, N: int, stride: int) -> None:
         # The levels are counted, not enumerated: a new N costs no drawing order here.
