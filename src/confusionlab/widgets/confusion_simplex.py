@@ -310,22 +310,19 @@ def encode_values(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """
     values = np.asarray(values, dtype=np.float64).ravel()
     # np.unique(values, return_inverse=True) without its int64 inverse and NaN search:
-    # one argsort (NaN last), a flag where the sorted value changes, ranks scattered
-    # straight into the narrow codes.
+    # one argsort (NaN last), a flag where the sorted value changes, and each run of
+    # equal values given its rank in the narrow code type, scattered back.
     order = np.argsort(values)
     ordered = values[order]
     new = np.empty(values.size, dtype=bool)
     new[:1] = True
     np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    nans = int(np.count_nonzero(np.isnan(ordered[-1:])))
-    if nans:  # NaNs sort last; NaN != NaN, so keep the first one only
-        first_nan = int(np.searchsorted(ordered, np.nan))  # the first NaN (numpy sorts NaN after inf)
-        new[first_nan + 1 :] = False
-    table = ordered[new]
+    if values.size and np.isnan(ordered[-1]):  # NaNs sort last; NaN != NaN, so keep the first one only
+        new[int(np.searchsorted(ordered, np.nan)) + 1 :] = False  # searchsorted finds the first NaN
+    starts = np.flatnonzero(new)
+    table = ordered[starts]
     codes = np.empty(values.size, dtype=np.uint16 if table.size <= 65_536 else np.uint32)
-    ranks = np.cumsum(new, dtype=np.int64 if values.size >= 2**31 else np.int32)
-    ranks -= 1
-    codes[order] = ranks
+    codes[order] = np.repeat(np.arange(table.size, dtype=codes.dtype), np.diff(starts, append=values.size))
     return table, codes
 
 
@@ -652,7 +649,7 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
             hit = {
                 "_metric_label": metric.label,
                 "_colour_domain": colour_domain(table, metric.range),
-                "_value_table": table,
+                "_value_table": table.astype("<f8", copy=False).tobytes(),  # bytes: assigned without a copy
                 "_codes": codes.astype(codes.dtype.newbyteorder("<"), copy=False).tobytes(),
                 "_values_info": {
                     "key": f"{metric.name}@{N}/{stride}",
@@ -661,7 +658,7 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
                 },
             }
         cache[key] = hit
-        size = lambda e: len(e["_codes"]) + e["_value_table"].nbytes  # noqa: E731
+        size = lambda e: len(e["_codes"]) + len(e["_value_table"])  # noqa: E731
         while len(cache) > 1 and sum(size(e) for e in cache.values()) > _VALUES_BYTES_KEPT:
             del cache[next(iter(cache))]
         return hit
