@@ -241,7 +241,9 @@ export function render({ model, el: host }) {
       renderer.setEdges(state.vertices);
       renderer.setMarker(state.observedXYZ);
     }
-    codes = emphasis(state.p, state.slices, state.dimOthers, state.cloudMass.length > 0);
+    if (announced && announced.p === state.p && announced.key === emphasisKey()) codes = announced.codes;
+    else codes = emphasis(state.p, state.slices, state.dimOthers, state.cloudMass.length > 0);
+    if (announced && announced.p === state.p) announced = null;
     const counts = countEmphasis(codes);
     if (renderer) {
       if (geometry) renderer.setPositions(state.positions);
@@ -481,7 +483,24 @@ export function render({ model, el: host }) {
       requestFrame();
     },
   });
-  const onCustom = (content) => prepareLattice(content);
+  // An announced lattice (prepare_lattice): enumerated now and, with software WebGL, its
+  // picture splatted ahead with the current camera and emphasis, so the frame that draws
+  // its codes only recolours it. The emphasis array is kept for that sync (same object).
+  let announced = null;
+  const emphasisKey = () => `${state.slices.join(",")}|${state.dimOthers}|${state.cloudMass.length > 0}`;
+  const onCustom = (content) => {
+    if (!prepareLattice(content) || !renderer || !renderer.prepare || drag || interacting) return;
+    const [N, stride] = content.prepare_lattice;
+    const lattice = cachedLattice(N, stride);
+    const emph = emphasis(lattice.p, state.slices, state.dimOthers, state.cloudMass.length > 0);
+    if (countEmphasis(emph).dim > 0) return;
+    const size = state.size;
+    const pointSize = latticePointSize(N, size, size, camera.zoom, stride);
+    const clip = clipMatrix(camera, N, size, size);
+    if (renderer.prepare({ positions: lattice.positions, codes: emph, clip, pointSize, dpr: pixelRatio() })) {
+      announced = { p: lattice.p, key: emphasisKey(), codes: emph };
+    }
+  };
   model.on("msg:custom", onCustom);
   layout();
   uploaded.size = [state.size];
