@@ -192,7 +192,10 @@ def latency(kernel: Any, page: Any, tag: str, args: argparse.Namespace, results:
     frame's drawing). The rest is the round trip (execute request/reply, websocket,
     JupyterLab's message handling), measured alone by the slice change, which sends no
     buffer. *toggle* rows alternate two values (the issue's measurement, served from the
-    widget's caches after the first two); *first visit* rows show each value once.
+    widget's caches after the first two); *first visit* rows show each value once. For a new
+    lattice the kernel first announces (N, stride) and the view enumerates and splats it while
+    the kernel computes the codes, so the frame only recolours: that work is in the wall time,
+    not in the sync and frame columns.
     """
     n = args.repeat * 2
     cases = [
