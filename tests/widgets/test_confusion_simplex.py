@@ -630,3 +630,14 @@ def test_encode_values_distinguishes_one_ulp_and_merges_equal_values() -> None:
     table, codes = encode_values(values)
     assert table.size == 5 and np.isnan(table[-1])
     assert codes.tolist() == [1, 2, 3] * 3 + [4, 4, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [(("mcc", -1), "N"), (("mcc", 5, 0), "stride"), (("mcc", 2.5), "N"), (("no such metric", 5), "metric")],
+)
+def test_metric_values_refuses_what_is_not_a_lattice(args: tuple[Any, ...], name: str) -> None:
+    with pytest.raises(InvalidParameterError, match=name):
+        metric_values(*args)
+    with pytest.raises(InvalidParameterError, match="stride"):
+        metric_values("mcc", 10**4)  # 1.7 × 10¹¹ matrices: refused before anything is allocated

@@ -33,7 +33,7 @@ import traitlets
 from .._validation import InvalidParameterError, check_int
 from ..confusion import ConfusionMatrix
 from ..lattice import isometric
-from ..metrics import METRICS
+from ..metrics import METRICS, get_metric
 from ..models import PRIORS, simplex_model, slice_model
 from ._common import (
     Buffer,
@@ -57,6 +57,7 @@ __all__ = [
     "encode_values",
     "lattice_columns",
     "level_ends",
+    "metric_values",
     "simplex_stride",
 ]
 
@@ -199,13 +200,7 @@ def lattice_columns(N: int, stride: int = 1) -> np.ndarray:
     >>> lattice_columns(1).tolist()
     [[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]]
     """
-    N = check_int(N, "N", minimum=0)
-    stride = check_int(stride, "stride", minimum=1)
-    if comb(N // stride + 3, 3) > 10 * MAX_POINTS:
-        raise InvalidParameterError(
-            f"the simplex N={N} with stride={stride} has {comb(N // stride + 3, 3):,} points, more than "
-            f"{10 * MAX_POINTS:,}; use a larger stride (simplex_stride)."
-        )
+    N, stride = _checked_lattice(N, stride)
     # Block a (TP = stride·a) holds the pairs (b, c) with b + c <= M - a in the order of
     # s = b + c, then b: the first (M - a + 1)(M - a + 2)/2 pairs of one list, so each
     # column is written block by block from slices of that list (no index arrays).
@@ -226,6 +221,18 @@ def lattice_columns(N: int, stride: int = 1) -> np.ndarray:
     np.subtract(N - tp, fn, out=tn)
     tn -= fp
     return columns
+
+
+def _checked_lattice(N: int, stride: int) -> tuple[int, int]:
+    """``(N, stride)`` checked: integers, N >= 0, stride >= 1, at most 10 × MAX_POINTS matrices."""
+    N = check_int(N, "N", minimum=0)
+    stride = check_int(stride, "stride", minimum=1)
+    if comb(N // stride + 3, 3) > 10 * MAX_POINTS:
+        raise InvalidParameterError(
+            f"the simplex N={N} with stride={stride} has {comb(N // stride + 3, 3):,} points, more than "
+            f"{10 * MAX_POINTS:,}; use a larger stride (simplex_stride)."
+        )
+    return N, stride
 
 
 @functools.lru_cache(maxsize=1)
@@ -259,7 +266,8 @@ def metric_values(metric: str, N: int, stride: int = 1) -> np.ndarray:
     >>> metric_values("accuracy", 1).tolist()
     [1.0, 0.0, 0.0, 1.0]
     """
-    compute = METRICS[metric].values
+    compute = get_metric(metric).values
+    N, stride = _checked_lattice(N, stride)
     M = N // stride
     b, c = _pairs(M)
     out = np.empty(comb(M + 3, 3), dtype=np.float64)
