@@ -186,12 +186,16 @@ def latency(kernel: Any, page: Any, tag: str, args: argparse.Namespace, results:
     """Kernel change → redrawn DOM, with its parts (issue 24).
 
     Per change: the wall time from sending the code to the frame that shows it; the
-    kernel's own time for the assignment (compute + serialisation + send: ``py``); the
+    kernel's own time for the assignment (compute + serialisation + send: ``py``, wall, and its
+    process CPU time, which load distorts less: ``cpu``); the
     browser's ``data-sync-ms`` (decode, colours, GPU buffers) and ``data-frame-ms`` (the
     frame's drawing). The rest is the round trip (execute request/reply, websocket,
     JupyterLab's message handling), measured alone by the slice change, which sends no
     buffer. *toggle* rows alternate two values (the issue's measurement, served from the
-    widget's caches after the first two); *first visit* rows show each value once.
+    widget's caches after the first two); *first visit* rows show each value once. For a new
+    lattice the kernel first announces (N, stride) and the view enumerates and splats it while
+    the kernel computes the codes, so the frame only recolours: that work is in the wall time,
+    not in the sync and frame columns.
     """
     n = args.repeat * 2
     cases = [
@@ -224,15 +228,16 @@ def latency(kernel: Any, page: Any, tag: str, args: argparse.Namespace, results:
     for label, codes, selectors in cases:
         kernel.execute(
             "w.update(N=100, observed=[25, 5, 10, 60], metric='mcc', slices=[])\n"
-            "import time as _bench_time\n_bench_py = []"
+            "import time as _bench_time\n_bench_py = []\n_bench_cpu = []"
         )
         page.wait_for_selector(f'{SELECTOR}[data-n="100"][data-metric="mcc"]', timeout=60_000)
         times, syncs, draws = [], [], []
         for code, selector in zip(codes, selectors, strict=True):
             before = int(page.evaluate("(s) => document.querySelector(s).dataset.frames", SELECTOR))
             timed = (
-                f"_bench_t0 = _bench_time.perf_counter()\n{code}\n"
-                "_bench_py.append(_bench_time.perf_counter() - _bench_t0)"
+                f"_bench_t0, _bench_c0 = _bench_time.perf_counter(), _bench_time.process_time()\n{code}\n"
+                "_bench_py.append(_bench_time.perf_counter() - _bench_t0)\n"
+                "_bench_cpu.append(_bench_time.process_time() - _bench_c0)"
             )
             t0 = time.perf_counter()
             kernel.execute(timed)
@@ -247,16 +252,20 @@ def latency(kernel: Any, page: Any, tag: str, args: argparse.Namespace, results:
             syncs.append(float(d.get("syncMs", "nan")))
             draws.append(float(d.get("frameMs", "nan")))
         py = kernel.evaluate("_bench_py")
+        cpu = kernel.evaluate("_bench_cpu")
         parts = {
             "py": statistics.median(py) * 1000,
+            "cpu": statistics.median(cpu) * 1000,
+            "load": os.getloadavg()[0],
             "sync": statistics.median(syncs),
             "frame": statistics.median(draws),
         }
         results["latency"].append((label + tag, statistics.median(times), times, parts))
         print(
             f"{label}{tag}: median {1000 * statistics.median(times):.0f} ms (kernel {parts['py']:.1f} ms, "
+            f"kernel CPU {parts['cpu']:.1f} ms, "
             f"browser sync {parts['sync']:.1f} ms, frame {parts['frame']:.1f} ms)  "
-            f"{[round(1000 * t) for t in times]}",
+            f"{[round(1000 * t) for t in times]}  load {parts['load']:.2f}",
             flush=True,
         )
 
@@ -343,13 +352,13 @@ def write(results: dict[str, Any], command: str) -> None:
         "",
         "### Kernel-side change → redrawn DOM (median)",
         "",
-        "| change | median (ms) | kernel (ms) | browser sync (ms) | frame (ms) | runs (ms) |",
-        "|---|---:|---:|---:|---:|---|",
+        "| change | median (ms) | kernel (ms) | kernel CPU (ms) | browser sync (ms) | frame (ms) | runs (ms) | load |",
+        "|---|---:|---:|---:|---:|---:|---|---:|",
     ]
     for label, median, times, parts in results["latency"]:
         lines.append(
-            f"| {label} | {1000 * median:.0f} | {parts['py']:.1f} | {parts['sync']:.1f} | {parts['frame']:.1f} | "
-            f"{', '.join(f'{1000 * t:.0f}' for t in times)} |"
+            f"| {label} | {1000 * median:.0f} | {parts['py']:.1f} | {parts['cpu']:.1f} | {parts['sync']:.1f} | "
+            f"{parts['frame']:.1f} | {', '.join(f'{1000 * t:.0f}' for t in times)} | {parts['load']:.2f} |"
         )
     load = " / ".join(f"{v:.2f}" for v in os.getloadavg())
     lines += ["", f"Command: `{command}` (Python {platform.python_version()}); load average at the end {load}."]

@@ -1,6 +1,7 @@
 // WebGL drawing of the simplex with regl (bundled; no CDN). Everything here is
 // GPU plumbing: the per-point attributes come from layers.js, the matrices from camera.js.
 import createREGL from "regl";
+import { DIM } from "./layers.js";
 import { recolourLattice, splatLattice, splatTarget } from "./splat.js";
 
 const CONTEXT_ATTRIBUTES = {
@@ -169,6 +170,12 @@ export function createRenderer(gl, { splat = SOFTWARE_RENDERER.test(rendererName
   // What the last splat was drawn from: when only the colours changed since (a new
   // metric, no dimmed points), the pixels are recoloured instead of splatted again.
   let splatted = null;
+  // A picture splatted ahead for a lattice the kernel announced (prepare): when the frame
+  // that draws it has the same inputs, its pixels are only recoloured (issue 24). `spare`
+  // is the target it drew into last time, reused.
+  let prepared = null;
+  let spare = null;
+  const sameInputs = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
   const drawImage = splat
     ? regl({
         vert: IMAGE_VERT,
@@ -331,6 +338,26 @@ export function createRenderer(gl, { splat = SOFTWARE_RENDERER.test(rendererName
       marker.count = xyz.length === 3 ? 1 : 0;
     },
     /**
+     * Splat, ahead of its frame, the picture of a lattice whose codes are still being
+     * computed (software WebGL only): which point wins each pixel depends on the positions,
+     * the emphasis, the camera and the size, not on the colours. A later `draw` with the
+     * same positions and emphasis arrays, camera and size recolours these pixels instead
+     * of splatting again. Dimmed points (blended) are not prepared.
+     * @returns {boolean} whether a picture was prepared
+     */
+    prepare({ positions, codes, clip, pointSize, dpr }) {
+      const count = Math.floor(positions.length / 3);
+      const w = gl.drawingBufferWidth;
+      const h = gl.drawingBufferHeight;
+      if (!splat || !count || codes.length !== count || !w || !h || codes.some((c) => c === DIM)) return false;
+      const into = splatTarget(w, h, spare && spare !== target ? spare : null);
+      const points = { positions, colours: new Uint8Array(4 * count), codes, count, hasDim: false, focus: null };
+      splatLattice(into, points, { clip, size: pointSize * dpr, dimAlpha: 0, maxSize: this.maxPointSize });
+      const size = Math.min(pointSize * dpr, this.maxPointSize);
+      prepared = { inputs: [positions, codes, count, size, w, h, ...clip], target: into };
+      return true;
+    },
+    /**
      * Draw one frame. `counts`: whether colours/emphasis match the positions.
      * @returns {number} lattice points drawn
      */
@@ -351,9 +378,15 @@ export function createRenderer(gl, { splat = SOFTWARE_RENDERER.test(rendererName
         target = splatTarget(w, h, target);
         const size = Math.min(pointSize * dpr, this.maxPointSize);
         const inputs = [cpu.positions, cpu.codes, count, size, w, h, ...clip];
-        const same = splatted && splatted.inputs.length === inputs.length && splatted.inputs.every((v, i) => v === inputs[i]);
+        const same = splatted && sameInputs(splatted.inputs, inputs);
         if (same && !lattice.hasDim && splatted.target === target) {
           if (splatted.colours !== cpu.colours) recolourLattice(target, cpu.positions, cpu.colours, clip);
+        } else if (!lattice.hasDim && prepared && sameInputs(prepared.inputs, inputs)) {
+          // The same pixels as a new splat: the winners were found ahead, the colours are new.
+          spare = target;
+          target = prepared.target;
+          prepared = null;
+          recolourLattice(target, cpu.positions, cpu.colours, clip);
         } else {
           const points = { ...cpu, count, hasDim: lattice.hasDim };
           splatLattice(target, points, { clip, size: pointSize * dpr, dimAlpha, maxSize: this.maxPointSize });

@@ -5,7 +5,10 @@
 // (confusionlab.lattice.isometric, same floating-point operations, so the float32
 // positions are those Python would compute), in the drawing order of
 // confusionlab.widgets.confusion_simplex.drawing_order: TP, then FN + FP, then FN
-// increasing, grouped by level of detail (coarse surface, surface, coarse interior, rest).
+// increasing (the lattice order), grouped by level of detail (coarse surface, surface,
+// coarse interior, rest). Python sends the codes in the lattice order; `order` maps
+// each drawn point to its place there (drawing_permutation), so the kernel never
+// builds the drawing order (issue 24).
 
 /** Largest number of points generated (the widget's MAX_POINTS × 10, as drawing_order). */
 export const MAX_LATTICE_POINTS = 10_000_000;
@@ -16,16 +19,31 @@ export function latticeCount(N, stride = 1) {
   return ((M + 1) * (M + 2) * (M + 3)) / 6;
 }
 
-/** Level of detail of a matrix (a, b, c = TP, FN, FP divided by the stride). */
-const levelOf = (tp, fn, fp, tn, a, b, c) =>
-  (tp === 0 || fn === 0 || fp === 0 || tn === 0 ? 0 : 2) + ((a | b | c) & 1);
+const choose3 = (k) => (k < 3 ? 0 : (k * (k - 1) * (k - 2)) / 6);
+
+/**
+ * Ends of the four levels (coarse surface, surface, coarse interior, rest), counted
+ * without enumerating a point (Python's level_ends): the interior matrices have
+ * a, b, c >= 1 with a + b + c <= K = ⌊(N − 1) / stride⌋, C(K, 3) of them; the coarse
+ * ones (a, b, c even) number C(⌊M / 2⌋ + 3, 3), of which C(⌊K / 2⌋, 3) are interior.
+ */
+export function levelEnds(N, stride = 1) {
+  const M = Math.floor(N / stride);
+  const K = N > 0 ? Math.floor((N - 1) / stride) : 0;
+  const total = latticeCount(N, stride);
+  const surface = total - choose3(K);
+  const coarseInterior = choose3(Math.floor(K / 2));
+  const coarseSurface = choose3(Math.floor(M / 2) + 3) - coarseInterior;
+  return [coarseSurface, surface, surface + coarseInterior, total];
+}
 
 /**
  * The drawn matrices of the simplex of size N thinned by `stride`, in drawing order.
  * @param {number} N number of examples (a non-negative integer)
  * @param {number} [stride=1] positive integer step of TP, FN and FP
- * @returns {{count: number, positions: Float32Array, p: Uint16Array, ends: number[]}}
- *   positions (count × 3) centred xyz, p = TP + FN per point, ends of the four levels
+ * @returns {{count: number, positions: Float32Array, p: Uint16Array, order: Uint32Array, ends: number[]}}
+ *   positions (count × 3) centred xyz, p = TP + FN per point, order[i] = the place of
+ *   drawn point i in the lattice order, ends of the four levels
  */
 export function latticePoints(N, stride = 1) {
   if (!Number.isInteger(N) || N < 0 || !Number.isInteger(stride) || stride < 1) {
@@ -34,44 +52,37 @@ export function latticePoints(N, stride = 1) {
   const M = Math.floor(N / stride);
   const count = latticeCount(N, stride);
   if (count > MAX_LATTICE_POINTS) throw new RangeError(`the lattice N=${N}/${stride} has ${count} points`);
-  // First pass: the level of each point and points per level; second pass: each point
-  // at the next place of its level.
-  const sizes = [0, 0, 0, 0];
-  const levels = new Uint8Array(count);
-  let j = 0;
-  for (let a = 0; a <= M; a++)
-    for (let s = 0; s <= M - a; s++)
-      for (let b = 0; b <= s; b++, j++) {
-        const c = s - b;
-        const tp = stride * a;
-        const fn = stride * b;
-        const fp = stride * c;
-        const level = levelOf(tp, fn, fp, N - tp - fn - fp, a, b, c);
-        levels[j] = level;
-        sizes[level] += 1;
-      }
-  const next = [0, sizes[0], sizes[0] + sizes[1], sizes[0] + sizes[1] + sizes[2]];
-  const ends = [next[1], next[2], next[3], count];
+  // The levels' sizes are known (levelEnds), so one pass in the lattice order puts each
+  // point at the next place of its level.
+  const ends = levelEnds(N, stride);
+  const next = [0, ends[0], ends[1], ends[2]];
   const positions = new Float32Array(3 * count);
   const p = new Uint16Array(count);
+  const order = new Uint32Array(count);
   const centre = N / 6;
-  j = 0;
-  for (let a = 0; a <= M; a++)
-    for (let s = 0; s <= M - a; s++)
+  let j = 0;
+  for (let a = 0; a <= M; a++) {
+    const tp = stride * a;
+    for (let s = 0; s <= M - a; s++) {
+      const tn = N - tp - stride * s;
+      const third = tn / 3;
+      // Level: 0 or 2 (surface or not) + 1 when a, b or c is odd.
+      const rim = a === 0 || tn === 0;
       for (let b = 0; b <= s; b++, j++) {
         const c = s - b;
-        const tp = stride * a;
         const fn = stride * b;
         const fp = stride * c;
-        const tn = N - tp - fn - fp;
-        const i = next[levels[j]]++;
-        const third = tn / 3;
+        const level = (rim || b === 0 || c === 0 ? 0 : 2) + ((a | b | c) & 1);
+        const i = next[level]++;
         positions[3 * i] = fn - third - centre;
         positions[3 * i + 1] = fp - third - centre;
         positions[3 * i + 2] = tp - third - centre;
         p[i] = tp + fn;
+        order[i] = j;
       }
-  return { count, positions, p, ends };
+    }
+  }
+  return { count, positions, p, order, ends };
 }
 
 /** Lattices kept by cachedLattice: the current and the previous (N, stride), so an N changed back is not generated again. */

@@ -11,12 +11,28 @@ export const DIM = 0;
 export const NORMAL = 1;
 export const HIGHLIGHT = 2;
 
+/** Codes in drawing order, kept per received buffer (one reordering per message, not per sync). */
+const reordered = new WeakMap();
+
 /**
- * Per-point codes and the table of distinct values they index, decoded; empty when
- * they belong to another lattice than `key` ("N/stride") or disagree with `count`.
+ * Codes sent in the lattice order, reordered into the drawing order: out[i] = codes[order[i]].
+ * @param {Uint16Array|Uint32Array} codes
+ * @param {Uint32Array} order `latticePoints(...).order`
+ */
+export function drawingCodes(codes, order) {
+  const out = new codes.constructor(order.length);
+  for (let i = 0; i < order.length; i++) out[i] = codes[order[i]];
+  return out;
+}
+
+/**
+ * Per-point codes (in drawing order: `order` maps each drawn point to its place in the
+ * lattice order the codes are sent in) and the table of distinct values they index,
+ * decoded; empty when they belong to another lattice than `key` ("N/stride") or
+ * disagree with `count`.
  * @returns {{codes: Uint16Array|Uint32Array, table: Float64Array}}
  */
-export function readCodes(model, key, count) {
+export function readCodes(model, key, count, order = null) {
   const info = model.get("_values_info") ?? {};
   const empty = { codes: new Uint16Array(0), table: new Float64Array(0) };
   if (typeof info.key !== "string" || !info.key.endsWith(`@${key}`)) return empty;
@@ -30,6 +46,15 @@ export function readCodes(model, key, count) {
     return empty;
   }
   if (codes.length !== count || (count > 0 && table.length === 0)) return empty;
+  if (order) {
+    if (order.length !== count) return empty;
+    const kept = raw && typeof raw === "object" ? reordered.get(raw) : undefined;
+    if (kept && kept.order === order) codes = kept.codes;
+    else {
+      codes = drawingCodes(codes, order);
+      if (raw && typeof raw === "object") reordered.set(raw, { order, codes });
+    }
+  }
   return { codes, table };
 }
 
@@ -55,7 +80,9 @@ export function readState(model) {
   const lattice = geometryOk ? cachedLattice(N, stride || 1) : null;
   const positions = lattice ? lattice.positions : new Float32Array(0);
   const p = lattice ? lattice.p : new Uint16Array(0);
-  const { codes, table } = geometryOk ? readCodes(model, `${N}/${stride || 1}`, count) : readCodes(model, "", -1);
+  const { codes, table } = geometryOk
+    ? readCodes(model, `${N}/${stride || 1}`, count, lattice.order)
+    : readCodes(model, "", -1);
   let cloudXYZ = decodeFloat32(get("_cloud_xyz"));
   let cloudMass = decodeFloat32(get("_cloud_mass"));
   if (cloudXYZ.length !== 3 * cloudMass.length) {

@@ -119,18 +119,31 @@ export function splatLattice(target, points, view) {
 
   // splat(i, small, 1, false) for a square point (small ≤ ROUND_ABOVE), inlined without
   // the disc and blend branches: the same pixels, a third faster (the usual N = 100 frame).
+  // The camera is orthographic (w = 1 exactly: dividing by it changes nothing, so it is
+  // skipped), and a point's colour is computed only once it wins a pixel: most interior
+  // points are hidden behind the surface, drawn first (issue 24).
   const squares = !(small > ROUND_ABOVE);
   const halfSmall = small / 2;
+  const ortho = c3 === 0 && c7 === 0 && c11 === 0 && c15 === 1;
   const square = (i) => {
     const x = positions[3 * i];
     const y = positions[3 * i + 1];
     const z = positions[3 * i + 2];
-    const w = c3 * x + c7 * y + c11 * z + c15;
-    if (!(w > 0)) return;
     const cz = c2 * x + c6 * y + c10 * z + c14;
-    const nx = (c0 * x + c4 * y + c8 * z + c12) / w;
-    const ny = (c1 * x + c5 * y + c9 * z + c13) / w;
-    const nz = cz / w;
+    let nx;
+    let ny;
+    let nz;
+    if (ortho) {
+      nx = c0 * x + c4 * y + c8 * z + c12;
+      ny = c1 * x + c5 * y + c9 * z + c13;
+      nz = cz;
+    } else {
+      const w = c3 * x + c7 * y + c11 * z + c15;
+      if (!(w > 0)) return;
+      nx = (c0 * x + c4 * y + c8 * z + c12) / w;
+      ny = (c1 * x + c5 * y + c9 * z + c13) / w;
+      nz = cz / w;
+    }
     if (!(nx >= -1 && nx <= 1 && ny >= -1 && ny <= 1 && nz >= -1 && nz <= 1)) return;
     const d = (nz + 1) / 2;
     const xw = ((nx + 1) / 2) * W;
@@ -143,15 +156,22 @@ export function splatLattice(target, points, view) {
     if (y0 < 0) y0 = 0;
     let y1 = Math.ceil(yw + halfSmall - 0.5) - 1;
     if (y1 > H - 1) y1 = H - 1;
-    const t = cz + 0.5;
-    const k = 1 - 0.3 * (t < 0 ? 0 : t > 1 ? 1 : t);
-    const q = 4 * i;
-    const packed =
-      (((colours[q] * k + 0.5) | 0) | (((colours[q + 1] * k + 0.5) | 0) << 8) | (((colours[q + 2] * k + 0.5) | 0) << 16) | (255 << 24)) >>> 0;
+    let packed = -1; // the colour, once the point is in front somewhere
     for (let py = y0; py <= y1; py++) {
       let p = py * W + x0;
       for (let px = x0; px <= x1; px++, p++) {
         if (d < depth[p]) {
+          if (packed < 0) {
+            const t = cz + 0.5;
+            const k = 1 - 0.3 * (t < 0 ? 0 : t > 1 ? 1 : t);
+            const q = 4 * i;
+            packed =
+              (((colours[q] * k + 0.5) | 0) |
+                (((colours[q + 1] * k + 0.5) | 0) << 8) |
+                (((colours[q + 2] * k + 0.5) | 0) << 16) |
+                (255 << 24)) >>>
+              0;
+          }
           depth[p] = d;
           rgba32[p] = packed;
           winner[p] = i;

@@ -18,6 +18,7 @@ import {
   zoomCamera,
 } from "./camera.js";
 import { createRenderer, webglContext } from "./gl.js";
+import { cachedLattice } from "./lattice.js";
 import { canvasPoint, hoverAt, hoverText, tooltipPosition } from "./hover.js";
 import { SETTLE_MS, levelCounts, nextLevel } from "./lod.js";
 import {
@@ -112,6 +113,24 @@ function glTheme(root) {
 export function drawingOptions() {
   const choice = typeof globalThis !== "undefined" ? globalThis.confusionlabSimplexDrawing : undefined;
   return choice === "points" || choice === "splat" ? { splat: choice === "splat" } : {};
+}
+
+/**
+ * The kernel names a new lattice ({prepare_lattice: [N, stride]}) before it computes
+ * its codes: enumerate it now (cachedLattice, view geometry), while the kernel works,
+ * so the state that follows finds it ready (issue 24). Anything else is ignored.
+ * @returns {boolean} whether a lattice was prepared
+ */
+export function prepareLattice(content) {
+  const request = content && content.prepare_lattice;
+  if (!Array.isArray(request) || request.length !== 2) return false;
+  const [N, stride] = request;
+  try {
+    cachedLattice(N, stride);
+  } catch {
+    return false; // not a lattice (a RangeError): the state message decides what is drawn
+  }
+  return true;
 }
 
 /** anywidget entry point. */
@@ -222,7 +241,9 @@ export function render({ model, el: host }) {
       renderer.setEdges(state.vertices);
       renderer.setMarker(state.observedXYZ);
     }
-    codes = emphasis(state.p, state.slices, state.dimOthers, state.cloudMass.length > 0);
+    if (announced && announced.p === state.p && announced.key === emphasisKey()) codes = announced.codes;
+    else codes = emphasis(state.p, state.slices, state.dimOthers, state.cloudMass.length > 0);
+    if (announced && announced.p === state.p) announced = null;
     const counts = countEmphasis(codes);
     if (renderer) {
       if (geometry) renderer.setPositions(state.positions);
@@ -462,6 +483,25 @@ export function render({ model, el: host }) {
       requestFrame();
     },
   });
+  // An announced lattice (prepare_lattice): enumerated now and, with software WebGL, its
+  // picture splatted ahead with the current camera and emphasis, so the frame that draws
+  // its codes only recolours it. The emphasis array is kept for that sync (same object).
+  let announced = null;
+  const emphasisKey = () => `${state.slices.join(",")}|${state.dimOthers}|${state.cloudMass.length > 0}`;
+  const onCustom = (content) => {
+    if (!prepareLattice(content) || !renderer || !renderer.prepare || drag || interacting) return;
+    const [N, stride] = content.prepare_lattice;
+    const lattice = cachedLattice(N, stride);
+    const emph = emphasis(lattice.p, state.slices, state.dimOthers, state.cloudMass.length > 0);
+    if (countEmphasis(emph).dim > 0) return;
+    const size = state.size;
+    const pointSize = latticePointSize(N, size, size, camera.zoom, stride);
+    const clip = clipMatrix(camera, N, size, size);
+    if (renderer.prepare({ positions: lattice.positions, codes: emph, clip, pointSize, dpr: pixelRatio() })) {
+      announced = { p: lattice.p, key: emphasisKey(), codes: emph };
+    }
+  };
+  model.on("msg:custom", onCustom);
   layout();
   uploaded.size = [state.size];
   sync();
@@ -470,6 +510,7 @@ export function render({ model, el: host }) {
     disposed = true;
     clearTimeout(settleTimer);
     redraw.dispose();
+    model.off("msg:custom", onCustom);
     unlisten();
     if (renderer) renderer.destroy();
   };

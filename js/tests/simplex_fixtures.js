@@ -32,9 +32,27 @@ export function encode(values) {
   };
 }
 
-/** Codes state of `values` (one per generated point of N), keyed for metric@N/1. */
+/**
+ * Place of the matrix (TP, FN, FP, ·) in the lattice order of Python's lattice_columns
+ * (TP, then FN + FP, then FN increasing), counted here independently of lattice.js:
+ * the blocks of the smaller TPs, then the pairs of smaller FN + FP, then FN.
+ */
+export function latticeIndex([tp, fn, fp], N) {
+  let index = 0;
+  for (let a = 0; a < tp; a++) index += ((N - a + 1) * (N - a + 2)) / 2;
+  const s = fn + fp;
+  return index + (s * (s + 1)) / 2 + fn;
+}
+
+/**
+ * Codes state of `values` (one per generated point of N, in drawing order) as Python
+ * sends it: in the lattice order, keyed for metric@N/1.
+ */
 export function codesState(values, N, metric = "accuracy") {
-  return { ...encode(values), _values_info: { key: `${metric}@${N}/1`, code_bytes: 2, distinct: new Set(values).size } };
+  const { positions } = latticePoints(N);
+  const sent = new Array(values.length);
+  for (let i = 0; i < values.length; i++) sent[latticeIndex(countsOf(positions, i, N), N)] = values[i];
+  return { ...encode(sent), _values_info: { key: `${metric}@${N}/1`, code_bytes: 2, distinct: new Set(values).size } };
 }
 
 export function simplexState(N, extra = {}) {

@@ -3,8 +3,8 @@
 // tests/widgets/test_confusion_simplex.py (which checks it is current); positions are
 // checked against the isometric formula written out here independently.
 import { describe, expect, it } from "vitest";
-import { cachedLattice, latticeCount, latticePoints } from "../confusion_simplex/lattice.js";
-import { compositions } from "./simplex_fixtures.js";
+import { cachedLattice, latticeCount, latticePoints, levelEnds } from "../confusion_simplex/lattice.js";
+import { compositions, countsOf, latticeIndex } from "./simplex_fixtures.js";
 import fixture from "./simplex_lattice_fixture.json";
 
 
@@ -12,13 +12,15 @@ import fixture from "./simplex_lattice_fixture.json";
 const iso = ([tp, fn, fp, tn], N) => [fn - tn / 3 - N / 6, fp - tn / 3 - N / 6, tp - tn / 3 - N / 6];
 
 describe("latticePoints", () => {
-  for (const [key, { N, stride, ends, counts }] of Object.entries(fixture)) {
+  for (const [key, { N, stride, ends, counts, order }] of Object.entries(fixture)) {
     it(`generates Python's drawing order and positions for N/stride = ${key}`, () => {
       const lattice = latticePoints(N, stride);
       expect(lattice.count).toBe(counts.length);
       expect(lattice.ends).toEqual(ends);
       expect(Array.from(lattice.positions)).toEqual(Array.from(new Float32Array(counts.flatMap((c) => iso(c, N)))));
       expect(Array.from(lattice.p)).toEqual(counts.map(([tp, fn]) => tp + fn));
+      // Where each drawn point sits in the lattice order the codes are sent in (drawing_permutation).
+      expect(Array.from(lattice.order)).toEqual(order);
     });
   }
 
@@ -47,6 +49,33 @@ describe("latticePoints", () => {
       expect(i).toBeLessThan(ends[level]);
       if (level > 0) expect(i).toBeGreaterThanOrEqual(ends[level - 1]);
     }
+  });
+
+  it("maps every drawn point to its matrix's place in the lattice order, each place once (N = 0 to 12)", () => {
+    for (let N = 0; N <= 12; N++) {
+      const { count, positions, order } = latticePoints(N);
+      const places = Array.from({ length: count }, (_, i) => latticeIndex(countsOf(positions, i, N), N));
+      expect(Array.from(order)).toEqual(places);
+      expect(new Set(places).size).toBe(count);
+    }
+  });
+
+  it("counts each level as its points are classified (N = 0 to 15, strides 1 to 4)", () => {
+    for (let N = 0; N <= 15; N++)
+      for (let stride = 1; stride <= 4; stride++) {
+        const sizes = [0, 0, 0, 0];
+        const M = Math.floor(N / stride);
+        for (let a = 0; a <= M; a++)
+          for (let b = 0; a + b <= M; b++)
+            for (let c = 0; a + b + c <= M; c++) {
+              const tn = N - stride * (a + b + c);
+              const surface = a === 0 || b === 0 || c === 0 || tn === 0;
+              sizes[(surface ? 0 : 2) + (a % 2 || b % 2 || c % 2 ? 1 : 0)] += 1;
+            }
+        const ends = sizes.map((_, i) => sizes.slice(0, i + 1).reduce((x, y) => x + y, 0));
+        expect(levelEnds(N, stride)).toEqual(ends);
+        expect(latticePoints(N, stride).ends).toEqual(ends);
+      }
   });
 
   it("refuses what is not a lattice, and keeps the last one", () => {

@@ -16,11 +16,13 @@ import {
   codeColours,
   pointColours,
   readState,
+  drawingCodes,
   statusText,
   titleText,
 } from "../confusion_simplex/layers.js";
+import { latticePoints } from "../confusion_simplex/lattice.js";
 import { FakeModel, f32 } from "./fake_model.js";
-import { simplexState, u16 } from "./simplex_fixtures.js";
+import { countsOf, latticeIndex, simplexState, u16 } from "./simplex_fixtures.js";
 
 describe("buffers", () => {
   it("decodes little-endian uint16, aligned (zero-copy) or not", () => {
@@ -57,7 +59,7 @@ describe("buffers", () => {
     expect(state.values.length).toBe(0);
   });
 
-  it("decodes uint32 codes and reads each value from the table", () => {
+  it("decodes uint32 codes, sent in the lattice order, and reads each drawn point's value from the table", () => {
     const codes = new Uint32Array(84).map((_, i) => i % 3);
     const state = readState(
       new FakeModel(
@@ -68,7 +70,25 @@ describe("buffers", () => {
         }),
       ),
     );
-    expect(Array.from(state.values.slice(0, 4))).toEqual([-0.5, 0.1, NaN, -0.5]);
+    // Drawn point i is the matrix at lattice place latticeIndex(its counts): code place % 3.
+    const table = [-0.5, 0.1, NaN];
+    const expected = Array.from({ length: 84 }, (_, i) => table[latticeIndex(countsOf(state.positions, i, 6), 6) % 3]);
+    expect(Array.from(state.values)).toEqual(expected);
+    expect(Array.from(state.values.slice(0, 3))).toEqual([-0.5, -0.5, NaN]); // places 0, 3, 5: (0,0,0,6), (0,0,2,4), (0,2,0,4)
+  });
+
+  it("reorders the codes once per message, not once per sync (issue 24)", () => {
+    const model = new FakeModel(simplexState(6));
+    const first = readState(model);
+    expect(readState(model).codes).toBe(first.codes); // the same buffer: the same reordered codes
+    const sent = decodeUint16(model.get("_codes"));
+    const { order } = latticePoints(6);
+    expect(Array.from(first.codes)).toEqual(Array.from(order, (j) => sent[j]));
+    model.set("_codes", new DataView(new Uint16Array(sent).buffer)); // a new message, equal codes
+    const next = readState(model);
+    expect(next.codes).not.toBe(first.codes);
+    expect(Array.from(next.codes)).toEqual(Array.from(first.codes));
+    expect(Array.from(drawingCodes(new Uint32Array([7, 8, 9]), new Uint32Array([2, 0, 1])))).toEqual([9, 7, 8]);
   });
 
   it("drops a cloud whose positions and masses disagree", () => {

@@ -1,7 +1,9 @@
 // render() in jsdom: there is no WebGL here, so the widget must say so, while the
 // pure pipeline (decoding, counts, emphasis, labels, camera) still runs.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { NO_WEBGL, render } from "../confusion_simplex/widget.js";
+import { NO_WEBGL, prepareLattice, render } from "../confusion_simplex/widget.js";
+import { cachedLattice } from "../confusion_simplex/lattice.js";
+import { readState } from "../confusion_simplex/layers.js";
 import { mountWidget } from "./fake_model.js";
 import { simplexState } from "./simplex_fixtures.js";
 
@@ -69,6 +71,31 @@ describe("render without WebGL", () => {
     await flush();
     expect(root.dataset.n).toBe("5");
     expect(root.dataset.latticePoints).toBe("56");
+  });
+
+  it("enumerates a lattice the kernel announces before its state arrives (issue 24)", async () => {
+    const { model, root } = mount(simplexState(4));
+    const announce = (content) => {
+      for (const cb of model.listeners.get("msg:custom") ?? []) cb(content, []);
+    };
+    announce({ prepare_lattice: [9, 1] });
+    const prepared = cachedLattice(9, 1); // a hit: the arrays generated on the announcement
+    announce({ prepare_lattice: [9, 1] });
+    expect(cachedLattice(9, 1)).toBe(prepared);
+    expect(prepared.count).toBe(220);
+    // Nothing is drawn from an announcement alone; the state that follows uses the prepared arrays.
+    expect(root.dataset.n).toBe("4");
+    const next = simplexState(9);
+    for (const key of ["N", "_lattice", "_codes", "_value_table", "_values_info", "_vertices"]) model.set(key, next[key]);
+    await flush();
+    expect(root.dataset.n).toBe("9");
+    expect(readState(model).positions).toBe(prepared.positions);
+    // Whatever is not a lattice is ignored.
+    expect(prepareLattice({ prepare_lattice: [-1, 1] })).toBe(false);
+    expect(prepareLattice({ prepare_lattice: [3000, 1] })).toBe(false); // too large: refused, nothing allocated
+    expect(prepareLattice({ other: 1 })).toBe(false);
+    expect(prepareLattice(null)).toBe(false);
+    expect(prepareLattice({ prepare_lattice: [5, 1] })).toBe(true);
   });
 
   it("rotates with the arrow keys and resets with 0", async () => {

@@ -2,7 +2,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { FakeModel, f32 } from "./fake_model.js";
 import { codesState, simplexState } from "./simplex_fixtures.js";
-import { DEFAULT_CAMERA, projectPoint } from "../confusion_simplex/camera.js";
+import { DEFAULT_CAMERA, clipMatrix, latticePointSize, projectPoint } from "../confusion_simplex/camera.js";
+import { cachedLattice } from "../confusion_simplex/lattice.js";
 
 const calls = [];
 vi.mock("../confusion_simplex/gl.js", () => ({
@@ -24,6 +25,10 @@ vi.mock("../confusion_simplex/gl.js", () => ({
       setCloud: record("setCloud"),
       setEdges: record("setEdges"),
       setMarker: record("setMarker"),
+      prepare: (args) => {
+        calls.push(["prepare", args]);
+        return true;
+      },
       draw: (args) => {
         calls.push(["draw", args]);
         return args.ready ? Math.min(count, args.limit ?? count) : 0;
@@ -91,6 +96,38 @@ describe("render with a renderer", () => {
     expect(codes.filter((c) => c === 2).length).toBe(4 * 4);
     expect(hasDim).toBe(true);
     expect(Number(root.dataset.frames)).toBe(frames + 1);
+  });
+
+  it("splats an announced lattice ahead and draws its state with the same emphasis (issue 24)", async () => {
+    const { model, root } = mount(simplexState(4));
+    await flush();
+    calls.length = 0;
+    const announce = (content) => {
+      for (const cb of model.listeners.get("msg:custom") ?? []) cb(content, []);
+    };
+    announce({ prepare_lattice: [5, 1] });
+    const prepares = calls.filter(([n]) => n === "prepare");
+    expect(prepares).toHaveLength(1);
+    const [, ahead] = prepares[0];
+    const lattice = cachedLattice(5, 1);
+    expect(ahead.positions).toBe(lattice.positions);
+    expect(ahead.codes.length).toBe(56);
+    expect(ahead.clip).toEqual(clipMatrix(DEFAULT_CAMERA, 5, 400, 400));
+    expect(ahead.pointSize).toBe(latticePointSize(5, 400, 400, DEFAULT_CAMERA.zoom, 1));
+    const next = simplexState(5);
+    for (const key of ["N", "_lattice", "_codes", "_value_table", "_values_info", "_vertices"]) model.set(key, next[key]);
+    await flush();
+    expect(root.dataset.n).toBe("5");
+    // The frame's inputs are the prepared ones: the same positions and emphasis objects.
+    const emphasisSet = calls.filter(([n]) => n === "setEmphasis").at(-1);
+    expect(emphasisSet[1]).toBe(ahead.codes);
+    expect(calls.filter(([n]) => n === "setPositions").at(-1)[1]).toBe(ahead.positions);
+    // Dimmed points are blended, so nothing is prepared while a slice dims the others.
+    model.set("slices", [2]);
+    await flush();
+    calls.length = 0;
+    announce({ prepare_lattice: [6, 1] });
+    expect(calls.filter(([n]) => n === "prepare")).toHaveLength(0);
   });
 
   it("draws the cloud with area ∝ mass", async () => {

@@ -138,6 +138,25 @@ describe("splatLattice", () => {
     expect(Array.from(recoloured.rgba)).toEqual(Array.from(fresh.rgba));
   });
 
+  it("places square points through a projective clip (w = 2) as through the orthographic one (w = 1)", () => {
+    // Every entry doubled: x/w is the same float (halving is exact), so the same points win
+    // the same pixels at the same depths (the shade reads clip z, which doubles); the
+    // orthographic frame (the camera's) skips the division, the other performs it.
+    const N = 12;
+    const { positions, count } = latticePoints(N);
+    const codes = new Uint8Array(count).fill(NORMAL);
+    const colours = new Uint8Array(4 * count).map((_, i) => (i * 11 + 5) % 253);
+    const clip = clipMatrix({ ...DEFAULT_CAMERA, yaw: 1.1, pitch: 0.3 }, N, 48, 48);
+    const points = { positions, codes, colours, count, hasDim: false, focus: null };
+    const ortho = splatTarget(48, 48);
+    splatLattice(ortho, points, { clip, size: 2, dimAlpha: 0.1 });
+    const projective = splatTarget(48, 48);
+    splatLattice(projective, points, { clip: Array.from(clip, (v) => 2 * v), size: 2, dimAlpha: 0.1 });
+    expect(ortho.winner.filter((i) => i >= 0).length).toBeGreaterThan(300);
+    expect(Array.from(projective.winner)).toEqual(Array.from(ortho.winner));
+    expect(Array.from(projective.depth)).toEqual(Array.from(ortho.depth));
+  });
+
   it("reuses its target, and survives empty or inconsistent input", () => {
     const t = splatTarget(W, H);
     expect(splatTarget(W, H, t)).toBe(t);

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ipywidgets.widgets.widget import _remove_buffers
 
+from confusionlab._validation import InvalidParameterError
 from confusionlab.confusion import ConfusionMatrix
 from confusionlab.lattice import isometric, simplex_points
 from confusionlab.metrics import METRICS, metric_value
@@ -23,7 +24,11 @@ from confusionlab.widgets.confusion_simplex import (
     MAX_POINTS,
     ConfusionSimplex,
     drawing_order,
+    drawing_permutation,
     encode_values,
+    lattice_columns,
+    level_ends,
+    metric_values,
     simplex_stride,
 )
 
@@ -43,8 +48,12 @@ class RecordingComm:
 
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
+        self.custom: list[tuple[int, dict[str, Any]]] = []  # (state messages sent before, content)
 
     def send(self, data: dict[str, Any], buffers: Any = None, **_: Any) -> None:
+        if data.get("method") == "custom":
+            self.custom.append((len(self.messages), data["content"]))
+            return
         self.messages.append({"keys": set(data["state"]) | {p[0] for p in data["buffer_paths"]}, "buffers": buffers})
 
     def on_msg(self, callback: Any) -> None:
@@ -255,6 +264,18 @@ def test_n_change_sends_trait_and_geometry_together(recorded: RecordingComm) -> 
     w.N = 21
     assert len(recorded.messages) == 1
     assert {"N", "_codes", "_value_table", "_lattice"} <= recorded.messages[0]["keys"]
+    # Before the state message, the new lattice is named so the browser can enumerate it meanwhile.
+    assert recorded.custom == [(0, {"prepare_lattice": [21, 1]})]
+
+
+def test_only_a_new_lattice_is_announced(widget: ConfusionSimplex, recorded: RecordingComm) -> None:
+    widget.metric = "f1"
+    widget.slices = [3]
+    widget.update(N=200, observed=[16, 4, 8, 172])  # thinned: stride 2
+    with pytest.raises(InvalidParameterError):
+        widget.update(N=7, observed=[1, 1, 1, 1])  # refused before anything is computed
+    assert recorded.custom == [(2, {"prepare_lattice": [200, simplex_stride(200, MAX_POINTS)]})]
+    assert simplex_stride(200, MAX_POINTS) == 2
 
 
 def test_slice_change_sends_no_buffer(widget: ConfusionSimplex, recorded: RecordingComm) -> None:
@@ -286,10 +307,26 @@ def test_update_computes_once(monkeypatch: pytest.MonkeyPatch, widget: Confusion
     import confusionlab.widgets.confusion_simplex as module
 
     calls = []
-    real = module.drawing_order
-    monkeypatch.setattr(module, "drawing_order", lambda N, stride: calls.append(N) or real(N, stride))
+    real = module.metric_values
+    monkeypatch.setattr(module, "metric_values", lambda m, N, stride: calls.append((m, N)) or real(m, N, stride))
     widget.update(N=62, observed=[16, 4, 10, 32], metric="f1", cloud="beta-binomial")
-    assert calls == [62]
+    assert calls == [("f1", 62)]
+
+
+def test_a_new_n_builds_no_drawing_order(monkeypatch: pytest.MonkeyPatch, widget: ConfusionSimplex) -> None:
+    """The kernel sends codes in the lattice order and the browser reorders them (issue 24):
+    neither a change of N nor of metric enumerates the drawing order; counts() still can."""
+    import confusionlab.widgets.confusion_simplex as module
+
+    ends = drawing_order(63)[1]
+    calls = []
+    real = module._level_order
+    monkeypatch.setattr(module, "_level_order", lambda columns, stride: calls.append(stride) or real(columns, stride))
+    widget.update(N=63, observed=[16, 4, 11, 32])
+    widget.metric = "accuracy"
+    assert calls == []
+    assert widget._lattice == [63, 1, comb(66, 3), *ends[:3]]
+    assert widget.counts().shape == (comb(66, 3), 4) and calls == [1]
 
 
 def _inverse_isometric(xyz: np.ndarray, N: int) -> np.ndarray:
@@ -338,7 +375,8 @@ def _fixture_text() -> str:
     cases = {}
     for N, k in FIXTURE_CASES:
         counts, ends = drawing_order(N, k)
-        cases[f"{N}/{k}"] = {"N": N, "stride": k, "ends": ends, "counts": counts.tolist()}
+        order = drawing_permutation(N, k)[0].tolist()
+        cases[f"{N}/{k}"] = {"N": N, "stride": k, "ends": ends, "counts": counts.tolist(), "order": order}
     rows = ",\n".join(f'  "{key}": ' + json.dumps(v, separators=(",", ":")) for key, v in cases.items())
     return "{\n" + rows + "\n}\n"
 
@@ -368,6 +406,34 @@ def test_drawing_order_is_the_specified_order(N: int, stride: int) -> None:
     counts, ends = drawing_order(N, stride)
     assert counts.tolist() == [m for level in levels for m in level]
     assert ends == np.cumsum([len(level) for level in levels]).tolist()
+    # The lattice order is the loops' order; the permutation maps the drawing order onto it.
+    lattice = []
+    for a in range(M + 1):
+        for s in range(M - a + 1):
+            for b in range(s + 1):
+                lattice.append([stride * a, stride * b, stride * (s - b), N - stride * (a + s)])
+    assert lattice_columns(N, stride).tolist() == lattice
+    order, permutation_ends = drawing_permutation(N, stride)
+    assert [lattice[j] for j in order.tolist()] == counts.tolist() and sorted(order.tolist()) == list(
+        range(len(lattice))
+    )
+    assert permutation_ends == ends == level_ends(N, stride)
+
+
+@pytest.mark.parametrize("N", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 17, 40, 101, 150, 299, 300])
+@pytest.mark.parametrize("stride", [1, 2, 3, 5, 7])
+def test_level_ends_are_counted_as_the_points_are(N: int, stride: int) -> None:
+    """level_ends' binomials against the levels counted point by point on the lattice."""
+    columns = lattice_columns(N, stride).astype(np.int64)
+    surface = (columns == 0).any(axis=1)
+    odd = ((columns[:, :3] // stride) % 2 == 1).any(axis=1)
+    sizes = [
+        int((surface & ~odd).sum()),
+        int((surface & odd).sum()),
+        int((~surface & ~odd).sum()),
+        int((~surface & odd).sum()),
+    ]
+    assert level_ends(N, stride) == np.cumsum(sizes).tolist()
 
 
 @pytest.mark.parametrize("metric", ["mcc", "f1", "accuracy", "precision", "fowlkes_mallows", "lr_plus"])
@@ -441,14 +507,15 @@ def test_drawing_order_hostile_arguments(N: Any, stride: Any) -> None:
     assert ends[-1] == counts.shape[0]
 
 
-@pytest.mark.parametrize("M", [0, 1, 2, 7, 30])
-def test_small_lattice_is_the_cores_enumeration(M: int) -> None:
-    """The widget's own enumeration of (TP, FN, FP) equals lattice.simplex_counts (the core's), in order."""
-    import confusionlab.widgets.confusion_simplex as module
+@pytest.mark.parametrize("M", [0, 1, 2, 7, 30, MAX_N])
+def test_lattice_columns_are_the_cores_enumeration(M: int) -> None:
+    """The widget's own enumeration (the lattice order the codes travel in) equals
+    lattice.simplex_counts (the core's), in order; with a stride, its multiples."""
     from confusionlab.lattice import simplex_counts
 
-    a, b, c = module._small_lattice(M)
-    np.testing.assert_array_equal(np.stack([a, b, c], axis=1), simplex_counts(M)[:, :3])
+    np.testing.assert_array_equal(lattice_columns(M), simplex_counts(M))
+    if M:
+        np.testing.assert_array_equal(lattice_columns(2 * M + 1, 2)[:, :3], 2 * simplex_counts(M)[:, :3])
 
 
 def test_changes_back_are_not_computed_again_and_equal_a_fresh_widget(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -457,16 +524,16 @@ def test_changes_back_are_not_computed_again_and_equal_a_fresh_widget(monkeypatc
     sent after a change back equals the core's value at every point."""
     import confusionlab.widgets.confusion_simplex as module
 
-    orders, encodings = [], []
-    real_order, real_encode = module.drawing_order, module.encode_values
-    monkeypatch.setattr(module, "drawing_order", lambda N, stride: orders.append(N) or real_order(N, stride))
+    evaluations, encodings = [], []
+    real_values, real_encode = module.metric_values, module.encode_values
+    monkeypatch.setattr(module, "metric_values", lambda m, N, k: evaluations.append((m, N)) or real_values(m, N, k))
     monkeypatch.setattr(module, "encode_values", lambda v: encodings.append(v.size) or real_encode(v))
     w = ConfusionSimplex(N=12, metric="mcc", observed=[3, 2, 1, 6])
     w.update(N=13, observed=[3, 2, 1, 7])
     w.update(N=12, observed=[3, 2, 1, 6])
     w.metric = "f1"
     w.metric = "mcc"
-    assert orders == [12, 13]
+    assert evaluations == [("mcc", 12), ("mcc", 13), ("f1", 12)]
     assert len(encodings) == 3  # mcc@12, mcc@13, f1@12
     assert w._values_info["key"] == "mcc@12/1"
     for (tp, fn, fp, tn), value in zip(w.counts().tolist(), w.values().tolist(), strict=True):
@@ -484,3 +551,93 @@ def test_kept_values_stay_within_their_byte_budget(monkeypatch: pytest.MonkeyPat
         w.metric = metric
         assert list(w._encodings) == [(metric, 20, 1)]
     assert w.counts().flags.writeable  # a copy, not the kept (read-only) lattice
+
+
+# ------------------------------------------------- issue 24: a new N costs less
+@pytest.mark.parametrize(
+    ("N", "stride", "block"), [(0, 1, 7), (1, 1, 7), (13, 1, 7), (13, 1, 1 << 15), (31, 3, 5), (40, 2, 64)]
+)
+def test_metric_values_in_blocks_are_the_metrics_floats(
+    monkeypatch: pytest.MonkeyPatch, N: int, stride: int, block: int
+) -> None:
+    """Reference: each metric's values on the whole lattice at once (bit for bit, NaN included);
+    small blocks split the TP blocks of the lattice, so every seam is crossed."""
+    import confusionlab.widgets.confusion_simplex as module
+
+    monkeypatch.setattr(module, "_BLOCK", block)
+    columns = lattice_columns(N, stride)
+    for name, metric in METRICS.items():
+        expected = np.asarray(metric.values(*columns.T), dtype=np.float64)
+        assert metric_values(name, N, stride).tobytes() == expected.tobytes(), name
+
+
+def test_codes_travel_in_the_lattice_order() -> None:
+    """Reference: metric_value of each matrix, enumerated with loops in the lattice order
+    (TP, then FN + FP, then FN), against table[codes] as sent (before any reordering)."""
+    N = 9
+    w = ConfusionSimplex(N=N, metric="mcc")
+    codes = np.frombuffer(w._codes, dtype="<u2")
+    table = np.frombuffer(w._value_table, dtype="<f8")
+    k = 0
+    for tp in range(N + 1):
+        for s in range(N - tp + 1):
+            for fn in range(s + 1):
+                cm = ConfusionMatrix(tp=tp, fn=fn, fp=s - fn, tn=N - tp - s)
+                assert table[codes[k]] == metric_value(cm, "mcc"), (tp, fn, s - fn)
+                k += 1
+    assert k == codes.size == comb(N + 3, 3)
+
+
+def _ulps_from(x: float, ulps: int) -> float:
+    for _ in range(abs(ulps)):
+        x = float(np.nextafter(x, np.inf if ulps > 0 else -np.inf))
+    return x
+
+
+#: Floats a few ulps from one another (rounding variants of one real, the lattice's usual case).
+_NEAR = st.builds(_ulps_from, st.sampled_from([0.5, 1 / 3, -0.25, 0.1, 1e-300, 0.0, -0.0]), st.integers(-3, 3))
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.floats(allow_nan=True, allow_infinity=True),
+            _NEAR,
+        ),
+        max_size=300,
+    )
+)
+def test_encode_values_is_np_unique(values: list[float]) -> None:
+    """Reference: np.unique (sorted table, inverse) with its NaNs merged into one entry:
+    values one ulp apart stay two entries, -0.0 and 0.0 are one."""
+    array = np.array(values, dtype=np.float64)
+    table, codes = encode_values(array)
+    finite = array[~np.isnan(array)]
+    ref_table, ref_codes = np.unique(finite, return_inverse=True)
+    assert np.array_equal(table[: ref_table.size], ref_table)
+    assert table.size == ref_table.size + bool(np.isnan(array).any())
+    np.testing.assert_array_equal(codes[~np.isnan(array)], ref_codes.ravel())
+    assert (codes[np.isnan(array)] == ref_table.size).all()
+
+
+def test_encode_values_distinguishes_one_ulp_and_merges_equal_values() -> None:
+    """Values 1, 2 and 3 ulps apart (rounding variants of one real, as in balanced accuracy)
+    are distinct codes; equal floats share one, whatever their place."""
+    base = 0.3
+    near = [base, float(np.nextafter(base, 1)), float(np.nextafter(np.nextafter(base, 1), 1))]
+    values = np.array(near * 3 + [np.nan, -np.nan, 0.0, -0.0])
+    table, codes = encode_values(values)
+    assert table.size == 5 and np.isnan(table[-1])
+    assert codes.tolist() == [1, 2, 3] * 3 + [4, 4, 0, 0]
+
+
+@pytest.mark.parametrize(
+    ("args", "name"),
+    [(("mcc", -1), "N"), (("mcc", 5, 0), "stride"), (("mcc", 2.5), "N"), (("no such metric", 5), "metric")],
+)
+def test_metric_values_refuses_what_is_not_a_lattice(args: tuple[Any, ...], name: str) -> None:
+    with pytest.raises(InvalidParameterError, match=name):
+        metric_values(*args)
+    with pytest.raises(InvalidParameterError, match="stride"):
+        metric_values("mcc", 10**4)  # 1.7 × 10¹¹ matrices: refused before anything is allocated

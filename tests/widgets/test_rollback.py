@@ -150,7 +150,7 @@ def test_simplex_rolls_back_when_the_core_fails(monkeypatch: pytest.MonkeyPatch)
     w = ConfusionSimplex(N=30, observed=[8, 2, 5, 15], cloud="beta-binomial")
     before, sent = traits(w), Recorder(w)
     computed = dict(w._computed)
-    monkeypatch.setattr(confusion_simplex, "drawing_order", fail)  # the lattice (no longer simplex_counts)
+    monkeypatch.setattr(confusion_simplex, "metric_values", fail)  # the metric on the new lattice
     with pytest.raises(CoreFailure):
         w.update(N=31, observed=[8, 2, 6, 15], slices=[10])
     assert_unchanged(w, before, sent)

@@ -14,12 +14,16 @@ Wire format: the lattice is implicit in ``(N, stride)``, so no position travels.
 browser enumerates the drawn matrices itself in the drawing order of
 :func:`drawing_order` (view geometry, ``js/confusion_simplex/lattice.js``, tested
 against this module). A metric travels as a table of its distinct values (float64)
-and one code per point (uint16, or uint32 when the table has more than 65,536
-entries): the value of point ``i`` is ``table[codes[i]]``, exactly the core's value.
+and one code per matrix (uint16, or uint32 when the table has more than 65,536
+entries) in the *lattice order* of :func:`lattice_columns`: the value of matrix ``j``
+is ``table[codes[j]]``, exactly the core's value, and the browser reorders the codes
+into its drawing order with :func:`drawing_permutation`, so a new N costs the kernel
+the metric and its encoding only (issue 24).
 """
 
 from __future__ import annotations
 
+import functools
 from math import comb
 from typing import Any
 
@@ -29,7 +33,7 @@ import traitlets
 from .._validation import InvalidParameterError, check_int
 from ..confusion import ConfusionMatrix
 from ..lattice import isometric
-from ..metrics import METRICS
+from ..metrics import METRICS, get_metric
 from ..models import PRIORS, simplex_model, slice_model
 from ._common import (
     Buffer,
@@ -43,7 +47,19 @@ from ._common import (
     trait_check,
 )
 
-__all__ = ["CLOUDS", "MAX_N", "MAX_POINTS", "ConfusionSimplex", "drawing_order", "encode_values", "simplex_stride"]
+__all__ = [
+    "CLOUDS",
+    "MAX_N",
+    "MAX_POINTS",
+    "ConfusionSimplex",
+    "drawing_order",
+    "drawing_permutation",
+    "encode_values",
+    "lattice_columns",
+    "level_ends",
+    "metric_values",
+    "simplex_stride",
+]
 
 #: Largest N accepted. N = 300 has 4,590,551 matrices; above MAX_POINTS the simplex is
 #: drawn thinned (see :func:`simplex_stride`).
@@ -55,6 +71,8 @@ MAX_POINTS = 1_000_000
 
 #: Drawing orders (lattices) a widget keeps: the current and the previous (N, stride).
 _ORDERS_KEPT = 2
+#: Matrices per block when a metric is evaluated on the lattice (:func:`metric_values`).
+_BLOCK = 1 << 15
 #: Bytes of encoded metric values (codes + tables) a widget keeps for changes back.
 _VALUES_BYTES_KEPT = 24 * 2**20
 
@@ -87,13 +105,14 @@ def drawing_order(N: int, stride: int = 1) -> tuple[np.ndarray, list[int]]:
 
     The drawn matrices are those whose TP, FN and FP are multiples of ``stride``
     (all of them when ``stride`` is 1), enumerated with TP, then FN + FP, then FN
-    increasing (the order of :func:`~confusionlab.lattice.simplex_points`) and then
-    grouped, in that order within each group, by level of detail: the coarse surface
-    of the tetrahedron (a count is 0; TP, FN and FP even multiples of the stride), the
-    rest of the surface, the coarse interior, the rest. ``ends`` are the ends of the
-    four levels (the last is M). The browser enumerates the same points in the same
-    order from ``(N, stride)`` alone (``js/confusion_simplex/lattice.js``), so only
-    per-point values travel.
+    increasing (the order of :func:`~confusionlab.lattice.simplex_points`, the *lattice
+    order*) and then grouped, in that order within each group, by level of detail: the
+    coarse surface of the tetrahedron (a count is 0; TP, FN and FP even multiples of the
+    stride), the rest of the surface, the coarse interior, the rest. ``ends`` are the ends
+    of the four levels (the last is M). The browser enumerates the same points in the
+    same order from ``(N, stride)`` alone (``js/confusion_simplex/lattice.js``), so only
+    per-point values travel; :func:`drawing_permutation` maps this order to the lattice
+    order.
 
     Parameters
     ----------
@@ -108,6 +127,104 @@ def drawing_order(N: int, stride: int = 1) -> tuple[np.ndarray, list[int]]:
     >>> counts[:3].tolist(), ends
     ([[0, 0, 0, 2], [0, 0, 2, 0], [0, 2, 0, 0]], [4, 10, 10, 10])
     """
+    order, ends = drawing_permutation(N, stride)
+    return np.take(lattice_columns(N, stride).astype(np.int64), order, axis=0), ends
+
+
+def drawing_permutation(N: int, stride: int = 1) -> tuple[np.ndarray, list[int]]:
+    """Where each drawn point sits in the lattice order: ``order`` (M,) and the ends of the levels.
+
+    Point ``i`` of :func:`drawing_order` is matrix ``order[i]`` of :func:`lattice_columns`
+    (TP, then FN + FP, then FN increasing). The widget sends one code per matrix in the
+    lattice order; the browser reorders them with the same permutation, which it builds
+    while it enumerates the points (view geometry, ``js/confusion_simplex/lattice.js``).
+
+    Examples
+    --------
+    >>> order, ends = drawing_permutation(2)
+    >>> order.tolist(), ends
+    ([0, 3, 5, 9, 1, 2, 4, 6, 7, 8], [4, 10, 10, 10])
+    """
+    return _level_order(lattice_columns(N, stride), stride)
+
+
+def _level_order(columns: np.ndarray, stride: int) -> tuple[np.ndarray, list[int]]:
+    """:func:`drawing_permutation` of the lattice ``columns`` (:func:`lattice_columns`)."""
+    small = columns[:, :3].astype(np.int64)
+    if stride > 1:
+        small //= stride
+    a, b, c = small.T
+    surface = (columns == 0).any(axis=1)
+    odd = ((a | b | c) & 1).astype(bool)
+    # Stable grouping by level (coarse surface, surface, coarse interior, rest): one
+    # boolean mask per level instead of a sort.
+    masks = (surface & ~odd, surface & odd, ~surface & ~odd, ~surface & odd)
+    parts = [np.flatnonzero(m) for m in masks]
+    ends = np.cumsum([part.size for part in parts]).tolist()
+    return np.concatenate(parts), ends
+
+
+def level_ends(N: int, stride: int = 1) -> list[int]:
+    """Ends of the four levels of :func:`drawing_order`, counted without enumerating a point.
+
+    Interior matrices (every count positive) have ``a, b, c >= 1`` with ``a + b + c <= K``,
+    ``K = (N - 1) // stride``: ``C(K, 3)`` of them; the coarse ones (``a, b, c`` even)
+    number ``C(M // 2 + 3, 3)`` with ``M = N // stride``, of which ``C(K // 2, 3)`` are
+    interior.
+
+    Examples
+    --------
+    >>> level_ends(2), level_ends(100)
+    ([4, 10, 10, 10], [5002, 20002, 38426, 176851])
+    """
+    N = check_int(N, "N", minimum=0)
+    stride = check_int(stride, "stride", minimum=1)
+    M, K = N // stride, max(N - 1, 0) // stride
+    total, interior = comb(M + 3, 3), comb(K, 3)
+    coarse, coarse_interior = comb(M // 2 + 3, 3), comb(K // 2, 3)
+    coarse_surface = coarse - coarse_interior
+    surface = total - interior
+    return [coarse_surface, surface, surface + coarse_interior, total]
+
+
+def lattice_columns(N: int, stride: int = 1) -> np.ndarray:
+    """The drawn matrices (TP, FN, FP, TN) in the lattice order, shape (M, 4), float64 (column-major).
+
+    The order of :func:`~confusionlab.lattice.simplex_counts` (TP, then FN + FP, then
+    FN increasing) restricted to TP, FN and FP multiples of ``stride``; the codes the
+    widget sends follow it. Counts up to N = 300 are exact in float64, the type the
+    metrics compute in.
+
+    Examples
+    --------
+    >>> lattice_columns(1).tolist()
+    [[0.0, 0.0, 0.0, 1.0], [0.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]]
+    """
+    N, stride = _checked_lattice(N, stride)
+    # Block a (TP = stride·a) holds the pairs (b, c) with b + c <= M - a in the order of
+    # s = b + c, then b: the first (M - a + 1)(M - a + 2)/2 pairs of one list, so each
+    # column is written block by block from slices of that list (no index arrays).
+    M = N // stride
+    b, c = _pairs(M)
+    lengths = [(M - a + 1) * (M - a + 2) // 2 for a in range(M + 1)]
+    columns = np.empty((sum(lengths), 4), dtype=np.float64, order="F")  # contiguous columns
+    tp, fn, fp, tn = columns.T
+    start = 0
+    for a, length in enumerate(lengths):
+        end = start + length
+        tp[start:end] = stride * a
+        fn[start:end] = b[:length]
+        fp[start:end] = c[:length]
+        start = end
+    if stride > 1:
+        columns[:, 1:3] *= stride
+    np.subtract(N - tp, fn, out=tn)
+    tn -= fp
+    return columns
+
+
+def _checked_lattice(N: int, stride: int) -> tuple[int, int]:
+    """``(N, stride)`` checked: integers, N >= 0, stride >= 1, at most 10 × MAX_POINTS matrices."""
     N = check_int(N, "N", minimum=0)
     stride = check_int(stride, "stride", minimum=1)
     if comb(N // stride + 3, 3) > 10 * MAX_POINTS:
@@ -115,49 +232,83 @@ def drawing_order(N: int, stride: int = 1) -> tuple[np.ndarray, list[int]]:
             f"the simplex N={N} with stride={stride} has {comb(N // stride + 3, 3):,} points, more than "
             f"{10 * MAX_POINTS:,}; use a larger stride (simplex_stride)."
         )
-    # The small lattice (a, b, c) = (TP, FN, FP) / stride in the order of the core's
-    # simplex_counts (TP, then FN + FP, then FN), as three contiguous columns.
-    a, b, c = _small_lattice(N // stride)
-    total = a.size
-    counts = np.empty((total, 4), dtype=np.int64)
-    tn = np.full(total, N, dtype=np.int64)
-    for j, col in enumerate((a, b, c)):
-        scaled = col * stride if stride > 1 else col
-        counts[:, j] = scaled
-        tn -= scaled
-    counts[:, 3] = tn
-    surface = (a == 0) | (b == 0) | (c == 0) | (tn == 0)
-    odd = ((a | b | c) & 1).astype(bool)
-    # Stable grouping by level (coarse surface, surface, coarse interior, rest): one
-    # boolean mask per level instead of a sort.
-    masks = (surface & ~odd, surface & odd, ~surface & ~odd, ~surface & odd)
-    parts = [np.flatnonzero(m) for m in masks]
-    ends = np.cumsum([part.size for part in parts]).tolist()
-    return np.take(counts, np.concatenate(parts), axis=0), ends  # take: 4× faster than counts[order] here
+    return N, stride
 
 
-def _small_lattice(M: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(a, b, c) of every a + b + c <= M: a, then b + c, then b increasing (int64 columns).
+@functools.lru_cache(maxsize=1)
+def _pair_list(M: int) -> tuple[np.ndarray, np.ndarray]:
+    """(b, c) of every b + c <= M, in the order of s = b + c, then b (float64, read-only)."""
+    s = np.repeat(np.arange(M + 1), np.arange(1, M + 2))
+    b = (np.arange(s.size) - s * (s + 1) // 2).astype(np.float64)
+    c = s - b
+    b.flags.writeable = c.flags.writeable = False
+    return b, c
 
-    The order of :func:`~confusionlab.lattice.simplex_counts` (``tests/widgets`` compares
-    them), without its (total, 4) matrix and strided row sums.
+
+def _pairs(M: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first pairs of :func:`_pair_list`: those with b + c <= M (one list serves every M <= MAX_N)."""
+    b, c = _pair_list(max(M, MAX_N))
+    size = (M + 1) * (M + 2) // 2
+    return b[:size], c[:size]
+
+
+def metric_values(metric: str, N: int, stride: int = 1) -> np.ndarray:
+    """``METRICS[metric].values`` at every matrix of :func:`lattice_columns`, in its order.
+
+    The same floats as ``METRICS[metric].values(*lattice_columns(N, stride).T)`` (the
+    metrics are elementwise), computed :data:`_BLOCK` matrices at a time in one reused
+    buffer filled from the pair list of :func:`lattice_columns`: no (M, 4) lattice is
+    built and every temporary of the metric stays in the CPU cache, which more than
+    halves the time of a new N at N = 100 (issue 24).
+
+    Examples
+    --------
+    >>> metric_values("accuracy", 1).tolist()
+    [1.0, 0.0, 0.0, 1.0]
     """
-    s = np.repeat(np.arange(M + 1), np.arange(1, M + 2))  # b + c of the pairs, in order
-    first = np.arange(s.size) - s * (s + 1) // 2  # b: position within the anti-diagonal
-    remaining = M - np.arange(M + 1)
-    lengths = (remaining + 1) * (remaining + 2) // 2  # pairs with b + c <= M - a
-    starts = np.r_[0, np.cumsum(lengths)[:-1]]
-    idx = np.arange(int(lengths.sum())) - np.repeat(starts, lengths)
-    a = np.repeat(np.arange(M + 1), lengths)
-    b = first[idx]
-    return a, b, s[idx] - b
+    compute = get_metric(metric).values
+    N, stride = _checked_lattice(N, stride)
+    M = N // stride
+    b, c = _pairs(M)
+    out = np.empty(comb(M + 3, 3), dtype=np.float64)
+    block = np.empty((4, min(_BLOCK, out.size)), dtype=np.float64)
+    filled = done = 0
+
+    def flush() -> None:
+        nonlocal filled, done
+        tp, fn, fp, tn = block[:, :filled]
+        if stride > 1:
+            block[1:3, :filled] *= stride
+        np.subtract(N - tp, fn, out=tn)
+        tn -= fp
+        out[done : done + filled] = compute(tp, fn, fp, tn)
+        done += filled
+        filled = 0
+
+    for a in range(M + 1):
+        length = (M - a + 1) * (M - a + 2) // 2  # block a: the pairs with b + c <= M - a
+        first = 0
+        while first < length:
+            take = min(length - first, block.shape[1] - filled)
+            at = slice(filled, filled + take)
+            block[0, at] = stride * a
+            block[1, at] = b[first : first + take]
+            block[2, at] = c[first : first + take]
+            filled += take
+            first += take
+            if filled == block.shape[1]:
+                flush()
+    if filled:
+        flush()
+    return out
 
 
 def encode_values(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Distinct values and per-point codes: ``table[codes]`` equals ``values`` exactly.
 
     The table is sorted (NaN last, once; -0.0 and 0.0 are one entry); codes are uint16
-    when the table has at most 65,536 entries, else uint32.
+    when the table has at most 65,536 entries, else uint32. Equal floats share a code
+    and distinct floats never do (values one ulp apart are two entries).
 
     Examples
     --------
@@ -166,14 +317,21 @@ def encode_values(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     ([-1.0, 0.5, nan], [1, 0, 1, 2], 'uint16')
     """
     values = np.asarray(values, dtype=np.float64).ravel()
-    table, codes = np.unique(values, return_inverse=True)
-    nan = np.isnan(table)
-    if nan.sum() > 1:  # numpy without equal_nan: keep one NaN
-        first = int(np.argmax(nan))
-        codes = np.where(codes > first, first, codes)
-        table = table[: first + 1]
-    dtype = np.uint16 if table.size <= 65_536 else np.uint32
-    return table, codes.ravel().astype(dtype)
+    # np.unique(values, return_inverse=True) without its int64 inverse and NaN search:
+    # one argsort (NaN last), a flag where the sorted value changes, and each run of
+    # equal values given its rank in the narrow code type, scattered back.
+    order = np.argsort(values)
+    ordered = values[order]
+    new = np.empty(values.size, dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    if values.size and np.isnan(ordered[-1]):  # NaNs sort last; NaN != NaN, so keep the first one only
+        new[int(np.searchsorted(ordered, np.nan)) + 1 :] = False  # searchsorted finds the first NaN
+    starts = np.flatnonzero(new)
+    table = ordered[starts]
+    codes = np.empty(values.size, dtype=np.uint16 if table.size <= 65_536 else np.uint32)
+    codes[order] = np.repeat(np.arange(table.size, dtype=codes.dtype), np.diff(starts, append=values.size))
+    return table, codes
 
 
 class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
@@ -229,7 +387,9 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
     Only what changed is recomputed and sent, and no position ever travels: the
     browser enumerates the points from ``(N, stride)`` (:func:`drawing_order`). A
     metric travels as the table of its distinct values and one 2-byte code per
-    point (:func:`encode_values`); a new metric or a new N sends these alone.
+    point (:func:`encode_values`), in the lattice order (:func:`lattice_columns`), which
+    the browser reorders into its drawing order; a new metric or a new N sends these
+    alone.
 
     Points are drawn coarse surface, surface, coarse interior, rest. When a
     frame of the whole simplex takes too long (software WebGL), the browser draws
@@ -398,12 +558,13 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
         return isometric(*self._points()[0].T).astype(np.float32)
 
     def values(self) -> np.ndarray:
-        """The metric at each drawn point (float64), decoded from what is sent: ``table[codes]``."""
+        """The metric at each drawn point (float64), in drawing order, decoded from what is sent:
+        ``table[codes]`` reordered by :func:`drawing_permutation`, as the browser does."""
         info = self._values_info
         if not info:
             return np.zeros(0)
         codes = np.frombuffer(self._codes, dtype="<u2" if info["code_bytes"] == 2 else "<u4")
-        return buffer_array(self, "_value_table")[codes]
+        return buffer_array(self, "_value_table")[codes[self._points()[1]]]  # sent in the lattice order
 
     def cloud_arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """The cloud as sent: xyz (k, 3) and mass (k,), both float32."""
@@ -429,6 +590,7 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
         if not changed:
             return
         if "lattice" in changed:
+            self._announce_lattice(*lattice_key)
             self._update_lattice(*lattice_key)
         if "values" in changed:
             self._update_values(*lattice_key)
@@ -439,29 +601,44 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
         self._computed = keys
 
     # -------------------------------------------------------------- computations
-    def _points(self, N: int | None = None, stride: int | None = None) -> tuple[np.ndarray, list[int]]:
-        """:func:`drawing_order` of ``(N, stride)`` (default: the widget's).
+    def _points(self) -> tuple[np.ndarray, np.ndarray]:
+        """The widget's :func:`drawing_order` counts (int64, read-only) and :func:`drawing_permutation`.
 
-        The last :data:`_ORDERS_KEPT` are kept, so an N changed back (100 → 101 → 100) is not
-        enumerated again (issue 24).
+        Computed when asked (:meth:`counts`, :meth:`positions`, :meth:`values`), never for a
+        change: the browser builds the drawing order itself. The last :data:`_ORDERS_KEPT`
+        are kept.
         """
-        key = (self._lattice[0], self._lattice[1]) if N is None else (N, stride)
+        key = (self._lattice[0], self._lattice[1])
         cache = self.__dict__.setdefault("_orders", {})
         hit = cache.pop(key, None)
         if hit is None:
-            counts, ends = drawing_order(*key)
+            columns = lattice_columns(*key)
+            order, _ = _level_order(columns, key[1])
+            counts = np.take(columns, order, axis=0).astype(np.int64)
             counts.flags.writeable = False  # shared by the callers: counts() returns a copy
-            hit = (counts, ends)
+            hit = (counts, order)
         cache[key] = hit  # most recent last
         while len(cache) > _ORDERS_KEPT:
             del cache[next(iter(cache))]
         return hit
 
+    def _announce_lattice(self, N: int, stride: int) -> None:
+        """Name the new lattice to the browser before its codes are computed.
+
+        A custom message ``{"prepare_lattice": [N, stride]}``, sent at once (outside the
+        held state message): the browser enumerates the points and their drawing order
+        while the kernel computes the metric, so the state that follows finds them ready
+        (issue 24). It changes no state; a browser that ignores it loses nothing.
+        """
+        if self.comm is not None:
+            self.send({"prepare_lattice": [N, stride]})
+
     def _update_lattice(self, N: int, stride: int) -> None:
-        counts, ends = self._points(N, stride)
+        # The levels are counted, not enumerated: a new N costs no drawing order here.
+        ends = level_ends(N, stride)
         corners = np.array([[N, 0, 0, 0], [0, N, 0, 0], [0, 0, N, 0], [0, 0, 0, N]])
         self._vertices = [float(v) for v in isometric(*corners.T).ravel()]
-        self._lattice = [N, stride, int(counts.shape[0]), *ends[:3]]
+        self._lattice = [N, stride, ends[3], *ends[:3]]
 
     def _encoded(self, metric_name: str, N: int, stride: int) -> dict[str, Any]:
         """The value traits of ``metric_name`` on the lattice ``(N, stride)``, computed or kept.
@@ -474,14 +651,13 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
         cache = self.__dict__.setdefault("_encodings", {})
         hit = cache.pop(key, None)
         if hit is None:
-            counts, _ = self._points(N, stride)
             metric = METRICS[metric_name]
-            values = np.asarray(metric.values(*counts.T), dtype=np.float64)
+            values = metric_values(metric_name, N, stride)
             table, codes = encode_values(values)
             hit = {
                 "_metric_label": metric.label,
                 "_colour_domain": colour_domain(table, metric.range),
-                "_value_table": table,
+                "_value_table": table.astype("<f8", copy=False).tobytes(),  # bytes: assigned without a copy
                 "_codes": codes.astype(codes.dtype.newbyteorder("<"), copy=False).tobytes(),
                 "_values_info": {
                     "key": f"{metric.name}@{N}/{stride}",
@@ -490,7 +666,7 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
                 },
             }
         cache[key] = hit
-        size = lambda e: len(e["_codes"]) + e["_value_table"].nbytes  # noqa: E731
+        size = lambda e: len(e["_codes"]) + len(e["_value_table"])  # noqa: E731
         while len(cache) > 1 and sum(size(e) for e in cache.values()) > _VALUES_BYTES_KEPT:
             del cache[next(iter(cache))]
         return hit
