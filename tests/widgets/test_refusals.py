@@ -26,3 +26,20 @@ def test_an_unknown_constructor_argument_is_refused_by_name() -> None:
         cl.RocSlice(p=20, n=40, metirc="f1")
     with pytest.raises(cl.InvalidParameterError, match="unknown arguments \\['x'\\]"):
         cl.RocView(_roc(), slice_options={"x": 1})
+
+
+def test_the_widgets_own_checks_refuse_with_invalid_parameter_error() -> None:
+    """EvaluationView, PairedView and StabilityView refused with a plain traitlets.TraitError (neither
+    a ValueError nor the library's error); it is an InvalidTraitError now, a TraitError still."""
+    ev = cl.evaluate([1, 0, 1, 0, 1, 0], [1, 0, 0, 0, 1, 1])
+    view = cl.EvaluationView(ev)
+    for name, value in (("metric", "nope"), ("selected", "nobody")):
+        with pytest.raises(InvalidTraitError, match=name):
+            setattr(view, name, value)
+    paired = cl.PairedView(cl.compare_paired_cells([[10, 3, 1, 6], [2, 4, 1, 13]], "accuracy"))
+    for name, value in (("margin", -0.1), ("metric", "f1")):
+        with pytest.raises(InvalidTraitError, match=name):
+            setattr(paired, name, value)
+    stability = cl.StabilityView(n_learners=[10, 20, 40, 80, 160], stability=[0.3, 0.42, 0.56, 0.69, 0.79])
+    with pytest.raises(InvalidTraitError, match="stability_target"):
+        stability.stability_target = 1.5

@@ -24,7 +24,7 @@ import traitlets
 from .._validation import check_instance, check_margin
 from ..metrics import METRICS, metric_value
 from ..paired import PairedComparison
-from ._common import Buffer, BundledWidget, Confidence
+from ._common import Buffer, BundledWidget, Confidence, Integer, InvalidTraitError
 from .metric_pmf import _aggregate, _domain, _json_safe
 
 __all__ = ["PairedView"]
@@ -42,7 +42,7 @@ class Margin(traitlets.Float):
         try:
             return check_margin(value, self.name)
         except (TypeError, ValueError) as error:
-            raise traitlets.TraitError(f"{self.name}: {error}") from None
+            raise InvalidTraitError(f"{self.name}: {error}") from None
 
 
 class PairedView(BundledWidget, bundle="paired"):
@@ -132,7 +132,7 @@ class PairedView(BundledWidget, bundle="paired"):
     @traitlets.validate("metric")
     def _fixed_metric(self, proposal: traitlets.Bunch) -> str:
         if proposal.value != self._comparison.metric:
-            raise traitlets.TraitError(
+            raise InvalidTraitError(
                 f"metric is the comparison's ({self._comparison.metric!r}); make a new comparison for "
                 f"{proposal.value!r}"
             )

@@ -28,7 +28,7 @@ from .._deprecation import renamed_arguments
 from .._validation import InvalidParameterError, check_probability
 from ..palette import NEUTRAL, THEME
 from ..stability import ExtrapolationWarning, StabilityCurve, StabilityResult, TwoPLFit, fit_2pl
-from ._common import StatefulWidget
+from ._common import InvalidTraitError, StatefulWidget
 from .canvas_chart import StabilityChart, series
 
 __all__ = ["StabilityView", "stability_result_view"]
@@ -105,7 +105,7 @@ class StabilityTarget(traitlets.Float):
         try:
             return check_probability(value, self.name, open_interval=True)
         except (TypeError, ValueError) as error:
-            raise traitlets.TraitError(str(error)) from None
+            raise InvalidTraitError(str(error)) from None
 
 
 #: The old name of :class:`StabilityTarget`.
