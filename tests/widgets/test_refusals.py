@@ -43,3 +43,14 @@ def test_the_widgets_own_checks_refuse_with_invalid_parameter_error() -> None:
     stability = cl.StabilityView(n_learners=[10, 20, 40, 80, 160], stability=[0.3, 0.42, 0.56, 0.69, 0.79])
     with pytest.raises(InvalidTraitError, match="stability_target"):
         stability.stability_target = 1.5
+
+
+def test_integer_traits_refuse_booleans_and_take_numpy_integers() -> None:
+    """traitlets' Int took True as 1: ``EvaluationView(least_stable=True)`` listed one object."""
+    ev = cl.evaluate([1, 0, 1, 0, 1, 0], refits=[[1, 0, 0, 0, 1, 1], [1, 0, 1, 0, 1, 0]])
+    with pytest.raises(cl.InvalidParameterError, match="least_stable"):
+        cl.EvaluationView(ev, least_stable=True)
+    view = cl.EvaluationView(ev, least_stable=np.int64(3))
+    assert view.least_stable == 3 and type(view.least_stable) is int
+    with pytest.raises(cl.InvalidParameterError, match="'bins'"):
+        cl.MetricPMF().bins = True

@@ -68,7 +68,7 @@ class AuditView(BundledWidget, bundle="audit"):
 
     cell = Integer(28, min=12, max=80, help="grid cell side in CSS pixels").tag(sync=True)
     selected = Integer(-1, min=-1, help="selected cell (row-major), -1 for none").tag(sync=True)
-    generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
+    generation = Integer(0, help="state counter set by a controller").tag(sync=True)
 
     _groups = traitlets.List(traitlets.Unicode()).tag(sync=True)  # "facet: group" per row
     _sizes = Buffer("<f8").tag(sync=True)  # rows in each group, then rows it is compared with

@@ -79,10 +79,10 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
 
     metric = traitlets.Unicode("", help="metric shown").tag(sync=True)
     confidence = Confidence(0.95, help="central interval").tag(sync=True)
-    least_stable = traitlets.Int(10, min=0, max=200, help="least stable objects listed")
-    max_values = traitlets.Int(4000, min=20, help="distinct values sent per group before aggregating")
-    width = traitlets.Int(520, min=240, max=2000, help="PMF width in CSS pixels").tag(sync=True)
-    generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
+    least_stable = Integer(10, min=0, max=200, help="least stable objects listed")
+    max_values = Integer(4000, min=20, help="distinct values sent per group before aggregating")
+    width = Integer(520, min=240, max=2000, help="PMF width in CSS pixels").tag(sync=True)
+    generation = Integer(0, help="state counter set by a controller").tag(sync=True)
     selected = traitlets.Unicode("", help="group shown by the linked RocSlice views").tag(sync=True)
 
     _ALL_PARTS = frozenset({"panels", "selection"})

@@ -50,7 +50,8 @@ import traitlets
 
 from .._validation import TooLargeError
 from ..metrics import METRICS
-from ._common import InvalidTraitError, MetricName, StatefulWidget, too_large
+from ._common import Integer, InvalidTraitError, MetricName, StatefulWidget, too_large
+from .confusion_simplex import MAX_N as SIMPLEX_MAX_N
 from .confusion_simplex import ConfusionSimplex
 from .metric_pmf import MetricPMF
 from .roc_slice import SLICE_MODELS, RocSlice
@@ -158,14 +159,14 @@ class Explorer(StatefulWidget, widgets.VBox):
     (30, True)
     """
 
-    N = traitlets.Int(60, help="number of examples")
-    p = traitlets.Int(20, help="number of positives")
-    tp = traitlets.Int(16, help="observed true positives")
-    tn = traitlets.Int(32, help="observed true negatives")
+    N = Integer(60, help="number of examples")
+    p = Integer(20, help="number of positives")
+    tp = Integer(16, help="observed true positives")
+    tn = Integer(32, help="observed true negatives")
     model = traitlets.Enum(SLICE_MODELS, "beta-binomial", help="model over the slice")
     metric = MetricName("mcc", help="key of confusionlab.METRICS")
-    generation = traitlets.Int(0, help="state number the views show")
-    computations = traitlets.Int(0, help="number of computations run")
+    generation = Integer(0, help="state number the views show")
+    computations = Integer(0, help="number of computations run")
 
     STATE = ("N", "p", "tp", "tn", "model", "metric")
     _UPDATE_TRAITS = STATE

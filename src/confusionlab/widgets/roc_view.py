@@ -21,7 +21,7 @@ import traitlets
 
 from .._validation import check_instance, check_score_threshold
 from ..scores import PrecisionRecallCurve, RocCurve
-from ._common import Buffer, BundledWidget, Confidence, InvalidTraitError, buffer_array
+from ._common import Buffer, BundledWidget, Confidence, Integer, InvalidTraitError, buffer_array
 from .roc_slice import RocSlice
 
 __all__ = ["PrecisionRecallView", "RocView", "StaircaseSlice"]
@@ -81,8 +81,8 @@ class _CurveView(BundledWidget, bundle="roc"):
 
     index = traitlets.Int(0, help="index of the operating point on the staircase").tag(sync=True)
     confidence = Confidence(0.95, help="level of the band and the interval").tag(sync=True)
-    size = traitlets.Int(400, min=200, max=2000, help="side of the plot in CSS pixels").tag(sync=True)
-    generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
+    size = Integer(400, min=200, max=2000, help="side of the plot in CSS pixels").tag(sync=True)
+    generation = Integer(0, help="state counter set by a controller").tag(sync=True)
 
     _ALL_PARTS = frozenset({"curve", "band", "point"})
 
