@@ -54,3 +54,14 @@ def test_integer_traits_refuse_booleans_and_take_numpy_integers() -> None:
     assert view.least_stable == 3 and type(view.least_stable) is int
     with pytest.raises(cl.InvalidParameterError, match="'bins'"):
         cl.MetricPMF().bins = True
+
+
+def test_an_audit_view_refuses_a_selected_cell_past_its_grid_when_built() -> None:
+    """``AuditView(audit, selected=8)`` on an 8-cell grid was accepted and silently reset to -1 (the
+    check compared with the grid drawn, still empty in the constructor)."""
+    df = pd.DataFrame({"y": [1, 0] * 30, "p": [1, 0] * 30, "sex": ["F", "M", "M"] * 20, "age": list("ab") * 30})
+    a = bias.audit(df, label="y", positive_values=[1], predicted="p", facets=["sex", "age"],
+                   metrics=["DPPL", "DI"], margin=0.1)  # fmt: skip
+    with pytest.raises(cl.InvalidParameterError, match="selected must be -1 or a cell index below 8"):
+        cl.AuditView(a, selected=8)
+    assert cl.AuditView(a, selected=7).selected == 7

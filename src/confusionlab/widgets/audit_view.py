@@ -96,8 +96,8 @@ class AuditView(BundledWidget, bundle="audit"):
 
     @traitlets.validate("selected")
     def _check_selected(self, proposal: traitlets.Bunch) -> int:
-        n = len(self._groups) * len(self._metrics)
-        if n and proposal.value >= n:
+        n = _cells(self._audit)  # the audit's, not the grid drawn: the constructor checks before drawing
+        if proposal.value >= n:
             raise InvalidTraitError(f"selected must be -1 or a cell index below {n}, got selected={proposal.value}.")
         return proposal.value
 
@@ -162,6 +162,12 @@ class AuditView(BundledWidget, bundle="audit"):
         self._lower = lower.reshape(-1)
         self._upper = upper.reshape(-1)
         self._summary = summary
+
+
+def _cells(audit: Audit) -> int:
+    """Cells of the grid of ``audit``: its (facet, group) rows × its metrics."""
+    df = audit.to_frame()
+    return len(dict.fromkeys(zip(df["facet"], df["group"], strict=True))) * df["metric"].nunique()
 
 
 def _check_audit(audit: Any) -> Audit:
