@@ -65,3 +65,11 @@ def test_an_audit_view_refuses_a_selected_cell_past_its_grid_when_built() -> Non
     with pytest.raises(cl.InvalidParameterError, match="selected must be -1 or a cell index below 8"):
         cl.AuditView(a, selected=8)
     assert cl.AuditView(a, selected=7).selected == 7
+
+
+def test_a_bias_view_checks_random_state_without_predictions() -> None:
+    """Without predictions there is no cloud to draw, and ``random_state=2.5`` was never looked at."""
+    df = pd.DataFrame({"y": [1, 0] * 30, "sex": ["F", "M", "M"] * 20})
+    r = bias.report(df, label="y", positive_values=[1], facet="sex", facet_values=["F"], stage="pre", n_draws=500)
+    with pytest.raises(cl.InvalidParameterError, match="random_state"):
+        cl.BiasView(r, random_state=2.5)
