@@ -73,3 +73,17 @@ def test_a_bias_view_checks_random_state_without_predictions() -> None:
     r = bias.report(df, label="y", positive_values=[1], facet="sex", facet_values=["F"], stage="pre", n_draws=500)
     with pytest.raises(cl.InvalidParameterError, match="random_state"):
         cl.BiasView(r, random_state=2.5)
+
+
+def test_the_explorer_checks_its_plain_arguments() -> None:
+    """``simplex_max_n=0`` built a simplex of N = 0 and failed with "N must be between 1 and 300";
+    ``simplex_max_n="2"``, ``max_slider_n=None`` and ``quiet="x"`` failed inside int() or float()
+    (or an ipywidgets slider), naming nothing."""
+    x = cl.Explorer(N=40, p=10, tp=5, tn=20, simplex_max_n=0, scheduler=lambda f: f())
+    assert x.simplex.layout.display == "none" and x.slice.n == 30
+    for name, value in (("simplex_max_n", "2"), ("simplex_max_n", 301), ("max_slider_n", None), ("quiet", "x"),
+                        ("quiet", -1.0), ("scheduler", 3)):  # fmt: skip
+        with pytest.raises(cl.InvalidParameterError, match=name):
+            cl.Explorer(**{name: value})
+    with pytest.raises(cl.InvalidParameterError, match="'N'"):
+        cl.Explorer(N=True)
