@@ -87,3 +87,21 @@ def test_the_explorer_checks_its_plain_arguments() -> None:
             cl.Explorer(**{name: value})
     with pytest.raises(cl.InvalidParameterError, match="'N'"):
         cl.Explorer(N=True)
+
+
+def test_curve_views_check_linked_slice_options_and_nearest_index() -> None:
+    """``linked=None`` was read as False and then ignored ``slice_options``; ``slice_options={"p": 3}``
+    failed with "got multiple values for keyword argument 'p'"; ``nearest_index(tp="a")`` failed in
+    numpy."""
+    with pytest.raises(cl.InvalidParameterError, match="linked"):
+        cl.RocView(_roc(), linked=None)
+    with pytest.raises(cl.InvalidParameterError, match="slice_options"):
+        cl.RocView(_roc(), linked=False, slice_options={"metric": "f1"})
+    with pytest.raises(cl.InvalidParameterError, match="slice_options holds \\['p'\\]"):
+        cl.RocView(_roc(), slice_options={"p": 3})
+    view = cl.RocView(_roc())
+    with pytest.raises(cl.InvalidParameterError, match="slice_view takes no \\['tn'\\]"):
+        view.slice_view(tn=1)
+    with pytest.raises(cl.InvalidParameterError, match="tp"):
+        view.nearest_index(tp="a", fp=1)
+    assert view.nearest_index(tp=np.int64(3), fp=3) == 6
