@@ -105,3 +105,14 @@ def test_curve_views_check_linked_slice_options_and_nearest_index() -> None:
     with pytest.raises(cl.InvalidParameterError, match="tp"):
         view.nearest_index(tp="a", fp=1)
     assert view.nearest_index(tp=np.int64(3), fp=3) == 6
+
+
+def test_a_stability_view_names_its_arrays_and_n_least() -> None:
+    """``stability="s"`` failed with "could not convert string to float: 's'"; ``n_least=2.5`` with
+    "slice indices must be integers", ``n_least=True`` listed one object."""
+    n = [10, 20, 40, 80, 160]
+    for name, value in (("stability", "s"), ("n_learners", [["a"]]), ("per_object", "x"), ("n_least", 2.5),
+                        ("n_least", True), ("per_object", [0.5, float("inf")])):  # fmt: skip
+        kwargs = {"n_learners": n, "stability": [0.3, 0.42, 0.56, 0.69, 0.79], "per_object": [0.2, 0.9], name: value}
+        with pytest.raises(cl.InvalidParameterError, match=name):
+            cl.StabilityView(**kwargs)
