@@ -116,3 +116,13 @@ def test_a_stability_view_names_its_arrays_and_n_least() -> None:
         kwargs = {"n_learners": n, "stability": [0.3, 0.42, 0.56, 0.69, 0.79], "per_object": [0.2, 0.9], name: value}
         with pytest.raises(cl.InvalidParameterError, match=name):
             cl.StabilityView(**kwargs)
+
+
+def test_metric_pmf_panel_data_checks_its_index() -> None:
+    """``panel_data(-1)`` returned empty arrays (offsets[-1]:offsets[0]); ``panel_data(2)`` of two
+    panels raised IndexError; ``panel_data(True)`` read panel 1."""
+    w = cl.MetricPMF(p=10, n=20)
+    assert w.panel_data(np.int64(1))[0].size == len(w.distributions()["beta-binomial"])
+    for index in (-1, 2, True, "0"):
+        with pytest.raises(cl.InvalidParameterError, match="index"):
+            w.panel_data(index)

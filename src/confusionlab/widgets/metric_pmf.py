@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import traitlets
 
-from .._validation import TooLargeError
+from .._validation import TooLargeError, check_int
 from ..confusion import ConfusionMatrix
 from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import METRICS
@@ -164,7 +164,12 @@ class MetricPMF(BundledWidget, SliceCounts, bundle="metric_pmf"):
         return dict(self._distributions)
 
     def panel_data(self, index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Values, probabilities, multiplicities and distinct counts sent for panel ``index``."""
+        """Values, probabilities, multiplicities and distinct counts sent for panel ``index``.
+
+        ``index`` is a panel, ``0 <= index < len(models)`` (numpy integers too; booleans and
+        negative indices are refused with :class:`~confusionlab.InvalidParameterError`).
+        """
+        index = check_int(index, "index", minimum=0, maximum=len(self._offsets) - 2)
         start, stop = self._offsets[index], self._offsets[index + 1]
         names = ("_values", "_probabilities", "_multiplicities", "_distinct")
         values, probs, mult, distinct = (buffer_array(self, name)[start:stop] for name in names)
