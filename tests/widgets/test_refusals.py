@@ -126,3 +126,12 @@ def test_metric_pmf_panel_data_checks_its_index() -> None:
     for index in (-1, 2, True, "0"):
         with pytest.raises(cl.InvalidParameterError, match="index"):
             w.panel_data(index)
+
+
+def test_a_simplex_built_with_a_text_among_its_counts_names_it() -> None:
+    """``ConfusionSimplex(N=14, observed="1234")`` raised "unsupported operand type(s) for +: 'int' and
+    'str'": N's check summed the observed values before their own check refused them."""
+    with pytest.raises(cl.InvalidParameterError, match="observed"):
+        cl.ConfusionSimplex(N=14, observed="1234")
+    with pytest.raises(cl.InvalidParameterError, match="slices"):
+        cl.ConfusionSimplex(N=4, slices=["a"])
