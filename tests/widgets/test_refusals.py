@@ -135,3 +135,12 @@ def test_a_simplex_built_with_a_text_among_its_counts_names_it() -> None:
         cl.ConfusionSimplex(N=14, observed="1234")
     with pytest.raises(cl.InvalidParameterError, match="slices"):
         cl.ConfusionSimplex(N=4, slices=["a"])
+
+
+def test_the_planner_view_refuses_with_invalid_parameter_error() -> None:
+    """Its checked numbers and ``from_plan`` refused with a plain traitlets.TraitError (neither a
+    ValueError nor the library's error)."""
+    with pytest.raises(InvalidTraitError, match="tpr"):
+        cl.PlannerView(metric="recall", tpr=1.5, max_size=200)
+    with pytest.raises(InvalidTraitError, match="plan must be a TestSizePlan"):
+        cl.PlannerView.from_plan(None)
