@@ -22,3 +22,15 @@ def test_report_each_value_takes_facet_values_none_as_not_given() -> None:
     got = bias.report_each_value(ROWS, facet_values=None, facet_threshold=None, **kwargs)
     plain = bias.report_each_value(ROWS, **kwargs)
     assert list(got) == ["F", "M"] and {k: r.value for k, r in got.items()} == {k: r.value for k, r in plain.items()}
+
+
+def test_audit_compared_with_refuses_what_is_not_one_of_its_facets() -> None:
+    """``compared_with(["sex"])`` raised AttributeError ('list' object has no attribute 'split');
+    ``compared_with("nope")`` answered "the rest of the data" for a facet the audit does not have."""
+    a = bias.audit(ROWS, label="y", positive_values=[1], predicted="p", facets=["sex", "age"], metrics=["DPPL"],
+                   margin=0.1, reference={"sex": "M"})  # fmt: skip
+    assert a.compared_with("sex") == "the reference group M"
+    assert a.compared_with("age").startswith("the rest of the data")
+    for facet in (["sex"], None, "nope", "sex & age"):
+        with pytest.raises(cl.InvalidParameterError, match="facet"):
+            a.compared_with(facet)
