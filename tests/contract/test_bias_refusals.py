@@ -34,3 +34,13 @@ def test_audit_compared_with_refuses_what_is_not_one_of_its_facets() -> None:
     for facet in (["sex"], None, "nope", "sex & age"):
         with pytest.raises(cl.InvalidParameterError, match="facet"):
             a.compared_with(facet)
+
+
+def test_a_facet_larger_than_two_to_the_53_is_refused_by_its_name() -> None:
+    """``from_confusion(a=(2**53,) * 4, ...)``: each count passed and the report failed later with
+    "sizes[0]=... is absurdly large", a name the caller never used."""
+    with pytest.raises(cl.InvalidParameterError, match="a's size tp \\+ fn \\+ fp \\+ tn"):
+        bias.CountTable.from_confusion(a=(2**53, 2**53, 2**53, 2**53), d=(1, 2, 3, 4))
+    with pytest.raises(cl.InvalidParameterError, match="d's size"):
+        bias.CountTable.from_confusion(a=(1, 2, 3, 4), d=(2**53, 1, 0, 0))
+    assert bias.CountTable.from_confusion(a=(2**52, 2**52, 0, 0), d=(1, 2, 3, 4)).facet_sizes.tolist()[0] == 2**53
