@@ -814,6 +814,139 @@ def call_widget(*, make: str, args: tuple = (), kwargs: dict | None = None, step
     return {"violations": violations, "steps": replies}
 
 
+# ---- issue 21: the bias functions and results (test_hostile_bias.py)
+def _bias_frame(kind: str) -> Any:
+    """The rows a bias call reads: ``"rows"`` (200 rows, label y, prediction p, facets sex and age,
+    group g, feature x) or one of its hostile variants."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    n = 200
+    df = pd.DataFrame({"y": rng.integers(0, 2, n), "p": rng.integers(0, 2, n), "sex": rng.choice(["F", "M"], n),
+                       "age": rng.choice(["a", "b", "c"], n), "g": rng.choice(["u", "v"], n), "x": rng.normal(size=n),
+                       "score": rng.uniform(size=n)})  # fmt: skip
+    if kind == "missing":
+        df.loc[3, "y"] = None
+    elif kind == "one_facet":
+        df["sex"] = "F"
+    elif kind == "empty":
+        df = df.iloc[:0]
+    elif kind == "mixed":
+        df["sex"] = df["sex"].astype(object)
+        df.loc[:9, "sex"] = 1
+    elif kind == "not_a_frame":
+        return df.to_numpy()
+    return df
+
+
+def _bias_metric_checks(name: str, m: Any) -> list[str]:
+    value = m.value
+    if value is None:
+        return [] if m.error else [f"{name}: no value and no error"]
+    if not isinstance(value, float) or math.isnan(value):
+        return [f"{name} = {value!r}: not a float"]
+    lo, hi = m.interval(0.9)
+    if not ((lo <= hi) or (math.isnan(lo) and math.isnan(hi))):
+        return [f"{name}: interval ({lo!r}, {hi!r}) unordered"]
+    return []
+
+
+def _report_checks(r: Any) -> list[str]:
+    out = [v for name, m in r.items() for v in _bias_metric_checks(name, m)]
+    r.to_frame(0.9)
+    r.summary()
+    return out
+
+
+def call_bias_report(*, function: str, frame: str = "rows", **kwargs: Any) -> list[str]:
+    from confusionlab import bias
+
+    r = getattr(bias, function)(_bias_frame(frame), **kwargs)
+    if function == "report_each_value":
+        return [v for each in r.values() for v in _report_checks(each)]
+    return _report_checks(r)
+
+
+def call_bias_counts(*, a: Any, d: Any, **kwargs: Any) -> list[str]:
+    from confusionlab import bias
+
+    return _report_checks(bias.report_from_counts(bias.CountTable.from_confusion(a=a, d=d), **kwargs))
+
+
+def _audit_checks(a: Any) -> list[str]:
+    from confusionlab.bias.results import VERDICTS
+
+    df = a.to_frame()
+    out = []
+    if not set(df["verdict"]) <= set(VERDICTS):
+        out.append(f"verdicts {sorted(set(df['verdict']))}")
+    defined = df["lower"].notna()
+    if bool((df.loc[defined, "lower"] > df.loc[defined, "upper"]).any()):
+        out.append("an unordered interval")
+    if df[["facet", "group", "metric"]].duplicated().any():
+        out.append("two rows share (facet, group, metric)")
+    return out
+
+
+def call_bias_audit(*, frame: str = "rows", **kwargs: Any) -> list[str]:
+    from confusionlab import bias
+
+    kwargs.setdefault("n_draws", 1000)
+    a = bias.audit(_bias_frame(frame), **kwargs)
+    a.verdict_table()
+    return _audit_checks(a)
+
+
+_RESULTS: dict[str, Any] = {}
+
+
+def _bias_result(name: str) -> Any:
+    if name not in _RESULTS:
+        from confusionlab import bias
+
+        df = _bias_frame("rows")
+        if name == "audit":
+            _RESULTS[name] = bias.audit(df, label="y", positive_values=[1], predicted="p", facets=["sex", "age"],
+                                        metrics=["DPPL", "DI", "KS"], margin=0.1, n_draws=1000)  # fmt: skip
+        else:
+            _RESULTS[name] = bias.report(df, label="y", positive_values=[1], facet="sex", facet_values=["F"],
+                                         predicted="p", group="g", n_draws=1000)  # fmt: skip
+    return _RESULTS[name]
+
+
+def call_bias_method(*, result: str, method: str, args: dict[str, Any]) -> list[str]:
+    """``method(**args)`` of a cached audit (``result="audit"``), report (``"report"``) or one of the
+    report's metrics (``"report:DPPL"``), with its answer checked."""
+    import numpy as np
+    import pandas as pd
+
+    name, _, metric = result.partition(":")
+    target = _bias_result(name)
+    if metric:
+        target = target[metric]
+    answer = getattr(target, method)(**args)
+    out: list[str] = []
+    if method == "interval":
+        pairs = answer.values() if isinstance(answer, dict) else [answer]
+        for lo, hi in pairs:
+            if not (lo <= hi or (math.isnan(lo) and math.isnan(hi))):
+                out.append(f"interval ({lo!r}, {hi!r}) unordered")
+    elif method == "mc_error":
+        values = np.asarray(answer, dtype=float)
+        if np.any(values[~np.isnan(values)] < 0):
+            out.append(f"negative Monte Carlo errors {answer!r}")
+    elif method == "verdict" and answer not in ("bias", "no material bias", "insufficient evidence"):
+        out.append(f"verdict {answer!r}")
+    elif method in ("to_frame", "verdict_table", "fragile") and not isinstance(answer, pd.DataFrame):
+        out.append(f"{method} returned {type(answer).__name__}")
+    elif method in ("to_html", "summary", "compared_with") and not (isinstance(answer, str) and answer):
+        out.append(f"{method} returned {answer!r:.80}")
+    if name == "audit":
+        out += _audit_checks(target)
+    return out
+
+
 CALLS = {name.removeprefix("call_"): f for name, f in globals().items() if name.startswith("call_")}
 
 
