@@ -906,7 +906,9 @@ def _bias_result(name: str) -> Any:
         from confusionlab import bias
 
         df = _bias_frame("rows")
-        if name == "audit":
+        if name == "plan":
+            _RESULTS[name] = bias.plan_group_size("DPPL", size_a=500, rate_a=0.3, rate_d=0.3, half_width=0.1)
+        elif name == "audit":
             _RESULTS[name] = bias.audit(df, label="y", positive_values=[1], predicted="p", facets=["sex", "age"],
                                         metrics=["DPPL", "DI", "KS"], margin=0.1, n_draws=1000)  # fmt: skip
         else:
@@ -916,8 +918,8 @@ def _bias_result(name: str) -> Any:
 
 
 def call_bias_method(*, result: str, method: str, args: dict[str, Any]) -> list[str]:
-    """``method(**args)`` of a cached audit (``result="audit"``), report (``"report"``) or one of the
-    report's metrics (``"report:DPPL"``), with its answer checked."""
+    """``method(**args)`` of a cached audit (``result="audit"``), report (``"report"``), one of the
+    report's metrics (``"report:DPPL"``) or group-size plan (``"plan"``), with its answer checked."""
     import numpy as np
     import pandas as pd
 
