@@ -673,13 +673,14 @@ def _widget_state(widget: Any) -> dict[str, Any]:
     state: dict[str, Any] = {}
     seen: set[int] = set()
 
-    def held(value: Any) -> list[Any]:
+    def held(value: Any, path: str) -> list[tuple[str, Any]]:
+        """The widgets in ``value`` with their paths (``children[1]``, ``sliders['tp']``)."""
         if isinstance(value, ipywidgets.Widget):
-            return [value]
+            return [(path, value)]
         if isinstance(value, list | tuple):
-            return [v for x in value for v in held(x)]
+            return [w for i, x in enumerate(value) for w in held(x, f"{path}[{i}]")]
         if isinstance(value, dict):
-            return [v for x in value.values() for v in held(x)]
+            return [w for k, x in value.items() for w in held(x, f"{path}[{k!r}]")]
         return []
 
     def visit(w: Any, path: str) -> None:
@@ -692,13 +693,13 @@ def _widget_state(widget: Any) -> dict[str, Any]:
                 continue
             value = getattr(w, name)
             state[f"{path}.{name}"] = value.copy() if isinstance(value, list | dict) else value
-            inner += [(f"{path}.{name}", v) for v in held(value)]
+            inner += held(value, f"{path}.{name}")
         for name in getattr(w, "_EXTRA_STATE", ()):
             value = getattr(w, name, None)
             state[f"{path}.{name}"] = value.copy() if isinstance(value, list | dict) else value
         for name, value in vars(w).items():
-            if not name.startswith("_trait") and name not in ("_EXTRA_STATE",):
-                inner += [(f"{path}.{name}", v) for v in held(value)]
+            if not name.startswith("_trait"):
+                inner += held(value, f"{path}.{name}")
         for key in ("recommended", "flagged"):
             if hasattr(w, key):
                 state[f"{path}.{key}"] = getattr(w, key)

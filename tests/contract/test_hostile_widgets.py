@@ -493,3 +493,30 @@ CURVE = [round(1 / (1 + (30 / n) ** 0.8), 6) for n in GRID]
 def test_stability_view(worker, data, args):
     target = tagged(st.floats(0.5, 0.999), [0.0, 1.0, 1.5, NAN, "0.9", None, True])
     run(worker, "StabilityView", args, steps_of(data, {"stability_target": target, "target": target}))
+
+
+def test_the_state_check_sees_what_a_refusal_must_not_change():
+    """The check behind "bad input loses nothing" can fail: it sees a trait, a buffer, a held view's
+    trait and a drawn result change (run here, in this process, on widgets changed on purpose)."""
+    from _hostile_worker import _same_value, _widget_state
+
+    def changed(widget: Any, change: Any) -> list[str]:
+        before = _widget_state(widget)
+        change(widget)
+        after = _widget_state(widget)
+        return sorted(k for k in before.keys() | after.keys() if not _same_value(before.get(k), after.get(k)))
+
+    import confusionlab as cl
+
+    pmf = cl.MetricPMF(p=10, n=20)
+    assert "MetricPMF.confidence" in changed(pmf, lambda w: setattr(w, "confidence", 0.9))
+    assert "distributions()" in changed(pmf, lambda w: w.update(tolerance=1e-6))
+    assert changed(pmf, lambda w: w.set_trait("_values", b"\0" * 8)) == ["MetricPMF._values"]
+    view = cl.RocView(cl.roc_curve([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]))
+    assert changed(view, lambda w: setattr(w.slice, "size", 300)) == ["RocView._slices[0].size"]  # the linked slice
+    explorer = cl.Explorer(scheduler=lambda f: f())
+    moved = changed(explorer, lambda w: setattr(w.sliders["tp"], "value", 3))
+    assert {"Explorer.tp", "Explorer._shown"} <= set(moved)
+    assert sum(k.endswith(".tp") for k in moved) == 3  # the Explorer's, the slice's and the PMF's, each its own
+    assert any(k.endswith(".observed") for k in moved) and any(k.endswith("._probabilities") for k in moved)
+    assert changed(explorer, lambda w: None) == []
