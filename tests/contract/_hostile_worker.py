@@ -579,6 +579,377 @@ def call_surface_grouped_gaps(*, y_true: Any, score_a: Any, score_b: Any, groups
     return out
 
 
+# ---- issue 21: the widgets, kernel side (test_hostile_widgets.py)
+_INPUTS: dict[str, Any] = {}
+
+
+_INPUT_NAMES = ("@audit", "@report", "@report_pre", "@calibration", "@evaluation", "@evaluation_refits",
+                "@evaluation_classes", "@comparison", "@roc", "@pr", "@plan")  # fmt: skip
+
+
+def _input(name: Any) -> Any:
+    """The result a widget shows, made once per child: ``"@audit"``, ``"@report"``, … (other values as given)."""
+    if not (isinstance(name, str) and name in _INPUT_NAMES):
+        return name
+    if name not in _INPUTS:
+        import numpy as np
+        import pandas as pd
+
+        import confusionlab as cl
+        from confusionlab import bias
+
+        rng = np.random.default_rng(0)
+        y = rng.integers(0, 2, 60)
+        scores = np.round(rng.normal(y, 1.0), 1)
+        df = pd.DataFrame({"y": [1, 0] * 30, "p": [1, 0, 0] * 20, "sex": ["F", "M", "M"] * 20, "age": list("ab") * 30})
+        counts = bias.CountTable.from_confusion(a=(27, 36, 8, 139), d=(4, 6, 1, 86))
+        q = rng.uniform(size=200)
+        makers = {
+            "@audit": lambda: bias.audit(df, label="y", positive_values=[1], predicted="p", facets=["sex", "age"],
+                                         metrics=["DPPL", "DI"], margin=0.1, n_draws=1000),
+            "@report": lambda: bias.report_from_counts(counts, n_draws=1000),
+            "@report_pre": lambda: bias.report(df, label="y", positive_values=[1], facet="sex", facet_values=["F"],
+                                               stage="pre", n_draws=1000),
+            "@calibration": lambda: cl.calibration(rng.uniform(size=200) < q, q, bins=5, n_resamples=100,
+                                                   random_state=0),
+            "@evaluation": lambda: cl.evaluate(y, rng.integers(0, 2, 60), groups=rng.choice(list("ab"), 60)),
+            "@evaluation_refits": lambda: cl.evaluate(y, refits=rng.integers(0, 2, (4, 60)), groups=[0, 1, 2] * 20,
+                                                      metrics=["f1", "accuracy"]),
+            "@evaluation_classes": lambda: cl.evaluate(rng.integers(0, 3, 60), rng.integers(0, 3, 60)),
+            "@comparison": lambda: cl.compare_paired_cells([[10, 3, 1, 6], [2, 4, 1, 13]], "accuracy"),
+            "@roc": lambda: cl.roc_curve(y, scores),
+            "@pr": lambda: cl.precision_recall_curve(y, scores),
+            "@plan": lambda: cl.plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1,
+                                               max_size=2000),
+        }  # fmt: skip
+        _INPUTS[name] = makers[name]()
+    return _INPUTS[name]
+
+
+def _make_widget(make: str, args: tuple, kwargs: dict[str, Any]) -> Any:
+    import confusionlab as cl
+
+    args = tuple(_input(a) for a in args)
+    kwargs = {k: _input(v) for k, v in kwargs.items()}
+    if make == "Explorer":
+        kwargs.setdefault("scheduler", lambda callback: callback())
+    if make == "PlannerView.from_plan":
+        from confusionlab.widgets.planner_view import PlannerView
+
+        return PlannerView.from_plan(*args, **kwargs)
+    return getattr(cl, make)(*args, **kwargs)
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    import types
+
+    import numpy as np
+
+    if a is b:
+        return True
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or (math.isnan(a) and math.isnan(b))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return (type(a) is type(b) and a.shape == b.shape and a.dtype == b.dtype
+                and bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")))  # fmt: skip
+    if isinstance(a, list | tuple):
+        return type(a) is type(b) and len(a) == len(b) and all(_same_value(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return type(b) is dict and a.keys() == b.keys() and all(_same_value(a[k], b[k]) for k in a)
+    if isinstance(a, types.SimpleNamespace):
+        return isinstance(b, types.SimpleNamespace) and _same_value(vars(a), vars(b))
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return False
+
+
+def _widget_state(widget: Any) -> dict[str, Any]:
+    """Every trait of ``widget`` and of the widgets it holds (children, linked views, layout), the
+    plain attributes of the drawn state (``_EXTRA_STATE``) and the public results drawn: what a
+    refused change must leave as it was. (The Explorer's status line says what was refused.)"""
+    import ipywidgets
+
+    state: dict[str, Any] = {}
+    seen: set[int] = set()
+
+    def held(value: Any, path: str) -> list[tuple[str, Any]]:
+        """The widgets in ``value`` with their paths (``children[1]``, ``sliders['tp']``)."""
+        if isinstance(value, ipywidgets.Widget):
+            return [(path, value)]
+        if isinstance(value, list | tuple):
+            return [w for i, x in enumerate(value) for w in held(x, f"{path}[{i}]")]
+        if isinstance(value, dict):
+            return [w for k, x in value.items() for w in held(x, f"{path}[{k!r}]")]
+        return []
+
+    def visit(w: Any, path: str) -> None:
+        if id(w) in seen or "confusionlab-explorer-status" in getattr(w, "_dom_classes", ()):
+            return
+        seen.add(id(w))
+        inner: list[tuple[str, Any]] = []
+        for name in w.trait_names():
+            if name in ("comm", "log", "keys"):
+                continue
+            value = getattr(w, name)
+            state[f"{path}.{name}"] = value.copy() if isinstance(value, list | dict) else value
+            inner += held(value, f"{path}.{name}")
+        for name in getattr(w, "_EXTRA_STATE", ()):
+            value = getattr(w, name, None)
+            state[f"{path}.{name}"] = value.copy() if isinstance(value, list | dict) else value
+        for name, value in vars(w).items():
+            if not name.startswith("_trait"):
+                inner += held(value, f"{path}.{name}")
+        for key in ("recommended", "flagged"):
+            if hasattr(w, key):
+                state[f"{path}.{key}"] = getattr(w, key)
+        for sub_path, sub in inner:
+            visit(sub, sub_path)
+
+    visit(widget, type(widget).__name__)
+    if hasattr(widget, "distributions"):
+        state["distributions()"] = widget.distributions()
+    return state
+
+
+def _widget_checks(widget: Any) -> list[str]:
+    """Invariants of a widget's computed state (buffers sized as their traits say, indices in range)."""
+    import numpy as np
+
+    import confusionlab as cl
+    from confusionlab.widgets._common import buffer_array
+
+    out: list[str] = []
+    name = type(widget).__name__
+    if isinstance(widget, cl.AuditView):
+        cells = len(widget._groups) * len(widget._metrics)
+        if len(widget._verdicts) != cells or not -1 <= widget.selected < cells:
+            out.append(f"AuditView: {len(widget._verdicts)} verdicts for {cells} cells, selected={widget.selected}")
+    if isinstance(widget, cl.RocView | cl.PrecisionRecallView):
+        cm = widget.confusion_matrix()
+        if not 0 <= widget.index < widget.points:
+            out.append(f"{name}: index {widget.index} of {widget.points} points")
+        if widget.slice is not None and (widget.slice.tp, widget.slice.tn) != (cm.tp, cm.tn):
+            out.append(f"{name}: the linked slice shows ({widget.slice.tp}, {widget.slice.tn}), the point is {cm}")
+    if isinstance(widget, cl.MetricPMF | cl.EvaluationView):
+        probs = buffer_array(widget, "_probabilities")
+        if widget._offsets[-1] != probs.size or buffer_array(widget, "_values").size != probs.size:
+            out.append(f"{name}: offsets end at {widget._offsets[-1]}, {probs.size} probabilities")
+        for k in range(len(widget._offsets) - 1):
+            mass = float(probs[widget._offsets[k] : widget._offsets[k + 1]].astype(np.float64).sum())
+            if not (np.all(probs >= 0) and mass <= 1 + 1e-4):
+                out.append(f"{name}: panel {k} holds mass {mass!r}")
+    if isinstance(widget, cl.RocSlice):
+        tp, tn, values = widget.lattice()
+        if not (0 <= widget.tp <= widget.p and 0 <= widget.tn <= widget.n) or values.shape != (tp.size, tn.size):
+            out.append(f"RocSlice: ({widget.p}, {widget.n}, {widget.tp}, {widget.tn}), lattice {values.shape}")
+    if isinstance(widget, cl.Explorer):
+        s, views = widget.state, (widget.slice, widget.pmf)
+        if any((v.p, v.n, v.tp, v.tn) != (s["p"], s["N"] - s["p"], s["tp"], s["tn"]) for v in views):
+            out.append(f"Explorer: state {s}, views {[(v.p, v.n, v.tp, v.tn) for v in views]}")
+        if {widget.generation, widget.slice.generation, widget.pmf.generation} != {widget.generation}:
+            out.append("Explorer: the views show different generations")
+    if isinstance(widget, cl.PairedView):  # about `bins` cells per side: the square cut from the full joint
+        side = buffer_array(widget, "_edges").size - 1
+        if buffer_array(widget, "_joint").size != side**2 or not 1 <= side <= 256:
+            out.append(f"PairedView: {len(widget._joint) // 4} joint cells for {side + 1} edges")
+    if isinstance(widget, cl.CalibrationView):
+        lower, upper = buffer_array(widget, "_lower"), buffer_array(widget, "_upper")
+        if np.any(lower > upper) or widget._summary["confidence"] != widget.confidence:
+            out.append("CalibrationView: band unordered or its confidence is not the view's")
+    if isinstance(widget, cl.PlannerView):
+        plan = widget.plan()
+        if not 1 <= plan["N"] <= widget.max_size:
+            out.append(f"PlannerView: N = {plan['N']} outside [1, max_size={widget.max_size}]")
+    if isinstance(widget, cl.StabilityView):
+        r = widget.recommended
+        if r is not None and not (math.isfinite(r) and r > 0):
+            out.append(f"StabilityView: recommended = {r!r}")
+    if isinstance(widget, cl.BiasView) and not set(widget.flagged) <= set(widget.report):
+        out.append(f"BiasView: flagged {widget.flagged} not among the report's metrics")
+    return out
+
+
+def _error_reply(exc: BaseException) -> dict[str, Any]:
+    if isinstance(exc, MemoryError):
+        return {"kind": "memory", "message": f"MemoryError: {exc}"}
+    return {"kind": "error", "mro": [c.__name__ for c in type(exc).__mro__], "message": str(exc)}
+
+
+def call_widget(*, make: str, args: tuple = (), kwargs: dict | None = None, steps: list = ()) -> dict[str, Any]:
+    """Build ``make(*args, **kwargs)`` (``"@name"`` values are the inputs of :func:`_input`), then run
+    each step ``(op, name, value)`` — ``op`` "set" (``widget.name = value``), "update"
+    (``widget.update(**value)``) or "call" (``widget.name(*value)``) — whatever the previous
+    steps did. A refused step must leave :func:`_widget_state` as it was; every state reached
+    must keep :func:`_widget_checks`. Returns the violations and one reply per step."""
+    import warnings
+
+    widget = _make_widget(make, tuple(args), dict(kwargs or {}))
+    violations = _widget_checks(widget)
+    replies = []
+    for op, name, value in steps:
+        before = _widget_state(widget)
+        *owners, attr = name.split(".")  # "slice.tp": a trait of the linked slice
+        target = widget
+        for owner in owners:
+            target = getattr(target, owner)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if op == "set":
+                    setattr(target, attr, _input(value))
+                elif op == "update":
+                    target.update(**value)
+                elif isinstance(value, dict):
+                    getattr(target, attr)(**{k: _input(v) for k, v in value.items()})
+                else:
+                    getattr(target, attr)(*(_input(v) for v in value))
+        except Exception as exc:
+            after = _widget_state(widget)
+            lost = sorted(k for k in before.keys() | after.keys() if not _same_value(before.get(k), after.get(k)))
+            if lost:
+                violations.append(f"{op} {name}={value!r} was refused ({type(exc).__name__}: {exc}) but changed {lost}")
+            replies.append(_error_reply(exc))
+            continue
+        replies.append({"kind": "ok", "violations": _widget_checks(widget)})
+    return {"violations": violations, "steps": replies}
+
+
+# ---- issue 21: the bias functions and results (test_hostile_bias.py)
+def _bias_frame(kind: str) -> Any:
+    """The rows a bias call reads: ``"rows"`` (200 rows, label y, prediction p, facets sex and age,
+    group g, feature x) or one of its hostile variants."""
+    import numpy as np
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    n = 200
+    df = pd.DataFrame({"y": rng.integers(0, 2, n), "p": rng.integers(0, 2, n), "sex": rng.choice(["F", "M"], n),
+                       "age": rng.choice(["a", "b", "c"], n), "g": rng.choice(["u", "v"], n), "x": rng.normal(size=n),
+                       "score": rng.uniform(size=n)})  # fmt: skip
+    if kind == "missing":
+        df.loc[3, "y"] = None
+    elif kind == "one_facet":
+        df["sex"] = "F"
+    elif kind == "empty":
+        df = df.iloc[:0]
+    elif kind == "mixed":
+        df["sex"] = df["sex"].astype(object)
+        df.loc[:9, "sex"] = 1
+    elif kind == "not_a_frame":
+        return df.to_numpy()
+    return df
+
+
+def _bias_metric_checks(name: str, m: Any) -> list[str]:
+    value = m.value
+    if value is None:
+        return [] if m.error else [f"{name}: no value and no error"]
+    if not isinstance(value, float) or math.isnan(value):
+        return [f"{name} = {value!r}: not a float"]
+    lo, hi = m.interval(0.9)
+    if not ((lo <= hi) or (math.isnan(lo) and math.isnan(hi))):
+        return [f"{name}: interval ({lo!r}, {hi!r}) unordered"]
+    return []
+
+
+def _report_checks(r: Any) -> list[str]:
+    out = [v for name, m in r.items() for v in _bias_metric_checks(name, m)]
+    r.to_frame(0.9)
+    r.summary()
+    return out
+
+
+def call_bias_report(*, function: str, frame: str = "rows", **kwargs: Any) -> list[str]:
+    from confusionlab import bias
+
+    r = getattr(bias, function)(_bias_frame(frame), **kwargs)
+    if function == "report_each_value":
+        return [v for each in r.values() for v in _report_checks(each)]
+    return _report_checks(r)
+
+
+def call_bias_counts(*, a: Any, d: Any, **kwargs: Any) -> list[str]:
+    from confusionlab import bias
+
+    return _report_checks(bias.report_from_counts(bias.CountTable.from_confusion(a=a, d=d), **kwargs))
+
+
+def _audit_checks(a: Any) -> list[str]:
+    from confusionlab.bias.results import VERDICTS
+
+    df = a.to_frame()
+    out = []
+    if not set(df["verdict"]) <= set(VERDICTS):
+        out.append(f"verdicts {sorted(set(df['verdict']))}")
+    defined = df["lower"].notna()
+    if bool((df.loc[defined, "lower"] > df.loc[defined, "upper"]).any()):
+        out.append("an unordered interval")
+    if df[["facet", "group", "metric"]].duplicated().any():
+        out.append("two rows share (facet, group, metric)")
+    return out
+
+
+def call_bias_audit(*, frame: str = "rows", **kwargs: Any) -> list[str]:
+    from confusionlab import bias
+
+    kwargs.setdefault("n_draws", 1000)
+    a = bias.audit(_bias_frame(frame), **kwargs)
+    a.verdict_table()
+    return _audit_checks(a)
+
+
+_RESULTS: dict[str, Any] = {}
+
+
+def _bias_result(name: str) -> Any:
+    if name not in _RESULTS:
+        from confusionlab import bias
+
+        df = _bias_frame("rows")
+        if name == "plan":
+            _RESULTS[name] = bias.plan_group_size("DPPL", size_a=500, rate_a=0.3, rate_d=0.3, half_width=0.1)
+        elif name == "audit":
+            _RESULTS[name] = bias.audit(df, label="y", positive_values=[1], predicted="p", facets=["sex", "age"],
+                                        metrics=["DPPL", "DI", "KS"], margin=0.1, n_draws=1000)  # fmt: skip
+        else:
+            _RESULTS[name] = bias.report(df, label="y", positive_values=[1], facet="sex", facet_values=["F"],
+                                         predicted="p", group="g", n_draws=1000)  # fmt: skip
+    return _RESULTS[name]
+
+
+def call_bias_method(*, result: str, method: str, args: dict[str, Any]) -> list[str]:
+    """``method(**args)`` of a cached audit (``result="audit"``), report (``"report"``), one of the
+    report's metrics (``"report:DPPL"``) or group-size plan (``"plan"``), with its answer checked."""
+    import numpy as np
+    import pandas as pd
+
+    name, _, metric = result.partition(":")
+    target = _bias_result(name)
+    if metric:
+        target = target[metric]
+    answer = getattr(target, method)(**args)
+    out: list[str] = []
+    if method == "interval":
+        pairs = answer.values() if isinstance(answer, dict) else [answer]
+        for lo, hi in pairs:
+            if not (lo <= hi or (math.isnan(lo) and math.isnan(hi))):
+                out.append(f"interval ({lo!r}, {hi!r}) unordered")
+    elif method == "mc_error":
+        values = np.asarray(answer, dtype=float)
+        if np.any(values[~np.isnan(values)] < 0):
+            out.append(f"negative Monte Carlo errors {answer!r}")
+    elif method == "verdict" and answer not in ("bias", "no material bias", "insufficient evidence"):
+        out.append(f"verdict {answer!r}")
+    elif method in ("to_frame", "verdict_table", "fragile") and not isinstance(answer, pd.DataFrame):
+        out.append(f"{method} returned {type(answer).__name__}")
+    elif method in ("to_html", "summary", "compared_with") and not (isinstance(answer, str) and answer):
+        out.append(f"{method} returned {answer!r:.80}")
+    if name == "audit":
+        out += _audit_checks(target)
+    return out
+
+
 CALLS = {name.removeprefix("call_"): f for name, f in globals().items() if name.startswith("call_")}
 
 
@@ -589,11 +960,12 @@ def _run(request: dict[str, Any]) -> dict[str, Any]:
     if trace:  # numpy reports its buffers to tracemalloc: the peak is what the call allocated
         tracemalloc.start()
     try:
-        reply = {"kind": "ok", "violations": CALLS[request["call"]](**request["kwargs"])}
+        result = CALLS[request["call"]](**request["kwargs"])
+        reply = {"kind": "ok", **result} if isinstance(result, dict) else {"kind": "ok", "violations": result}
     except MemoryError as exc:
         reply = {"kind": "memory", "message": f"MemoryError: {exc}"}
     except Exception as exc:
-        reply = {"kind": "error", "mro": [c.__name__ for c in type(exc).__mro__], "message": str(exc)}
+        reply = _error_reply(exc)
     if trace:
         reply["peak_bytes"] = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()

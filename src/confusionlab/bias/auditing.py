@@ -254,7 +254,11 @@ class Audit(Result):
         return df[near & (err > 0)].copy()
 
     def compared_with(self, facet: str) -> str:
-        """Whom the groups of ``facet`` are compared with, in words."""
+        """Whom the groups of ``facet`` (one of the audit's facets) are compared with, in words."""
+        check_instance(facet, "facet", str, "a facet of the audit")
+        facets = list(dict.fromkeys(self._frame["facet"]))
+        if facet not in facets:
+            raise InvalidParameterError(f"facet {facet!r} is not a facet of this audit (its facets: {facets!r})")
         parts = facet.split(" & ")
         refs = [self.reference.get(p) for p in parts]
         if all(r is not None for r in refs) and refs:

@@ -175,6 +175,7 @@ def _confusion_counts(cm: Any, name: str) -> tuple[int, int, int, int]:
         if len(values) != 4:
             raise InvalidParameterError(f"{name} must hold 4 counts (tp, fn, fp, tn), got {cm!r}")
     tp, fn, fp, tn = (check_count(v, f"{name}[{key}]") for key, v in zip(CONFUSION_ORDER, values, strict=True))
+    check_count(tp + fn + fp + tn, f"{name}'s size tp + fn + fp + tn")  # a facet's size is a count too
     return tp, fn, fp, tn
 
 

@@ -332,6 +332,7 @@ def report_each_value(data: Any, *, facet: str, dropna: bool = False, **kwargs: 
     for arg in ("facet_values", "facet_threshold"):
         if kwargs.get(arg) is not None:
             raise InvalidParameterError(f"report_each_value takes no {arg}, got {kwargs[arg]!r}")
+        kwargs.pop(arg, None)  # None: not given (each value is its own facet_values)
     check_instance(facet, "facet", str, "one column name")
     dropna = check_flag(dropna, "dropna")
     frame = to_narwhals(data)

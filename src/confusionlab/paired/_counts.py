@@ -71,7 +71,13 @@ class PairedCounts:
             "a 2 × 4 table: row 0 the true positives, row 1 the true negatives; columns "
             "(both predict positive, only A, only B, neither)",
         )
-        return cls(tuple(arr[0]), tuple(arr[1]))
+        # checked here, by the names the caller used (the constructor names its own fields)
+        rows = [
+            tuple(check_count(v, f"cells[{r}][{i}] ({CELLS[i]}, of the {side})") for i, v in enumerate(arr[r]))
+            for r, side in enumerate(("positives", "negatives"))
+        ]
+        check_nonempty(sum(rows[0]) + sum(rows[1]), "cells", "a comparison")
+        return cls(*rows)
 
     @classmethod
     def from_predictions(cls, y_true: Any, pred_a: Any, pred_b: Any, *, positive: Any = None) -> PairedCounts:

@@ -307,6 +307,11 @@ class StatefulWidget(traitlets.HasTraits):
     _unsent: set[str] = set()  # noqa: RUF012 - replaced, never mutated
 
     def __init__(self, **kwargs: Any) -> None:
+        unknown = sorted(set(kwargs) - set(self.class_trait_names()))
+        if unknown:  # traitlets would ignore them (a misspelt trait would silently keep its default)
+            raise InvalidParameterError(
+                f"{type(self).__name__} got unknown arguments {unknown}; its traits are {sorted(self._public_traits())}"
+            )
         self._holding = 1  # compute once, below, not once per trait the constructor sets
         try:
             super().__init__(**kwargs)
@@ -317,6 +322,10 @@ class StatefulWidget(traitlets.HasTraits):
         self._committed = None  # nothing consistent yet: a failure here fails the constructor
         self._pending = self._ALL_PARTS
         self._flush()
+
+    @classmethod
+    def _public_traits(cls) -> list[str]:
+        return [name for name in cls.class_trait_names() if not name.startswith("_") and name not in cls._NOT_STATE]
 
     # ----------------------------------------------------------------- hooks
     def _setup(self) -> None:

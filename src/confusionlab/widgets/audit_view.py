@@ -68,7 +68,7 @@ class AuditView(BundledWidget, bundle="audit"):
 
     cell = Integer(28, min=12, max=80, help="grid cell side in CSS pixels").tag(sync=True)
     selected = Integer(-1, min=-1, help="selected cell (row-major), -1 for none").tag(sync=True)
-    generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
+    generation = Integer(0, help="state counter set by a controller").tag(sync=True)
 
     _groups = traitlets.List(traitlets.Unicode()).tag(sync=True)  # "facet: group" per row
     _sizes = Buffer("<f8").tag(sync=True)  # rows in each group, then rows it is compared with
@@ -96,8 +96,8 @@ class AuditView(BundledWidget, bundle="audit"):
 
     @traitlets.validate("selected")
     def _check_selected(self, proposal: traitlets.Bunch) -> int:
-        n = len(self._groups) * len(self._metrics)
-        if n and proposal.value >= n:
+        n = _cells(self._audit)  # the audit's, not the grid drawn: the constructor checks before drawing
+        if proposal.value >= n:
             raise InvalidTraitError(f"selected must be -1 or a cell index below {n}, got selected={proposal.value}.")
         return proposal.value
 
@@ -162,6 +162,12 @@ class AuditView(BundledWidget, bundle="audit"):
         self._lower = lower.reshape(-1)
         self._upper = upper.reshape(-1)
         self._summary = summary
+
+
+def _cells(audit: Audit) -> int:
+    """Cells of the grid of ``audit``: its (facet, group) rows × its metrics."""
+    df = audit.to_frame()
+    return len(dict.fromkeys(zip(df["facet"], df["group"], strict=True))) * df["metric"].nunique()
 
 
 def _check_audit(audit: Any) -> Audit:

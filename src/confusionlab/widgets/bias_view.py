@@ -20,7 +20,7 @@ import numpy as np
 import traitlets
 
 from .._deprecation import renamed_arguments
-from .._validation import InvalidParameterError, check_instance, check_int
+from .._validation import InvalidParameterError, check_instance, check_int, check_random_state
 from ..bias.results import BiasReport
 from ..bias.uncertainty import dirichlet_multinomial_draws
 from ..confusion import CONFUSION_ORDER, ConfusionMatrix
@@ -165,6 +165,7 @@ class BiasView(StatefulWidget, w.VBox):
     ) -> None:
         check_instance(report, "report", BiasReport, "a BiasReport (from confusionlab.bias.report)")
         n_draws = check_int(n_draws, "n_draws", minimum=1, maximum=MAX_CLOUD_DRAWS)
+        check_random_state(random_state)  # refused even when there is no cloud to draw (no predictions)
         self.report = report
         self.table = w.HTML()
         self.slider = w.FloatSlider(

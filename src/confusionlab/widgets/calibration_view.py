@@ -16,7 +16,7 @@ import traitlets
 
 from .._validation import check_instance
 from ..calibration import Calibration, CalibrationTest
-from ._common import Buffer, BundledWidget, Confidence
+from ._common import Buffer, BundledWidget, Confidence, Integer
 
 __all__ = ["CalibrationView", "p_value_in_words"]
 
@@ -84,9 +84,9 @@ class CalibrationView(BundledWidget, bundle="calibration"):
     """
 
     confidence = Confidence(0.95, help="level of the band and of the ECE's interval").tag(sync=True)
-    width = traitlets.Int(420, min=240, max=2000, help="width in CSS pixels").tag(sync=True)
-    histogram_bins = traitlets.Int(40, min=5, max=400, help="bins of the forecasts' histogram")
-    generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
+    width = Integer(420, min=240, max=2000, help="width in CSS pixels").tag(sync=True)
+    histogram_bins = Integer(40, min=5, max=400, help="bins of the forecasts' histogram")
+    generation = Integer(0, help="state counter set by a controller").tag(sync=True)
 
     _ALL_PARTS = frozenset({"all"})
 

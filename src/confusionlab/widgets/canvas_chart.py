@@ -17,7 +17,7 @@ import numpy as np
 import traitlets
 
 from .._validation import InvalidParameterError, check_choice
-from ._common import Buffer, BundledWidget, buffer_array
+from ._common import Buffer, BundledWidget, Integer, buffer_array
 
 __all__ = ["BiasChart", "CanvasChart", "StabilityChart", "series"]
 
@@ -66,8 +66,8 @@ class CanvasChart(BundledWidget, bundle="chart"):
     x_log = traitlets.Bool(False).tag(sync=True)
     x_domain = traitlets.List(traitlets.Float(), [0.0, 1.0]).tag(sync=True)
     y_domain = traitlets.List(traitlets.Float(), [0.0, 1.0]).tag(sync=True)
-    width = traitlets.Int(420, min=200, max=2000).tag(sync=True)
-    height = traitlets.Int(360, min=150, max=2000).tag(sync=True)
+    width = Integer(420, min=200, max=2000).tag(sync=True)
+    height = Integer(360, min=150, max=2000).tag(sync=True)
     message = traitlets.Unicode("").tag(sync=True)
     _series = traitlets.List(traitlets.Dict()).tag(sync=True)  # style, offset and count per series
     _xy = Buffer("<f8").tag(sync=True)  # (x, y) pairs of every series, concatenated

@@ -44,6 +44,7 @@ from ._common import (
     Tolerance,
     buffer_array,
     colour_domain,
+    is_int,
     trait_check,
 )
 
@@ -470,12 +471,14 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
                 f"N must be between 1 and {MAX_N} (the largest simplex this widget draws: "
                 f"{comb(MAX_N + 3, 3):,} matrices), got N={value}."
             )
-        if self.observed and sum(self.observed) != value:
+        # observed and slices set in the same constructor or update are checked by their own
+        # validators (a text among them is refused there, by name): compare only counts here
+        if self.observed and all(map(is_int, self.observed)) and sum(self.observed) != value:
             raise InvalidTraitError(
                 f"N={value} differs from sum(observed)={sum(self.observed)}; change both together "
                 f"with update(N=..., observed=[...])."
             )
-        above = [p for p in self.slices if p > value]
+        above = [p for p in self.slices if is_int(p) and p > value]
         if above:
             raise InvalidTraitError(
                 f"N={value} is smaller than the slices {above}; change both together with update(N=..., slices=[...])."

@@ -26,7 +26,7 @@ from ..evaluation import Evaluation
 from ..evaluation._metrics import _label, _metric_name
 from ..metrics import METRICS
 from ..models import SLICE_MODELS
-from ._common import MAX_SIDE, Buffer, BundledWidget, Confidence
+from ._common import MAX_SIDE, Buffer, BundledWidget, Confidence, Integer, InvalidTraitError
 from .metric_pmf import _aggregate, _domain, _json_safe
 from .roc_slice import RocSlice
 
@@ -79,10 +79,10 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
 
     metric = traitlets.Unicode("", help="metric shown").tag(sync=True)
     confidence = Confidence(0.95, help="central interval").tag(sync=True)
-    least_stable = traitlets.Int(10, min=0, max=200, help="least stable objects listed")
-    max_values = traitlets.Int(4000, min=20, help="distinct values sent per group before aggregating")
-    width = traitlets.Int(520, min=240, max=2000, help="PMF width in CSS pixels").tag(sync=True)
-    generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
+    least_stable = Integer(10, min=0, max=200, help="least stable objects listed")
+    max_values = Integer(4000, min=20, help="distinct values sent per group before aggregating")
+    width = Integer(520, min=240, max=2000, help="PMF width in CSS pixels").tag(sync=True)
+    generation = Integer(0, help="state counter set by a controller").tag(sync=True)
     selected = traitlets.Unicode("", help="group shown by the linked RocSlice views").tag(sync=True)
 
     _ALL_PARTS = frozenset({"panels", "selection"})
@@ -121,19 +121,19 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
         try:
             return _metric_name(proposal.value, "metric")
         except (TypeError, ValueError) as err:
-            raise traitlets.TraitError(str(err)) from None
+            raise InvalidTraitError(str(err)) from None
 
     @traitlets.validate("selected")
     def _check_selected(self, proposal: traitlets.Bunch) -> str:
         name = proposal.value
         names = [str(g) for g in self._evaluation.groups]
         if name not in names:
-            raise traitlets.TraitError(f"selected must be one of the groups {names}, got selected={name!r}.")
+            raise InvalidTraitError(f"selected must be one of the groups {names}, got selected={name!r}.")
         if self._linked():
             try:
                 _slice_counts(self._group_matrix(name))
             except ValueError as err:
-                raise traitlets.TraitError(f"selected={name!r} cannot be shown in the linked RocSlice: {err}") from None
+                raise InvalidTraitError(f"selected={name!r} cannot be shown in the linked RocSlice: {err}") from None
         return name
 
     @traitlets.observe("metric", "confidence", "least_stable", "max_values")

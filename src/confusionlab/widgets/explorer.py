@@ -48,9 +48,10 @@ from typing import Any
 import ipywidgets as widgets
 import traitlets
 
-from .._validation import TooLargeError
+from .._validation import InvalidParameterError, TooLargeError, check_finite_real, check_int
 from ..metrics import METRICS
-from ._common import InvalidTraitError, MetricName, StatefulWidget, too_large
+from ._common import Integer, InvalidTraitError, MetricName, StatefulWidget, too_large
+from .confusion_simplex import MAX_N as SIMPLEX_MAX_N
 from .confusion_simplex import ConfusionSimplex
 from .metric_pmf import MetricPMF
 from .roc_slice import SLICE_MODELS, RocSlice
@@ -118,7 +119,8 @@ class Explorer(StatefulWidget, widgets.VBox):
         Metric colouring the views and whose PMFs are shown.
     simplex_max_n : int
         Largest N for which the 3-D simplex is shown (default 150: every matrix
-        drawn); above it the simplex is hidden and the Explorer says why.
+        drawn; 0 to 300, the simplex's own largest N; 0 never shows it); above it the
+        simplex is hidden and the Explorer says why.
     max_slider_n : int
         Upper end of the N slider (default 500, so that one step is visible;
         code may set N up to 1,000,000 and the slider grows to it).
@@ -158,14 +160,14 @@ class Explorer(StatefulWidget, widgets.VBox):
     (30, True)
     """
 
-    N = traitlets.Int(60, help="number of examples")
-    p = traitlets.Int(20, help="number of positives")
-    tp = traitlets.Int(16, help="observed true positives")
-    tn = traitlets.Int(32, help="observed true negatives")
+    N = Integer(60, help="number of examples")
+    p = Integer(20, help="number of positives")
+    tp = Integer(16, help="observed true positives")
+    tn = Integer(32, help="observed true negatives")
     model = traitlets.Enum(SLICE_MODELS, "beta-binomial", help="model over the slice")
     metric = MetricName("mcc", help="key of confusionlab.METRICS")
-    generation = traitlets.Int(0, help="state number the views show")
-    computations = traitlets.Int(0, help="number of computations run")
+    generation = Integer(0, help="state number the views show")
+    computations = Integer(0, help="number of computations run")
 
     STATE = ("N", "p", "tp", "tn", "model", "metric")
     _UPDATE_TRAITS = STATE
@@ -187,15 +189,21 @@ class Explorer(StatefulWidget, widgets.VBox):
         quiet: float = 0.004,
         **kwargs: Any,
     ) -> None:
+        self.simplex_max_n = check_int(simplex_max_n, "simplex_max_n", minimum=0, maximum=SIMPLEX_MAX_N)
+        max_slider_n = check_int(max_slider_n, "max_slider_n", minimum=2, maximum=MAX_N)
+        quiet = check_finite_real(quiet, "quiet")
+        if quiet < 0:
+            raise InvalidParameterError(f"quiet must be a number of seconds >= 0, got quiet={quiet!r}")
+        if scheduler is not None and not callable(scheduler):
+            raise InvalidParameterError(f"scheduler must be a callable scheduler(callback), got {scheduler!r:.80}")
         self._scheduler = scheduler or call_soon
-        self._quiet = float(quiet) if scheduler is None else 0.0
+        self._quiet = quiet if scheduler is None else 0.0
         self._last_request = 0.0
         self._scheduled = False
         self._applying = False
         self._shown: dict[str, Any] | None = None
         self._anim_rates: tuple[float, float] | None = None
         self.last_seconds = 0.0
-        self.simplex_max_n = int(simplex_max_n)
         self._max_slider_n = max_slider_n
         # The base sets the state, builds the views (_setup) and computes once: the
         # views start on generation 1, whatever the scheduler.
@@ -453,7 +461,7 @@ class Explorer(StatefulWidget, widgets.VBox):
         )  # fmt: skip
         widgets.link((self.pmf_mode, "value"), (self.pmf, "mode"))
         self.simplex = ConfusionSimplex(
-            N=min(s["N"], self.simplex_max_n), metric=s["metric"], size=SIMPLEX_SIZE,
+            N=max(1, min(s["N"], self.simplex_max_n)), metric=s["metric"], size=SIMPLEX_SIZE,
             slices=[s["p"]] if s["N"] <= self.simplex_max_n else [],
         )  # fmt: skip
         # Each view's box is as wide as its canvases (+ the 6-px padding on each side): its

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import traitlets
 
-from .._validation import TooLargeError
+from .._validation import TooLargeError, check_int
 from ..confusion import ConfusionMatrix
 from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import METRICS
@@ -28,6 +28,7 @@ from ._common import (
     Buffer,
     BundledWidget,
     Confidence,
+    Integer,
     InvalidTraitError,
     MetricName,
     SliceCounts,
@@ -108,12 +109,12 @@ class MetricPMF(BundledWidget, SliceCounts, bundle="metric_pmf"):
     metric = MetricName("mcc", help="key of confusionlab.METRICS").tag(sync=True)
     models = traitlets.List(traitlets.Unicode(), list(PMF_MODELS), help="one panel per model").tag(sync=True)
     mode = traitlets.Enum(("pmf", "histogram"), "pmf", help="sticks or histogram").tag(sync=True)
-    bins = traitlets.Int(30, min=2, max=400, help="histogram bins").tag(sync=True)
+    bins = Integer(30, min=2, max=400, help="histogram bins").tag(sync=True)
     confidence = Confidence(0.95, help="central interval marked").tag(sync=True)
     tolerance = Tolerance(help="tail mass each marginal may drop")
-    max_values = traitlets.Int(20_000, min=20, help="distinct values sent per panel before aggregating")
-    width = traitlets.Int(360, min=200, max=2000, help="panel width in CSS pixels").tag(sync=True)
-    generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
+    max_values = Integer(20_000, min=20, help="distinct values sent per panel before aggregating")
+    width = Integer(360, min=200, max=2000, help="panel width in CSS pixels").tag(sync=True)
+    generation = Integer(0, help="state counter set by a controller").tag(sync=True)
 
     # Computed state (binary buffers, little-endian), panels concatenated.
     _panels = traitlets.List(traitlets.Dict()).tag(sync=True)  # per panel: summary numbers
@@ -163,7 +164,12 @@ class MetricPMF(BundledWidget, SliceCounts, bundle="metric_pmf"):
         return dict(self._distributions)
 
     def panel_data(self, index: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Values, probabilities, multiplicities and distinct counts sent for panel ``index``."""
+        """Values, probabilities, multiplicities and distinct counts sent for panel ``index``.
+
+        ``index`` is a panel, ``0 <= index < len(models)`` (numpy integers too; booleans and
+        negative indices are refused with :class:`~confusionlab.InvalidParameterError`).
+        """
+        index = check_int(index, "index", minimum=0, maximum=len(self._offsets) - 2)
         start, stop = self._offsets[index], self._offsets[index + 1]
         names = ("_values", "_probabilities", "_multiplicities", "_distinct")
         values, probs, mult, distinct = (buffer_array(self, name)[start:stop] for name in names)

@@ -24,7 +24,7 @@ import traitlets
 from .._validation import check_instance, check_margin
 from ..metrics import METRICS, metric_value
 from ..paired import PairedComparison
-from ._common import Buffer, BundledWidget, Confidence
+from ._common import Buffer, BundledWidget, Confidence, Integer, InvalidTraitError
 from .metric_pmf import _aggregate, _domain, _json_safe
 
 __all__ = ["PairedView"]
@@ -42,7 +42,7 @@ class Margin(traitlets.Float):
         try:
             return check_margin(value, self.name)
         except (TypeError, ValueError) as error:
-            raise traitlets.TraitError(f"{self.name}: {error}") from None
+            raise InvalidTraitError(f"{self.name}: {error}") from None
 
 
 class PairedView(BundledWidget, bundle="paired"):
@@ -95,12 +95,12 @@ class PairedView(BundledWidget, bundle="paired"):
 
     margin = Margin(0.0, help="half-width of the band of practical equivalence").tag(sync=True)
     confidence = Confidence(0.95, help="level of the interval of A − B").tag(sync=True)
-    bins = traitlets.Int(48, min=4, max=200, help="heat-map cells per side").tag(sync=True)
+    bins = Integer(48, min=4, max=200, help="heat-map cells per side").tag(sync=True)
     name_a = traitlets.Unicode("A", help="name of classifier A").tag(sync=True)
     name_b = traitlets.Unicode("B", help="name of classifier B").tag(sync=True)
-    max_values = traitlets.Int(4000, min=20, help="distinct differences sent before aggregating")
-    width = traitlets.Int(320, min=160, max=1200, help="heat-map side in CSS pixels").tag(sync=True)
-    generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
+    max_values = Integer(4000, min=20, help="distinct differences sent before aggregating")
+    width = Integer(320, min=160, max=1200, help="heat-map side in CSS pixels").tag(sync=True)
+    generation = Integer(0, help="state counter set by a controller").tag(sync=True)
 
     metric = traitlets.Unicode("").tag(sync=True)
     _edges = Buffer("<f8").tag(sync=True)  # bins + 1 common edges of both axes
@@ -132,7 +132,7 @@ class PairedView(BundledWidget, bundle="paired"):
     @traitlets.validate("metric")
     def _fixed_metric(self, proposal: traitlets.Bunch) -> str:
         if proposal.value != self._comparison.metric:
-            raise traitlets.TraitError(
+            raise InvalidTraitError(
                 f"metric is the comparison's ({self._comparison.metric!r}); make a new comparison for "
                 f"{proposal.value!r}"
             )

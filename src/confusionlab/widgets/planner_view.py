@@ -49,7 +49,7 @@ CACHE_ENTRIES = 50_000
 
 
 class _Checked(traitlets.Float):
-    """A number validated by one check of :mod:`confusionlab._validation` (its error becomes a TraitError)."""
+    """A number validated by one check of :mod:`confusionlab._validation` (its error becomes an InvalidTraitError)."""
 
     def __init__(self, default: float, check: Callable[[Any, str], float], **kwargs: Any) -> None:
         super().__init__(default, **kwargs)
@@ -59,7 +59,7 @@ class _Checked(traitlets.Float):
         try:
             return self._check(value, self.name)
         except (TypeError, ValueError) as error:
-            raise traitlets.TraitError(str(error)) from None
+            raise InvalidTraitError(str(error)) from None
 
 
 def _prior(value: Any, name: str) -> float:
@@ -171,7 +171,7 @@ class PlannerView(BundledWidget, bundle="planner"):
         True
         """
         if not isinstance(plan, TestSizePlan):
-            raise traitlets.TraitError(f"plan must be a TestSizePlan (from plan_test_size), got {type(plan).__name__}")
+            raise InvalidTraitError(f"plan must be a TestSizePlan (from plan_test_size), got {type(plan).__name__}")
         settings = {
             "metric": plan.metric,
             "prevalence": plan.prevalence,
@@ -202,7 +202,7 @@ class PlannerView(BundledWidget, bundle="planner"):
             try:
                 tpr, tnr = rates_for_value(m, self.value, self.prevalence)
             except ValueError as error:
-                raise traitlets.TraitError(str(error)) from None
+                raise InvalidTraitError(str(error)) from None
         # Exact half-widths depend on the counts, the metric, the confidence, the model, the prior
         # and the tolerance only: re-plans after a change of the half-width (or a slider moved
         # back) reuse every size already evaluated.

@@ -27,6 +27,7 @@ from ._common import (
     Buffer,
     BundledWidget,
     Count,
+    Integer,
     InvalidTraitError,
     MetricName,
     SliceCounts,
@@ -143,13 +144,13 @@ class RocSlice(BundledWidget, SliceCounts, bundle="roc_slice"):
     levels = traitlets.List(traitlets.Float(), help="contour levels").tag(sync=True)
     extend = traitlets.Bool(False, help="contours beyond the unit square").tag(sync=True)
     coordinates = traitlets.Enum(("roc", "counts"), "roc", help="axes of the view").tag(sync=True)
-    size = traitlets.Int(480, min=200, max=2000, help="canvas side in CSS pixels").tag(sync=True)
+    size = Integer(480, min=200, max=2000, help="canvas side in CSS pixels").tag(sync=True)
     max_points = Count(MAX_POINTS, min=1, help="largest number of points drawn one by one")
     model = traitlets.Enum(SLICE_MODELS, "none", help="uncertainty model drawn as bubbles").tag(sync=True)
     tolerance = Tolerance(help="tail mass each marginal may drop")
     contour_metrics = traitlets.List(traitlets.Unicode(), help="further metrics' contours").tag(sync=True)
     contour_levels = traitlets.Dict(help="levels per extra contour metric")
-    generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
+    generation = Integer(0, help="state counter set by a controller").tag(sync=True)
 
     # Computed state shipped to the browser (binary buffers, little-endian).
     _metric_label = traitlets.Unicode("").tag(sync=True)

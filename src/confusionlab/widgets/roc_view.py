@@ -19,9 +19,9 @@ import ipywidgets
 import numpy as np
 import traitlets
 
-from .._validation import check_instance, check_score_threshold
+from .._validation import InvalidParameterError, check_flag, check_instance, check_int, check_score_threshold
 from ..scores import PrecisionRecallCurve, RocCurve
-from ._common import Buffer, BundledWidget, Confidence, InvalidTraitError, buffer_array
+from ._common import Buffer, BundledWidget, Confidence, Integer, InvalidTraitError, buffer_array
 from .roc_slice import RocSlice
 
 __all__ = ["PrecisionRecallView", "RocView", "StaircaseSlice"]
@@ -81,8 +81,8 @@ class _CurveView(BundledWidget, bundle="roc"):
 
     index = traitlets.Int(0, help="index of the operating point on the staircase").tag(sync=True)
     confidence = Confidence(0.95, help="level of the band and the interval").tag(sync=True)
-    size = traitlets.Int(400, min=200, max=2000, help="side of the plot in CSS pixels").tag(sync=True)
-    generation = traitlets.Int(0, help="state counter set by a controller").tag(sync=True)
+    size = Integer(400, min=200, max=2000, help="side of the plot in CSS pixels").tag(sync=True)
+    generation = Integer(0, help="state counter set by a controller").tag(sync=True)
 
     _ALL_PARTS = frozenset({"curve", "band", "point"})
 
@@ -100,6 +100,14 @@ class _CurveView(BundledWidget, bundle="roc"):
     def __init__(self, curve: Any, *, linked: bool = True, slice_options: dict | None = None, **kwargs: Any) -> None:
         name = self._CURVE.__name__
         check_instance(curve, "curve", self._CURVE, f"a {name}")
+        linked = check_flag(linked, "linked")
+        if slice_options is not None:
+            check_instance(slice_options, "slice_options", dict, "a dict of RocSlice traits")
+            if slice_options and not linked:
+                raise InvalidParameterError("slice_options are the linked slice's traits: they need linked=True")
+            fixed = sorted({"p", "n", "tp", "tn"} & set(slice_options))
+            if fixed:
+                raise InvalidParameterError(f"slice_options holds {fixed}: the linked slice shows the operating point")
         self._curve = curve
         thresholds, tp, fp = curve._operating_counts()
         self._counts = (thresholds, tp, fp)
@@ -143,6 +151,9 @@ class _CurveView(BundledWidget, bundle="roc"):
         bubbles), ``coordinates="counts"`` (one TP and one TN step have equal length, so the
         staircase's steps are lattice steps), ``size=400``. ``p, n, tp, tn`` follow the view.
         """
+        fixed = sorted({"p", "n", "tp", "tn"} & set(kwargs))
+        if fixed:
+            raise InvalidParameterError(f"slice_view takes no {fixed}: the slice shows the operating point's counts")
         cm = self.confusion_matrix()
         kwargs.setdefault("model", "beta-binomial")
         kwargs.setdefault("coordinates", "counts")
@@ -164,6 +175,7 @@ class _CurveView(BundledWidget, bundle="roc"):
         >>> view.index, view.nearest_index(tp=3, fp=3), view.nearest_index(tp=2, fp=1)
         (2, 6, 3)
         """
+        tp, fp = check_int(tp, "tp"), check_int(fp, "fp")
         _, tps, fps = self._counts
         d = (tps - tp) ** 2 + (fps - fp) ** 2
         k = int(np.argmin(d))
@@ -291,7 +303,7 @@ class RocView(_CurveView):
         matrix on the slice lattice with its exact beta-binomial PMF bubbles and the staircase as
         a path through the lattice. The view is displayed next to it.
     slice_options : dict, optional
-        Further traits of the linked slice (see :meth:`slice_view`).
+        Further traits of the linked slice (see :meth:`slice_view`; with ``linked=True`` only).
     index : int
         The operating point: 0 calls nobody positive, ``k`` positive when the score is ≥ the
         k-th largest distinct score. Default: the point of largest TPR − FPR (Youden's J).

@@ -25,10 +25,10 @@ import numpy as np
 import traitlets
 
 from .._deprecation import renamed_arguments
-from .._validation import InvalidParameterError, check_probability
+from .._validation import InvalidParameterError, check_int, check_probability, check_real_array
 from ..palette import NEUTRAL, THEME
 from ..stability import ExtrapolationWarning, StabilityCurve, StabilityResult, TwoPLFit, fit_2pl
-from ._common import StatefulWidget
+from ._common import InvalidTraitError, StatefulWidget
 from .canvas_chart import StabilityChart, series
 
 __all__ = ["StabilityView", "stability_result_view"]
@@ -48,6 +48,9 @@ def _histogram_panel(per_object: np.ndarray, object_labels: Any, measure: str, n
     Returns ``chart``, ``least_stable`` (an HTML widget), ``histogram`` (its ``x``, ``y``
     and ``edges``) and ``box`` (both side by side).
     """
+    n_least = check_int(n_least, "n_least", minimum=0)
+    if np.any(np.isinf(per_object)):
+        raise InvalidParameterError("per_object must hold finite stabilities (NaN for an undefined object), got ±inf")
     labels = [str(i) for i in range(per_object.size)] if object_labels is None else [str(v) for v in object_labels]
     if len(labels) != per_object.size:
         raise InvalidParameterError(f"object_labels has {len(labels)} entries for {per_object.size} objects")
@@ -105,7 +108,7 @@ class StabilityTarget(traitlets.Float):
         try:
             return check_probability(value, self.name, open_interval=True)
         except (TypeError, ValueError) as error:
-            raise traitlets.TraitError(str(error)) from None
+            raise InvalidTraitError(str(error)) from None
 
 
 #: The old name of :class:`StabilityTarget`.
@@ -181,6 +184,7 @@ class StabilityView(StatefulWidget, w.VBox):
         n_least: int = 10,
         **kwargs: Any,
     ) -> None:
+        n_least = check_int(n_least, "n_least", minimum=0)
         if curve is not None:
             n = np.asarray(curve.n_learners, dtype=float)
             s = curve.stability(measure)
@@ -189,8 +193,8 @@ class StabilityView(StatefulWidget, w.VBox):
             if per_object is None and m in ("phi", "psi"):
                 per_object = curve.result(n.size - 1, m).per_object
         elif n_learners is not None and stability is not None:
-            n = np.asarray(n_learners, dtype=float)
-            s = np.asarray(stability, dtype=float)
+            n = check_real_array(n_learners, "n_learners")
+            s = check_real_array(stability, "stability")
             fit = fit_2pl(n, s)
             m = measure or "stability"
         else:
@@ -217,7 +221,7 @@ class StabilityView(StatefulWidget, w.VBox):
         self.label.add_class("confusionlab-stability-message")
         children: list[w.Widget] = [self.figure, self.slider, self.label]
 
-        self.per_object = None if per_object is None else np.asarray(per_object, dtype=float)
+        self.per_object = None if per_object is None else check_real_array(per_object, "per_object")
         if self.per_object is not None:
             panel = _histogram_panel(self.per_object, object_labels, m, n_least)
             self.histogram, self.histogram_figure, self.least_stable = panel.histogram, panel.chart, panel.least_stable
