@@ -134,18 +134,17 @@ def _assurance_at(
     drift = max(DRIFT_ALLOWANCE, 1.0 / min(p, n))
 
     def evaluate(indices: np.ndarray) -> None:
-        for k in indices:
-            k = int(k)
-            if known[k]:
-                continue
-            tp, tn = int(TP[k]), int(TN[k])
-            h, g = ev.criterion(ConfusionMatrix(tp=tp, fn=p - tp, fp=n - tn, tn=tn))
-            widths[k] = h
-            known[k] = True
-            a = approx[k]
-            if math.isfinite(h) and h > 0 and math.isfinite(a):
-                rhos.append(h / a)
-                grains.append(min(g, 0.5) + drift)
+        todo = indices[~known[indices]]  # a degenerate outcome is known (NaN) already
+        if todo.size:
+            results = ev.half_widths(p, n, TP[todo], TN[todo])
+            h = np.array([r[0] for r in results])
+            g = np.array([r[1] for r in results])
+            widths[todo] = h
+            known[todo] = True
+            a = approx[todo]
+            use = np.isfinite(h) & (h > 0) & np.isfinite(a)
+            rhos.extend((h[use] / a[use]).tolist())
+            grains.extend((np.minimum(g[use], 0.5) + drift).tolist())
         if bar is not None:
             bar.update(len(indices))
 
