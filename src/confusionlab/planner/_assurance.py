@@ -27,7 +27,7 @@ DEFAULT_ASSURANCE_TOLERANCE = 1e-3
 #: Most test outcomes enumerated for one assurance evaluation (each gets its normal half-width; the
 #: few near the goal and the quantile, a tenth or less at the sizes the search ends on, an exact one).
 MAX_OUTCOMES = 100_000
-#: Seconds of enumeration before the progress bar appears.
+#: Seconds of work (the exact search, the assurance enumeration) before the progress bar appears.
 PROGRESS_DELAY = 0.5
 
 

@@ -424,10 +424,11 @@ def plan_test_size(
         must a test set be for the value *a new test set* of that size shows to lie
         within ± ``half_width`` (the plan of earlier releases).
     progress : bool or None, default None
-        A progress bar (tqdm's: a widget in Jupyter, text in a terminal) counting the test
-        outcomes the ``assurance`` enumeration has gone through, shown only when it takes
-        more than half a second. None: only when someone is watching (Jupyter or a
-        terminal, never when the output is captured); False: never. The plan is the same.
+        A progress bar (tqdm's: a widget in Jupyter, text in a terminal) counting the sizes
+        the exact search evaluates, or the test outcomes the ``assurance`` enumeration has
+        gone through, shown only when it takes more than half a second. None: only when
+        someone is watching (Jupyter or a terminal, never when the output is captured);
+        False: never. The plan is the same.
     method : {"auto", "exact", "normal"}, default "auto"
         ``"exact"``: the exact search (every size near the crossing that could meet the
         goal is evaluated exactly). ``"normal"``: the normal limit, the smallest N whose
@@ -597,13 +598,22 @@ def plan_test_size(
         )
         searched = len(ev.cache) - known
     elif assurance is None:
-        N, h, curve = smallest_size(ev, approximate, half_width, min_size=min_size, max_size=max_size)
-        searched = len(ev.cache) - known
-        horizon = min(2 * N, max_size)
-        N_stable = stable_size(ev, approximate, half_width, start=N, horizon=horizon, curve=curve)
-        while min(2 * N_stable, max_size) > horizon:  # the horizon follows N_stable
-            horizon = min(2 * N_stable, max_size)
-            N_stable = stable_size(ev, approximate, half_width, start=N, horizon=horizon, curve=curve)
+        from tqdm.auto import tqdm
+
+        with tqdm(desc="exact search", unit=" sizes", delay=_assurance.PROGRESS_DELAY, disable=not show) as bar:
+
+            def counted(size: int) -> tuple[float, float]:
+                bar.set_description(f"exact search at N = {size:,}", refresh=False)
+                bar.update(1)
+                return ev(size)
+
+            N, h, curve = smallest_size(counted, approximate, half_width, min_size=min_size, max_size=max_size)
+            searched = len(ev.cache) - known
+            horizon = min(2 * N, max_size)
+            N_stable = stable_size(counted, approximate, half_width, start=N, horizon=horizon, curve=curve)
+            while min(2 * N_stable, max_size) > horizon:  # the horizon follows N_stable
+                horizon = min(2 * N_stable, max_size)
+                N_stable = stable_size(counted, approximate, half_width, start=N, horizon=horizon, curve=curve)
         curve = dict(sorted(curve.items()))
     else:
         # Refuse up front, before the long enumeration, when the outcomes at the plain plan's
