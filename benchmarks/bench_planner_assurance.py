@@ -82,7 +82,7 @@ def main() -> None:
         t_full, _, a = timed(_assurance._assurance_full, ev_full, N, 0.05, 0.9, 1e-3, 10**6)
         t_one, _, b = timed(_assurance._assurance_at, ev_one, N, 0.05, 0.9, 1e-3, 10**6)
         t_fast, _, c = timed(_assurance._assurance_at, ev_fast, N, 0.05, 0.9, 1e-3, 10**6)
-        assert a[:2] == b[:2] == c[:2], (a, b, c)
+        assert a[0] == b[0] and abs(a[1] - b[1]) < 1e-12 and b == c, (a, b, c)  # full: another summation order
         outcomes = _assurance.outcome_count(ev_fast, N, 1e-3)
         print(
             f"| {metric} {N:,} | {outcomes:,} | {t_full:.2f} | {len(ev_full.cache):,} | {t_one:.2f} | {t_fast:.2f} "

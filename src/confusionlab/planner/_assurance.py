@@ -97,7 +97,9 @@ def _assurance_at(
     the full enumeration's (:func:`_assurance_full`) wherever ρ stays within the
     calibrated bounds; the tests compare the two. Cost: one exact distribution per
     outcome near the goal and the quantile, a few per cent of the outcomes at the sizes
-    the search ends on.
+    the search ends on; each round's outcomes are evaluated together
+    (:meth:`~confusionlab.planner._criterion._Evaluator.half_widths`: for MCC and the
+    F-scores many outcomes at once, about 0.1 ms each at N ≈ 10⁴ instead of ≈ 0.5 ms).
 
     ``bar``, a tqdm progress bar (or None), advances by one per outcome evaluated exactly;
     its description names N.

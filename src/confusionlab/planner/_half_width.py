@@ -11,7 +11,10 @@ caller builds the distribution:
   at a threshold is a sum over rows and only the points between two bracketing contours are
   sorted;
 - other two-class ratio metrics in one pass: the ratios the core sorts on, counted into
-  buckets, only the buckets holding an interval end sorted.
+  buckets, only the buckets holding an interval end sorted;
+- MCC and the F-scores for many windows of one slice at once (:func:`contour_half_widths`,
+  the test outcomes of the planner's assurance): the contour path's steps for all of them
+  together, the same results.
 
 Each path declines when a cumulative mass lies within ``_LEVEL_MARGIN`` of an interval's
 level, on 0/0 points, or when its integers could exceed 2**53.

@@ -506,8 +506,10 @@ def plan_test_size(
     the search's); only the outcomes whose bounds leave undecided whether they meet the
     goal, or where the q-quantile lies, are evaluated exactly (about a tenth of the
     outcomes at the sizes the search ends on: 3,762 for MCC ± 0.05 at prevalence 0.1
-    evaluates 1,274 of 11,808 exactly). The answer is the full enumeration's wherever the
-    exact/approximate ratio stays within the calibrated bounds; the tests compare the two.
+    evaluates 1,274 of 11,808 exactly), for MCC and the F-scores many outcomes at once
+    (the same half-widths as one at a time, three to four times faster). The answer is the
+    full enumeration's wherever the exact/approximate ratio stays within the calibrated
+    bounds; the tests compare the two.
 
     Examples
     --------
