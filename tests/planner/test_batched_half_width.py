@@ -126,3 +126,19 @@ def test_the_evaluator_batch_equals_its_one_matrix_criterion():
         got = many.half_widths(p, n, tps, tns)
         for a, b, result in zip(tps.tolist(), tns.tolist(), got, strict=True):
             assert result == one.criterion(ConfusionMatrix(tp=a, fn=p - a, fp=n - b, tn=b))
+
+
+@pytest.mark.parametrize("metric", ["mcc", "f1"])
+def test_without_the_ratio_grid_the_results_are_the_same(metric, monkeypatch):
+    """Above ``_GRID_POINTS`` the ratios are computed where they are read instead of looked up."""
+    from confusionlab.planner import _half_width
+
+    p, n, model = 400, 2600, "beta-binomial"
+    tps, tns = _outcomes(np.random.default_rng(3), p, n, 0.8, 0.9, 60, model)
+    rows, cols = _windows(model, p, n, tps, tns)
+    args = (get_metric(metric), p, n, [(a.lo, a.pmf) for a in rows], [(b.lo, b.pmf) for b in cols], 0.95)
+    with_grid, hint = contour_half_widths(*args, {}), {}
+    monkeypatch.setattr(_half_width, "_GRID_POINTS", 0)
+    without = contour_half_widths(*args, hint)
+    assert "grid" not in hint and sum(r is not None for r in without) >= 54
+    assert without == with_grid

@@ -545,8 +545,9 @@ def contour_half_width(
 _BATCH_CELLS = 1 << 16
 #: Most band points sorted together by :func:`contour_half_widths` (one window's may be more).
 _BATCH_POINTS = 1 << 20
-#: Most lattice points of the ratio grid :func:`contour_half_widths` keeps per slice (8 bytes each).
-_GRID_POINTS = 1 << 22
+#: Most lattice points of the ratio grid :func:`contour_half_widths` keeps per slice (8 bytes each:
+#: 16 MB; beyond, the ratios are computed where they are read).
+_GRID_POINTS = 1 << 21
 #: Windows evaluated at the one-window path's brackets to learn the offset of the exact
 #: quantiles from the normal ones (:func:`contour_half_widths`).
 _LEARN = 16
@@ -752,12 +753,17 @@ def _grid(metric: Metric, p: int, n: int, tp_lo: int, tp_hi: int, tn_lo: int, tn
             return held
         tp_lo, tp_hi = min(tp_lo, tp0), max(tp_hi, tp0 + F.shape[0])
         tn_lo, tn_hi = min(tn_lo, tn0), max(tn_hi, tn0 + F.shape[1])
-    if (tp_hi - tp_lo) * (tn_hi - tn_lo) > _GRID_POINTS:
+    rows, cols = tp_hi - tp_lo, tn_hi - tn_lo
+    if rows * cols > _GRID_POINTS:
         return None
-    x = np.arange(tp_lo, tp_hi, dtype=np.int64)[:, None]
+    F = np.empty((rows, cols))
     y = np.arange(tn_lo, tn_hi, dtype=np.int64)[None, :]
+    step = max(1, _BATCH_CELLS // cols)  # a block of rows at a time: the temporaries stay small
     with np.errstate(invalid="ignore", divide="ignore"):
-        hint["grid"] = (tp_lo, tn_lo, np.ascontiguousarray(_ratios(metric, p, n, x, y)))
+        for start in range(0, rows, step):
+            x = np.arange(tp_lo + start, min(tp_hi, tp_lo + start + step), dtype=np.int64)[:, None]
+            F[start : start + x.shape[0]] = _ratios(metric, p, n, x, y)
+    hint["grid"] = (tp_lo, tn_lo, F)
     return hint["grid"]
 
 
