@@ -142,3 +142,27 @@ def test_without_the_ratio_grid_the_results_are_the_same(metric, monkeypatch):
     without = contour_half_widths(*args, hint)
     assert "grid" not in hint and sum(r is not None for r in without) >= 54
     assert without == with_grid
+
+
+def test_random_slices_of_any_size_and_confidence_give_the_one_window_results():
+    """Seeded slices from 1 to 3,000 per class, outcomes anywhere on them (rates near 0 and 1
+    included), confidence from 0.5 to 0.999, both models, four metrics."""
+    rng = np.random.default_rng(123)
+    answered = compared = 0
+    for _ in range(60):
+        metric = str(rng.choice(["mcc", "f1", "f2", "f0.5"]))
+        p, n = int(rng.integers(2, 3000)), int(rng.integers(2, 3000))
+        model = str(rng.choice(["beta-binomial", "binomial"]))
+        confidence = float(rng.choice([0.5, 0.8, 0.95, 0.99, 0.999]))
+        lo = 1 if model == "binomial" else 0
+        tps, tns = rng.integers(lo, p + 1 - lo, 15), rng.integers(lo, n + 1 - lo, 15)
+        rows, cols = _windows(model, p, n, tps, tns)
+        m = get_metric(metric)
+        batched = contour_half_widths(m, p, n, [(a.lo, a.pmf) for a in rows], [(b.lo, b.pmf) for b in cols], confidence)
+        for a, b, result in zip(rows, cols, batched, strict=True):
+            single = contour_half_width(m, a.pmf, a.lo, b.pmf, b.lo, p, n, confidence)
+            if result is not None and single is not None:
+                assert result == single, (metric, p, n, model, confidence)
+                compared += 1
+            answered += result is not None
+    assert compared >= 750 and answered >= 750  # of 900
