@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from confusionlab.metrics import get_metric
@@ -71,3 +72,35 @@ def test_the_readme_assurance_plan_passes_the_up_front_checks_at_its_defaults(mo
         cl.plan_test_size(
             "mcc", prevalence=0.25, tpr=0.62, tnr=0.93, half_width=0.03, assurance=0.9, target="next_test_set"
         )
+
+
+def _random_settings(count: int, seed: int) -> list[tuple]:
+    """Seeded settings for the batched exact path (MCC and F-scores): rates, prevalence, size,
+    model, goal (near the plain half-width at that size, so that the goal cuts the outcomes) and q."""
+    from confusionlab.planner._criterion import normal_half_width
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        metric = str(rng.choice(["mcc", "f1", "f2"]))
+        prevalence, tpr, tnr = rng.uniform(0.2, 0.5), rng.uniform(0.65, 0.92), rng.uniform(0.7, 0.95)
+        N = int(rng.integers(120, 260))
+        model = str(rng.choice(["beta-binomial", "binomial"]))
+        plain = float(normal_half_width(get_metric(metric), np.array([N]), prevalence, tpr, tnr, model=model)[0])
+        out.append((metric, prevalence, tpr, tnr, round(plain * rng.uniform(0.95, 1.1), 4), N, model,
+                    float(rng.choice([0.5, 0.8, 0.9]))))  # fmt: skip
+    return out
+
+
+@pytest.mark.parametrize(("metric", "prevalence", "tpr", "tnr", "goal", "N", "model", "q"), _random_settings(16, 20))
+def test_pruned_batched_assurance_equals_the_full_enumeration_on_random_settings(
+    metric, prevalence, tpr, tnr, goal, N, model, q
+):
+    """The pruned enumeration with the batched exact half-widths (many outcomes at once) against the
+    full one, one exact distribution per outcome, on seeded random settings."""
+    fast_ev = _evaluator(metric, prevalence, tpr, tnr, model)
+    fast = _assurance._assurance_at(fast_ev, N, goal, q, 1e-3, 10**6)
+    full = _assurance._assurance_full(_evaluator(metric, prevalence, tpr, tnr, model), N, goal, q, 1e-3, 10**6)
+    assert fast[1] == pytest.approx(full[1], rel=1e-12, abs=1e-15)  # the probability
+    assert fast[0] == full[0] or (math.isinf(fast[0]) and math.isinf(full[0]))  # the quantile: one known width
+    assert fast[2:] == pytest.approx(full[2:], rel=1e-12, abs=1e-15)

@@ -26,9 +26,9 @@ def _mcc(tp, fn, fp, tn):
 
 
 def _delta_half_width(N, prevalence, tpr, tnr, target, confidence=0.95):
-    """MCC's normal half-width at N, independently: scipy's beta-binomial (next test set) or the
-    rate's Beta(k + 1, t − k + 1) posterior scaled by the class size (true value), gradients by central
-    differences."""
+    """MCC's normal half-width at N, independently: scipy's beta-binomial (next test set, the uniform
+    prior) or the rate's Beta(k + ½, t − k + ½) posterior (Jeffreys' prior, the planner's default for
+    the true value) scaled by the class size, gradients by central differences."""
     p, n, tp, tn = ref.counts(N, prevalence, tpr, tnr)
     moments = []
     for s, t in ((tp, p), (tn, n)):
@@ -36,7 +36,7 @@ def _delta_half_width(N, prevalence, tpr, tnr, target, confidence=0.95):
             d = stats.betabinom(t, s + 1, t - s + 1)
             moments.append((d.mean(), d.var()))
         else:  # Beta(a, b) moments in closed form (scipy's beta.var loses precision at a ≈ 10⁷)
-            a, b = s + 1.0, t - s + 1.0
+            a, b = s + 0.5, t - s + 0.5
             moments.append((t * a / (a + b), t * t * a * b / ((a + b) ** 2 * (a + b + 1))))
     (mt, vt), (mn, vn) = moments
     et, en = 1e-3 * math.sqrt(vt), 1e-3 * math.sqrt(vn)

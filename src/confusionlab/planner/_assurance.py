@@ -27,7 +27,7 @@ DEFAULT_ASSURANCE_TOLERANCE = 1e-3
 #: Most test outcomes enumerated for one assurance evaluation (each gets its normal half-width; the
 #: few near the goal and the quantile, a tenth or less at the sizes the search ends on, an exact one).
 MAX_OUTCOMES = 100_000
-#: Seconds of enumeration before the progress bar appears.
+#: Seconds of work (the exact search, the assurance enumeration) before the progress bar appears.
 PROGRESS_DELAY = 0.5
 
 
@@ -97,7 +97,9 @@ def _assurance_at(
     the full enumeration's (:func:`_assurance_full`) wherever ρ stays within the
     calibrated bounds; the tests compare the two. Cost: one exact distribution per
     outcome near the goal and the quantile, a few per cent of the outcomes at the sizes
-    the search ends on.
+    the search ends on; each round's outcomes are evaluated together
+    (:meth:`~confusionlab.planner._criterion._Evaluator.half_widths`: for MCC and the
+    F-scores many outcomes at once, about 0.1 ms each at N ≈ 10⁴ instead of ≈ 0.5 ms).
 
     ``bar``, a tqdm progress bar (or None), advances by one per outcome evaluated exactly;
     its description names N.
@@ -134,18 +136,17 @@ def _assurance_at(
     drift = max(DRIFT_ALLOWANCE, 1.0 / min(p, n))
 
     def evaluate(indices: np.ndarray) -> None:
-        for k in indices:
-            k = int(k)
-            if known[k]:
-                continue
-            tp, tn = int(TP[k]), int(TN[k])
-            h, g = ev.criterion(ConfusionMatrix(tp=tp, fn=p - tp, fp=n - tn, tn=tn))
-            widths[k] = h
-            known[k] = True
-            a = approx[k]
-            if math.isfinite(h) and h > 0 and math.isfinite(a):
-                rhos.append(h / a)
-                grains.append(min(g, 0.5) + drift)
+        todo = indices[~known[indices]]  # a degenerate outcome is known (NaN) already
+        if todo.size:
+            results = ev.half_widths(p, n, TP[todo], TN[todo])
+            h = np.array([r[0] for r in results])
+            g = np.array([r[1] for r in results])
+            widths[todo] = h
+            known[todo] = True
+            a = approx[todo]
+            use = np.isfinite(h) & (h > 0) & np.isfinite(a)
+            rhos.extend((h[use] / a[use]).tolist())
+            grains.extend((np.minimum(g[use], 0.5) + drift).tolist())
         if bar is not None:
             bar.update(len(indices))
 

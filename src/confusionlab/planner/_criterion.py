@@ -33,7 +33,14 @@ from ..confusion import ConfusionMatrix
 from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import Metric
 from ..models import Marginal, marginal
-from ._half_width import balanced_accuracy_half_width, contour_half_width, interval_half_width, lattice_half_width
+from ._half_width import (
+    balanced_accuracy_half_width,
+    contour_half_width,
+    contour_half_widths,
+    interval_half_width,
+    lattice_half_width,
+    rows_for,
+)
 
 __all__ = ["DRIFT_ALLOWANCE", "counts_normal_half_width", "degenerate", "normal_half_width", "plan_counts"]
 
@@ -160,6 +167,8 @@ class _Evaluator:
     target: str = "next_test_set"
     cache: dict = field(default_factory=dict)
     marginals: dict = field(default_factory=dict)
+    #: the last slice's hint for :meth:`half_widths` (bracket offsets, ratio grid), keyed by (p, n)
+    hints: dict = field(default_factory=dict)
 
     def matrix(self, N: int) -> ConfusionMatrix:
         p, n, tp, tn = plan_counts(N, self.prevalence, self.tpr, self.tnr)
@@ -219,6 +228,41 @@ class _Evaluator:
                 result if result is not None else interval_half_width(self.distribution(red), self.confidence)
             )
         return self.cache[key]
+
+    def half_widths(self, p: int, n: int, tp: np.ndarray, tn: np.ndarray) -> list[tuple[float, float]]:
+        """:meth:`half_width` at the matrices ``(tp[k], p − tp[k], n − tn[k], tn[k])`` of one slice, cached.
+
+        Those not cached yet are evaluated together by
+        :func:`~confusionlab.planner._half_width.contour_half_widths` where the metric is
+        MCC or an F-score and the question the next test set (the same results as the
+        one-matrix path: its tests compare them); any it declines, and every other metric,
+        one by one by :meth:`half_width`.
+        """
+        keys = [(int(a), p - int(a), n - int(b), int(b)) for a, b in zip(tp, tn, strict=True)]
+        batched = (
+            self.target == "next_test_set"
+            and self.metric.name not in _ONE_SIDED
+            and rows_for(self.metric, 0, 1, 0, 1, p, n) is not None
+        )
+        if not batched:  # cached under the keys of :meth:`reduced`
+            return [self.half_width(ConfusionMatrix(tp=a, fn=b, fp=c, tn=d)) for a, b, c, d in keys]
+        todo = [key for key in dict.fromkeys(keys) if key not in self.cache]
+        if len(todo) > 1:
+            tps = [self.marginal(key[0], p, "positives (TP)") for key in todo]
+            tns = [self.marginal(key[3], n, "negatives (TN)") for key in todo]
+            if (p, n) not in self.hints:  # one slice's hint at a time (its ratio grid may be megabytes)
+                self.hints = {(p, n): {}}
+            results = contour_half_widths(
+                self.metric, p, n, [(a.lo, a.pmf) for a in tps], [(b.lo, b.pmf) for b in tns], self.confidence,
+                self.hints[(p, n)],
+            )  # fmt: skip
+            for key, result in zip(todo, results, strict=True):
+                if result is not None:
+                    self.cache[key] = result
+        for key in todo:
+            if key not in self.cache:
+                self.half_width(ConfusionMatrix(tp=key[0], fn=key[1], fp=key[2], tn=key[3]))
+        return [self.cache[key] for key in keys]
 
     def criterion(self, cm: ConfusionMatrix) -> tuple[float, float]:
         """:meth:`half_width`, or ``(nan, 1.0)`` where the criterion is undefined (:func:`degenerate`)."""

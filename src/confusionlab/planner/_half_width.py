@@ -11,7 +11,10 @@ caller builds the distribution:
   at a threshold is a sum over rows and only the points between two bracketing contours are
   sorted;
 - other two-class ratio metrics in one pass: the ratios the core sorts on, counted into
-  buckets, only the buckets holding an interval end sorted.
+  buckets, only the buckets holding an interval end sorted;
+- MCC and the F-scores for many windows of one slice at once (:func:`contour_half_widths`,
+  the test outcomes of the planner's assurance): the contour path's steps for all of them
+  together, the same results.
 
 Each path declines when a cumulative mass lies within ``_LEVEL_MARGIN`` of an interval's
 level, on 0/0 points, or when its integers could exceed 2**53.
@@ -534,3 +537,382 @@ def contour_half_width(
         neighbours.append((smaller, larger))
     form = metric.exact(np.array([1]), np.array([1]), np.array([1]), np.array([1]), as_float=True)
     return _half_width_from_ratios(form, quantiles, neighbours)
+
+
+# ----------------------------------------------------------------------------- many outcomes at once
+#: Most (window, threshold, row) cells of one batch of :func:`contour_half_widths` (its
+#: temporaries, a dozen arrays of this many elements, stay in the processor's cache).
+_BATCH_CELLS = 1 << 16
+#: Most band points sorted together by :func:`contour_half_widths` (one window's may be more).
+_BATCH_POINTS = 1 << 20
+#: Most lattice points of the ratio grid :func:`contour_half_widths` keeps per slice (8 bytes each:
+#: 16 MB; beyond, the ratios are computed where they are read).
+_GRID_POINTS = 1 << 21
+#: Windows evaluated at the one-window path's brackets to learn the offset of the exact
+#: quantiles from the normal ones (:func:`contour_half_widths`).
+_LEARN = 16
+#: Narrowest bracket half-width of :func:`contour_half_widths`, in standard deviations.
+_MIN_WIDTH = 0.002
+
+
+def _ratios(metric: Metric, p: int, n: int, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """The exact ratio at ``(TP, TN) = (x, y)`` (integer-valued arrays, broadcast), element by
+    element the arithmetic of :meth:`MccRows.f` and :meth:`FbetaRows.f`."""
+    if metric.name == "mcc":
+        pf, nf = float(p), float(n)
+        x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+        r = nf * x + (pf * y - pf * nf)
+        s = y - x
+        return (r * np.abs(r)) / (pf * nf * ((nf - s) * (pf + s)))
+    x, y = np.asarray(x, dtype=np.int64), np.asarray(y, dtype=np.int64)
+    form = metric.exact(x, p - x, n - y, y, as_float=True)
+    return np.true_divide(form.num, form.den)
+
+
+class _BatchRows:
+    """:class:`MccRows` or :class:`FbetaRows` for many windows of one slice (p, n) at once.
+
+    Window ``k`` has rows ``tp_lo[k] + i`` (``i < rows[k]``) and columns ``tn_lo[k] + j``
+    (``j < cols[k]``); every method takes the windows' indices ``k`` broadcast against the
+    rows ``i`` and columns ``j`` and gives, element by element, what the one-window reader
+    gives (the same doubles). The ratios are read from ``grid = (tp0, tn0, F)``, the ratios
+    of a window holding every window (``F[i, j]`` at ``(tp0 + i, tn0 + j)``), when given.
+    """
+
+    def __init__(self, metric: Metric, tp_lo: np.ndarray, rows: np.ndarray, tn_lo: np.ndarray, cols: np.ndarray,
+                 p: int, n: int, grid: tuple | None) -> None:  # fmt: skip
+        self.metric, self.p, self.n, self.grid = metric, p, n, grid
+        self.tp_lo, self.rows = tp_lo.astype(np.int64), rows.astype(np.int64)
+        self.tn_lo, self.cols = tn_lo.astype(np.int64), cols.astype(np.int64)
+        self.mcc = metric.name == "mcc"
+        if not self.mcc:
+            unit = [metric.exact(*(np.array([int(c == j)]) for c in range(4))) for j in range(3)]
+            self.A, self.r, self.s = float(unit[0].num[0]), float(unit[1].den[0]), float(unit[2].den[0])
+
+    def defined(self) -> np.ndarray:
+        """Per window, :meth:`Rows.defined`."""
+        if not self.mcc:
+            return np.ones(self.tp_lo.size, dtype=bool)
+        s_lo = self.tn_lo - (self.tp_lo + self.rows - 1)
+        s_hi = self.tn_lo + self.cols - 1 - self.tp_lo
+        return (self.n - s_hi > 0) & (self.p + s_lo > 0)
+
+    def to_ratio(self, v: np.ndarray) -> np.ndarray:
+        return np.copysign(v * v, v) if self.mcc else v
+
+    def f(self, k: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+        """The ratio at rows ``i``, columns ``j`` of windows ``k`` (a row past a window's last,
+        padding, reads some ratio of the grid: callers mask it)."""
+        if self.grid is None:
+            return _ratios(self.metric, self.p, self.n, self.tp_lo[k] + i, self.tn_lo[k] + np.asarray(j))
+        tp0, tn0, F = self.grid
+        row = np.minimum(self.tp_lo[k] + i - tp0, F.shape[0] - 1)
+        return F.ravel()[row * F.shape[1] + (self.tn_lo[k] - tn0 + j)]
+
+    def root(self, k: np.ndarray, i: np.ndarray, t: np.ndarray) -> np.ndarray:
+        """:meth:`MccRows.root` / :meth:`FbetaRows.root`, element by element."""
+        x = (self.tp_lo[k] + i).astype(np.float64)
+        if self.mcc:
+            p, n = float(self.p), float(self.n)
+            c0 = n * x - p * n
+            kk = np.abs(t) * p * n
+            a2 = p * p + kk
+            a1 = 2 * p * c0 - kk * (n + 2 * x - p)
+            a0 = c0 * c0 - kk * (n + x) * (p - x)
+            root = np.sqrt(a1 * a1 - 4 * a2 * a0)
+            return (-a1 + np.where(t >= 0, root, -root)) / (2 * a2)
+        ax = self.A * x
+        y = self.n - (ax / t - ax - self.r * (self.p - x)) / self.s
+        return np.where((t > 0) & (x > 0), y, np.nan)
+
+    def count(self, ks: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`Rows.count` of windows ``ks`` at thresholds ``t`` (shape ``(len(ks), T)``): the
+        counts, shape ``(len(ks), T, max rows)`` (0 on the rows a window does not have), and
+        per window whether they were confirmed (where not, the one-window reader returns None)."""
+        k = ks[:, None, None]
+        i = np.arange(int(self.rows[ks].max()))[None, None, :]
+        t = np.asarray(t, dtype=np.float64)[:, :, None]
+        valid = i < self.rows[k]
+        cols = self.cols[k]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            y = self.root(k, i, t)
+            finite = np.isfinite(y)
+            whole = np.where(finite, False, self.f(k, i, cols - 1) <= t)
+        guess = np.where(finite, np.floor(np.where(finite, y, 0.0)) - self.tn_lo[k] + 1, np.where(whole, cols, 0))
+        c = np.where(valid, np.clip(guess, 0, cols), 0).astype(np.intp)
+        confirmed = np.zeros(ks.size, dtype=bool)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            for _ in range(3):  # as Rows.count: confirm, step where needed
+                below_ok = (c == 0) | (self.f(k, i, np.maximum(c - 1, 0)) <= t) | ~valid
+                above_ok = (c == cols) | (self.f(k, i, np.minimum(c, cols - 1)) > t) | ~valid
+                confirmed |= (below_ok & above_ok).all(axis=(1, 2))
+                if confirmed.all():
+                    break
+                c = c - ~below_ok + ~above_ok
+        return c, confirmed
+
+
+def contour_half_widths(
+    metric: Metric, p: int, n: int, tp: list[tuple[int, np.ndarray]], tn: list[tuple[int, np.ndarray]],
+    confidence: float, hint: dict | None = None,
+) -> list[tuple[float, float] | None]:  # fmt: skip
+    """:func:`contour_half_width` for many windows of one slice (p, n) at once.
+
+    Window ``k`` is ``tp[k] = (tp_lo, tp_pmf)`` × ``tn[k] = (tn_lo, tn_pmf)`` (the test
+    outcomes of the planner's assurance share p and n and differ in their marginals).
+    The steps of the one-window path are done for all windows together, element by
+    element with the same arithmetic (the thresholds' contours, the lattice ratios);
+    sums (the masses at a threshold, the band's cumulative masses) are taken in another
+    order, and a result is accepted only where they clear the interval's levels by
+    ``_LEVEL_MARGIN``, as there. So each entry is the one-window result — the
+    distribution's interval, bit for bit, with the same granularity (both are fixed by
+    the quantile atoms and their neighbouring lattice ratios, whichever bracket found
+    them) — or None where a bracket or a level is not cleared (the caller then
+    evaluates that window alone).
+
+    Less work per window than the one-window path: the ratios are computed once on a
+    window holding all of them (up to :data:`_GRID_POINTS`) and looked up; the brackets
+    start narrower, at the normal quantile shifted by the offset the exact quantiles
+    showed in earlier windows of the same slice and as wide as that offset varied
+    (a bracket that does not hold its level moves and doubles, as there), so a band holds
+    a few dozen points instead of a few thousand. ``hint``, a dict this function fills
+    (the offsets and the grid), carries both to the next call for the same slice, p and n.
+    """
+    K = len(tp)
+    out: list[tuple[float, float] | None] = [None] * K
+    if not K or not metric.magnitude(p + n) < 2**53 or rows_for(metric, 0, 1, 0, 1, p, n) is None:
+        return out
+    hint = {} if hint is None else hint
+    # one padded array per distinct marginal (outcomes share them: rows TP', columns TN')
+    ua, ia = _distinct(tp)
+    ub, ib = _distinct(tn)
+    A = _Padded(ua, cumulative=False)
+    B = _Padded(ub, cumulative=True)
+    tp_lo, R = A.lo[ia], A.size[ia]
+    tn_lo, C = B.lo[ib], B.size[ib]
+    grid = _grid(metric, p, n, int(tp_lo.min()), int((tp_lo + R).max()), int(tn_lo.min()), int((tn_lo + C).max()), hint)
+    m = _BatchRows(metric, tp_lo, R, tn_lo, C, p, n, grid)
+    per = max(1, _BATCH_CELLS // (4 * int(R.max())))
+    start = 0
+    while start < K:
+        # without a hint yet, a few windows first (at the one-window path's brackets) to learn it
+        stop = min(K, start + (per if "offset" in hint else min(per, _LEARN)))
+        ks = np.arange(start, stop)
+        for k, result in zip(ks.tolist(), _contour_batch(metric, m, ks, ia[ks], ib[ks], A, B, confidence, hint),
+                             strict=True):  # fmt: skip
+            out[k] = result
+        start = stop
+    return out
+
+
+def _distinct(marginals: list[tuple[int, np.ndarray]]) -> tuple[list[tuple[int, np.ndarray]], np.ndarray]:
+    """The distinct marginals (by identity) and each entry's index among them."""
+    index: dict[int, int] = {}
+    distinct: list[tuple[int, np.ndarray]] = []
+    which = np.empty(len(marginals), dtype=np.intp)
+    for k, (lo, pmf) in enumerate(marginals):
+        key = id(pmf)
+        if key not in index:
+            index[key] = len(distinct)
+            distinct.append((lo, pmf))
+        which[k] = index[key]
+    return distinct, which
+
+
+class _Padded:
+    """Distinct marginals as rows of one zero-padded array, with their sums, means and variances
+    computed as :func:`contour_half_width` computes them (and, ``cumulative``, each one's cdf
+    ``[0, cumsum(pmf)…]`` padded with its total)."""
+
+    def __init__(self, marginals: list[tuple[int, np.ndarray]], cumulative: bool) -> None:
+        self.lo = np.array([lo for lo, _ in marginals], dtype=np.int64)
+        self.size = np.array([pmf.size for _, pmf in marginals], dtype=np.int64)
+        width = int(self.size.max())
+        self.pmf = np.zeros((len(marginals), width))
+        self.cum = np.zeros((len(marginals), width + 1)) if cumulative else None
+        self.stats = np.empty((len(marginals), 3))
+        for u, (lo, pmf) in enumerate(marginals):
+            self.pmf[u, : pmf.size] = pmf
+            if self.cum is not None:
+                np.cumsum(pmf, out=self.cum[u, 1 : pmf.size + 1])
+                self.cum[u, pmf.size + 1 :] = self.cum[u, pmf.size]
+            x = lo + np.arange(pmf.size, dtype=np.float64)
+            total = float(pmf.sum())
+            mean = float(np.sum(pmf * x)) / total
+            self.stats[u] = total, mean, float(np.sum(pmf * (x - mean) ** 2)) / total
+
+
+def _grid(metric: Metric, p: int, n: int, tp_lo: int, tp_hi: int, tn_lo: int, tn_hi: int, hint: dict) -> tuple | None:
+    """The lattice ratios on a window holding rows ``tp_lo…tp_hi − 1`` and columns
+    ``tn_lo…tn_hi − 1``: ``hint["grid"]`` if it holds them, else computed (over the union with
+    it) and kept there; None above :data:`_GRID_POINTS` points."""
+    held = hint.get("grid")
+    if held is not None:
+        tp0, tn0, F = held
+        if tp0 <= tp_lo and tp_hi <= tp0 + F.shape[0] and tn0 <= tn_lo and tn_hi <= tn0 + F.shape[1]:
+            return held
+        tp_lo, tp_hi = min(tp_lo, tp0), max(tp_hi, tp0 + F.shape[0])
+        tn_lo, tn_hi = min(tn_lo, tn0), max(tn_hi, tn0 + F.shape[1])
+    rows, cols = tp_hi - tp_lo, tn_hi - tn_lo
+    if rows * cols > _GRID_POINTS:
+        return None
+    F = np.empty((rows, cols))
+    y = np.arange(tn_lo, tn_hi, dtype=np.int64)[None, :]
+    step = max(1, _BATCH_CELLS // cols)  # a block of rows at a time: the temporaries stay small
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for start in range(0, rows, step):
+            x = np.arange(tp_lo + start, min(tp_hi, tp_lo + start + step), dtype=np.int64)[:, None]
+            F[start : start + x.shape[0]] = _ratios(metric, p, n, x, y)
+    hint["grid"] = (tp_lo, tn_lo, F)
+    return hint["grid"]
+
+
+def _contour_batch(
+    metric: Metric, m: _BatchRows, ks: np.ndarray, ia: np.ndarray, ib: np.ndarray, A: _Padded, B: _Padded,
+    confidence: float, hint: dict,
+) -> list[tuple[float, float] | None]:  # fmt: skip
+    """:func:`contour_half_widths` for the windows ``ks`` of ``m`` (marginals ``A`` rows ``ia``,
+    ``B`` rows ``ib``)."""
+    K = ks.size
+    p, n = m.p, m.n
+    result: list[tuple[float, float] | None] = [None] * K
+    rows_max = int(m.rows[ks].max())
+    tp_pmf = A.pmf[ia, :rows_max]
+    stats_a, stats_b = A.stats[ia], B.stats[ib]
+    total = stats_a[:, 0] * stats_b[:, 0]
+    margin = _LEVEL_MARGIN * total
+    ma, va, mb, vb = stats_a[:, 1], stats_a[:, 2], stats_b[:, 1], stats_b[:, 2]
+    da, db = np.maximum(np.sqrt(va), 1e-3), np.maximum(np.sqrt(vb), 1e-3)
+    a = np.stack([ma, ma + da, ma - da, ma, ma], axis=1)
+    d = np.stack([mb, mb, mb, mb + db, mb - db], axis=1)
+    v = metric.values(a, p - a, n - d, d, undefined=np.nan)
+    centre, ga, gb = v[:, 0], (v[:, 1] - v[:, 2]) / (2 * da), (v[:, 3] - v[:, 4]) / (2 * db)
+    with np.errstate(invalid="ignore"):
+        sd = np.sqrt(ga * ga * va + gb * gb * vb)
+    live = m.defined()[ks] & np.isfinite(centre) & np.isfinite(sd) & (sd > 0)
+    low, high = metric.range
+    qs = np.array([(1 - confidence) / 2, (1 + confidence) / 2])
+    levels = (qs - 1e-12)[None, :] * total[:, None]
+    z = np.array([NormalDist().inv_cdf(min(max(q, 1e-15), 1 - 1e-15)) for q in qs])
+    normal = centre[:, None] + z[None, :] * sd[:, None]
+    if "offset" in hint:
+        guess = normal + hint["offset"][None, :] * sd[:, None]
+        width = hint["width"][None, :] * sd[:, None]
+    else:  # the one-window path's bracket
+        guess, width = normal.copy(), 0.05 * sd[:, None] * np.ones(2)
+    c_all = np.zeros((K, 4, rows_max), dtype=np.intp)
+    masses = np.zeros((K, 4))
+    bracketed = np.zeros(K, dtype=bool)
+    active = live.copy()
+    for _ in range(12):  # as contour_half_width (from a narrower start): brackets clear below and above each level
+        at = np.flatnonzero(active)
+        if not at.size:
+            break
+        ends = np.concatenate([np.maximum(guess[at] - width[at], low), np.minimum(guess[at] + width[at], high)], axis=1)
+        c, confirmed = m.count(ks[at], m.to_ratio(ends))
+        rows = c.shape[2]
+        got = np.sum(tp_pmf[at, None, :rows] * B.cum[ib[at, None, None], c], axis=2)
+        low_ok = got[:, :2] < levels[at] - margin[at, None]
+        high_ok = got[:, 2:] >= levels[at] + margin[at, None]
+        done = confirmed & low_ok.all(axis=1) & high_ok.all(axis=1)
+        c_all[at[done], :, :rows] = c[done]
+        masses[at[done]] = got[done]
+        bracketed[at[done]] = True
+        active[at[~confirmed | done]] = False
+        step = ~done & confirmed
+        moved = at[step]
+        guess[moved] = guess[moved] - width[moved] * ~low_ok[step] + width[moved] * ~high_ok[step]
+        width[moved] = np.where(low_ok[step] & high_ok[step], width[moved], 2 * width[moved])
+    # the band between each quantile's contours: one segment per (window, side)
+    counts = c_all[:, 2:, :] - c_all[:, :2, :]  # (K, 2, rows)
+    sizes = counts.sum(axis=2)
+    ok = bracketed & (sizes <= _BAND_POINTS).all(axis=1) & (sizes > 0).all(axis=1)
+    quantiles = np.full((K, 2), np.nan)
+    neighbours = np.full((K, 2, 2), np.nan)
+    # the bands of a group of windows sorted together, at most _BATCH_POINTS points (or one window)
+    ready = np.flatnonzero(ok)
+    group = np.cumsum(sizes[ready].sum(axis=1)) // _BATCH_POINTS
+    tn_pmf = B.pmf[ib]
+    for g in np.unique(group).tolist():
+        _band_quantiles(m, ks, ready[group == g], c_all, counts, sizes, masses, levels, margin, tp_pmf, tn_pmf,
+                        quantiles, neighbours, ok)  # fmt: skip
+    at = np.flatnonzero(ok)
+    if not at.size:
+        return result
+    # as _half_width_from_ratios, element by element
+    form = metric.exact(np.array([1]), np.array([1]), np.array([1]), np.array([1]), as_float=True)
+    values = form.value(quantiles[at], np.ones((at.size, 2)))
+    near = form.value(neighbours[at], np.ones((at.size, 2, 2)))
+    h = (values[:, 1] - values[:, 0]) / 2
+    gaps = np.maximum(values - near[:, :, 0], near[:, :, 1] - values)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        grain = (gaps[:, 0] + gaps[:, 1]) / 2 / h
+    for k, hk, gk in zip(at.tolist(), h.tolist(), grain.tolist(), strict=True):
+        result[k] = (hk, gk) if hk > 0 else (hk, 1.0)
+    # where the exact quantiles were, in standard deviations from the normal ones: the next hint
+    offsets = (values - normal[at]) / sd[at, None]
+    middle = np.median(offsets, axis=0)
+    spread = np.max(np.abs(offsets - middle), axis=0)
+    if "offset" in hint:  # keep the offset learnt, the width widened to what is seen now
+        spread = np.abs(offsets - hint["offset"]).max(axis=0)
+        middle = hint["offset"]
+    hint["offset"], hint["width"] = middle, np.maximum(2 * spread, _MIN_WIDTH)
+    return result
+
+
+def _band_quantiles(
+    m: _BatchRows, ks: np.ndarray, at: np.ndarray, c_all: np.ndarray, counts: np.ndarray, sizes: np.ndarray,
+    masses: np.ndarray, levels: np.ndarray, margin: np.ndarray, tp_pmf: np.ndarray, tn_pmf: np.ndarray,
+    quantiles: np.ndarray, neighbours: np.ndarray, accepted: np.ndarray,
+) -> None:  # fmt: skip
+    """The quantile atoms of windows ``ks[at]`` (both sides) from their bands' points, sorted per
+    segment (as :func:`_quantile_atom`); fills ``quantiles`` and ``neighbours`` and clears
+    ``accepted`` where a level is not cleared by the margin."""
+    rows_max = counts.shape[2]
+    seg_k = np.repeat(at, 2)  # segment s = (window seg_k[s], side seg_side[s])
+    seg_side = np.tile(np.arange(2), at.size)
+    seg_size = sizes[seg_k, seg_side]
+    row_counts = counts[seg_k, seg_side].ravel()  # (segments × rows)
+    row_lo = c_all[seg_k, seg_side].ravel()
+    point = np.repeat(np.arange(row_counts.size), row_counts)  # each point's (segment, row)
+    first = np.cumsum(row_counts) - row_counts
+    seg_of, i = np.divmod(point, rows_max)
+    win = seg_k[seg_of]
+    j = row_lo[point] + (np.arange(point.size) - first[point])
+    fs = m.f(ks[win], i, j)
+    w = tp_pmf[win, i] * tn_pmf[win, j]
+    order = np.lexsort((fs, seg_of))
+    fs, w, seg_of = fs[order], w[order], seg_of[order]
+    begin = np.cumsum(seg_size) - seg_size
+    end_seg = begin + seg_size
+    G = np.cumsum(w)
+    base = np.where(begin > 0, G[np.maximum(begin - 1, 0)], 0.0)
+    below = masses[seg_k, seg_side]
+    cs = below[seg_of] + (G - base[seg_of])
+    level = levels[seg_k, seg_side]
+    marg = margin[seg_k]
+    k_at = begin + np.add.reduceat((cs < level[seg_of]).astype(np.int64), begin)
+    reached = k_at < end_seg
+    q = fs[np.minimum(k_at, fs.size - 1)]
+    start = begin + np.add.reduceat((fs < q[seg_of]).astype(np.int64), begin)
+    stop = begin + np.add.reduceat((fs <= q[seg_of]).astype(np.int64), begin)
+    before = np.where(start > begin, cs[np.maximum(start - 1, 0)], below)
+    clear = reached & (cs[np.maximum(stop - 1, 0)] >= level + marg) & (before < level - marg)
+    smaller = np.where(start > begin, fs[np.maximum(start - 1, 0)], np.nan)
+    larger = np.where(stop < end_seg, fs[np.minimum(stop, fs.size - 1)], np.nan)
+    # a neighbour outside the band: the largest ratio below the lower contour, the smallest above the upper
+    for s in np.flatnonzero(clear & ((start == begin) | (stop == end_seg))).tolist():
+        k, side = int(seg_k[s]), int(seg_side[s])
+        rows = np.arange(int(m.rows[ks[k]]))
+        if start[s] == begin[s]:
+            c_lo = c_all[k, side, : rows.size]
+            has = c_lo > 0
+            smaller[s] = float(np.max(m.f(ks[k], rows[has], c_lo[has] - 1))) if has.any() else q[s]
+        if stop[s] == end_seg[s]:
+            c_hi = c_all[k, 2 + side, : rows.size]
+            has = c_hi < m.cols[ks[k]]
+            larger[s] = float(np.min(m.f(ks[k], rows[has], c_hi[has]))) if has.any() else q[s]
+    quantiles[seg_k, seg_side] = q
+    neighbours[seg_k, seg_side, 0] = smaller
+    neighbours[seg_k, seg_side, 1] = larger
+    accepted[seg_k[~clear]] = False

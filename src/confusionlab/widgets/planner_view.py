@@ -32,6 +32,7 @@ from ..planner import (
     plan_test_size,
     rates_for_value,
 )
+from ..planner._plan import plan_prior
 from ._common import Buffer, BundledWidget, Confidence, InvalidTraitError, MetricName, Tolerance
 
 __all__ = ["PlannerView"]
@@ -62,8 +63,8 @@ class _Checked(traitlets.Float):
             raise InvalidTraitError(str(error)) from None
 
 
-def _prior(value: Any, name: str) -> float:
-    return resolve_prior(value)
+def _prior(value: Any, name: str) -> float | None:
+    return None if value is None else resolve_prior(value)
 
 
 class PlannerView(BundledWidget, bundle="planner"):
@@ -90,8 +91,9 @@ class PlannerView(BundledWidget, bundle="planner"):
     model : {"binomial", "beta-binomial"}
         Uncertainty model of the new test set (default beta-binomial; the binomial
         plug-in needs ``target="next_test_set"``).
-    prior : float or {"uniform", "jeffreys"}
-        Beta-binomial prior α (default 1, uniform).
+    prior : float or {"uniform", "jeffreys"} or None
+        Beta-binomial prior α. Default None: :func:`~confusionlab.plan_test_size`'s, Jeffreys'
+        α = ½ for the true value and the uniform α = 1 for the next test set.
     tolerance : float
         Tail mass each marginal may drop (default 1e-12).
     max_size : int
@@ -138,7 +140,9 @@ class PlannerView(BundledWidget, bundle="planner"):
     target = traitlets.Enum(TARGETS, "true_value", help="the question: the true value or the next test set").tag(
         sync=True
     )
-    prior = _Checked(1.0, _prior, help="beta-binomial prior α (a number, 'uniform' or 'jeffreys')").tag(sync=True)
+    prior = _Checked(
+        None, _prior, allow_none=True, help="beta-binomial prior α (a number, 'uniform', 'jeffreys'; None: the plan's)"
+    ).tag(sync=True)
     tolerance = Tolerance(help="tail mass each marginal may drop").tag(sync=True)
     max_size = traitlets.Int(VIEW_MAX_SIZE, min=2, max=VIEW_MAX_SIZE).tag(sync=True)
     width = traitlets.Int(560, min=240, max=2000).tag(sync=True)
@@ -206,7 +210,8 @@ class PlannerView(BundledWidget, bundle="planner"):
         # Exact half-widths depend on the counts, the metric, the confidence, the model, the prior
         # and the tolerance only: re-plans after a change of the half-width (or a slider moved
         # back) reuse every size already evaluated.
-        key = (m.name, self.confidence, self.model, self.prior, self.tolerance, self.target)
+        alpha = plan_prior(self.prior, self.target)
+        key = (m.name, self.confidence, self.model, alpha, self.tolerance, self.target)
         cache = self._half_widths.setdefault(key, {})
         if sum(len(c) for c in self._half_widths.values()) > CACHE_ENTRIES:
             self._half_widths = {key: cache}
@@ -221,7 +226,7 @@ class PlannerView(BundledWidget, bundle="planner"):
                 half_width=self.half_width,
                 confidence=self.confidence,
                 model=self.model,
-                prior=self.prior,
+                prior=alpha,
                 tolerance=self.tolerance,
                 max_size=self.max_size,
                 target=self.target,
@@ -258,7 +263,7 @@ class PlannerView(BundledWidget, bundle="planner"):
             tnr,
             confidence=self.confidence,
             model=self.model,
-            prior=self.prior,
+            prior=alpha,
             target=self.target,
         )
         p, n, tp, tn = plan_counts(N, self.prevalence, tpr, tnr)
