@@ -569,10 +569,13 @@ def beta_pair_distributions(
     from ._quadrature import TwoBetaCdf, cdf_on
 
     params = np.maximum(np.asarray(params, dtype=np.float64).reshape(-1, 4), MIN_BETA_PARAMETER)
+    # rows with the same parameters (groups of equal counts) are computed once
+    params, where = np.unique(params, axis=0, return_inverse=True)
+    where = where.reshape(-1)
     n_rows = params.shape[0]
     base = "ratio" if kind == "ratio" else "difference"
     eps = 1e-10
-    out: list[MetricDistribution] = []
+    out: list[tuple[np.ndarray, np.ndarray]] = []
     show = check_progress(progress)
     with tqdm(total=n_rows, desc="true values", delay=PROGRESS_DELAY, disable=not show, leave=False) as bar:
         for start in range(0, n_rows, _ROW_BLOCK):
@@ -603,9 +606,9 @@ def beta_pair_distributions(
             padded = np.stack([np.pad(g, (0, width - g.size), mode="edge") for g in grids])
             fine = cdf_on(cdf, rows, padded)
             for i, grid in enumerate(grids):
-                out.append(_grid_distribution(kind, grid, fine[i, : grid.size], metrics[start + i]))
+                out.append((grid, fine[i, : grid.size]))
             bar.update(p.shape[0])
-    return out
+    return [_grid_distribution(kind, *out[j], metrics[i]) for i, j in enumerate(where.tolist())]
 
 
 def _grid_distribution(kind: str, grid: np.ndarray, cdf: np.ndarray, metric: str) -> MetricDistribution:
