@@ -44,7 +44,7 @@ PANEL_CLASSES = (4, 7, 14, 28)
 #: KINK_REACH integrating σ of 0 or 1 (where its cdf is not smooth).
 KINK_REACH, KINK_MASS = 10.0, 1e-14
 #: Points of each cubic Hermite table of a Beta cdf.
-TABLE_POINTS = 4001
+TABLE_POINTS = 2001
 #: Most float64 elements of one chunk's (rows × grid × nodes) arrays (about 24 MB each).
 CHUNK_ELEMENTS = 3_000_000
 

@@ -556,7 +556,8 @@ def beta_pair_distributions(
     or geometrically for the ratio; 2 × :data:`_TAIL_POINTS` of them placed at tail masses
     geometric from 1e-10 to ½). The atoms are the grid's cells with the cdf's increments: an
     interval end is exact up to one cell (in the tails about 4.6 % of the tail mass; in the bulk
-    about 1/400 of the range), with no Monte Carlo error. All rows share every numpy
+    about 1/400 of the range), with no Monte Carlo error. Rows with equal parameters are computed
+    once. All rows share every numpy
     operation (a row's numbers do not depend on the other rows); ``progress`` shows a bar over
     the rows. A Beta parameter below :data:`MIN_BETA_PARAMETER` (a prior of a few pseudo-counts
     of 1e-216 on an empty cell) is computed as that minimum: such a rate is a point mass at 0
