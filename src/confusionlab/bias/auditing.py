@@ -64,6 +64,7 @@ from .._validation import (
     check_flag,
     check_instance,
     check_margin,
+    check_memory,
     check_names,
     check_progress,
 )
@@ -506,22 +507,38 @@ def _texts(values: Sequence[Any]) -> list[str]:
     return out
 
 
-#: Most rows (groups × metrics) an audit judges; each row is an interval, a few milliseconds
-#: (exact) to a tenth of a second (Monte Carlo) of work, so the bound keeps an audit to minutes.
-MAX_AUDIT_ROWS = 5_000
+#: Most rows (groups × metrics) an audit judges. A true-value row of a difference or ratio of two
+#: rates (the default metrics) is about 1.5–2 ms of work (the quadrature of many rows together), a
+#: Monte Carlo row (DCA…TE, the KL family on many label values) tens of milliseconds, so 20,000 rows
+#: of the default metrics answer in well under a minute on two cores; beyond, the audit is refused
+#: before any interval is computed.
+MAX_AUDIT_ROWS = 20_000
+#: Memory an audit keeps per row while it runs (its group's counts, evaluator and metric objects, the
+#: row of the result; measured: about 10 kB), plus one block of :data:`_JUDGE_BLOCK` groups' true-value
+#: distributions (about 1,400 atoms each) at a time.
+_BYTES_PER_AUDIT_ROW = 16 * 1024
+_BYTES_PER_DISTRIBUTION = 1_400 * 40
 
 
 def _check_size(columns: list[str], values_of: list[list[Any]], n_groups: int, n_metrics: int) -> None:
-    """Refuse, before any interval is computed, an audit of more than :data:`MAX_AUDIT_ROWS` rows."""
-    if n_groups * n_metrics > MAX_AUDIT_ROWS:
+    """Refuse, before any interval is computed, an audit of more than :data:`MAX_AUDIT_ROWS` rows, or one
+    whose memory estimate is above the memory limit."""
+    n_rows = n_groups * n_metrics
+    advice = "bin or group the facets' values, audit fewer metrics, or leave out intersections"
+    if n_rows > MAX_AUDIT_ROWS:
         widest = max(range(len(columns)), key=lambda i: len(values_of[i]))
         values = len(values_of[widest])
         raise InvalidParameterError(
-            f"facets {columns!r} give {n_groups:,} groups × {n_metrics} metrics = {n_groups * n_metrics:,} audit "
+            f"facets {columns!r} give {n_groups:,} groups × {n_metrics} metrics = {n_rows:,} audit "
             f"rows, more than MAX_AUDIT_ROWS = {MAX_AUDIT_ROWS:,} (facet {columns[widest]!r} has {values:,} values"
-            f"{': a row id is not a facet' if values > 1000 else ''}); bin or group the facets' values, audit "
-            "fewer metrics, or leave out intersections"
+            f"{': a row id is not a facet' if values > 1000 else ''}); {advice}"
         )
+    block = min(n_groups, _JUDGE_BLOCK) * n_metrics
+    check_memory(
+        float(n_rows) * _BYTES_PER_AUDIT_ROW + float(block) * _BYTES_PER_DISTRIBUTION,
+        f"an audit of {n_groups:,} groups × {n_metrics} metrics = {n_rows:,} rows",
+        advice,
+    )
 
 
 def _empty_note(present: np.ndarray, first: list[str], second: list[str], n_empty: int, shown: int = 20) -> str:
@@ -823,8 +840,6 @@ def audit(
         opts["n_draws"] = _audit_draws(level, len(groups))
         for *_, ev, _found in evaluated:
             ev.n_draws = opts["n_draws"]
-    if opts["target"] == "true_value":
-        _true_values_together(evaluated, metric_names, progress)
 
     def judge(item: tuple) -> tuple[dict[str, Any], list[dict[str, Any]], list[str], dict[tuple, float]]:
         """The group's size, its rows (one per metric), notes and Monte Carlo errors; metrics kept in ``kept``."""
@@ -883,20 +898,26 @@ def audit(
 
     show = check_progress(progress)
     workers = min(_WORKERS, len(evaluated))
+    judged = []
     with tqdm(
         total=len(evaluated), desc="audit groups", unit=" groups", delay=0.5, disable=not show, leave=False
     ) as bar:
-        if workers > 1:
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                judged = []
-                for out in pool.map(judge, evaluated):
-                    judged.append(out)
+        # in blocks of groups: the block's true values together (one quadrature pass), then its judging,
+        # which drops each distribution once its interval is read, so the distributions held at once
+        # are one block's whatever the number of groups
+        for start in range(0, len(evaluated), _JUDGE_BLOCK):
+            block = evaluated[start : start + _JUDGE_BLOCK]
+            if opts["target"] == "true_value":
+                _true_values_together(block, metric_names, False)
+            if workers > 1:
+                with ThreadPoolExecutor(max_workers=workers) as pool:
+                    for out in pool.map(judge, block):
+                        judged.append(out)
+                        bar.update(1)
+            else:
+                for item in block:
+                    judged.append(judge(item))
                     bar.update(1)
-        else:
-            judged = []
-            for item in evaluated:
-                judged.append(judge(item))
-                bar.update(1)
     for size, group_rows, group_notes, errors in judged:
         sizes.append(size)
         rows.extend(group_rows)
@@ -918,6 +939,10 @@ def audit(
         mc_errors=mc_errors,
         n_draws=opts["n_draws"],
     )
+
+
+#: Groups whose true values are computed together and then judged (see :func:`audit`).
+_JUDGE_BLOCK = 500
 
 
 #: Monte Carlo draws an audit makes per group when ``n_draws`` is not given: about
