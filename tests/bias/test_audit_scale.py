@@ -35,10 +35,25 @@ def _no_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_twenty_thousand_rows_answer_and_more_are_refused_up_front(monkeypatch):
     assert auditing.MAX_AUDIT_ROWS == 20_000
-    auditing._check_size(["g"], [list(range(5_000))], 5_000, 4)  # 20,000 rows: within the limit
+    default = ["DPPL", "RD", "SD", "AD"]
+    auditing._check_size(["g"], [list(range(5_000))], 5_000, default, "true_value")  # 20,000 rows: within
     _no_evaluation(monkeypatch)
     with pytest.raises(InvalidParameterError, match=r"5,001 groups × 4 metrics = 20,004 audit rows.*MAX_AUDIT_ROWS"):
         bias.audit(_frame(5_001, per_group=2), label="y", positive_values=[1], predicted="p", facets="g", margin=0.05)
+
+
+def test_slow_rows_count_four_times_so_5000_of_them_answer_as_before():
+    values = [list(range(5_001))]
+    auditing._check_size(["g"], values, 5_000, ["DI"], "true_value")  # the ratio: 5,000 rows, 20,000 of work
+    with pytest.raises(InvalidParameterError, match=r"5,001 audit rows \(DI counts 4 rows each: 20,004 rows of work\)"):
+        auditing._check_size(["g"], values, 5_001, ["DI"], "true_value")
+    # a 5,000-value facet with DPPL and DI (issue 21's sweep) is refused up front, not a two-minute run
+    with pytest.raises(InvalidParameterError, match=r"25,000 rows of work.*a row id is not a facet"):
+        auditing._check_size(["g"], values, 5_000, ["DPPL", "DI"], "true_value")
+    # for the next test set RD, SD, AD are Monte Carlo and DPPL a lattice: every row counts 4
+    auditing._check_size(["g"], values, 1_250, ["DPPL", "RD", "SD", "AD"], "next_test_set")
+    with pytest.raises(InvalidParameterError, match="MAX_AUDIT_ROWS"):
+        auditing._check_size(["g"], values, 1_251, ["DPPL", "RD", "SD", "AD"], "next_test_set")
 
 
 def test_the_memory_estimate_refuses_before_any_group_is_evaluated(monkeypatch):
