@@ -970,10 +970,12 @@ _AUDIT_DRAW_BUDGET = 4_000_000
 def _true_values_together(evaluated: list[tuple], names: list[str], progress: Any) -> None:
     """Every row's true value that is a function of two facets' Beta rates, computed together.
 
-    DPL, DPPL, DI, RD, DAR, SD, DRR, AD (and TVD, KS, LP on a binary label) of every group are one
+    DPL, DPPL, DI, RD, DAR, SD, DRR, AD (and TVD, KS, LP on a binary label) of the groups
+    ``evaluated`` (the audit passes one block of groups at a time) are one
     :func:`~.uncertainty.beta_pair_distributions` call per kind (numpy operations shared by all
-    rows, with one progress bar), instead of one quadrature per row; each metric gets exactly the
-    distribution its own posterior would give, and the groups' judging skips them.
+    rows; ``progress`` is its bar, the audit's own bar counts the groups), instead of one quadrature
+    per row; each metric gets exactly the distribution its own posterior would give, and the
+    groups' judging skips them.
     """
     todo: dict[str, list[tuple[BiasMetric, tuple[float, float, float, float]]]] = {}
     for *_, ev, found in evaluated:
