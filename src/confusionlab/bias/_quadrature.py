@@ -272,9 +272,17 @@ class TwoBetaCdf:
 
     def _at(self, r: np.ndarray, t: np.ndarray) -> np.ndarray:
         if self.kind == "ratio":
-            return np.where(
-                t <= self.ratio_switch[r][:, None], self._part(r, t, (True, PANELS)), self._part(r, t, (False, PANELS))
-            )
+            # each row's points up to its switch integrate over x, the others over y; a side is computed
+            # only for the rows that have points on it (most rows have all their points on one side)
+            low = t <= self.ratio_switch[r][:, None]
+            out = np.empty(t.shape, dtype=np.float64)
+            for ox, rows_of in ((True, low.any(axis=1)), (False, ~low.all(axis=1))):
+                pick = np.flatnonzero(rows_of)
+                if pick.size:
+                    part = self._part(r[pick], t[pick], (ox, PANELS))
+                    mask = low[pick] if ox else ~low[pick]
+                    out[pick] = np.where(mask, part, out[pick])
+            return out
         out = np.empty(t.shape, dtype=np.float64)
         for ox, panels in self.sides:
             pick = np.flatnonzero((self.over_x[r] == ox) & (self.panels[r] == panels))
