@@ -672,7 +672,11 @@ def audit(
         Arguments of the wrong type or value (a ValueError and a TypeError): a
         facet (or label, predicted) column missing; ``margin`` negative or not
         finite; a metric that cannot be audited; a reference value that does
-        not occur.
+        not occur; more than :data:`MAX_AUDIT_ROWS` rows of work (groups × metrics, a row of
+        a metric outside :data:`FAST_ROWS` or for the next test set counting
+        :data:`SLOW_ROW_WEIGHT`), refused before any interval is computed.
+    TooLargeError
+        The audit's memory estimate is above :func:`confusionlab.set_memory_limit`'s limit.
     ValueError
         Missing values without ``dropna=True``; data without rows.
 
