@@ -24,6 +24,13 @@ vectorisation put back by patching in the same run (the per-row quadrature of
 pass over the rows); it prints both times, the ratio and the largest difference of interval ends::
 
     PYTHONPATH=src .venv/bin/python benchmarks/bench_audit.py --groups 1000 --workers 1
+
+``--baseline quadrature`` (issue 20's second pass) compares instead with the first vectorised quadrature
+(commit 8b8600b, ``benchmarks/_old_bias_twobeta.py``: the composite rule with 140 nodes for every row and
+both sides' tables) put back by patching in the same run, and reports process CPU time besides wall time
+(the machine is shared)::
+
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_audit.py --groups 1000 --baseline quadrature --repeat 1
 """
 
 from __future__ import annotations
@@ -61,6 +68,62 @@ def timed(fn, repeat: int = 3) -> tuple[float, object]:
     return statistics.median(times), out
 
 
+def timed_cpu(fn, repeat: int = 3) -> tuple[float, float, object]:
+    """Median wall and process CPU seconds of ``fn`` and its last result."""
+    walls, cpus, out = [], [], None
+    for _ in range(repeat):
+        w, c = time.perf_counter(), time.process_time()
+        out = fn()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+    return statistics.median(walls), statistics.median(cpus), out
+
+
+def against_first_quadrature(groups: int, repeat: int) -> None:
+    """One facet of ``groups`` groups, default metrics: the first vectorised quadrature against the current one."""
+    import contextlib
+    import os
+    import sys
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    import _old_bias_twobeta as old
+
+    evaluator = importlib.import_module("confusionlab.bias.evaluator")
+
+    @contextlib.contextmanager
+    def before():
+        saved = _AUDIT.beta_pair_distributions, evaluator.beta_pair_distributions
+        _AUDIT.beta_pair_distributions = evaluator.beta_pair_distributions = old.beta_pair_distributions
+        try:
+            yield
+        finally:
+            _AUDIT.beta_pair_distributions, evaluator.beta_pair_distributions = saved
+
+    df = _groups_frame(groups)
+    kw = dict(label="y", positive_values=[1], predicted="p", facets="zip", margin=0.05, progress=False)
+    with before():
+        w_old, c_old, a_old = timed_cpu(lambda: audit(df, **kw), repeat)
+    w_new, c_new, a_new = timed_cpu(lambda: audit(df, **kw), repeat)
+    f_old, f_new = a_old.to_frame(), a_new.to_frame()
+    gap = float(np.nanmax(np.abs(f_old[["lower", "upper"]].to_numpy() - f_new[["lower", "upper"]].to_numpy())))
+    same = int((f_old.verdict == f_new.verdict).sum())
+    load = os.getloadavg()[0]
+    print(f"{groups:,} groups x 4 metrics ({len(f_new):,} rows), load {load:.1f}, threads {_AUDIT._WORKERS}")
+    print(f"  before (first quadrature): wall {w_old:.1f} s, CPU {c_old:.1f} s")
+    print(f"  after:                     wall {w_new:.1f} s, CPU {c_new:.1f} s")
+    print(f"  ratio after/before: wall {w_new / w_old:.3f}, CPU {c_new / c_old:.3f}; largest change of an interval "
+          f"end {gap:.2g}; same verdict on {same:,} of {len(f_new):,} rows")  # fmt: skip
+
+
+def _groups_frame(groups: int) -> pd.DataFrame:
+    rng = np.random.default_rng(0)
+    n = 200 * groups
+    code = rng.integers(0, groups, n)
+    label = (rng.random(n) < 0.2 + 0.1 * (code % 3 == 0)).astype(np.int8)
+    pred = np.where(rng.random(n) < 0.85, label, 1 - label).astype(np.int8)
+    return pd.DataFrame({"zip": code.astype(str), "y": label, "p": pred})
+
+
 def many_groups(groups: int, repeat: int) -> None:
     """One facet of ``groups`` groups, default metrics: the old per-row path against the current one."""
     import contextlib
@@ -84,12 +147,7 @@ def many_groups(groups: int, repeat: int) -> None:
         finally:
             _AUDIT._true_values_together, evaluator.CONFUSION_RATES, uncertainty._two_rates_exact = saved
 
-    rng = np.random.default_rng(0)
-    n = 200 * groups
-    code = rng.integers(0, groups, n)
-    label = (rng.random(n) < 0.2 + 0.1 * (code % 3 == 0)).astype(np.int8)
-    pred = np.where(rng.random(n) < 0.85, label, 1 - label).astype(np.int8)
-    df = pd.DataFrame({"zip": code.astype(str), "y": label, "p": pred})
+    df = _groups_frame(groups)
     kw = dict(label="y", positive_values=[1], predicted="p", facets="zip", margin=0.05, progress=False)
     with before():
         t_old, a_old = timed(lambda: audit(df, **kw), repeat)
@@ -108,11 +166,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--workers", type=int, default=None, help="threads judging groups (default: the audit's)")
     parser.add_argument("--groups", type=int, default=None, help="time an audit of this many groups (issue 20)")
+    parser.add_argument("--baseline", choices=["per-row", "quadrature"], default="per-row",
+                        help="--groups against the per-row code or the first vectorised quadrature")  # fmt: skip
     args = parser.parse_args()
     if args.workers is not None:
         _AUDIT._WORKERS = max(1, args.workers)
     if args.groups is not None:
-        many_groups(args.groups, args.repeat)
+        (against_first_quadrature if args.baseline == "quadrature" else many_groups)(args.groups, args.repeat)
         return
     print(f"threads judging groups: {_AUDIT._WORKERS}")
     kw = dict(label="label", positive_values=[1], predicted="pred", facets=["sex", "race", "age"],

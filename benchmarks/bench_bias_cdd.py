@@ -18,6 +18,14 @@ then ``r["CDDL"].interval(0.95)``, timed
 It prints both times, their ratio, and how far apart the two intervals are (the Monte
 Carlo one at ``--old-draws`` draws has its own error, printed too). Then the KL family with
 ``kl_labels="values"`` per label value, for both targets.
+
+``--draws`` (issue 21) times instead the Dirichlet-multinomial draws themselves, the sampler before (a numpy
+loop of conditional binomials over the cells, ``benchmarks/_old_bias_draws.py``) against the current one
+(one ``Generator.multinomial`` call) in the same run, on the two Monte Carlo paths that were slow: CDDL
+below the budget (250 subgroups × 4 cells, 20,000 draws) and the KL family with ``kl_labels="values"``
+(2 facets × 10 / 100 / 400 label values), with process CPU time (the machine is shared)::
+
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_bias_cdd.py --draws
 """
 
 from __future__ import annotations
@@ -49,12 +57,46 @@ def cddl(df: pd.DataFrame, **kw) -> tuple[float, tuple[float, float], str, float
     return time.perf_counter() - start, interval, m.distribution.strategy, m.mc_error(0.95)
 
 
+def draws() -> None:
+    """The sampler before and after, same inputs, process CPU time (median of 3)."""
+    import os
+    import statistics
+    import sys
+
+    sys.path.insert(0, os.path.dirname(__file__))
+    import _old_bias_draws as old
+
+    rng = np.random.default_rng(0)
+    cases = [("CDDL, 250 subgroups x 4 cells, n_i = 40", rng.multinomial(40, [0.4, 0.1, 0.3, 0.2], size=250))]
+    for k in (10, 100, 400):
+        cases.append(
+            (f"KL values, 2 facets x {k} label values, n = 50,000", rng.multinomial(50_000, np.full(k, 1 / k), 2))
+        )
+    print(f"load {os.getloadavg()[0]:.1f}, 20,000 draws, process CPU seconds (median of 3)")
+    print(f"{'case':<48} {'before':>8} {'after':>8} {'ratio':>7}")
+    for label, flat in cases:
+        n = flat.sum(axis=-1)
+        times = {}
+        for name, fn in (("before", old._draw), ("after", uncertainty._draw)):
+            took = []
+            for _ in range(3):
+                start = time.process_time()
+                fn(np.random.default_rng(1), flat, n, 20_000, 1.0)
+                took.append(time.process_time() - start)
+            times[name] = statistics.median(took)
+        print(f"{label:<48} {times['before']:>8.3f} {times['after']:>8.3f} {times['after'] / times['before']:>7.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", type=float, default=200_000)
     ap.add_argument("--groups", type=int, default=5000)
     ap.add_argument("--old-draws", type=int, default=2000)
+    ap.add_argument("--draws", action="store_true", help="time the Dirichlet-multinomial sampler before/after")
     args = ap.parse_args()
+    if args.draws:
+        draws()
+        return
     df = frame(int(args.rows), args.groups)
     print(f"{len(df):,} rows, {df.zip.nunique():,} subgroups")
     for target in ("next_test_set", "true_value"):

@@ -55,6 +55,23 @@ def test_cdf_matches_scipy_integrate(kind: str) -> None:
         assert np.abs(got - ref).max() <= bound, (kind, row, np.abs(got - ref).max())
 
 
+#: Differences an audit meets: a group of a few hundred rows against the rest of a large table (the
+#: rest's σ about 30 times narrower: the few-node Gauss–Jacobi rule), and a rate near 0 (a = 1.5, whose
+#: density ∝ u^0.5 at 0 cost the composite rule 4e-5 there).
+AUDIT_ROWS = [(62815.0, 137006.0, 63.0, 120.0), (148.0, 24.0, 129896.0, 23206.0), (1.5, 802.5, 245.0, 604.0),
+              (3000.0, 7000.0, 80.0, 160.0)]  # fmt: skip
+
+
+def test_difference_cdf_matches_scipy_integrate_on_audit_rows() -> None:
+    cdf = TwoBetaCdf("difference", *np.array(AUDIT_ROWS).T)
+    assert (cdf.panels < 28).all()  # the few-node rule, not the composite one
+    for i, row in enumerate(AUDIT_ROWS):
+        t = _points("difference", *row)
+        got = cdf.at(np.array([i]), t[None, :])[0]
+        ref = np.array([_reference("difference", v, *row) for v in t])
+        assert np.abs(got - ref).max() <= 1e-10, (row, np.abs(got - ref).max())
+
+
 def test_rows_together_equal_each_row_alone() -> None:
     rng = np.random.default_rng(0)
     pars = np.column_stack([rng.integers(1, 400, 70), rng.integers(1, 4000, 70), rng.integers(1, 40, 70),

@@ -64,6 +64,7 @@ from .._validation import (
     check_flag,
     check_instance,
     check_margin,
+    check_memory,
     check_names,
     check_progress,
 )
@@ -510,22 +511,52 @@ def _texts(values: Sequence[Any]) -> list[str]:
     return out
 
 
-#: Most rows (groups × metrics) an audit judges; each row is an interval, a few milliseconds
-#: (exact) to a tenth of a second (Monte Carlo) of work, so the bound keeps an audit to minutes.
-MAX_AUDIT_ROWS = 5_000
+#: Most rows (groups × metrics) an audit judges, counting each row by its work. A true-value row of a
+#: difference of two rates (:data:`FAST_ROWS`: the default metrics) is about 2 ms (the quadrature of many
+#: rows together) and counts 1; any other row (DI's ratio, Monte Carlo rows: DCA…TE, the KL family, RD…AD
+#: for the next test set; CI) is tens of milliseconds and counts :data:`SLOW_ROW_WEIGHT`. So 20,000 rows of
+#: the default metrics (well under a minute of CPU on two cores) or 5,000 other rows (as before) answer;
+#: beyond, the audit is refused before any interval is computed.
+MAX_AUDIT_ROWS = 20_000
+#: The metrics whose true values are a difference of two Beta rates, computed together by quadrature.
+FAST_ROWS = frozenset({"DPL", "DPPL", "RD", "DAR", "SD", "DRR", "AD"})
+#: What a row of any other metric (or target) counts towards :data:`MAX_AUDIT_ROWS`.
+SLOW_ROW_WEIGHT = 4
+#: Memory an audit keeps per row while it runs (its group's counts, evaluator and metric objects, the
+#: row of the result; measured: about 10 kB), plus one block of :data:`_JUDGE_BLOCK` groups' true-value
+#: distributions (about 1,400 atoms each) at a time.
+_BYTES_PER_AUDIT_ROW = 16 * 1024
+_BYTES_PER_DISTRIBUTION = 1_400 * 40
 
 
-def _check_size(columns: list[str], values_of: list[list[Any]], n_groups: int, n_metrics: int) -> None:
-    """Refuse, before any interval is computed, an audit of more than :data:`MAX_AUDIT_ROWS` rows."""
-    if n_groups * n_metrics > MAX_AUDIT_ROWS:
+def _check_size(columns: list[str], values_of: list[list[Any]], n_groups: int, metrics: list[str], target: str) -> None:
+    """Refuse, before any interval is computed, an audit of more than :data:`MAX_AUDIT_ROWS` rows (slow
+    rows counting :data:`SLOW_ROW_WEIGHT` each), or one whose memory estimate is above the memory limit."""
+    n_metrics = len(metrics)
+    n_rows = n_groups * n_metrics
+    slow = [m for m in metrics if target != "true_value" or m not in FAST_ROWS]
+    work = n_groups * (n_metrics + (SLOW_ROW_WEIGHT - 1) * len(slow))
+    advice = "bin or group the facets' values, audit fewer metrics, or leave out intersections"
+    if work > MAX_AUDIT_ROWS:
         widest = max(range(len(columns)), key=lambda i: len(values_of[i]))
         values = len(values_of[widest])
-        raise InvalidParameterError(
-            f"facets {columns!r} give {n_groups:,} groups × {n_metrics} metrics = {n_groups * n_metrics:,} audit "
-            f"rows, more than MAX_AUDIT_ROWS = {MAX_AUDIT_ROWS:,} (facet {columns[widest]!r} has {values:,} values"
-            f"{': a row id is not a facet' if values > 1000 else ''}); bin or group the facets' values, audit "
-            "fewer metrics, or leave out intersections"
+        counted = (
+            f" ({', '.join(slow)} {'count' if len(slow) > 1 else 'counts'} {SLOW_ROW_WEIGHT} rows each: "
+            f"{work:,} rows of work)"
+            if slow
+            else ""
         )
+        raise InvalidParameterError(
+            f"facets {columns!r} give {n_groups:,} groups × {n_metrics} metrics = {n_rows:,} audit "
+            f"rows{counted}, more than MAX_AUDIT_ROWS = {MAX_AUDIT_ROWS:,} (facet {columns[widest]!r} has "
+            f"{values:,} values{': a row id is not a facet' if values > 1000 else ''}); {advice}"
+        )
+    block = min(n_groups, _JUDGE_BLOCK) * n_metrics
+    check_memory(
+        float(n_rows) * _BYTES_PER_AUDIT_ROW + float(block) * _BYTES_PER_DISTRIBUTION,
+        f"an audit of {n_groups:,} groups × {n_metrics} metrics = {n_rows:,} rows",
+        advice,
+    )
 
 
 def _empty_note(present: np.ndarray, first: list[str], second: list[str], n_empty: int, shown: int = 20) -> str:
@@ -645,7 +676,11 @@ def audit(
         Arguments of the wrong type or value (a ValueError and a TypeError): a
         facet (or label, predicted) column missing; ``margin`` negative or not
         finite; a metric that cannot be audited; a reference value that does
-        not occur.
+        not occur; more than :data:`MAX_AUDIT_ROWS` rows of work (groups × metrics, a row of
+        a metric outside :data:`FAST_ROWS` or for the next test set counting
+        :data:`SLOW_ROW_WEIGHT`), refused before any interval is computed.
+    TooLargeError
+        The audit's memory estimate is above :func:`confusionlab.set_memory_limit`'s limit.
     ValueError
         Missing values without ``dropna=True``; data without rows.
 
@@ -811,7 +846,7 @@ def audit(
             if n_empty:
                 notes.append(f"{name}: {_empty_note(present, texts[i], texts[j], n_empty)} (skipped)")
 
-    _check_size(columns, values_of, len(groups), len(metric_names))
+    _check_size(columns, values_of, len(groups), metric_names, opts["target"])
 
     # Phase 1 (cheap): every row's value, so the Bonferroni m counts the rows actually judged (a row
     # whose metric is undefined has no interval and is no claim).
@@ -827,8 +862,6 @@ def audit(
         opts["n_draws"] = _audit_draws(level, len(groups))
         for *_, ev, _found in evaluated:
             ev.n_draws = opts["n_draws"]
-    if opts["target"] == "true_value":
-        _true_values_together(evaluated, metric_names, progress)
 
     def judge(item: tuple) -> tuple[dict[str, Any], list[dict[str, Any]], list[str], dict[tuple, float]]:
         """The group's size, its rows (one per metric), notes and Monte Carlo errors; metrics kept in ``kept``."""
@@ -887,20 +920,26 @@ def audit(
 
     show = check_progress(progress)
     workers = min(_WORKERS, len(evaluated))
+    judged = []
     with tqdm(
         total=len(evaluated), desc="audit groups", unit=" groups", delay=0.5, disable=not show, leave=False
     ) as bar:
-        if workers > 1:
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                judged = []
-                for out in pool.map(judge, evaluated):
-                    judged.append(out)
+        # in blocks of groups: the block's true values together (one quadrature pass), then its judging,
+        # which drops each distribution once its interval is read, so the distributions held at once
+        # are one block's whatever the number of groups
+        for start in range(0, len(evaluated), _JUDGE_BLOCK):
+            block = evaluated[start : start + _JUDGE_BLOCK]
+            if opts["target"] == "true_value":
+                _true_values_together(block, metric_names, False)
+            if workers > 1:
+                with ThreadPoolExecutor(max_workers=workers) as pool:
+                    for out in pool.map(judge, block):
+                        judged.append(out)
+                        bar.update(1)
+            else:
+                for item in block:
+                    judged.append(judge(item))
                     bar.update(1)
-        else:
-            judged = []
-            for item in evaluated:
-                judged.append(judge(item))
-                bar.update(1)
     for size, group_rows, group_notes, errors in judged:
         sizes.append(size)
         rows.extend(group_rows)
@@ -924,6 +963,10 @@ def audit(
     )
 
 
+#: Groups whose true values are computed together and then judged (see :func:`audit`).
+_JUDGE_BLOCK = 500
+
+
 #: Monte Carlo draws an audit makes per group when ``n_draws`` is not given: about
 #: :data:`_DRAWS_BEYOND` draws beyond each end at the Bonferroni level, within these bounds, and
 #: at most :data:`_AUDIT_DRAW_BUDGET` draws over all groups (but never fewer than the report's default).
@@ -935,10 +978,12 @@ _AUDIT_DRAW_BUDGET = 4_000_000
 def _true_values_together(evaluated: list[tuple], names: list[str], progress: Any) -> None:
     """Every row's true value that is a function of two facets' Beta rates, computed together.
 
-    DPL, DPPL, DI, RD, DAR, SD, DRR, AD (and TVD, KS, LP on a binary label) of every group are one
+    DPL, DPPL, DI, RD, DAR, SD, DRR, AD (and TVD, KS, LP on a binary label) of the groups
+    ``evaluated`` (the audit passes one block of groups at a time) are one
     :func:`~.uncertainty.beta_pair_distributions` call per kind (numpy operations shared by all
-    rows, with one progress bar), instead of one quadrature per row; each metric gets exactly the
-    distribution its own posterior would give, and the groups' judging skips them.
+    rows; ``progress`` is its bar, the audit's own bar counts the groups), instead of one quadrature
+    per row; each metric gets exactly the distribution its own posterior would give, and the
+    groups' judging skips them.
     """
     todo: dict[str, list[tuple[BiasMetric, tuple[float, float, float, float]]]] = {}
     for *_, ev, found in evaluated:

@@ -556,7 +556,8 @@ def beta_pair_distributions(
     or geometrically for the ratio; 2 × :data:`_TAIL_POINTS` of them placed at tail masses
     geometric from 1e-10 to ½). The atoms are the grid's cells with the cdf's increments: an
     interval end is exact up to one cell (in the tails about 4.6 % of the tail mass; in the bulk
-    about 1/400 of the range), with no Monte Carlo error. All rows share every numpy
+    about 1/400 of the range), with no Monte Carlo error. Rows with equal parameters are computed
+    once. All rows share every numpy
     operation (a row's numbers do not depend on the other rows); ``progress`` shows a bar over
     the rows. A Beta parameter below :data:`MIN_BETA_PARAMETER` (a prior of a few pseudo-counts
     of 1e-216 on an empty cell) is computed as that minimum: such a rate is a point mass at 0
@@ -569,10 +570,13 @@ def beta_pair_distributions(
     from ._quadrature import TwoBetaCdf, cdf_on
 
     params = np.maximum(np.asarray(params, dtype=np.float64).reshape(-1, 4), MIN_BETA_PARAMETER)
+    # rows with the same parameters (groups of equal counts) are computed once
+    params, where = np.unique(params, axis=0, return_inverse=True)
+    where = where.reshape(-1)
     n_rows = params.shape[0]
     base = "ratio" if kind == "ratio" else "difference"
     eps = 1e-10
-    out: list[MetricDistribution] = []
+    out: list[tuple[np.ndarray, np.ndarray]] = []
     show = check_progress(progress)
     with tqdm(total=n_rows, desc="true values", delay=PROGRESS_DELAY, disable=not show, leave=False) as bar:
         for start in range(0, n_rows, _ROW_BLOCK):
@@ -603,9 +607,9 @@ def beta_pair_distributions(
             padded = np.stack([np.pad(g, (0, width - g.size), mode="edge") for g in grids])
             fine = cdf_on(cdf, rows, padded)
             for i, grid in enumerate(grids):
-                out.append(_grid_distribution(kind, grid, fine[i, : grid.size], metrics[start + i]))
+                out.append((grid, fine[i, : grid.size]))
             bar.update(p.shape[0])
-    return out
+    return [_grid_distribution(kind, *out[j], metrics[i]) for i, j in enumerate(where.tolist())]
 
 
 def _grid_distribution(kind: str, grid: np.ndarray, cdf: np.ndarray, metric: str) -> MetricDistribution:
@@ -669,13 +673,12 @@ def _cells(cells: Any, name: str) -> np.ndarray:
 def _draw(rng: np.random.Generator, flat: np.ndarray, n: np.ndarray, size: int, al: float) -> np.ndarray:
     """``size`` DirMult draws of every row of ``flat`` (shape (rows, K)) at its total ``n``.
 
-    The Dirichlet probabilities are normalised gamma variates; the multinomial is
-    drawn as K − 1 conditional binomials, vectorised over draws and rows (exact,
-    and an order of magnitude faster than numpy's per-row multinomial). Rows with
-    no rows to share (``n = 0``, e.g. an empty subgroup × facet) and cells a
-    binomial need not draw (the last cell, conditional probabilities 0 or 1) cost
-    nothing: the binomials are drawn only where the outcome is random, which is
-    most of the work saved when many subgroups are small or empty.
+    The Dirichlet probabilities are normalised gamma variates; the multinomial counts are one
+    ``Generator.multinomial`` call over the (draws × rows) array of probabilities (numpy draws each
+    vector's K − 1 conditional binomials in its own loop, with none of the temporaries a loop over
+    the cells in numpy makes). Rows with no rows to share (``n = 0``, e.g. an empty subgroup ×
+    facet) are not drawn. Where every gamma variate of a vector underflows to 0 (a prior of
+    1e-300 on empty cells) its probabilities are taken as all in the last cell.
     """
     rows, k = flat.shape
     g = rng.gamma(flat[None, :, :] + al, size=(size, rows, k))
@@ -684,16 +687,14 @@ def _draw(rng: np.random.Generator, flat: np.ndarray, n: np.ndarray, size: int, 
     if live.size == 0:
         return out
     g_live = g[:, live]
-    left_n = np.broadcast_to(n[live], g_live.shape[:-1]).astype(np.int64)
-    left_mass = g_live[..., ::-1].cumsum(axis=-1)[..., ::-1]  # mass of cells k … K−1, for each k
-    sub = np.empty(g_live.shape, dtype=np.int64)
-    for c in range(k - 1):
-        with np.errstate(invalid="ignore", divide="ignore"):
-            q = np.where(left_mass[..., c] > 0, g_live[..., c] / left_mass[..., c], 0.0)
-        sub[..., c] = rng.binomial(left_n, np.clip(q, 0.0, 1.0))
-        left_n = left_n - sub[..., c]
-    sub[..., -1] = left_n
-    out[:, live] = sub
+    total = g_live.sum(axis=-1, keepdims=True)
+    empty = total[..., 0] <= 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        g_live /= total
+    if empty.any():
+        g_live[empty] = 0.0
+        g_live[empty, -1] = 1.0
+    out[:, live] = rng.multinomial(np.broadcast_to(n[live], g_live.shape[:-1]), g_live)
     return out
 
 
