@@ -175,25 +175,6 @@ def evaluate(
     >>> d.target, round(d.mean(), 3)
     ('next_test_set', 0.667)
     """
-    if data is not None:  # data= with column names: the table counted where the data lives (SPEC F5)
-        from ._data import evaluate_data
-
-        kwargs = dict(
-            groups=groups,
-            refits=refits,
-            positive=positive,
-            model=model,
-            method=method,
-            metrics=metrics,
-            target=target,
-            tolerance=tolerance,
-            prior=prior,
-            n_draws=n_draws,
-            random_state=random_state,
-            min_class_size=min_class_size,
-            progress=progress,
-        )
-        return evaluate_data(data, y_true, y_pred, **kwargs)
     opts = check_options(
         model=model,
         method=method,
@@ -206,6 +187,10 @@ def evaluate(
         min_class_size=min_class_size,
         progress=progress,
     )
+    if data is not None:  # data= with column names: the table counted where the data lives (SPEC F5)
+        from ._data import evaluate_data
+
+        return evaluate_data(data, y_true, y_pred, groups=groups, refits=refits, positive=positive, options=opts)
     t = as_labels(y_true, "y_true")
     m = t.shape[0]
     if m < 2:
