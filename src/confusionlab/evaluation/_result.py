@@ -663,39 +663,37 @@ class Evaluation(Result):
         import pandas as pd
 
         confidence = check_confidence(confidence)
-        rows = []
         if isinstance(metrics, str):
             metrics = [metrics]
         sizes = self._all_sizes()
         every = range(len(self.groups))
-        for metric in [_metric_name(m, "metrics") for m in (metrics or self.metrics)]:
+        levels = np.array([(1 - confidence) / 2, (1 + confidence) / 2])  # interval(): ppf at both ends
+        names = [_metric_name(m, "metrics") for m in (metrics or self.metrics)]
+        columns: dict[str, list[Any]] = {key: [] for key in ("value", "mean", "lower", "upper", "method")}
+        columns |= {key: [] for key in ("mc_error", "cdf_error", "test_set_sd", "refit_sd", "total_sd")}
+        small = []
+        for metric in names:
             if not _is_macro(metric):
                 self._binary(metric, "metrics")
             self._prefetch(metric, every)  # small groups batched, the others on threads
-            values = self._all_values(metric)
-            macro = _is_macro(metric) or self.positive_index is None
-            for g, name in enumerate(self.groups):
+            columns["value"].extend(self._all_values(metric).tolist())
+            for g in every:
                 d, parts, _ = self._mixed(metric, g)
-                lo, hi = d.interval(confidence)
-                size = {key: int(column[g]) for key, column in sizes.items()}
-                small = min(size["positives"], size["negatives"]) if not macro else size["smallest_class"]
-                rows.append(
-                    {
-                        "group": name,
-                        "metric": metric,
-                        "value": float(values[g]),
-                        "mean": d.mean(),
-                        "lower": lo,
-                        "upper": hi,
-                        "method": d.method,
-                        "mc_error": d.mc_error,
-                        "cdf_error": d.cdf_error,
-                        **parts,
-                        **size,
-                        "too_small": small < self.min_class_size,
-                    }
-                )
-        return pd.DataFrame(rows)
+                lo, hi = d.ppf(levels).tolist()
+                for key, item in (("mean", d.mean()), ("lower", lo), ("upper", hi), ("method", d.method)):
+                    columns[key].append(item)
+                columns["mc_error"].append(d.mc_error)
+                columns["cdf_error"].append(d.cdf_error)
+                for key, item in parts.items():
+                    columns[key].append(item)
+            macro = _is_macro(metric) or self.positive_index is None
+            fewest = sizes["smallest_class"] if macro else np.minimum(sizes["positives"], sizes["negatives"])
+            small.append(fewest < self.min_class_size)
+        k = len(names)
+        frame = {"group": list(self.groups) * k, "metric": np.repeat(np.array(names, dtype=object), len(self.groups))}
+        frame |= columns | {key: np.tile(column.astype(np.int64), k) for key, column in sizes.items()}
+        frame["too_small"] = np.concatenate(small) if small else np.zeros(0, dtype=bool)
+        return pd.DataFrame(frame)
 
     def _all_sizes(self) -> dict[str, np.ndarray]:
         """:meth:`sizes` of every group at once (arrays over :attr:`groups`)."""
