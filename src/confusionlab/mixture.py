@@ -33,6 +33,7 @@ from ._validation import (
     DEFAULT_TOLERANCE,
     MAX_TOLERANCE,
     InvalidParameterError,
+    TooLargeError,
     check_choice,
     check_memory,
     check_real_array,
@@ -52,6 +53,7 @@ from .models import SLICE_MODELS, slice_model
 
 __all__ = [
     "BATCH_POINTS",
+    "EXACT_MIXTURE_POINTS",
     "MIXTURE_EXTRA_BYTES",
     "SliceMixture",
     "decompose",
@@ -249,6 +251,7 @@ def slice_mixture(
     prior: Any = "uniform",
     tolerance: float = DEFAULT_TOLERANCE,
     undefined: float | str = 0.0,
+    max_points: float | None = None,
 ) -> SliceMixture:
     """The mixture of ``metric_distribution(cm, metric, model)`` over ``cms`` (one slice), exactly.
 
@@ -258,6 +261,10 @@ def slice_mixture(
         Matrices with the same ``p`` and ``n`` (e.g. one per refit of a model).
     metric, model, prior, tolerance, undefined
         As for :func:`~confusionlab.metric_distribution` (slice models only).
+    max_points : float, optional
+        Refuse (:class:`~confusionlab.TooLargeError`, before anything is allocated) a union
+        lattice of more points: a work budget, e.g. :data:`EXACT_MIXTURE_POINTS` (default: only
+        the memory limit refuses).
 
     Returns
     -------
@@ -302,6 +309,11 @@ def slice_mixture(
     tn_lo = min(sl.tn_lo for sl in order)
     tn_hi = max(sl.tn_lo + sl.tn_pmf.size for sl in order)
     size_p, size_q, r = tp_hi - tp_lo, tn_hi - tn_lo, len(order)
+    if max_points is not None and float(size_p) * size_q > max_points:
+        raise TooLargeError(
+            f"the {model} lattice of {size_p:,} × {size_q:,} (TP, TN) points covering {r} matrices is above "
+            f"max_points={max_points:,.0f}; pool the matrices' own distributions (method='auto': sampled where large)"
+        )
     check_memory(
         mixture_bytes(m, p + n, size_p, size_q, r),
         f"the {model} lattice of {size_p:,} × {size_q:,} (TP, TN) points covering {r} matrices",
@@ -345,15 +357,17 @@ def slice_mixture(
     return SliceMixture(pooled, means, variances)
 
 
+#: Most points of a union lattice whose mixture :func:`~confusionlab.evaluate`'s
+#: ``method="auto"`` computes exactly (about a second and 400 MB a metric kept: the distribution
+#: has up to one atom a point); beyond, the refits' own distributions are sampled (Monte Carlo
+#: of the same model, labelled).
+EXACT_MIXTURE_POINTS = 10_000_000
 #: Union lattices of at least this many points take :func:`_lean_pooled` (one exact
 #: float key a point, sorted once, no copies of the lattice); smaller ones the general
 #: grouping of :func:`~confusionlab.distribution.lattice_distribution`, bit for bit as before.
 LEAN_POINTS = 1 << 20
 #: Rows of the lattice whose exact keys are computed at a time by :func:`_lean_pooled`.
 _LEAN_ROWS = 64
-#: Peak bytes a point of :func:`_lean_pooled` (the weights, the keys, the sort and the
-#: distribution it returns; measured with tracemalloc: 73 to 84 at 0.1-8 million points).
-LEAN_BYTES = 96
 
 
 def _lean_pooled(

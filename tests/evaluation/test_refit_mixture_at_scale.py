@@ -19,6 +19,7 @@ import pandas as pd
 import pytest
 
 import confusionlab as cl
+import confusionlab.evaluation._result as result_module
 import confusionlab.mixture as mixture_module
 from confusionlab import ConfusionMatrix
 from confusionlab.grouping import _sort_doubles
@@ -187,3 +188,24 @@ def test_doubles_of_a_narrow_range_sort_exactly(centre):
     expected = np.lexsort((np.arange(f.size), f))
     np.testing.assert_array_equal(order, expected)
     np.testing.assert_array_equal(same, f[expected][1:] == f[expected][:-1])
+
+
+def test_above_the_exact_budget_auto_samples_and_exact_stays_exact(monkeypatch):
+    """method="auto" computes the refits' mixture exactly up to EXACT_MIXTURE_POINTS union-lattice
+    points (about a second a metric); above, the refits' own distributions are sampled, labelled,
+    and each end of the interval lies within the exact quantiles at levels shifted by cdf_error
+    (the DKW bound, risk 1e-3). method="exact" keeps the exact mixture."""
+    rng = np.random.default_rng(8)
+    y = rng.integers(0, 2, 4_000)
+    runs = np.where(rng.random((5, y.size)) < 0.85, y, 1 - y)
+    exact = cl.evaluate(y, refits=runs, metrics="f1", method="exact").distribution("f1")
+    monkeypatch.setattr(result_module, "EXACT_MIXTURE_POINTS", exact.lattice_points // 2)
+    sampled = cl.evaluate(y, refits=runs, metrics="f1").distribution("f1")
+    assert exact.method == "exact" and sampled.method == "monte-carlo"
+    assert sampled.mc_error > 0 and 0 < sampled.cdf_error < 0.02
+    lo, hi = sampled.interval(0.95)
+    assert exact.ppf(0.025 - sampled.cdf_error) <= lo <= exact.ppf(0.025 + sampled.cdf_error)
+    assert exact.ppf(0.975 - sampled.cdf_error) <= hi <= exact.ppf(0.975 + sampled.cdf_error)
+    assert abs(sampled.mean() - exact.mean()) < 6 * sampled.mc_error
+    again = cl.evaluate(y, refits=runs, metrics="f1", method="exact").distribution("f1")
+    assert again.method == "exact" and np.array_equal(again.values, exact.values)

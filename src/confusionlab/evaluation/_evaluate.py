@@ -68,8 +68,10 @@ def evaluate(
         The uncertainty model of :func:`~confusionlab.metric_distribution`.
     method : {"auto", "exact", "monte-carlo"}, default "auto"
         How the binary metrics' distributions are computed. ``"auto"``: exactly wherever
-        the lattice fits in :func:`confusionlab.memory_limit`, else by ``n_draws`` Monte
-        Carlo draws of the same model (any size). ``"exact"``: exactly or refused (at the
+        the lattice fits in :func:`confusionlab.memory_limit` (for refits, their union
+        lattice also of at most :data:`~confusionlab.mixture.EXACT_MIXTURE_POINTS` points:
+        about a second a metric), else by ``n_draws`` Monte Carlo draws of the same model
+        (any size). ``"exact"``: exactly or refused (at the
         call, for the whole test set). ``"monte-carlo"``: draws everywhere. Each
         distribution's ``.method`` and the ``method`` column of :meth:`Evaluation.to_frame`
         say which answered, ``mc_error`` and ``cdf_error`` how far it may be from exact

@@ -20,7 +20,7 @@ from .._validation import InvalidParameterError, TooLargeError, check_confidence
 from ..confusion import ConfusionMatrix
 from ..distribution import MetricDistribution, lattice_bytes, metric_distribution, shared_simplex
 from ..metrics import Metric, get_metric
-from ..mixture import decompose, decompose_rows, mixture, slice_mixture, slice_mixtures
+from ..mixture import EXACT_MIXTURE_POINTS, decompose, decompose_rows, mixture, slice_mixture, slice_mixtures
 from ..models import SIMPLEX_MODELS, SLICE_MODELS, slice_model
 from . import _sampling
 from ._metrics import _REFIT_WORDS, QUESTIONS, _is_macro, _label, _metric_name, table_values
@@ -299,11 +299,15 @@ class Evaluation(Result):
                     c = self.positive_index
                 cms = self._run_matrices(g, c)  # type: ignore[arg-type]
                 try:
-                    mix = slice_mixture(cms, metric, self.model, prior=self.prior, tolerance=self.tolerance)
+                    budget = EXACT_MIXTURE_POINTS if self.method == "auto" else None
+                    mix = slice_mixture(
+                        cms, metric, self.model, prior=self.prior, tolerance=self.tolerance, max_points=budget
+                    )
                     self._cache[key] = (mix.distribution, mix.decompose(), mix.means)
                 except TooLargeError:
-                    # the refits' union lattice does not fit: pool the refits' own distributions,
-                    # exact for method="exact", sampled for "auto" (exact ones would take minutes)
+                    # the refits' union lattice does not fit, or is above the budget of method="auto":
+                    # pool the refits' own distributions, exact for method="exact", sampled for "auto"
+                    # (exact ones would take minutes)
                     method = "exact" if self.method == "exact" else "monte-carlo"
                     dists = [self._exact(cm, metric, method) for cm in cms]
                     means = np.array([d.mean() for d in dists])
