@@ -402,6 +402,17 @@ def _lean_pooled(
     shape = weights.shape
     if _arithmetic(m, p + n, (tp, p - tp, n - tn, tn)) != "float":
         return None
+    # a constant denominator and few integer keys (the rates, accuracy) are cheaper counted by the
+    # general path's bincount: told from a 3 × 3 sample (adjacent points give the keys' step) before
+    # any key is computed, and decided exactly below
+    at_p, at_q = np.unique([0, 1, shape[0] - 1]), np.unique([0, 1, shape[1] - 1])
+    probe = m._exact_on_slice(tp[at_p], tn[:, at_q], p, n, as_float=True)
+    probe_num = np.broadcast_to(probe.num, (at_p.size, at_q.size)).reshape(-1)
+    probe_den = np.broadcast_to(probe.den, (at_p.size, at_q.size)).reshape(-1)
+    if (probe_den == probe_den[0]).all() and probe_den[0] != 0:
+        probe_step = int(np.gcd.reduce((probe_num - probe_num[0]).astype(np.int64))) or 1
+        if (probe_num.max() - probe_num.min()) // probe_step <= 4 * weights.size + (1 << 16):
+            return None
     keys = np.empty(shape)
     dmin, dmax, nmin, nmax, vmax = math.inf, 0.0, math.inf, -math.inf, 0.0
     form, first, step = None, None, 0  # step: gcd of the numerators' differences while den is constant
