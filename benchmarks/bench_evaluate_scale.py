@@ -93,9 +93,9 @@ def previous(workload: str) -> Iterator[None]:
     elif workload == "groups":
         patch(models_module, "_shared_marginal", models_module.marginal)
         patch(mixture_module, "_one_blas_thread", lambda: threadpool_limits(limits=1, user_api="blas"))
-        patch(result_module.Evaluation, "_batch", lambda self, metric, groups: list(groups))
+        patch(result_module.Evaluation, "_batch", lambda self, metrics, groups: {m: list(groups) for m in metrics})
     elif workload == "batch":  # issue 21: one slice_mixture per group (on threads) instead of one batch
-        patch(result_module.Evaluation, "_batch", lambda self, metric, groups: list(groups))
+        patch(result_module.Evaluation, "_batch", lambda self, metrics, groups: {m: list(groups) for m in metrics})
     try:
         yield
     finally:

@@ -578,13 +578,13 @@ def _gather(
 
 def slice_mixtures(
     counts: Any,
-    metric: str | Metric,
+    metric: str | Metric | Sequence[str | Metric],
     model: str = "beta-binomial",
     *,
     prior: Any = "uniform",
     tolerance: float = DEFAULT_TOLERANCE,
     undefined: float = 0.0,
-) -> list[SliceMixture | None]:
+) -> Any:
     """:func:`slice_mixture` of many groups at once, in array operations across the groups.
 
     Parameters
@@ -592,7 +592,10 @@ def slice_mixtures(
     counts : array-like of int, shape (groups, R, 4)
         Each group's R matrices (TP, FN, FP, TN), one slice per group (the same p and n
         within a group).
-    metric, model, prior, tolerance, undefined
+    metric : str, Metric or sequence of them
+        As for :func:`slice_mixture`; several metrics share the chunks' marginals, weights
+        and lattices.
+    model, prior, tolerance, undefined
         As for :func:`slice_mixture` (``undefined`` a number: 0/0 points take that value).
 
     Returns
@@ -601,7 +604,8 @@ def slice_mixtures(
         For each group, equal to ``slice_mixture`` of its matrices (values, multiplicities,
         undefined points; masses and moments to rounding), or None where the group is not
         batched: a union lattice above :data:`BATCH_POINTS` points, or keys whose doubles
-        might merge distinct values (the caller computes those one by one).
+        might merge distinct values (the caller computes those one by one). For a sequence
+        of metrics: ``{metric name: that list}``.
 
     Notes
     -----
@@ -624,7 +628,8 @@ def slice_mixtures(
     from .grouping import _injective
     from .models import _shared_marginal, resolve_prior
 
-    m = get_metric(metric)
+    several = not isinstance(metric, (str, Metric))
+    ms = list(dict.fromkeys(get_metric(x) for x in (metric if several else [metric])))  # type: ignore[union-attr]
     model = check_choice(model, "model", SLICE_MODELS)
     tolerance = check_tolerance(tolerance)
     undefined_value = check_undefined(undefined)
@@ -633,9 +638,9 @@ def slice_mixtures(
     if c4.ndim != 3 or c4.shape[2] != 4 or c4.shape[1] == 0 or np.any(c4 < 0):
         raise InvalidParameterError(f"counts must be (groups, R, 4) non-negative counts, got shape {c4.shape}")
     n_groups, r, _ = c4.shape
-    out: list[SliceMixture | None] = [None] * n_groups
+    outs: dict[str, list[SliceMixture | None]] = {m.name: [None] * n_groups for m in ms}
     if n_groups == 0 or undefined_value is None:
-        return out
+        return outs if several else outs[ms[0].name]
     tp, fn, fp, tn = (c4[..., i] for i in range(4))
     p, n = tp + fn, fp + tn
     if np.any(p != p[:, :1]) or np.any(n != n[:, :1]):
@@ -690,86 +695,88 @@ def slice_mixtures(
         tnv = np.minimum(tn_lo[chunk, None, None] + np.arange(qm)[None, None, :], nc)
         cols = (tpv, pc - tpv, nc - tnv, tnv)
         largest = int((p[chunk] + n[chunk]).max())
-        arithmetic = _arithmetic(m, largest, cols)
-        if arithmetic == "clustered":
-            continue
-        form = m.exact(*cols, as_float=arithmetic != "int64")
-        shape = weights.shape
-        keep = valid if tolerance == 0 else valid & (weights > 0)
-        num = np.broadcast_to(np.asarray(form.num, dtype=np.float64), shape)
-        den = np.broadcast_to(np.asarray(form.den, dtype=np.float64), shape)
-        regular = keep & (den != 0)
-        if form.undefined is not None:
-            regular &= ~np.broadcast_to(form.undefined, shape)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            f = num / den
-        if regular.any():
-            dmax = float(den[regular].max())
-            vmax = float(np.abs(f[regular]).max())
-            if not (num[regular].__abs__().max() < 2.0**53 and dmax < 2.0**53 and _injective(dmax**2 * vmax)):
+        for m in ms:  # the chunk's marginals, weights and lattice are shared by the metrics
+            out = outs[m.name]
+            arithmetic = _arithmetic(m, largest, cols)
+            if arithmetic == "clustered":
                 continue
-        gid = np.broadcast_to(np.arange(chunk.size)[:, None, None], shape)
-        # the regular points: one sort on (group, num/den), one value per run of equal keys
-        g_reg, f_reg, w_reg = gid[regular], f[regular], weights[regular]
-        order = np.lexsort((f_reg, g_reg))
-        g_reg, f_reg, w_reg = g_reg[order], f_reg[order], w_reg[order]
-        starts = np.flatnonzero(np.r_[True, (g_reg[1:] != g_reg[:-1]) | (f_reg[1:] != f_reg[:-1])])
-        seg_g = g_reg[starts]
-        seg_w = np.add.reduceat(w_reg, starts) if starts.size else np.empty(0)
-        seg_c = np.diff(np.r_[starts, g_reg.size])
-        seg_v = f_reg[starts].copy()
-        seg_v = seg_v if form.kind == "ratio" and form.scale == 1.0 else form.value(seg_v, 1, overwrite=True)
-        # the special points (0/0: the undefined value; x/0: ±inf), merged as lattice_distribution does
-        where, undefined_at, sign_at = form.special_points(shape)
-        kept_special = keep.reshape(-1)[where]
-        where, undefined_at, sign_at = where[kept_special], undefined_at[kept_special], sign_at[kept_special]
-        sp_g = gid.reshape(-1)[where]
-        sp_w = weights.reshape(-1)[where]
-        sp_v = np.where(undefined_at, undefined_value, np.where(sign_at > 0, np.inf, -np.inf))
-        undef_mass = np.bincount(sp_g[undefined_at], weights=sp_w[undefined_at], minlength=chunk.size)
-        undef_points = np.bincount(sp_g[undefined_at], minlength=chunk.size)
-        all_g = np.r_[seg_g, sp_g]
-        all_v = np.r_[seg_v, sp_v]
-        all_w = np.r_[seg_w, sp_w]
-        all_c = np.r_[seg_c, np.ones(sp_g.size, dtype=np.int64)]
-        order = np.lexsort((all_v, all_g))
-        all_g, all_v, all_w, all_c = all_g[order], all_v[order], all_w[order], all_c[order]
-        firsts = np.flatnonzero(np.r_[True, (all_g[1:] != all_g[:-1]) | (all_v[1:] != all_v[:-1])])
-        values = all_v[firsts]
-        masses = np.add.reduceat(all_w, firsts)
-        mults = np.add.reduceat(all_c, firsts)
-        bounds = np.searchsorted(all_g[firsts], np.arange(chunk.size + 1))
-        lattice_points = np.count_nonzero(keep.reshape(chunk.size, -1), axis=1)
-        # the checks MetricDistribution makes of each, made here at once: atoms strictly increasing
-        # within each group (one sort on (group, value) made them so), masses finite, ≥ 0, summing to 1
-        if np.isnan(values).any() or not np.all(np.isfinite(masses)) or np.any(masses < 0):
-            raise ArithmeticError(f"the batched {m.name} mixtures hold NaN values or invalid masses; please report")
-        totals = np.bincount(all_g[firsts], weights=masses, minlength=chunk.size) + pruned[chunk]
-        if np.any(np.abs(totals - 1.0) > TOTAL_MASS_TOLERANCE):
-            worst = float(totals[np.argmax(np.abs(totals - 1.0))])
-            raise ArithmeticError(
-                f"a batched {m.name} mixture ({model}) lost precision: its probabilities and pruned mass add up "
-                f"to {worst!r}, not 1; please report this with the counts that produced it"
-            )
-        with _one_blas_thread():
-            means, variances = _component_moments(m, cols, a, b, undefined_value, valid)
-        label = f"{model} mixture of {r}"
-        with checked_in_bulk():
-            made = [
-                MetricDistribution(
-                    values[bounds[i] : bounds[i + 1]],
-                    masses[bounds[i] : bounds[i + 1]],
-                    mults[bounds[i] : bounds[i + 1]],
-                    metric=m.name,
-                    model=label,
-                    undefined_mass=float(undef_mass[i]),
-                    undefined_points=int(undef_points[i]),
-                    pruned_mass=float(pruned[g]),
-                    lattice_points=int(lattice_points[i]),
-                    strategy="float-injective (batched over groups)",
+            form = m.exact(*cols, as_float=arithmetic != "int64")
+            shape = weights.shape
+            keep = valid if tolerance == 0 else valid & (weights > 0)
+            num = np.broadcast_to(np.asarray(form.num, dtype=np.float64), shape)
+            den = np.broadcast_to(np.asarray(form.den, dtype=np.float64), shape)
+            regular = keep & (den != 0)
+            if form.undefined is not None:
+                regular &= ~np.broadcast_to(form.undefined, shape)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                f = num / den
+            if regular.any():
+                dmax = float(den[regular].max())
+                vmax = float(np.abs(f[regular]).max())
+                if not (num[regular].__abs__().max() < 2.0**53 and dmax < 2.0**53 and _injective(dmax**2 * vmax)):
+                    continue
+            gid = np.broadcast_to(np.arange(chunk.size)[:, None, None], shape)
+            # the regular points: one sort on (group, num/den), one value per run of equal keys
+            g_reg, f_reg, w_reg = gid[regular], f[regular], weights[regular]
+            order = np.lexsort((f_reg, g_reg))
+            g_reg, f_reg, w_reg = g_reg[order], f_reg[order], w_reg[order]
+            starts = np.flatnonzero(np.r_[True, (g_reg[1:] != g_reg[:-1]) | (f_reg[1:] != f_reg[:-1])])
+            seg_g = g_reg[starts]
+            seg_w = np.add.reduceat(w_reg, starts) if starts.size else np.empty(0)
+            seg_c = np.diff(np.r_[starts, g_reg.size])
+            seg_v = f_reg[starts].copy()
+            seg_v = seg_v if form.kind == "ratio" and form.scale == 1.0 else form.value(seg_v, 1, overwrite=True)
+            # the special points (0/0: the undefined value; x/0: ±inf), merged as lattice_distribution does
+            where, undefined_at, sign_at = form.special_points(shape)
+            kept_special = keep.reshape(-1)[where]
+            where, undefined_at, sign_at = where[kept_special], undefined_at[kept_special], sign_at[kept_special]
+            sp_g = gid.reshape(-1)[where]
+            sp_w = weights.reshape(-1)[where]
+            sp_v = np.where(undefined_at, undefined_value, np.where(sign_at > 0, np.inf, -np.inf))
+            undef_mass = np.bincount(sp_g[undefined_at], weights=sp_w[undefined_at], minlength=chunk.size)
+            undef_points = np.bincount(sp_g[undefined_at], minlength=chunk.size)
+            all_g = np.r_[seg_g, sp_g]
+            all_v = np.r_[seg_v, sp_v]
+            all_w = np.r_[seg_w, sp_w]
+            all_c = np.r_[seg_c, np.ones(sp_g.size, dtype=np.int64)]
+            order = np.lexsort((all_v, all_g))
+            all_g, all_v, all_w, all_c = all_g[order], all_v[order], all_w[order], all_c[order]
+            firsts = np.flatnonzero(np.r_[True, (all_g[1:] != all_g[:-1]) | (all_v[1:] != all_v[:-1])])
+            values = all_v[firsts]
+            masses = np.add.reduceat(all_w, firsts)
+            mults = np.add.reduceat(all_c, firsts)
+            bounds = np.searchsorted(all_g[firsts], np.arange(chunk.size + 1))
+            lattice_points = np.count_nonzero(keep.reshape(chunk.size, -1), axis=1)
+            # the checks MetricDistribution makes of each, made here at once: atoms strictly increasing
+            # within each group (one sort on (group, value) made them so), masses finite, ≥ 0, summing to 1
+            if np.isnan(values).any() or not np.all(np.isfinite(masses)) or np.any(masses < 0):
+                raise ArithmeticError(f"the batched {m.name} mixtures hold NaN values or invalid masses; please report")
+            totals = np.bincount(all_g[firsts], weights=masses, minlength=chunk.size) + pruned[chunk]
+            if np.any(np.abs(totals - 1.0) > TOTAL_MASS_TOLERANCE):
+                worst = float(totals[np.argmax(np.abs(totals - 1.0))])
+                raise ArithmeticError(
+                    f"a batched {m.name} mixture ({model}) lost precision: its probabilities and pruned mass add up "
+                    f"to {worst!r}, not 1; please report this with the counts that produced it"
                 )
-                for i, g in enumerate(chunk)
-            ]
-        for i, g in enumerate(chunk):
-            out[g] = SliceMixture(made[i], means[i], variances[i])
-    return out
+            with _one_blas_thread():
+                means, variances = _component_moments(m, cols, a, b, undefined_value, valid)
+            label = f"{model} mixture of {r}"
+            with checked_in_bulk():
+                made = [
+                    MetricDistribution(
+                        values[bounds[i] : bounds[i + 1]],
+                        masses[bounds[i] : bounds[i + 1]],
+                        mults[bounds[i] : bounds[i + 1]],
+                        metric=m.name,
+                        model=label,
+                        undefined_mass=float(undef_mass[i]),
+                        undefined_points=int(undef_points[i]),
+                        pruned_mass=float(pruned[g]),
+                        lattice_points=int(lattice_points[i]),
+                        strategy="float-injective (batched over groups)",
+                    )
+                    for i, g in enumerate(chunk)
+                ]
+            for i, g in enumerate(chunk):
+                out[g] = SliceMixture(made[i], means[i], variances[i])
+    return outs if several else outs[ms[0].name]

@@ -209,3 +209,35 @@ def test_above_the_exact_budget_auto_samples_and_exact_stays_exact(monkeypatch):
     assert abs(sampled.mean() - exact.mean()) < 6 * sampled.mc_error
     again = cl.evaluate(y, refits=runs, metrics="f1", method="exact").distribution("f1")
     assert again.method == "exact" and np.array_equal(again.values, exact.values)
+
+
+def test_several_metrics_share_one_batch_and_equal_one_metric_at_a_time(monkeypatch):
+    """to_frame() batched the groups once per metric (the marginals gathered and the weights
+    multiplied four times); now one slice_mixtures call serves every metric, each answer equal
+    to the one-metric call's."""
+    from confusionlab.mixture import slice_mixtures
+
+    rng = np.random.default_rng(9)
+    counts = []
+    for _ in range(30):
+        p, n = int(rng.integers(1, 30)), int(rng.integers(1, 30))
+        tps, tns = rng.integers(0, p + 1, 3), rng.integers(0, n + 1, 3)
+        counts.append([(int(t), p - int(t), n - int(u), int(u)) for t, u in zip(tps, tns, strict=True)])
+    names = ["f1", "recall", "mcc", "balanced_accuracy"]
+    together = slice_mixtures(counts, names)
+    for name in names:
+        alone = slice_mixtures(counts, name)
+        for x, y in zip(together[name], alone, strict=True):
+            assert (x is None) == (y is None)
+            if x is not None:
+                np.testing.assert_array_equal(x.distribution.values, y.distribution.values)
+                np.testing.assert_array_equal(x.distribution.probabilities, y.distribution.probabilities)
+                np.testing.assert_array_equal(x.means, y.means)
+    calls = []
+    real = result_module.slice_mixtures
+    monkeypatch.setattr(result_module, "slice_mixtures", lambda *a, **k: calls.append(a[1]) or real(*a, **k))
+    y = rng.integers(0, 2, 2_000)
+    runs = np.where(rng.random((4, y.size)) < 0.85, y, 1 - y)
+    frame = cl.evaluate(y, refits=runs, groups=rng.integers(0, 50, y.size)).to_frame()
+    assert len(frame) == 4 * 51
+    assert calls == [["f1", "recall", "precision", "balanced_accuracy"]]

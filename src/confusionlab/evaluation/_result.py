@@ -342,40 +342,48 @@ class Evaluation(Result):
             or self.method == "monte-carlo"
         )
 
-    def _prefetch(self, metric: str, groups: Sequence[int]) -> None:
-        """Compute the groups' exact mixtures on up to 4 threads (numpy's sorts release the GIL).
+    def _prefetch(self, metric: str | Sequence[str], groups: Sequence[int]) -> None:
+        """Compute the groups' exact mixtures of ``metric`` (one name, or several: their small
+        groups in one batch) on up to 4 threads (numpy's sorts release the GIL).
 
         Only the exact slice mixtures run in parallel: they involve no random numbers, so the
         results do not depend on the order in which threads finish.
         """
-        todo = [g for g in groups if ("mixed", metric, g, None) not in self._cache]
-        if len(todo) < 2 or not self._one_slice(metric):
+        names = [metric] if isinstance(metric, str) else list(metric)
+        todo = {name: [g for g in groups if ("mixed", name, g, None) not in self._cache] for name in names}
+        names = [name for name in names if len(todo[name]) >= 2 and self._one_slice(name)]
+        if not names:
             return
-        self._binary(metric)
-        todo = self._batch(metric, todo)
-        if len(todo) < 2:
-            return
+        for name in names:
+            self._binary(name)
+        left = self._batch(names, sorted(set().union(*(todo[name] for name in names))))
         from tqdm.auto import tqdm
 
-        workers = min(4, os.cpu_count() or 1, len(todo))
-        with (
-            threadpool_limits(limits=1, user_api="blas"),
-            ThreadPoolExecutor(workers) as pool,
-            tqdm(
-                total=len(todo), desc=f"{metric}: groups", delay=_sampling.PROGRESS_DELAY, disable=not self.progress
-            ) as bar,
-        ):
-            for _ in pool.map(lambda g: self._mixed(metric, g), todo):
-                bar.update(1)
+        for name in names:  # one metric at a time: a large group's lattice is the memory's largest item
+            wanted = set(todo[name])
+            jobs = [g for g in left[name] if g in wanted]
+            if len(jobs) < 2:
+                continue
+            workers = min(4, os.cpu_count() or 1, len(jobs))
+            with (
+                threadpool_limits(limits=1, user_api="blas"),
+                ThreadPoolExecutor(workers) as pool,
+                tqdm(
+                    total=len(jobs), desc=f"{name}: groups", delay=_sampling.PROGRESS_DELAY, disable=not self.progress
+                ) as bar,
+            ):
+                for _ in pool.map(lambda g, name=name: self._mixed(name, g), jobs):
+                    bar.update(1)
 
-    def _batch(self, metric: str, groups: Sequence[int]) -> list[int]:
-        """The small groups' exact mixtures in array operations across groups
+    def _batch(self, metrics: Sequence[str], groups: Sequence[int]) -> dict[str, list[int]]:
+        """The small groups' exact mixtures of ``metrics`` in array operations across groups
         (:func:`~confusionlab.mixture.slice_mixtures`: one marginal per distinct count, one
-        batched product, one sort); returns the groups left to :meth:`_mixed` one by one.
-        Refits only: one prediction vector keeps :func:`~confusionlab.metric_distribution`'s
-        own grouping, bit for bit (the batch sums masses in another order: equal to rounding)."""
+        batched product per chunk of groups for every metric, one sort per metric); returns,
+        per metric, the groups left to :meth:`_mixed` one by one. Refits only: one
+        prediction vector keeps :func:`~confusionlab.metric_distribution`'s own grouping, bit
+        for bit (the batch sums masses in another order: equal to rounding)."""
         if self.counts.shape[0] < 2:
-            return list(groups)
+            return {name: list(groups) for name in metrics}
         c = self.positive_index
         idx = np.asarray(groups, dtype=np.intp)
         tables = self.counts[:, idx]  # (runs, groups, classes, classes)
@@ -384,17 +392,23 @@ class Evaluation(Result):
         fp = tables[..., :, c].sum(axis=-1) - tp
         tn = tables.sum(axis=(-2, -1)) - tp - fn - fp
         counts = np.stack([tp, fn, fp, tn], axis=-1).transpose(1, 0, 2)  # (groups, runs, 4)
-        mixes = slice_mixtures(counts, metric, self.model, prior=self.prior, tolerance=self.tolerance)
-        done = [i for i, mix in enumerate(mixes) if mix is not None]
-        if done:
-            parts = decompose_rows(
-                np.stack([mixes[i].means for i in done]),  # type: ignore[union-attr]
-                np.stack([mixes[i].variances for i in done]),  # type: ignore[union-attr]
-            )
-            for i, part in zip(done, parts, strict=True):
-                mix = mixes[i]
-                self._cache[("mixed", metric, groups[i], None)] = (mix.distribution, part, mix.means)  # type: ignore[union-attr]
-        return [g for g, mix in zip(groups, mixes, strict=True) if mix is None]
+        batched = slice_mixtures(counts, list(metrics), self.model, prior=self.prior, tolerance=self.tolerance)
+        left = {}
+        for name in metrics:
+            mixes = batched[get_metric(name).name]
+            done = [i for i, mix in enumerate(mixes) if mix is not None]
+            if done:
+                parts = decompose_rows(
+                    np.stack([mixes[i].means for i in done]),  # type: ignore[union-attr]
+                    np.stack([mixes[i].variances for i in done]),  # type: ignore[union-attr]
+                )
+                for i, part in zip(done, parts, strict=True):
+                    mix = mixes[i]
+                    key = ("mixed", name, groups[i], None)
+                    if key not in self._cache:
+                        self._cache[key] = (mix.distribution, part, mix.means)  # type: ignore[union-attr]
+            left[name] = [g for g, mix in zip(groups, mixes, strict=True) if mix is None]
+        return left
 
     def refit_means(self, metric: str, group: Any = None) -> np.ndarray:
         """The metric's mean under each refit's distribution (one value per refit)."""
@@ -679,7 +693,8 @@ class Evaluation(Result):
         for metric in names:
             if not _is_macro(metric):
                 self._binary(metric, "metrics")
-            self._prefetch(metric, every)  # small groups batched, the others on threads
+        self._prefetch(names, every)  # the small groups of every metric batched, the others on threads
+        for metric in names:
             columns["value"].extend(self._all_values(metric).tolist())
             for g in every:
                 d, parts, _ = self._mixed(metric, g)
