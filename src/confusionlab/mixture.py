@@ -537,12 +537,13 @@ def _component_moments(
     def expect(f: np.ndarray) -> np.ndarray:
         return np.einsum("...rq,...rq->...r", a @ np.ascontiguousarray(f, dtype=np.float64), b)
 
-    mass = expect(kept) if not kept.all() else a.sum(axis=-1) * b.sum(axis=-1)
+    every = bool(kept.all())  # then no masked copies of the lattice's values
+    mass = expect(kept) if not every else a.sum(axis=-1) * b.sum(axis=-1)
     if not finite.all():  # ±inf values: a component whose mass reaches them has infinite moments
         plus, minus = expect(values == np.inf), expect(values == -np.inf)
     else:
         plus = minus = np.zeros(a.shape[:-1])
-    v = np.where(kept, values, 0.0)
+    v = values if every else np.where(kept, values, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         means = expect(v) / mass
         present = ~np.isnan(means)
@@ -550,8 +551,11 @@ def _component_moments(
             present.sum(axis=-1, keepdims=True), 1
         )
         centre = np.where(np.isfinite(means).any(axis=-1, keepdims=True), centre, 0.0)
-        d = np.where(kept, values - centre[..., None], 0.0)  # centred: no cancellation in E[d²] − E[d]²
-        variances = np.maximum(expect(d * d) / mass - (means - centre) ** 2, 0.0)
+        d = values - centre[..., None]  # centred: no cancellation in E[d²] − E[d]²
+        if not every:
+            d[~kept] = 0.0
+        np.multiply(d, d, out=d)
+        variances = np.maximum(expect(d) / mass - (means - centre) ** 2, 0.0)
     means = np.where(plus > 0, np.where(minus > 0, np.nan, np.inf), np.where(minus > 0, -np.inf, means))
     variances = np.where((plus > 0) | (minus > 0), np.where(np.isnan(means), np.nan, np.inf), variances)
     return means, variances
