@@ -632,7 +632,7 @@ def slice_mixtures(
     from .grouping import _injective
     from .models import _shared_marginal, resolve_prior
 
-    several = not isinstance(metric, (str, Metric))
+    several = isinstance(metric, Sequence) and not isinstance(metric, str)
     ms = list(dict.fromkeys(get_metric(x) for x in (metric if several else [metric])))  # type: ignore[union-attr]
     model = check_choice(model, "model", SLICE_MODELS)
     tolerance = check_tolerance(tolerance)
