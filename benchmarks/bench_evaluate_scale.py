@@ -14,6 +14,12 @@ noise hits both alike; medians of ``--repeat``):
 * ``batch`` (issue 21): ``decompose("f1", by_group=True)`` on issue 21's 10,000 groups of 20
   objects × 20 refits (200,000 objects). Before: one ``slice_mixture`` per group (on 4 threads);
   now one ``slice_mixtures`` over all groups (array operations across the groups).
+* ``frame`` (issue 21): ``to_frame()`` of the four default metrics on the same data (the whole
+  test set's refit mixtures: union lattices of about 8 million points). The previous code is a
+  git revision (``--baseline``, exported with ``git archive``); each run is a fresh child process
+  (``PYTHONPATH`` the current tree or the exported one), alternating, and reports its process CPU
+  time (user + system: page faults of new memory are a large part of it), its wall time and its
+  peak RSS (``ru_maxrss``) while ``to_frame()`` runs.
 
 MetricPMF beyond ``EXACT_POINTS`` (MCC at p = n = 10⁵: 105 s and 3.7 GB in issue 21's sweep) is
 not timed here: the exact path it replaced is now refused by the memory limit at that size, so
@@ -25,16 +31,24 @@ Usage::
 
     python benchmarks/bench_evaluate_scale.py
     python benchmarks/bench_evaluate_scale.py --groups 1000 --repeat 3
+    python benchmarks/bench_evaluate_scale.py --only frame --baseline 8b8600b --repeat 3
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
+import os
 import platform
 import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -79,9 +93,9 @@ def previous(workload: str) -> Iterator[None]:
     elif workload == "groups":
         patch(models_module, "_shared_marginal", models_module.marginal)
         patch(mixture_module, "_one_blas_thread", lambda: threadpool_limits(limits=1, user_api="blas"))
-        patch(result_module.Evaluation, "_batch", lambda self, metric, groups: list(groups))
+        patch(result_module.Evaluation, "_batch", lambda self, metrics, groups: {m: list(groups) for m in metrics})
     elif workload == "batch":  # issue 21: one slice_mixture per group (on threads) instead of one batch
-        patch(result_module.Evaluation, "_batch", lambda self, metric, groups: list(groups))
+        patch(result_module.Evaluation, "_batch", lambda self, metrics, groups: {m: list(groups) for m in metrics})
     try:
         yield
     finally:
@@ -116,6 +130,70 @@ def workloads(args: argparse.Namespace) -> dict[str, Callable[[], Any]]:
     return {"simplex": simplex, "groups": groups, "batch": batch}
 
 
+FRAME_CHILD = """
+import json, resource, sys, time
+import numpy as np
+import confusionlab as cl
+rng = np.random.default_rng(0)
+n = 200_000
+y = rng.integers(0, 2, n)
+runs = np.where(rng.random((20, n)) < 0.85, y, 1 - y)
+g = rng.integers(0, 10_000, n)
+ev = cl.evaluate(y, refits=runs, groups=g)
+cpu, wall = time.process_time(), time.perf_counter()
+frame = ev.to_frame()
+cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+row = frame[(frame.group == "all") & (frame.metric == "f1")].iloc[0]
+print(json.dumps({"cpu": cpu, "wall": wall, "rss_mb": rss, "rows": len(frame), "f1": [row["lower"], row["upper"]],
+                  "method": row["method"]}))
+"""
+
+
+def export_revision(revision: str, into: Path) -> Path:
+    """The ``src`` tree of a git revision, exported under ``into`` (``git archive``)."""
+    root = Path(__file__).resolve().parents[1]
+    archive = into / "src.tar"
+    with archive.open("wb") as out:
+        subprocess.run(["git", "-C", str(root), "archive", revision, "src"], stdout=out, check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def frame_run(src: Path) -> dict[str, Any]:
+    """One ``to_frame()`` of issue 21's evaluation in a fresh child with ``src`` on its path."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    done = subprocess.run([sys.executable, "-c", FRAME_CHILD], env=env, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def frame_benchmark(args: argparse.Namespace) -> None:
+    current = Path(__file__).resolve().parents[1] / "src"
+    with tempfile.TemporaryDirectory() as tmp:
+        previous_src = export_revision(args.baseline, Path(tmp))
+        runs: dict[str, list[dict[str, Any]]] = {"previous": [], "current": []}
+        for _ in range(args.repeat):
+            for name, src in (("previous", previous_src), ("current", current)):
+                runs[name].append(frame_run(src))
+    print(f"load before/after: {os.getloadavg()}")
+    for name, got in runs.items():
+        print(f"frame {name:8s} (" + ", ".join(f"cpu {r['cpu']:.2f} s wall {r['wall']:.2f} s rss {r['rss_mb']:.0f} MB"
+                                           for r in got) + ")")  # fmt: skip
+    med = {
+        name: {k: statistics.median(r[k] for r in got) for k in ("cpu", "wall", "rss_mb")} for name, got in runs.items()
+    }
+    old, new = med["previous"], med["current"]
+    print(
+        f"frame    previous cpu {old['cpu']:6.2f} s wall {old['wall']:6.2f} s rss {old['rss_mb']:5.0f} MB   "
+        f"current cpu {new['cpu']:6.2f} s wall {new['wall']:6.2f} s rss {new['rss_mb']:5.0f} MB   "
+        f"ratio cpu {old['cpu'] / new['cpu']:4.1f}× wall {old['wall'] / new['wall']:4.1f}×"
+    )
+    same = runs["previous"][0]["f1"] == runs["current"][0]["f1"]
+    print(f"whole test set's f1 interval: previous {runs['previous'][0]['f1']} current {runs['current'][0]['f1']} "
+          f"({'identical' if same else 'DIFFERENT'}; method {runs['current'][0]['method']})")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--groups", type=int, default=1000)
@@ -123,11 +201,15 @@ def main() -> None:
     parser.add_argument("--refits", type=int, default=20)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--batch-groups", type=int, default=10_000, help="groups of 20 objects of --only batch")
-    parser.add_argument("--only", choices=["simplex", "groups", "batch"], action="append")
+    parser.add_argument("--only", choices=["simplex", "groups", "batch", "frame"], action="append")
+    parser.add_argument("--baseline", default="8b8600b", help="git revision of the previous code (--only frame)")
     args = parser.parse_args()
-    print(f"numpy {np.__version__}, python {platform.python_version()}, {platform.machine()}")
+    print(f"numpy {np.__version__}, python {platform.python_version()}, {platform.machine()}, load {os.getloadavg()}")
     jobs = workloads(args)
-    for name in args.only or list(jobs):
+    for name in args.only or [*jobs, "frame"]:
+        if name == "frame":
+            frame_benchmark(args)
+            continue
         job = jobs[name]
         job()  # warm-up (imports, caches of the first call)
         new, old = [], []

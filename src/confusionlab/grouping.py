@@ -268,18 +268,32 @@ def _sort_doubles(f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     k = (size - 1).bit_length()
     bits = f.view(np.int64)
     key = np.empty(size, dtype=np.int64)
-    high = np.int64(-(1 << k))
-    # block by block, so that each block stays in cache through the five steps
+    ukey = key.view(np.uint64)
+
+    def ordered(x: float) -> int:  # the int64 that sorts like the double x
+        b = int(np.float64(x).view(np.int64))
+        return b ^ 0x7FFFFFFFFFFFFFFF if b < 0 else b
+
+    # the keys are taken relative to the smallest, so that a narrow range of doubles keeps more of
+    # its bits: shift drops only the low bits the range and the index leave no room for
+    smallest, largest = float(f.min()), float(f.max())
+    base = -1 if smallest == 0 else ordered(smallest)  # −0.0 (ordered −1) sorts with +0.0 (ordered 0)
+    shift = max(0, ((0 if largest == 0 else ordered(largest)) - base).bit_length() + k - 63)
+    base_u, shift_u = np.uint64(base % 2**64), np.uint64(shift)
+    # block by block, so that each block stays in cache through the six steps
     block = min(size, _BLOCK)
-    index = np.arange(block, dtype=np.int64)
+    index = np.arange(block, dtype=np.uint64)
     for lo in range(0, size, block):
         part, b = key[lo : lo + block], bits[lo : lo + block]
         np.right_shift(b, 63, out=part)  # −1 where negative: flip the 63 low bits (larger magnitudes lower)
         part &= _LOW_63
         part ^= b
-        part &= high
-        part |= index[: part.size]
-        index += block
+        upart = ukey[lo : lo + block]
+        upart -= base_u  # modulo 2**64: the distance from the smallest, below 2**(63 - k + shift)
+        upart >>= shift_u
+        upart <<= np.uint64(k)
+        upart |= index[: part.size]
+        index += np.uint64(block)
     key.sort()
     near = np.empty(size - 1, dtype=bool)  # below 2**k exactly where the high bits agree
     temp = np.empty(block, dtype=np.int64)
@@ -287,8 +301,10 @@ def _sort_doubles(f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         hi = min(size - 1, lo + block)
         x = np.bitwise_xor(key[lo + 1 : hi + 1], key[lo:hi], out=temp[: hi - lo])
         np.less(x.view(np.uint64), np.uint64(1 << k), out=near[lo:hi])
-    zero = int(np.searchsorted(key, 0))  # the runs of −0.0 (high bits −1) and +0.0 (high bits 0)
-    signed_zeros = 0 < zero < size and key[zero - 1] >= -(1 << k) and key[zero] < (1 << k)
+    # the runs of −0.0 (ordered −1) and +0.0 (ordered 0): in one run already, or in two adjacent ones
+    positive, negative = (0 - base) >> shift, (-1 - base) >> shift
+    zero = int(np.searchsorted(key, positive << k)) if positive != negative and 0 <= negative else 0
+    signed_zeros = 0 < zero < size and key[zero - 1] >= negative << k and key[zero] < (positive + 1) << k
     if signed_zeros:
         near[zero - 1] = True  # one run: −0.0 == +0.0
     order = key

@@ -33,6 +33,7 @@ from ._validation import (
     DEFAULT_TOLERANCE,
     MAX_TOLERANCE,
     InvalidParameterError,
+    TooLargeError,
     check_choice,
     check_memory,
     check_real_array,
@@ -52,6 +53,7 @@ from .models import SLICE_MODELS, slice_model
 
 __all__ = [
     "BATCH_POINTS",
+    "EXACT_MIXTURE_POINTS",
     "MIXTURE_EXTRA_BYTES",
     "SliceMixture",
     "decompose",
@@ -249,6 +251,7 @@ def slice_mixture(
     prior: Any = "uniform",
     tolerance: float = DEFAULT_TOLERANCE,
     undefined: float | str = 0.0,
+    max_points: float | None = None,
 ) -> SliceMixture:
     """The mixture of ``metric_distribution(cm, metric, model)`` over ``cms`` (one slice), exactly.
 
@@ -258,6 +261,10 @@ def slice_mixture(
         Matrices with the same ``p`` and ``n`` (e.g. one per refit of a model).
     metric, model, prior, tolerance, undefined
         As for :func:`~confusionlab.metric_distribution` (slice models only).
+    max_points : float, optional
+        Refuse (:class:`~confusionlab.TooLargeError`, before anything is allocated) a union
+        lattice of more points: a work budget, e.g. :data:`EXACT_MIXTURE_POINTS` (default: only
+        the memory limit refuses).
 
     Returns
     -------
@@ -302,6 +309,11 @@ def slice_mixture(
     tn_lo = min(sl.tn_lo for sl in order)
     tn_hi = max(sl.tn_lo + sl.tn_pmf.size for sl in order)
     size_p, size_q, r = tp_hi - tp_lo, tn_hi - tn_lo, len(order)
+    if max_points is not None and float(size_p) * size_q > max_points:
+        raise TooLargeError(
+            f"the {model} lattice of {size_p:,} × {size_q:,} (TP, TN) points covering {r} matrices is above "
+            f"max_points={max_points:,.0f}; pool the matrices' own distributions (method='auto': sampled where large)"
+        )
     check_memory(
         mixture_bytes(m, p + n, size_p, size_q, r),
         f"the {model} lattice of {size_p:,} × {size_q:,} (TP, TN) points covering {r} matrices",
@@ -316,26 +328,149 @@ def slice_mixture(
         a[i, sl.tp_lo - tp_lo : sl.tp_lo - tp_lo + sl.tp_pmf.size] = sl.tp_pmf
         b[i, sl.tn_lo - tn_lo : sl.tn_lo - tn_lo + sl.tn_pmf.size] = sl.tn_pmf
     with _one_blas_thread():  # small products: threads only cost on a busy machine
-        weights = (a.T @ b) / r
+        weights = a.T @ b
+    weights /= r
     tp = np.arange(tp_lo, tp_hi, dtype=np.int64)[:, None]
     tn = np.arange(tn_lo, tn_hi, dtype=np.int64)[None, :]
     cols = (tp, p - tp, n - tn, tn)
     pruned = float(np.mean([sl.pruned_mass for sl in order]))
-    keep = weights > 0  # the bounding box of the windows has corners no component reaches
-    pooled = lattice_distribution(
-        m,
-        cols,
-        weights,
-        largest=p + n,
-        pruned=pruned,
-        model=f"{model} mixture of {r}",
-        undefined=undefined_value,
-        keep=None if tolerance == 0 or keep.all() else keep,  # tolerance 0: the whole slice, as one component
-        slice_pn=(p, n),  # one slice: the metric's slice form (fewer passes, bounds without a scan)
-    )
+    label = f"{model} mixture of {r}"
+    pooled = None
+    if size_p * size_q >= LEAN_POINTS:
+        pooled = _lean_pooled(m, tp, tn, (p, n), weights, tolerance == 0, pruned, label, undefined_value)
+    if pooled is None:
+        keep = weights > 0  # the bounding box of the windows has corners no component reaches
+        pooled = lattice_distribution(
+            m,
+            cols,
+            weights,
+            largest=p + n,
+            pruned=pruned,
+            model=label,
+            undefined=undefined_value,
+            keep=None if tolerance == 0 or keep.all() else keep,  # tolerance 0: the whole slice, as one component
+            slice_pn=(p, n),  # one slice: the metric's slice form (fewer passes, bounds without a scan)
+        )
+    del weights
     with _one_blas_thread():
         means, variances = _component_moments(m, cols, a, b, undefined_value)
     return SliceMixture(pooled, means, variances)
+
+
+#: Most points of a union lattice whose mixture :func:`~confusionlab.evaluate`'s
+#: ``method="auto"`` computes exactly (about a second and 400 MB a metric kept: the distribution
+#: has up to one atom a point); beyond, the refits' own distributions are sampled (Monte Carlo
+#: of the same model, labelled).
+EXACT_MIXTURE_POINTS = 10_000_000
+#: Union lattices of at least this many points take :func:`_lean_pooled` (one exact
+#: float key a point, sorted once, no copies of the lattice); smaller ones the general
+#: grouping of :func:`~confusionlab.distribution.lattice_distribution`, bit for bit as before.
+LEAN_POINTS = 1 << 20
+#: Rows of the lattice whose exact keys are computed at a time by :func:`_lean_pooled`.
+_LEAN_ROWS = 64
+
+
+def _lean_pooled(
+    m: Metric,
+    tp: np.ndarray,
+    tn: np.ndarray,
+    pn: tuple[int, int],
+    weights: np.ndarray,
+    whole: bool,
+    pruned: float,
+    label: str,
+    undefined: float | None,
+) -> MetricDistribution | None:
+    """The pooled distribution of one large union lattice (``tp`` a column, ``tn`` a row,
+    ``weights`` its masses), grouped on exact keys with the memory of one float key a point.
+
+    The keys ``num/den`` are computed a block of rows at a time into one array; points of
+    zero weight (corners of the windows' bounding box no component reaches; kept when
+    ``whole``, the lattice of ``tolerance=0``) get a key below every other and are dropped
+    after the one sort (:func:`~confusionlab.grouping.sort_exactly`'s ``skip``), instead of copying the
+    lattice without them. The keys are exact where doubles separate distinct ratios:
+    ``D * V < 2**51`` for a constant denominator ``D`` (the balanced family on a slice),
+    ``D**2 * V < 2**51`` otherwise (:mod:`confusionlab.grouping`). Returns None — the
+    caller takes the general grouping — where that does not hold, where the integers are
+    not exact doubles, where the metric has 0/0 or x/0 points on the kept lattice, or where
+    the denominator is constant and the keys few (one bincount is cheaper).
+    """
+    from .distribution import _arithmetic
+    from .grouping import _group_sorted, _injective
+
+    p, n = pn
+    shape = weights.shape
+    if _arithmetic(m, p + n, (tp, p - tp, n - tn, tn)) != "float":
+        return None
+    # a constant denominator and few integer keys (the rates, accuracy) are cheaper counted by the
+    # general path's bincount: told from a 3 × 3 sample (adjacent points give the keys' step) before
+    # any key is computed, and decided exactly below
+    at_p, at_q = np.unique([0, 1, shape[0] - 1]), np.unique([0, 1, shape[1] - 1])
+    probe = m._exact_on_slice(tp[at_p], tn[:, at_q], p, n, as_float=True)
+    probe_num = np.broadcast_to(probe.num, (at_p.size, at_q.size)).reshape(-1)
+    probe_den = np.broadcast_to(probe.den, (at_p.size, at_q.size)).reshape(-1)
+    if (probe_den == probe_den[0]).all() and probe_den[0] != 0:
+        probe_step = int(np.gcd.reduce((probe_num - probe_num[0]).astype(np.int64))) or 1
+        if (probe_num.max() - probe_num.min()) // probe_step <= 4 * weights.size + (1 << 16):
+            return None
+    keys = np.empty(shape)
+    dmin, dmax, nmin, nmax, vmax = math.inf, 0.0, math.inf, -math.inf, 0.0
+    form, first, step = None, None, 0  # step: gcd of the numerators' differences while den is constant
+    for lo in range(0, shape[0], _LEAN_ROWS):
+        rows = slice(lo, lo + _LEAN_ROWS)
+        block = keys[rows]
+        form = m._exact_on_slice(tp[rows], tn, p, n, as_float=True)
+        num = np.broadcast_to(form.num, block.shape)
+        den = np.broadcast_to(form.den, block.shape)
+        kept = np.ones(block.shape, dtype=bool) if whole else weights[rows] > 0
+        special = den == 0
+        if form.undefined is not None:
+            special = special | np.broadcast_to(form.undefined, block.shape)
+        if (special & kept).any():
+            return None
+        with np.errstate(divide="ignore", invalid="ignore"):
+            np.divide(num, den, out=block)
+        if not kept.all():
+            block[~kept] = -np.inf
+        if kept.any():
+            dmin = min(dmin, float(den.min(where=kept, initial=math.inf)))
+            dmax = max(dmax, float(den.max(where=kept, initial=0.0)))
+            nmin = min(nmin, float(num.min(where=kept, initial=math.inf)))
+            nmax = max(nmax, float(num.max(where=kept, initial=-math.inf)))
+            vmax = max(vmax, float(np.abs(block).max(where=kept, initial=0.0)))
+            if dmin == dmax:
+                first = float(num[kept][0]) if first is None else first
+                step = math.gcd(step, int(np.gcd.reduce((num[kept] - first).astype(np.int64))))
+    out = np.isneginf(keys)
+    excluded = int(np.count_nonzero(out))
+    if form is None or excluded == keys.size or not max(abs(nmin), abs(nmax), dmax) < 2.0**53:
+        return None
+    if excluded:  # just below the smallest key, not −inf: the keys' range stays narrow (cheaper to sort)
+        keys[out] = np.nextafter(keys.min(where=~out, initial=math.inf), -math.inf)
+    del out
+    if dmin == dmax:
+        if (nmax - nmin) // max(step, 1) <= 4 * (keys.size - excluded) + (1 << 16):
+            return None  # few integer keys: the general path counts them with one bincount
+        bound = dmax * vmax  # distinct ratios of one denominator differ by at least 1/D
+    else:
+        bound = dmax**2 * vmax
+    if not _injective(bound):
+        return None
+    grouped = _group_sorted(
+        form, keys.reshape(-1), None, None, weights.reshape(-1), check=None, strategy="float-injective", skip=excluded
+    )
+    return MetricDistribution(
+        grouped.values,
+        grouped.masses,
+        grouped.counts,
+        metric=m.name,
+        model=label,
+        pruned_mass=pruned,
+        lattice_points=keys.size - excluded,
+        strategy=f"{grouped.strategy} (lean)",
+        undefined_excluded=undefined is None,
+        check_total=True,
+    )
 
 
 _CONTROLLER: list[ThreadpoolController] = []
@@ -402,12 +537,13 @@ def _component_moments(
     def expect(f: np.ndarray) -> np.ndarray:
         return np.einsum("...rq,...rq->...r", a @ np.ascontiguousarray(f, dtype=np.float64), b)
 
-    mass = expect(kept) if not kept.all() else a.sum(axis=-1) * b.sum(axis=-1)
+    every = bool(kept.all())  # then no masked copies of the lattice's values
+    mass = expect(kept) if not every else a.sum(axis=-1) * b.sum(axis=-1)
     if not finite.all():  # ±inf values: a component whose mass reaches them has infinite moments
         plus, minus = expect(values == np.inf), expect(values == -np.inf)
     else:
         plus = minus = np.zeros(a.shape[:-1])
-    v = np.where(kept, values, 0.0)
+    v = values if every else np.where(kept, values, 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         means = expect(v) / mass
         present = ~np.isnan(means)
@@ -415,8 +551,11 @@ def _component_moments(
             present.sum(axis=-1, keepdims=True), 1
         )
         centre = np.where(np.isfinite(means).any(axis=-1, keepdims=True), centre, 0.0)
-        d = np.where(kept, values - centre[..., None], 0.0)  # centred: no cancellation in E[d²] − E[d]²
-        variances = np.maximum(expect(d * d) / mass - (means - centre) ** 2, 0.0)
+        d = values - centre[..., None]  # centred: no cancellation in E[d²] − E[d]²
+        if not every:
+            d[~kept] = 0.0
+        np.multiply(d, d, out=d)
+        variances = np.maximum(expect(d) / mass - (means - centre) ** 2, 0.0)
     means = np.where(plus > 0, np.where(minus > 0, np.nan, np.inf), np.where(minus > 0, -np.inf, means))
     variances = np.where((plus > 0) | (minus > 0), np.where(np.isnan(means), np.nan, np.inf), variances)
     return means, variances
@@ -443,13 +582,13 @@ def _gather(
 
 def slice_mixtures(
     counts: Any,
-    metric: str | Metric,
+    metric: str | Metric | Sequence[str | Metric],
     model: str = "beta-binomial",
     *,
     prior: Any = "uniform",
     tolerance: float = DEFAULT_TOLERANCE,
     undefined: float = 0.0,
-) -> list[SliceMixture | None]:
+) -> Any:
     """:func:`slice_mixture` of many groups at once, in array operations across the groups.
 
     Parameters
@@ -457,7 +596,10 @@ def slice_mixtures(
     counts : array-like of int, shape (groups, R, 4)
         Each group's R matrices (TP, FN, FP, TN), one slice per group (the same p and n
         within a group).
-    metric, model, prior, tolerance, undefined
+    metric : str, Metric or sequence of them
+        As for :func:`slice_mixture`; several metrics share the chunks' marginals, weights
+        and lattices.
+    model, prior, tolerance, undefined
         As for :func:`slice_mixture` (``undefined`` a number: 0/0 points take that value).
 
     Returns
@@ -466,7 +608,8 @@ def slice_mixtures(
         For each group, equal to ``slice_mixture`` of its matrices (values, multiplicities,
         undefined points; masses and moments to rounding), or None where the group is not
         batched: a union lattice above :data:`BATCH_POINTS` points, or keys whose doubles
-        might merge distinct values (the caller computes those one by one).
+        might merge distinct values (the caller computes those one by one). For a sequence
+        of metrics: ``{metric name: that list}``.
 
     Notes
     -----
@@ -489,7 +632,8 @@ def slice_mixtures(
     from .grouping import _injective
     from .models import _shared_marginal, resolve_prior
 
-    m = get_metric(metric)
+    several = isinstance(metric, Sequence) and not isinstance(metric, str)
+    ms = list(dict.fromkeys(get_metric(x) for x in (metric if several else [metric])))  # type: ignore[union-attr]
     model = check_choice(model, "model", SLICE_MODELS)
     tolerance = check_tolerance(tolerance)
     undefined_value = check_undefined(undefined)
@@ -498,9 +642,9 @@ def slice_mixtures(
     if c4.ndim != 3 or c4.shape[2] != 4 or c4.shape[1] == 0 or np.any(c4 < 0):
         raise InvalidParameterError(f"counts must be (groups, R, 4) non-negative counts, got shape {c4.shape}")
     n_groups, r, _ = c4.shape
-    out: list[SliceMixture | None] = [None] * n_groups
+    outs: dict[str, list[SliceMixture | None]] = {m.name: [None] * n_groups for m in ms}
     if n_groups == 0 or undefined_value is None:
-        return out
+        return outs if several else outs[ms[0].name]
     tp, fn, fp, tn = (c4[..., i] for i in range(4))
     p, n = tp + fn, fp + tn
     if np.any(p != p[:, :1]) or np.any(n != n[:, :1]):
@@ -555,86 +699,88 @@ def slice_mixtures(
         tnv = np.minimum(tn_lo[chunk, None, None] + np.arange(qm)[None, None, :], nc)
         cols = (tpv, pc - tpv, nc - tnv, tnv)
         largest = int((p[chunk] + n[chunk]).max())
-        arithmetic = _arithmetic(m, largest, cols)
-        if arithmetic == "clustered":
-            continue
-        form = m.exact(*cols, as_float=arithmetic != "int64")
-        shape = weights.shape
-        keep = valid if tolerance == 0 else valid & (weights > 0)
-        num = np.broadcast_to(np.asarray(form.num, dtype=np.float64), shape)
-        den = np.broadcast_to(np.asarray(form.den, dtype=np.float64), shape)
-        regular = keep & (den != 0)
-        if form.undefined is not None:
-            regular &= ~np.broadcast_to(form.undefined, shape)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            f = num / den
-        if regular.any():
-            dmax = float(den[regular].max())
-            vmax = float(np.abs(f[regular]).max())
-            if not (num[regular].__abs__().max() < 2.0**53 and dmax < 2.0**53 and _injective(dmax**2 * vmax)):
+        for m in ms:  # the chunk's marginals, weights and lattice are shared by the metrics
+            out = outs[m.name]
+            arithmetic = _arithmetic(m, largest, cols)
+            if arithmetic == "clustered":
                 continue
-        gid = np.broadcast_to(np.arange(chunk.size)[:, None, None], shape)
-        # the regular points: one sort on (group, num/den), one value per run of equal keys
-        g_reg, f_reg, w_reg = gid[regular], f[regular], weights[regular]
-        order = np.lexsort((f_reg, g_reg))
-        g_reg, f_reg, w_reg = g_reg[order], f_reg[order], w_reg[order]
-        starts = np.flatnonzero(np.r_[True, (g_reg[1:] != g_reg[:-1]) | (f_reg[1:] != f_reg[:-1])])
-        seg_g = g_reg[starts]
-        seg_w = np.add.reduceat(w_reg, starts) if starts.size else np.empty(0)
-        seg_c = np.diff(np.r_[starts, g_reg.size])
-        seg_v = f_reg[starts].copy()
-        seg_v = seg_v if form.kind == "ratio" and form.scale == 1.0 else form.value(seg_v, 1, overwrite=True)
-        # the special points (0/0: the undefined value; x/0: ±inf), merged as lattice_distribution does
-        where, undefined_at, sign_at = form.special_points(shape)
-        kept_special = keep.reshape(-1)[where]
-        where, undefined_at, sign_at = where[kept_special], undefined_at[kept_special], sign_at[kept_special]
-        sp_g = gid.reshape(-1)[where]
-        sp_w = weights.reshape(-1)[where]
-        sp_v = np.where(undefined_at, undefined_value, np.where(sign_at > 0, np.inf, -np.inf))
-        undef_mass = np.bincount(sp_g[undefined_at], weights=sp_w[undefined_at], minlength=chunk.size)
-        undef_points = np.bincount(sp_g[undefined_at], minlength=chunk.size)
-        all_g = np.r_[seg_g, sp_g]
-        all_v = np.r_[seg_v, sp_v]
-        all_w = np.r_[seg_w, sp_w]
-        all_c = np.r_[seg_c, np.ones(sp_g.size, dtype=np.int64)]
-        order = np.lexsort((all_v, all_g))
-        all_g, all_v, all_w, all_c = all_g[order], all_v[order], all_w[order], all_c[order]
-        firsts = np.flatnonzero(np.r_[True, (all_g[1:] != all_g[:-1]) | (all_v[1:] != all_v[:-1])])
-        values = all_v[firsts]
-        masses = np.add.reduceat(all_w, firsts)
-        mults = np.add.reduceat(all_c, firsts)
-        bounds = np.searchsorted(all_g[firsts], np.arange(chunk.size + 1))
-        lattice_points = np.count_nonzero(keep.reshape(chunk.size, -1), axis=1)
-        # the checks MetricDistribution makes of each, made here at once: atoms strictly increasing
-        # within each group (one sort on (group, value) made them so), masses finite, ≥ 0, summing to 1
-        if np.isnan(values).any() or not np.all(np.isfinite(masses)) or np.any(masses < 0):
-            raise ArithmeticError(f"the batched {m.name} mixtures hold NaN values or invalid masses; please report")
-        totals = np.bincount(all_g[firsts], weights=masses, minlength=chunk.size) + pruned[chunk]
-        if np.any(np.abs(totals - 1.0) > TOTAL_MASS_TOLERANCE):
-            worst = float(totals[np.argmax(np.abs(totals - 1.0))])
-            raise ArithmeticError(
-                f"a batched {m.name} mixture ({model}) lost precision: its probabilities and pruned mass add up "
-                f"to {worst!r}, not 1; please report this with the counts that produced it"
-            )
-        with _one_blas_thread():
-            means, variances = _component_moments(m, cols, a, b, undefined_value, valid)
-        label = f"{model} mixture of {r}"
-        with checked_in_bulk():
-            made = [
-                MetricDistribution(
-                    values[bounds[i] : bounds[i + 1]],
-                    masses[bounds[i] : bounds[i + 1]],
-                    mults[bounds[i] : bounds[i + 1]],
-                    metric=m.name,
-                    model=label,
-                    undefined_mass=float(undef_mass[i]),
-                    undefined_points=int(undef_points[i]),
-                    pruned_mass=float(pruned[g]),
-                    lattice_points=int(lattice_points[i]),
-                    strategy="float-injective (batched over groups)",
+            form = m.exact(*cols, as_float=arithmetic != "int64")
+            shape = weights.shape
+            keep = valid if tolerance == 0 else valid & (weights > 0)
+            num = np.broadcast_to(np.asarray(form.num, dtype=np.float64), shape)
+            den = np.broadcast_to(np.asarray(form.den, dtype=np.float64), shape)
+            regular = keep & (den != 0)
+            if form.undefined is not None:
+                regular &= ~np.broadcast_to(form.undefined, shape)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                f = num / den
+            if regular.any():
+                dmax = float(den[regular].max())
+                vmax = float(np.abs(f[regular]).max())
+                if not (num[regular].__abs__().max() < 2.0**53 and dmax < 2.0**53 and _injective(dmax**2 * vmax)):
+                    continue
+            gid = np.broadcast_to(np.arange(chunk.size)[:, None, None], shape)
+            # the regular points: one sort on (group, num/den), one value per run of equal keys
+            g_reg, f_reg, w_reg = gid[regular], f[regular], weights[regular]
+            order = np.lexsort((f_reg, g_reg))
+            g_reg, f_reg, w_reg = g_reg[order], f_reg[order], w_reg[order]
+            starts = np.flatnonzero(np.r_[True, (g_reg[1:] != g_reg[:-1]) | (f_reg[1:] != f_reg[:-1])])
+            seg_g = g_reg[starts]
+            seg_w = np.add.reduceat(w_reg, starts) if starts.size else np.empty(0)
+            seg_c = np.diff(np.r_[starts, g_reg.size])
+            seg_v = f_reg[starts].copy()
+            seg_v = seg_v if form.kind == "ratio" and form.scale == 1.0 else form.value(seg_v, 1, overwrite=True)
+            # the special points (0/0: the undefined value; x/0: ±inf), merged as lattice_distribution does
+            where, undefined_at, sign_at = form.special_points(shape)
+            kept_special = keep.reshape(-1)[where]
+            where, undefined_at, sign_at = where[kept_special], undefined_at[kept_special], sign_at[kept_special]
+            sp_g = gid.reshape(-1)[where]
+            sp_w = weights.reshape(-1)[where]
+            sp_v = np.where(undefined_at, undefined_value, np.where(sign_at > 0, np.inf, -np.inf))
+            undef_mass = np.bincount(sp_g[undefined_at], weights=sp_w[undefined_at], minlength=chunk.size)
+            undef_points = np.bincount(sp_g[undefined_at], minlength=chunk.size)
+            all_g = np.r_[seg_g, sp_g]
+            all_v = np.r_[seg_v, sp_v]
+            all_w = np.r_[seg_w, sp_w]
+            all_c = np.r_[seg_c, np.ones(sp_g.size, dtype=np.int64)]
+            order = np.lexsort((all_v, all_g))
+            all_g, all_v, all_w, all_c = all_g[order], all_v[order], all_w[order], all_c[order]
+            firsts = np.flatnonzero(np.r_[True, (all_g[1:] != all_g[:-1]) | (all_v[1:] != all_v[:-1])])
+            values = all_v[firsts]
+            masses = np.add.reduceat(all_w, firsts)
+            mults = np.add.reduceat(all_c, firsts)
+            bounds = np.searchsorted(all_g[firsts], np.arange(chunk.size + 1))
+            lattice_points = np.count_nonzero(keep.reshape(chunk.size, -1), axis=1)
+            # the checks MetricDistribution makes of each, made here at once: atoms strictly increasing
+            # within each group (one sort on (group, value) made them so), masses finite, ≥ 0, summing to 1
+            if np.isnan(values).any() or not np.all(np.isfinite(masses)) or np.any(masses < 0):
+                raise ArithmeticError(f"the batched {m.name} mixtures hold NaN values or invalid masses; please report")
+            totals = np.bincount(all_g[firsts], weights=masses, minlength=chunk.size) + pruned[chunk]
+            if np.any(np.abs(totals - 1.0) > TOTAL_MASS_TOLERANCE):
+                worst = float(totals[np.argmax(np.abs(totals - 1.0))])
+                raise ArithmeticError(
+                    f"a batched {m.name} mixture ({model}) lost precision: its probabilities and pruned mass add up "
+                    f"to {worst!r}, not 1; please report this with the counts that produced it"
                 )
-                for i, g in enumerate(chunk)
-            ]
-        for i, g in enumerate(chunk):
-            out[g] = SliceMixture(made[i], means[i], variances[i])
-    return out
+            with _one_blas_thread():
+                means, variances = _component_moments(m, cols, a, b, undefined_value, valid)
+            label = f"{model} mixture of {r}"
+            with checked_in_bulk():
+                made = [
+                    MetricDistribution(
+                        values[bounds[i] : bounds[i + 1]],
+                        masses[bounds[i] : bounds[i + 1]],
+                        mults[bounds[i] : bounds[i + 1]],
+                        metric=m.name,
+                        model=label,
+                        undefined_mass=float(undef_mass[i]),
+                        undefined_points=int(undef_points[i]),
+                        pruned_mass=float(pruned[g]),
+                        lattice_points=int(lattice_points[i]),
+                        strategy="float-injective (batched over groups)",
+                    )
+                    for i, g in enumerate(chunk)
+                ]
+            for i, g in enumerate(chunk):
+                out[g] = SliceMixture(made[i], means[i], variances[i])
+    return outs if several else outs[ms[0].name]

@@ -18,7 +18,7 @@ from .._validation import (
     check_labels_not_scores,
 )
 from ._labels import ALL, MAX_GROUPS, _classes
-from ._options import check_options, check_simplex_fits, check_target_model, positive_and_metrics
+from ._options import Options, check_simplex_fits, check_target_model, positive_and_metrics
 from ._result import Evaluation
 
 __all__ = ["check_column_name", "evaluate_data", "label_array"]
@@ -52,24 +52,19 @@ def evaluate_data(
     groups: Any = None,
     refits: Any = None,
     positive: Any = None,
-    model: str = "beta-binomial",
-    method: str = "auto",
-    metrics: Any = None,
-    target: str = "next_test_set",
-    tolerance: float = 1e-12,
-    prior: Any = None,
-    n_draws: int = 20_000,
-    random_state: Any = 0,
-    min_class_size: int = 10,
-    progress: bool | None = None,
+    options: Options,
 ) -> Evaluation:
     """:func:`~confusionlab.evaluate` of the columns ``y_true``, ``y_pred``, ``groups`` of ``data``.
+
+    ``options`` are :func:`~confusionlab.evaluate`'s other arguments, checked once by
+    :func:`~confusionlab.evaluation._options.check_options` (``evaluate`` calls this with them).
 
     Examples
     --------
     >>> import pandas as pd
+    >>> from confusionlab import evaluate
     >>> df = pd.DataFrame({"y": [1, 1, 0, 0, 1, 0, 1, 0], "p": [1, 0, 0, 0, 1, 1, 1, 0]})
-    >>> evaluate_data(df, "y", "p").value["recall"]
+    >>> evaluate("y", "p", data=df).value["recall"]
     0.75
     """
     from ..bias.engines.table import MAX_LABELS, count_columns
@@ -84,19 +79,7 @@ def evaluate_data(
         raise InvalidParameterError('with data=, give y_pred, the column of predicted labels (y_pred="pred")')
     y_pred = check_column_name(y_pred, "y_pred")
     groups = check_column_name(groups, "groups", optional=True)
-    opts = check_options(
-        model=model,
-        method=method,
-        metrics=metrics,
-        target=target,
-        tolerance=tolerance,
-        prior=prior,
-        n_draws=n_draws,
-        random_state=random_state,
-        min_class_size=min_class_size,
-        progress=progress,
-    )
-    check_target_model(opts)
+    check_target_model(options)
 
     columns = {"y_true": y_true, "y_pred": y_pred} | ({"groups": groups} if groups is not None else {})
     limits = {"y_true": MAX_LABELS, "y_pred": MAX_LABELS} | ({"groups": MAX_GROUPS} if groups is not None else {})
@@ -109,9 +92,9 @@ def evaluate_data(
     p_vals = label_array(table.values["y_pred"])
     check_labels_not_scores(t_vals, "y_true")
     check_labels_not_scores(p_vals, "y_pred")
-    check_simplex_fits(opts, m)
+    check_simplex_fits(options, m)
     classes = _classes(t_vals, [p_vals])
-    classes, positive_index, chosen = positive_and_metrics(classes, positive, opts, 1)
+    classes, positive_index, chosen = positive_and_metrics(classes, positive, options, 1)
     k = len(classes)
 
     lookup = {c: i for i, c in enumerate(classes)}
@@ -151,8 +134,8 @@ def evaluate_data(
         t_codes=np.zeros(0, dtype=np.int64),
         group_codes=None,
         metrics=chosen,
-        **opts.evaluation_arguments(),
+        **options.evaluation_arguments(),
     )
-    if opts.method == "exact":  # the whole test set's lattice is the largest: refuse it now, as evaluate does
+    if options.method == "exact":  # the whole test set's lattice is the largest: refuse it now, as evaluate does
         evaluation._check_exact()
     return evaluation

@@ -68,8 +68,10 @@ def evaluate(
         The uncertainty model of :func:`~confusionlab.metric_distribution`.
     method : {"auto", "exact", "monte-carlo"}, default "auto"
         How the binary metrics' distributions are computed. ``"auto"``: exactly wherever
-        the lattice fits in :func:`confusionlab.memory_limit`, else by ``n_draws`` Monte
-        Carlo draws of the same model (any size). ``"exact"``: exactly or refused (at the
+        the lattice fits in :func:`confusionlab.memory_limit` (for refits, their union
+        lattice also of at most :data:`~confusionlab.mixture.EXACT_MIXTURE_POINTS` points:
+        about a second a metric), else by ``n_draws`` Monte Carlo draws of the same model
+        (any size). ``"exact"``: exactly or refused (at the
         call, for the whole test set). ``"monte-carlo"``: draws everywhere. Each
         distribution's ``.method`` and the ``method`` column of :meth:`Evaluation.to_frame`
         say which answered, ``mc_error`` and ``cdf_error`` how far it may be from exact
@@ -175,25 +177,6 @@ def evaluate(
     >>> d.target, round(d.mean(), 3)
     ('next_test_set', 0.667)
     """
-    if data is not None:  # data= with column names: the table counted where the data lives (SPEC F5)
-        from ._data import evaluate_data
-
-        kwargs = dict(
-            groups=groups,
-            refits=refits,
-            positive=positive,
-            model=model,
-            method=method,
-            metrics=metrics,
-            target=target,
-            tolerance=tolerance,
-            prior=prior,
-            n_draws=n_draws,
-            random_state=random_state,
-            min_class_size=min_class_size,
-            progress=progress,
-        )
-        return evaluate_data(data, y_true, y_pred, **kwargs)
     opts = check_options(
         model=model,
         method=method,
@@ -206,6 +189,10 @@ def evaluate(
         min_class_size=min_class_size,
         progress=progress,
     )
+    if data is not None:  # data= with column names: the table counted where the data lives (SPEC F5)
+        from ._data import evaluate_data
+
+        return evaluate_data(data, y_true, y_pred, groups=groups, refits=refits, positive=positive, options=opts)
     t = as_labels(y_true, "y_true")
     m = t.shape[0]
     if m < 2:

@@ -20,7 +20,7 @@ from .._validation import InvalidParameterError, TooLargeError, check_confidence
 from ..confusion import ConfusionMatrix
 from ..distribution import MetricDistribution, lattice_bytes, metric_distribution, shared_simplex
 from ..metrics import Metric, get_metric
-from ..mixture import decompose, decompose_rows, mixture, slice_mixture, slice_mixtures
+from ..mixture import EXACT_MIXTURE_POINTS, decompose, decompose_rows, mixture, slice_mixture, slice_mixtures
 from ..models import SIMPLEX_MODELS, SLICE_MODELS, slice_model
 from . import _sampling
 from ._metrics import _REFIT_WORDS, QUESTIONS, _is_macro, _label, _metric_name, table_values
@@ -299,11 +299,15 @@ class Evaluation(Result):
                     c = self.positive_index
                 cms = self._run_matrices(g, c)  # type: ignore[arg-type]
                 try:
-                    mix = slice_mixture(cms, metric, self.model, prior=self.prior, tolerance=self.tolerance)
+                    budget = EXACT_MIXTURE_POINTS if self.method == "auto" else None
+                    mix = slice_mixture(
+                        cms, metric, self.model, prior=self.prior, tolerance=self.tolerance, max_points=budget
+                    )
                     self._cache[key] = (mix.distribution, mix.decompose(), mix.means)
                 except TooLargeError:
-                    # the refits' union lattice does not fit: pool the refits' own distributions,
-                    # exact for method="exact", sampled for "auto" (exact ones would take minutes)
+                    # the refits' union lattice does not fit, or is above the budget of method="auto":
+                    # pool the refits' own distributions, exact for method="exact", sampled for "auto"
+                    # (exact ones would take minutes)
                     method = "exact" if self.method == "exact" else "monte-carlo"
                     dists = [self._exact(cm, metric, method) for cm in cms]
                     means = np.array([d.mean() for d in dists])
@@ -338,40 +342,48 @@ class Evaluation(Result):
             or self.method == "monte-carlo"
         )
 
-    def _prefetch(self, metric: str, groups: Sequence[int]) -> None:
-        """Compute the groups' exact mixtures on up to 4 threads (numpy's sorts release the GIL).
+    def _prefetch(self, metric: str | Sequence[str], groups: Sequence[int]) -> None:
+        """Compute the groups' exact mixtures of ``metric`` (one name, or several: their small
+        groups in one batch) on up to 4 threads (numpy's sorts release the GIL).
 
         Only the exact slice mixtures run in parallel: they involve no random numbers, so the
         results do not depend on the order in which threads finish.
         """
-        todo = [g for g in groups if ("mixed", metric, g, None) not in self._cache]
-        if len(todo) < 2 or not self._one_slice(metric):
+        names = [metric] if isinstance(metric, str) else list(metric)
+        todo = {name: [g for g in groups if ("mixed", name, g, None) not in self._cache] for name in names}
+        names = [name for name in names if len(todo[name]) >= 2 and self._one_slice(name)]
+        if not names:
             return
-        self._binary(metric)
-        todo = self._batch(metric, todo)
-        if len(todo) < 2:
-            return
+        for name in names:
+            self._binary(name)
+        left = self._batch(names, sorted(set().union(*(todo[name] for name in names))))
         from tqdm.auto import tqdm
 
-        workers = min(4, os.cpu_count() or 1, len(todo))
-        with (
-            threadpool_limits(limits=1, user_api="blas"),
-            ThreadPoolExecutor(workers) as pool,
-            tqdm(
-                total=len(todo), desc=f"{metric}: groups", delay=_sampling.PROGRESS_DELAY, disable=not self.progress
-            ) as bar,
-        ):
-            for _ in pool.map(lambda g: self._mixed(metric, g), todo):
-                bar.update(1)
+        for name in names:  # one metric at a time: a large group's lattice is the memory's largest item
+            wanted = set(todo[name])
+            jobs = [g for g in left[name] if g in wanted]
+            if len(jobs) < 2:
+                continue
+            workers = min(4, os.cpu_count() or 1, len(jobs))
+            with (
+                threadpool_limits(limits=1, user_api="blas"),
+                ThreadPoolExecutor(workers) as pool,
+                tqdm(
+                    total=len(jobs), desc=f"{name}: groups", delay=_sampling.PROGRESS_DELAY, disable=not self.progress
+                ) as bar,
+            ):
+                for _ in pool.map(lambda g, name=name: self._mixed(name, g), jobs):
+                    bar.update(1)
 
-    def _batch(self, metric: str, groups: Sequence[int]) -> list[int]:
-        """The small groups' exact mixtures in array operations across groups
+    def _batch(self, metrics: Sequence[str], groups: Sequence[int]) -> dict[str, list[int]]:
+        """The small groups' exact mixtures of ``metrics`` in array operations across groups
         (:func:`~confusionlab.mixture.slice_mixtures`: one marginal per distinct count, one
-        batched product, one sort); returns the groups left to :meth:`_mixed` one by one.
-        Refits only: one prediction vector keeps :func:`~confusionlab.metric_distribution`'s
-        own grouping, bit for bit (the batch sums masses in another order: equal to rounding)."""
+        batched product per chunk of groups for every metric, one sort per metric); returns,
+        per metric, the groups left to :meth:`_mixed` one by one. Refits only: one
+        prediction vector keeps :func:`~confusionlab.metric_distribution`'s own grouping, bit
+        for bit (the batch sums masses in another order: equal to rounding)."""
         if self.counts.shape[0] < 2:
-            return list(groups)
+            return {name: list(groups) for name in metrics}
         c = self.positive_index
         idx = np.asarray(groups, dtype=np.intp)
         tables = self.counts[:, idx]  # (runs, groups, classes, classes)
@@ -380,17 +392,23 @@ class Evaluation(Result):
         fp = tables[..., :, c].sum(axis=-1) - tp
         tn = tables.sum(axis=(-2, -1)) - tp - fn - fp
         counts = np.stack([tp, fn, fp, tn], axis=-1).transpose(1, 0, 2)  # (groups, runs, 4)
-        mixes = slice_mixtures(counts, metric, self.model, prior=self.prior, tolerance=self.tolerance)
-        done = [i for i, mix in enumerate(mixes) if mix is not None]
-        if done:
-            parts = decompose_rows(
-                np.stack([mixes[i].means for i in done]),  # type: ignore[union-attr]
-                np.stack([mixes[i].variances for i in done]),  # type: ignore[union-attr]
-            )
-            for i, part in zip(done, parts, strict=True):
-                mix = mixes[i]
-                self._cache[("mixed", metric, groups[i], None)] = (mix.distribution, part, mix.means)  # type: ignore[union-attr]
-        return [g for g, mix in zip(groups, mixes, strict=True) if mix is None]
+        batched = slice_mixtures(counts, list(metrics), self.model, prior=self.prior, tolerance=self.tolerance)
+        left = {}
+        for name in metrics:
+            mixes = batched[get_metric(name).name]
+            done = [i for i, mix in enumerate(mixes) if mix is not None]
+            if done:
+                parts = decompose_rows(
+                    np.stack([mixes[i].means for i in done]),  # type: ignore[union-attr]
+                    np.stack([mixes[i].variances for i in done]),  # type: ignore[union-attr]
+                )
+                for i, part in zip(done, parts, strict=True):
+                    mix = mixes[i]
+                    key = ("mixed", name, groups[i], None)
+                    if key not in self._cache:
+                        self._cache[key] = (mix.distribution, part, mix.means)  # type: ignore[union-attr]
+            left[name] = [g for g, mix in zip(groups, mixes, strict=True) if mix is None]
+        return left
 
     def refit_means(self, metric: str, group: Any = None) -> np.ndarray:
         """The metric's mean under each refit's distribution (one value per refit)."""
@@ -663,39 +681,38 @@ class Evaluation(Result):
         import pandas as pd
 
         confidence = check_confidence(confidence)
-        rows = []
         if isinstance(metrics, str):
             metrics = [metrics]
         sizes = self._all_sizes()
         every = range(len(self.groups))
-        for metric in [_metric_name(m, "metrics") for m in (metrics or self.metrics)]:
+        levels = np.array([(1 - confidence) / 2, (1 + confidence) / 2])  # interval(): ppf at both ends
+        names = [_metric_name(m, "metrics") for m in (metrics or self.metrics)]
+        columns: dict[str, list[Any]] = {key: [] for key in ("value", "mean", "lower", "upper", "method")}
+        columns |= {key: [] for key in ("mc_error", "cdf_error", "test_set_sd", "refit_sd", "total_sd")}
+        small = []
+        for metric in names:
             if not _is_macro(metric):
                 self._binary(metric, "metrics")
-            self._prefetch(metric, every)  # small groups batched, the others on threads
-            values = self._all_values(metric)
-            macro = _is_macro(metric) or self.positive_index is None
-            for g, name in enumerate(self.groups):
+        self._prefetch(names, every)  # the small groups of every metric batched, the others on threads
+        for metric in names:
+            columns["value"].extend(self._all_values(metric).tolist())
+            for g in every:
                 d, parts, _ = self._mixed(metric, g)
-                lo, hi = d.interval(confidence)
-                size = {key: int(column[g]) for key, column in sizes.items()}
-                small = min(size["positives"], size["negatives"]) if not macro else size["smallest_class"]
-                rows.append(
-                    {
-                        "group": name,
-                        "metric": metric,
-                        "value": float(values[g]),
-                        "mean": d.mean(),
-                        "lower": lo,
-                        "upper": hi,
-                        "method": d.method,
-                        "mc_error": d.mc_error,
-                        "cdf_error": d.cdf_error,
-                        **parts,
-                        **size,
-                        "too_small": small < self.min_class_size,
-                    }
-                )
-        return pd.DataFrame(rows)
+                lo, hi = d.ppf(levels).tolist()
+                for key, item in (("mean", d.mean()), ("lower", lo), ("upper", hi), ("method", d.method)):
+                    columns[key].append(item)
+                columns["mc_error"].append(d.mc_error)
+                columns["cdf_error"].append(d.cdf_error)
+                for key, item in parts.items():
+                    columns[key].append(item)
+            macro = _is_macro(metric) or self.positive_index is None
+            fewest = sizes["smallest_class"] if macro else np.minimum(sizes["positives"], sizes["negatives"])
+            small.append(fewest < self.min_class_size)
+        k = len(names)
+        frame = {"group": list(self.groups) * k, "metric": np.repeat(np.array(names, dtype=object), len(self.groups))}
+        frame |= columns | {key: np.tile(column.astype(np.int64), k) for key, column in sizes.items()}
+        frame["too_small"] = np.concatenate(small) if small else np.zeros(0, dtype=bool)
+        return pd.DataFrame(frame)
 
     def _all_sizes(self) -> dict[str, np.ndarray]:
         """:meth:`sizes` of every group at once (arrays over :attr:`groups`)."""

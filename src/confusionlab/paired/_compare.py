@@ -713,26 +713,8 @@ def compare_paired(
     >>> r.verdict(margin=0.02)
     'insufficient evidence'
     """
-    if data is not None:  # data= with column names: the cells counted where the data lives (SPEC F5)
-        from ._data import compare_paired_data
-
-        kwargs = dict(
-            model=check_model(model, stacklevel=3),
-            tolerance=tolerance,
-            future_size=future_size,
-            undefined=undefined,
-            method=method,
-            n_draws=n_draws,
-            random_state=random_state,
-            target=target,
-        )
-        return compare_paired_data(data, y_true, pred_a, pred_b, metric, positive=positive, **kwargs)
-    model = check_model(model, stacklevel=3)
-    counts = PairedCounts.from_predictions(y_true, pred_a, pred_b, positive=positive)
-    return compare_paired_cells(
-        counts,
-        metric,
-        model=model,
+    options: dict[str, Any] = dict(
+        model=check_model(model, stacklevel=3),
         tolerance=tolerance,
         future_size=future_size,
         undefined=undefined,
@@ -741,3 +723,9 @@ def compare_paired(
         random_state=random_state,
         target=target,
     )
+    if data is not None:  # data= with column names: the cells counted where the data lives (SPEC F5)
+        from ._data import compare_paired_data
+
+        return compare_paired_data(data, y_true, pred_a, pred_b, metric, positive=positive, options=options)
+    counts = PairedCounts.from_predictions(y_true, pred_a, pred_b, positive=positive)
+    return compare_paired_cells(counts, metric, **options)

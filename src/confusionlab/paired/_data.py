@@ -39,9 +39,19 @@ def _positive_bits(data: Any, columns: dict[str, str], positive: Any, what: str)
 
 
 def compare_paired_data(
-    data: Any, y_true: Any, pred_a: Any, pred_b: Any, metric: Any, *, positive: Any = None, **options: Any
+    data: Any,
+    y_true: Any,
+    pred_a: Any,
+    pred_b: Any,
+    metric: Any,
+    *,
+    positive: Any = None,
+    options: dict[str, Any] | None = None,
 ) -> Any:
     """:func:`~confusionlab.compare_paired` of three columns of ``data``.
+
+    ``options`` are the keyword arguments :func:`~confusionlab.compare_paired` passes on to
+    :func:`~confusionlab.paired.compare_paired_cells` (the same mapping its array path passes).
 
     Examples
     --------
@@ -63,7 +73,7 @@ def compare_paired_data(
     column = np.select([a & b, a & ~b, ~a & b], [0, 1, 2], 3)
     cells = np.zeros((2, 4), dtype=np.int64)
     np.add.at(cells, (np.where(t, 0, 1), column), n)
-    return compare_paired_cells(cells, metric, **options)
+    return compare_paired_cells(cells, metric, **(options or {}))
 
 
 def rank_models_data(
