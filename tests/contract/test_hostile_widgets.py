@@ -388,7 +388,7 @@ rate_arg = tagged(st.floats(0.55, 0.95), [0.0, 1.0, -0.1, 1.5, NAN, "0.8", None,
         prevalence=tagged(st.floats(0.2, 0.8), [0.0, 1.0, -0.1, NAN, "0.3", None, True]),
         tpr=rate_arg,
         half_width=tagged(st.floats(0.08, 0.3), [0.0, -0.1, NAN, INF, "0.1", None, True]),
-        prior=tagged(st.sampled_from(["uniform", "jeffreys", 0.5, 1.0]), [0, -1, NAN, "flat", None, True]),
+        prior=tagged(st.sampled_from(["uniform", "jeffreys", 0.5, 1.0, None]), [0, -1, NAN, "flat", True]),
         max_size=tagged(st.sampled_from([50, 500, 2000]), [1, 0, 200_001, *INT_BAD]),
     ),
 )
