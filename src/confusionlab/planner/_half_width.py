@@ -396,15 +396,7 @@ class MccRows(Rows):
         return (r * np.abs(r)) / (p * n * ((n - s) * (p + s)))
 
     def root(self, t: np.ndarray) -> np.ndarray:
-        p, n = float(self.p), float(self.n)
-        x = self.tp[None, :]
-        c0 = n * x - p * n
-        k = np.abs(t) * p * n
-        a2 = p * p + k
-        a1 = 2 * p * c0 - k * (n + 2 * x - p)
-        a0 = c0 * c0 - k * (n + x) * (p - x)
-        root = np.sqrt(a1 * a1 - 4 * a2 * a0)
-        return (-a1 + np.where(t >= 0, root, -root)) / (2 * a2)  # the larger root for t ≥ 0
+        return mcc_root(float(self.p), float(self.n), self.tp[None, :], t)
 
 
 class FbetaRows(Rows):
@@ -427,11 +419,28 @@ class FbetaRows(Rows):
         return np.true_divide(form.num, form.den)
 
     def root(self, t: np.ndarray) -> np.ndarray:
-        x = self.tp[None, :]
-        ax = self.A * x
-        y = self.n - (ax / t - ax - self.r * (self.p - x)) / self.s
-        # t ≤ 0 or TP = 0 (a row of zeros): no crossing inside; the row is all below or all above
-        return np.where((t > 0) & (x > 0), y, np.nan)
+        return fbeta_root(self.A, self.r, self.s, self.p, self.n, self.tp[None, :], t)
+
+
+def mcc_root(p: float, n: float, x: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """The TN at which MCC's row TP = ``x`` (p positives, n negatives) crosses ``t``: the larger root
+    of the quadratic for t ≥ 0, the smaller below."""
+    c0 = n * x - p * n
+    k = np.abs(t) * p * n
+    a2 = p * p + k
+    a1 = 2 * p * c0 - k * (n + 2 * x - p)
+    a0 = c0 * c0 - k * (n + x) * (p - x)
+    root = np.sqrt(a1 * a1 - 4 * a2 * a0)
+    return (-a1 + np.where(t >= 0, root, -root)) / (2 * a2)
+
+
+def fbeta_root(A: float, r: float, s: float, p: float, n: float, x: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """The TN at which F-beta's row TP = ``x`` crosses ``t`` (``A``, ``r``, ``s``: the reader's
+    constants); NaN where t ≤ 0 or TP = 0 (a row of zeros: no crossing inside, the row is all below
+    or all above)."""
+    ax = A * x
+    y = n - (ax / t - ax - r * (p - x)) / s
+    return np.where((t > 0) & (x > 0), y, np.nan)
 
 
 def rows_for(metric: Metric, tp_lo: int, rows: int, tn_lo: int, cols: int, p: int, n: int) -> Rows | None:
@@ -613,17 +622,8 @@ class _BatchRows:
         """:meth:`MccRows.root` / :meth:`FbetaRows.root`, element by element."""
         x = (self.tp_lo[k] + i).astype(np.float64)
         if self.mcc:
-            p, n = float(self.p), float(self.n)
-            c0 = n * x - p * n
-            kk = np.abs(t) * p * n
-            a2 = p * p + kk
-            a1 = 2 * p * c0 - kk * (n + 2 * x - p)
-            a0 = c0 * c0 - kk * (n + x) * (p - x)
-            root = np.sqrt(a1 * a1 - 4 * a2 * a0)
-            return (-a1 + np.where(t >= 0, root, -root)) / (2 * a2)
-        ax = self.A * x
-        y = self.n - (ax / t - ax - self.r * (self.p - x)) / self.s
-        return np.where((t > 0) & (x > 0), y, np.nan)
+            return mcc_root(float(self.p), float(self.n), x, t)
+        return fbeta_root(self.A, self.r, self.s, self.p, self.n, x, t)
 
     def count(self, ks: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`Rows.count` of windows ``ks`` at thresholds ``t`` (shape ``(len(ks), T)``): the
