@@ -2,9 +2,8 @@
 are DeLong's 1988 (own O(m·n) implementation) with scikit-learn's AUCs.
 
 One aggregation over (group, true label, score A, score B, …) delivers the tie-block count
-table; each group's paired placements are weighted by the cells' counts. The Spark and Dask
-tests start a local[2] SparkSession and a LocalCluster for this module (stopped after it), on
-the xdist worker of the other engine tests (tests/data, tests/bias/test_spark.py).
+table; each group's paired placements are weighted by the cells' counts. The frames in each
+engine, the SparkSession and the Dask cluster are this folder's (tests/data/conftest.py).
 """
 
 from __future__ import annotations
@@ -15,36 +14,13 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from scores.test_delong import delong_1988
 from sklearn.metrics import roc_auc_score
 
 import confusionlab as cl
 from confusionlab.scores import GroupedAucComparison
 
-from .test_delong import delong_1988
-
-pytestmark = pytest.mark.xdist_group("engines")
-
-ENGINES = ("pandas", "polars", "polars-lazy", "pyarrow", "duckdb", "dask", "spark")
-
-
-@pytest.fixture(scope="module")
-def spark():
-    from confusionlab.bias.engines.spark import local_spark_session
-
-    session = local_spark_session("confusionlab-compare-groups")
-    yield session
-    session.stop()
-
-
-@pytest.fixture(scope="module")
-def dask_client():
-    from dask.distributed import Client, LocalCluster
-
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
-    client = Client(cluster)
-    yield client
-    client.close()
-    cluster.close()
+from .conftest import ENGINES, in_engine
 
 
 def _frame(n: int = 500, seed: int = 5) -> pd.DataFrame:
@@ -71,45 +47,9 @@ DF = _frame()
 COLS = {c: DF[c].to_numpy() for c in DF.columns}
 
 
-def _to_spark(session, df: pd.DataFrame):
-    from pyspark.sql.types import DoubleType, LongType, StringType, StructField, StructType
-
-    kind = {"i": LongType(), "f": DoubleType(), "O": StringType()}
-    schema = StructType([StructField(c, kind[df[c].dtype.kind], True) for c in df.columns])
-    cells = df.astype(object).itertuples(index=False)
-    rows = [tuple(v.item() if isinstance(v, np.generic) else v for v in r) for r in cells]
-    return session.createDataFrame(rows, schema)
-
-
-def _in_engine(df: pd.DataFrame, engine: str, request: pytest.FixtureRequest):
-    import pyarrow as pa
-
-    if engine == "pandas":
-        return df
-    if engine in ("polars", "polars-lazy"):
-        import polars as pl
-
-        frame = pl.from_pandas(df)
-        return frame.lazy() if engine == "polars-lazy" else frame
-    if engine == "pyarrow":
-        return pa.Table.from_pandas(df, preserve_index=False)
-    if engine == "duckdb":
-        import duckdb
-
-        return duckdb.connect().from_arrow(pa.Table.from_pandas(df, preserve_index=False))
-    if engine == "dask":
-        import dask.dataframe as dd
-
-        request.getfixturevalue("dask_client")
-        return dd.from_pandas(df, npartitions=3)
-    if engine == "spark":
-        return _to_spark(request.getfixturevalue("spark"), df)
-    raise AssertionError(engine)
-
-
 @pytest.fixture(params=ENGINES)
 def data(request):
-    return _in_engine(DF, request.param, request)
+    return in_engine(DF, request.param, request)
 
 
 def _close(a: float, b: float) -> bool:
@@ -187,7 +127,7 @@ def test_with_score_bins_each_group_states_its_largest_auc_difference(data):
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_hostile_groups_are_refused_by_name(engine, request):
-    data = _in_engine(DF, engine, request)
+    data = in_engine(DF, engine, request)
     kw = dict(data=data, y_true="y", score_a="s", score_b="t")
     with pytest.raises(cl.InvalidParameterError, match=r"^groups: column 'g_nan' has 3 missing value"):
         cl.compare_auc(**kw, groups="g_nan")
