@@ -352,3 +352,23 @@ def test_equal_classes_with_ties_at_30_plus_30_are_the_rank_sum_polynomial(seed)
     assert dist.twice_u.tolist() == sorted(counts)
     expected = [float(Fraction(counts[u], total)) for u in dist.twice_u.tolist()]
     np.testing.assert_allclose(dist.probabilities, expected, rtol=1e-13, atol=0)
+
+
+@pytest.mark.parametrize("alternative", ["greater", "less", "two-sided"])
+def test_a_tie_block_larger_than_a_double_binomial_takes_the_exact_tail(alternative):
+    """A block of 1,035 tied scores (C(1035, 517) is beyond a double) with 2 positives: the exact
+    tail used to raise OverflowError building the block's binomials; it is the rank-sum polynomial's
+    exact integers (only shares up to the smaller class are needed, and those fit)."""
+    scores = np.r_[np.full(1035, 0.5), [0.1, 0.2, 0.3, 0.7, 0.8, 0.9]]
+    y = np.zeros(scores.size, int)
+    y[[1035, 1039]] = 1  # one positive below the block, one above it
+    curve = cl.roc_curve(y, scores)
+    p_value = curve.p_value(alternative, method="exact")
+    counts = _rank_sum_counts(scores, 2)  # the positives are the smaller class
+    total = sum(counts.values())
+    observed = _twice_u(scores[y == 1].tolist(), scores[y == 0].tolist())
+    greater = Fraction(sum(v for u, v in counts.items() if u >= observed), total)
+    less = Fraction(sum(v for u, v in counts.items() if u <= observed), total)
+    expected = {"greater": greater, "less": less, "two-sided": min(1, 2 * min(greater, less))}[alternative]
+    assert p_value.method == "exact"
+    assert float(p_value) == pytest.approx(float(expected), rel=1e-13)

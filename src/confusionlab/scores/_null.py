@@ -98,7 +98,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from itertools import repeat
+from itertools import islice, repeat
 from typing import Any
 
 import numpy as np
@@ -167,12 +167,14 @@ def counting_work(sizes: np.ndarray, small: int) -> float:
     other = total - small
     if float(total) * small * small * other > 50 * EXACT_WORK_LIMIT:
         return math.inf
-    before = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    before = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.float64)
     c = np.arange(small + 1, dtype=np.float64)
     work = 0.0
-    for i, t in zip(before.tolist(), sizes.tolist(), strict=True):
-        alive = c[(c <= i) & (c >= small - (total - i)) & (c >= i - other)]
-        work += float(np.sum(np.minimum(t, small - alive) * (2 * alive * (i - alive) + 1)))
+    step = max(1, 2**20 // (small + 1))  # blocks × rows at once, a few MB
+    for b in range(0, sizes.size, step):
+        i, t = before[b : b + step, None], sizes[b : b + step, None]
+        alive = (c <= i) & (c >= small - (total - i)) & (c >= i - other)
+        work += float(np.sum(np.minimum(t, small - c) * (2 * c * (i - c) + 1), where=alive))
     return work
 
 
@@ -293,50 +295,119 @@ def _tail_rows(sizes: np.ndarray, small: int, limit: int) -> float:
     rows = [flat[b:e] for b, e in zip(offsets, ends, strict=True)]
     at = np.asarray(offsets)  # each row's window start in flat
     rows[0][0] = 1.0  # lo[0] = 0: limit < 2s·o
+    before = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+    # each block's source rows c (descending from hi) and shares j = 1 … min(t, s)
+    hi = np.minimum(before, small)
+    rows_per_block = np.maximum(0, hi - np.maximum.reduce([0 * before, small - (total - before), before - other]) + 1)
+    shares = np.minimum(sizes, small).astype(np.int64)
+    triples = rows_per_block * shares
     sure = 0.0
-    i = 0
-    for t in sizes.tolist():
-        # every (source row c, block share j) of this block at once, as arrays (rows c descending)
-        cs = np.arange(min(i, small), max(0, small - (total - i), i - other) - 1, -1)
-        a = (i - cs)[:, None]  # others below the block
-        start = lo[cs][:, None]
-        length = np.minimum(2 * cs[:, None] * a + 1, limit - 2 * (small - cs[:, None]) * a + 1)
-        j = np.arange(1, t + 1)[None, :]
-        d = cs[:, None] + j
+    first_block = 0
+    while first_block < sizes.size:  # plan a few hundred thousand (block, row, share) at a time
+        last = int(np.searchsorted(np.cumsum(triples[first_block:]), _PLAN_TRIPLES, "right")) + first_block
+        last = max(last, first_block + 1)
+        blocks = slice(first_block, last)
+        plan = _BlockPlan(
+            before[blocks], sizes[blocks], hi[blocks], rows_per_block[blocks], shares[blocks], lo, at, limit, other
+        )
+        calls = map(daxpy, repeat(flat), repeat(flat), *plan.calls)  # flat[y_at:][:m] += w·flat[x_at:][:m]
+        for b, (count, is_sure) in enumerate(zip(plan.counts, plan.has_sure, strict=True)):
+            if is_sure:  # sure cells first (from the rows as they were before this block)
+                i, t = int(before[first_block + b]), int(sizes[first_block + b])
+                view = plan.block(b)
+                sure += _sure_mass(rows, *view, small, total - i - t)
+            # then the block's row updates, in place, rows c descending: each row is read before a
+            # lower one adds into it (the calls driven by map: no bytecode per call)
+            deque(islice(calls, count), maxlen=0)
+        first_block = last
+    # row s's window is empty (lo[s] = limit + 1): every way of ending at 2U ≤ limit was counted as sure
+    return sure / float(math.comb(total, small))
+
+
+#: (block, source row, share) triples planned at once by :func:`_tail_rows` (a few MB of arrays).
+_PLAN_TRIPLES = 2**18
+
+
+class _BlockPlan:
+    """Every (row, share) update of a run of tie blocks of :func:`_tail_rows`, computed as arrays at
+    once (nothing here depends on the counts, only on the block sizes and the windows).
+
+    For block ``b`` (``i`` examples before it, ``t`` in it) the source rows are ``c = hi[b], hi[b] − 1,
+    …`` (``rows[b]`` of them) and the shares ``j = 1 … shares[b]``, in that order (rows descending,
+    shares ascending): the triples of block ``b`` form a ``(rows, shares)`` array. ``calls`` are the
+    daxpy arguments after ``(x, y)`` of the updates with cells to carry, ``counts[b]`` how many of
+    them are block ``b``'s, ``has_sure[b]`` whether it has sure cells (:meth:`block` gives their
+    arrays for :func:`_sure_mass`).
+    """
+
+    def __init__(
+        self,
+        before: np.ndarray,
+        sizes: np.ndarray,
+        hi: np.ndarray,
+        rows: np.ndarray,
+        shares: np.ndarray,
+        lo: np.ndarray,
+        at: np.ndarray,
+        limit: int,
+        other: int,
+    ) -> None:
+        small = lo.size - 1
+        per_block = rows * shares
+        self.starts = np.concatenate(([0], np.cumsum(per_block)))
+        self.rows, self.shares, self.hi = rows, shares, hi
+        blk = np.repeat(np.arange(before.size), per_block)
+        q = np.arange(int(self.starts[-1])) - self.starts[blk]
+        width = shares[blk]
+        c = hi[blk] - q // width
+        j = q % width + 1
+        i, t = before[blk], sizes[blk].astype(np.int64)
+        a = i - c  # others below the block
+        start = lo[c]
+        length = np.minimum(2 * c * a + 1, limit - 2 * (small - c) * a + 1)
+        d = c + j
         valid = (j >= t - (other - a)) & (d <= small) & (length > start)
         shift = 2 * j * a + j * (t - j)
         lo_d = lo[np.minimum(d, small)]
         sure_below = lo_d - shift  # source cells below this index surely end ≤ limit
         first = np.maximum(start, sure_below)
         end = np.minimum(length, limit - 2 * (small - d) * (i + t - d) + 1 - shift)
-        binom = np.array([float(math.comb(t, k)) for k in range(t + 1)])
-        # sure cells first (from the rows as they were before this block): count · C(t, j) · completions
-        sure_cells = valid & (sure_below > start)
-        if sure_cells.any():
-            ends_at = np.minimum(sure_below, length) - start
-            sure += _sure_mass(rows, cs, sure_cells, ends_at, binom[j], d, small, total - i - t)
-        # then 2U = first + shift … end + shift − 1 of row d += C(t, j) · 2U = first … end − 1 of row c
-        # (each row indexed from its window's start), in place, one pass each (daxpy), rows c
-        # descending: each row is read before a lower one adds into it
-        r, k = np.nonzero(valid & (end > first))
-        src, dst = at[cs[r]] + (first - start)[r, k], at[d[r, k]] + (first + shift - lo_d)[r, k]
-        n = r.size  # the calls, driven by map (no bytecode per call): flat[y_at:][:m] += w·flat[x_at:][:m]
-        lengths, weights = (end - first)[r, k].tolist(), binom[k + 1].tolist()
-        calls = map(
-            daxpy,
-            repeat(flat, n),
-            repeat(flat, n),
-            lengths,
-            weights,
+        # C(t, j) exactly (rounded once to a double; j ≤ s keeps it below C(N, s) < 2^1000)
+        binom_at = np.concatenate(([0], np.cumsum(shares)))
+        binom = np.array(
+            [float(math.comb(int(tb), k)) for tb, m in zip(sizes, shares, strict=True) for k in range(1, m + 1)]
+        )
+        weight = binom[binom_at[blk] + j - 1] if binom.size else np.zeros(0)
+        self.sure_cells = valid & (sure_below > start)
+        self.ends_at = np.minimum(sure_below, length) - start
+        self.weight, self.d = weight, d
+        call = valid & (end > first)
+        self.counts = np.bincount(blk[call], minlength=before.size).tolist()
+        self.has_sure = np.bincount(blk[self.sure_cells], minlength=before.size).astype(bool).tolist()
+        n = int(call.sum())
+        src = at[c[call]] + (first - start)[call]
+        dst = at[d[call]] + (first + shift - lo_d)[call]
+        self.calls = (
+            (end - first)[call].tolist(),
+            weight[call].tolist(),
             src.tolist(),
             repeat(1, n),
             dst.tolist(),
             repeat(1, n),
         )
-        deque(calls, maxlen=0)
-        i += t
-    # row s's window is empty (lo[s] = limit + 1): every way of ending at 2U ≤ limit was counted as sure
-    return sure / float(math.comb(total, small))
+
+    def block(self, b: int) -> tuple[np.ndarray, ...]:
+        """``(cs, sure_cells, ends, binom, d)`` of block ``b`` for :func:`_sure_mass` (``(rows, shares)`` arrays)."""
+        part = slice(int(self.starts[b]), int(self.starts[b + 1]))
+        shape = (int(self.rows[b]), int(self.shares[b]))
+        cs = np.arange(int(self.hi[b]), int(self.hi[b]) - shape[0], -1)
+        return (
+            cs,
+            self.sure_cells[part].reshape(shape),
+            self.ends_at[part].reshape(shape),
+            self.weight[part].reshape(shape),
+            self.d[part].reshape(shape),
+        )
 
 
 def _completions(left: int, small: int) -> np.ndarray:
