@@ -236,12 +236,17 @@ def _enumerated_tail(sizes: list[int], small: int) -> list[Fraction]:
         ([5, 1, 1, 1, 1, 1, 5], 1),
     ],
 )
-def test_the_windowed_tail_is_the_enumeration(sizes, small):
+@pytest.mark.parametrize("planned", [None, 1, 5])
+def test_the_windowed_tail_is_the_enumeration(sizes, small, planned, monkeypatch):
     """Every tail P(2U ≤ L) of the windowed count (rows kept to their windows and indexed from the
     window's start, each (row, share) added by one daxpy, sure cells counted with their
-    completions) against brute-force enumeration with fractions.Fraction, for every L."""
+    completions) against brute-force enumeration with fractions.Fraction, for every L; also with
+    the updates planned a few (block, row, share) at a time (``planned``: one block per plan)."""
+    from confusionlab.scores import _null
     from confusionlab.scores._null import _tail_windowed
 
+    if planned is not None:
+        monkeypatch.setattr(_null, "_PLAN_TRIPLES", planned)
     blocks = np.array(sizes, dtype=np.int64)
     expected = _enumerated_tail(sizes, small)
     for limit, exact in enumerate(expected):

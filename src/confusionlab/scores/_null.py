@@ -44,26 +44,26 @@ Each row then lives in a fixed window (stored from the window's start, and only 
 ``u ≤ c·L/s``, the most a row ever holds under both bounds) and the count visits about a sixth of
 the whole distribution's cells (1.25·10⁸ of 7.2·10⁸ at 200 + 200 with 50 tie blocks, the
 observed U central), still a sum of positive terms. Each (row, block share) is one in-place BLAS
-``daxpy`` (``y += C(t, j)·x``, one pass, no temporary) on the one buffer that holds every window,
-and the block's indices are computed as arrays, so the Python loop does little more than the
-≈ 25,000 calls (BLAS limited to one thread: OpenBLAS's threads make so many short calls slow). The
-sure cells of a block are summed in one pass (:func:`_sure_mass`: their rows' prefixes gathered,
-one ``add.reduceat``, weights summed from the top: no subtraction), their completions by one
+``daxpy`` (``y += C(t, j)·x``, one pass, no temporary) on the one buffer that holds every window.
+Nothing but the counts depends on the walk, so every (block, row, share) is planned at once as
+arrays (:class:`_BlockPlan`: one list of daxpy arguments consumed block by block, ≈ 25,000 calls
+driven by ``map``; BLAS limited to one thread: OpenBLAS's threads make so many short calls slow).
+The sure cells of a block are summed in one pass (their rows' prefixes gathered, one
+``add.reduceat``, planned weights summed from the top: no subtraction), their completions by one
 ``cumprod`` per block (relative error below ``2s·2⁻⁵³``, so a tail's error stays below
 ``3N·2⁻⁵³``). Two-sided, the second tail is counted only when the first is at least ½ (the two
 tails sum to at least 1).
 
 How fast (issue 22's goal, 0.3× scipy's exact Mann–Whitney without ties)
 -----------------------------------------------------------------------
-At 200 + 200 with ties (one decimal, 50 blocks; ``benchmarks/RESULTS.md``, the issue-22 section
-at the end) the p-value took 0.41× scipy's exact Mann–Whitney without ties before this module's
-sure cells were summed in one pass, their completions taken by ``cumprod``, the rows stored only
-up to ``c·L/s`` and the calls driven by ``map``; now 0.32–0.35× measured at load 9–15 (CPU clock),
-≈ 0.75× of the time before in the same process, so ≈ 0.3× on a quiet machine: at the goal, not
-clearly below it. The whole distribution takes ≈ 1.3× with ``p = n`` (2.5× before the halving)
-and still ≈ 2.5× with ``p ≠ n``: it does not reach the goal. Of the p-value's ≈ 45 ms, ≈ 30 ms
-are the BLAS calls' 1.25·10⁸ multiply-adds, ≈ 9 ms the entries into the 25,000 calls and ≈ 6 ms
-the Python and numpy around them.
+At 200 + 200 with ties (one decimal, 50 blocks; ``benchmarks/RESULTS.md``, the issue-22 sections
+at the end) the p-value took 0.41× scipy's exact Mann–Whitney without ties before its sure cells
+were summed in one pass, their completions taken by ``cumprod``, the rows stored only up to
+``c·L/s`` and the calls driven by ``map``; 0.32–0.35× after; with the updates and the sure cells
+planned as arrays (≈ 0.88× of the time before in the same process) 0.29–0.30× at load 2.5–3 (CPU
+clock). The whole distribution takes ≈ 1.25× with ``p = n`` and ≈ 2.5× with ``p ≠ n``: it does
+not reach the goal. Of the p-value, ≈ two thirds are the BLAS calls' 1.25·10⁸ multiply-adds and
+the entries into the 25,000 calls.
 scipy uses the product formula of the Gaussian binomial coefficient (a recursion over ``U``
 alone, about ``(pn/2)²/2 ≈ 2·10⁸`` multiply-adds in BLAS dot products, with subtractions). With
 ties no product formula exists: the generating function ``[y^s] ∏_blocks (1 + y·x^{2·midrank})^t``
@@ -98,7 +98,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from itertools import islice, repeat
+from itertools import islice, pairwise, repeat
 from typing import Any
 
 import numpy as np
@@ -311,11 +311,12 @@ def _tail_rows(sizes: np.ndarray, small: int, limit: int) -> float:
             before[blocks], sizes[blocks], hi[blocks], rows_per_block[blocks], shares[blocks], lo, at, limit, other
         )
         calls = map(daxpy, repeat(flat), repeat(flat), *plan.calls)  # flat[y_at:][:m] += w·flat[x_at:][:m]
-        for b, (count, is_sure) in enumerate(zip(plan.counts, plan.has_sure, strict=True)):
-            if is_sure:  # sure cells first (from the rows as they were before this block)
-                i, t = int(before[first_block + b]), int(sizes[first_block + b])
-                view = plan.block(b)
-                sure += _sure_mass(rows, *view, small, total - i - t)
+        for count, slices, index, after in zip(
+            plan.counts, plan.sure_slices, plan.sure_index, plan.sure_after, strict=True
+        ):
+            if slices:  # sure cells first (from the rows as they were before this block)
+                gathered = np.concatenate([flat[a:e] for a, e in slices])
+                sure += float(np.add.reduceat(gathered, index) @ after)
             # then the block's row updates, in place, rows c descending: each row is read before a
             # lower one adds into it (the calls driven by map: no bytecode per call)
             deque(islice(calls, count), maxlen=0)
@@ -336,8 +337,7 @@ class _BlockPlan:
     …`` (``rows[b]`` of them) and the shares ``j = 1 … shares[b]``, in that order (rows descending,
     shares ascending): the triples of block ``b`` form a ``(rows, shares)`` array. ``calls`` are the
     daxpy arguments after ``(x, y)`` of the updates with cells to carry, ``counts[b]`` how many of
-    them are block ``b``'s, ``has_sure[b]`` whether it has sure cells (:meth:`block` gives their
-    arrays for :func:`_sure_mass`).
+    them are block ``b``'s; the sums of its sure cells are planned by :meth:`_plan_sure`.
     """
 
     def __init__(
@@ -355,7 +355,8 @@ class _BlockPlan:
         small = lo.size - 1
         per_block = rows * shares
         self.starts = np.concatenate(([0], np.cumsum(per_block)))
-        self.rows, self.shares, self.hi = rows, shares, hi
+        self.rows, self.shares, self.small, self.at = rows, shares, small, at
+        self.left = (small + other - before - sizes).tolist()  # examples after each block
         blk = np.repeat(np.arange(before.size), per_block)
         q = np.arange(int(self.starts[-1])) - self.starts[blk]
         width = shares[blk]
@@ -378,12 +379,8 @@ class _BlockPlan:
             [float(math.comb(int(tb), k)) for tb, m in zip(sizes, shares, strict=True) for k in range(1, m + 1)]
         )
         weight = binom[binom_at[blk] + j - 1] if binom.size else np.zeros(0)
-        self.sure_cells = valid & (sure_below > start)
-        self.ends_at = np.minimum(sure_below, length) - start
-        self.weight, self.d = weight, d
         call = valid & (end > first)
         self.counts = np.bincount(blk[call], minlength=before.size).tolist()
-        self.has_sure = np.bincount(blk[self.sure_cells], minlength=before.size).astype(bool).tolist()
         n = int(call.sum())
         src = at[c[call]] + (first - start)[call]
         dst = at[d[call]] + (first + shift - lo_d)[call]
@@ -395,19 +392,60 @@ class _BlockPlan:
             dst.tolist(),
             repeat(1, n),
         )
+        self._plan_sure(blk, c, d, valid & (sure_below > start), np.minimum(sure_below, length) - start, weight)
 
-    def block(self, b: int) -> tuple[np.ndarray, ...]:
-        """``(cs, sure_cells, ends, binom, d)`` of block ``b`` for :func:`_sure_mass` (``(rows, shares)`` arrays)."""
-        part = slice(int(self.starts[b]), int(self.starts[b + 1]))
-        shape = (int(self.rows[b]), int(self.shares[b]))
-        cs = np.arange(int(self.hi[b]), int(self.hi[b]) - shape[0], -1)
-        return (
-            cs,
-            self.sure_cells[part].reshape(shape),
-            self.ends_at[part].reshape(shape),
-            self.weight[part].reshape(shape),
-            self.d[part].reshape(shape),
-        )
+    def _plan_sure(
+        self, blk: np.ndarray, c: np.ndarray, d: np.ndarray, sure: np.ndarray, ends: np.ndarray, weight: np.ndarray
+    ) -> None:
+        """The sums of the sure cells, block by block: ``sure_slices[b]`` the rows' prefixes to gather
+        (``(start, stop)`` in ``flat``), ``sure_index[b]`` the starts of their segments in the
+        gathered array (one ``add.reduceat``) and ``sure_after[b]`` each segment's weight.
+
+        For source row ``c`` and share ``j`` the sure cells are the row's first ``E_j`` cells (from its
+        window's start), weighted ``w_j = C(t, j)·C(left, s − c − j)`` (``left`` examples after the
+        block). A row's sure shares are the last of its valid shares (``E_j`` grows with ``j``), so
+        ``Σ_j w_j·Σ_{k < E_j} x_k = Σ_j W_j·Σ_{E_{j−1} ≤ k < E_j} x_k`` with ``W_j = Σ_{j' ≥ j} w_j'``
+        (``E`` of the share before the first sure one is 0): every term positive, no subtraction.
+        ``W`` is a suffix sum within each row's shares, by doubling (log₂ of the shares' count steps).
+        """
+        small = self.small
+        ends = np.where(sure, ends, 0)
+        # C(left, s − d) for the blocks with sure cells (one cumprod each: relative error ≤ 2s·2⁻⁵³)
+        w = np.zeros(weight.size)
+        blocks = np.flatnonzero(np.bincount(blk[sure], minlength=self.rows.size))
+        for b in blocks.tolist():
+            part = slice(int(self.starts[b]), int(self.starts[b + 1]))
+            rest = _completions(self.left[b], small)[::-1]  # rest[d] = C(left, s − d)
+            w[part] = np.where(sure[part], weight[part] * rest[np.minimum(d[part], small)], 0.0)
+        group = np.repeat(np.arange(int(self.rows.sum())), np.repeat(self.shares, self.rows))  # (block, row)
+        after = w.copy()
+        step = 1
+        while step < int(self.shares.max(initial=1)):
+            same = group[step:] == group[:-step]
+            after[:-step] += np.where(same, after[step:], 0.0)
+            step *= 2
+        prev = np.zeros_like(ends)
+        prev[1:] = np.where(group[1:] == group[:-1], ends[:-1], 0)
+        segment = ends > prev
+        # each row's prefix to gather: its largest sure end (the shares' ends grow), rows in order
+        group_start = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]) if group.size else group
+        width = np.maximum.reduceat(ends, group_start) if group.size else ends
+        row_block = blk[group_start]
+        used = width > 0
+        offset = np.zeros(width.size, dtype=np.int64)  # each used row's start in its block's gathered array
+        cum = np.cumsum(np.where(used, width, 0))
+        block_first = np.searchsorted(row_block, np.arange(self.rows.size))  # first row of each block
+        base = np.r_[0, cum][block_first]
+        offset[:] = np.r_[0, cum[:-1]] - base[row_block]
+        index = offset[group] + prev
+        cuts = np.searchsorted(blk[segment], np.arange(self.rows.size + 1))
+        index_s, after_s = index[segment], after[segment]
+        self.sure_index = [index_s[x:y] for x, y in pairwise(cuts.tolist())]
+        self.sure_after = [after_s[x:y] for x, y in pairwise(cuts.tolist())]
+        row_cut = np.searchsorted(row_block[used], np.arange(self.rows.size + 1))
+        starts = self.at[c[group_start][used]]
+        starts, stops = starts.tolist(), (starts + width[used]).tolist()
+        self.sure_slices = [list(zip(starts[x:y], stops[x:y], strict=True)) for x, y in pairwise(row_cut.tolist())]
 
 
 def _completions(left: int, small: int) -> np.ndarray:
@@ -415,40 +453,6 @@ def _completions(left: int, small: int) -> np.ndarray:
     ``cumprod``): relative error below ``2m·2⁻⁵³``, zero beyond ``m = left``."""
     m = np.arange(1, small + 1, dtype=np.float64)
     return np.concatenate(([1.0], np.cumprod((left - m + 1.0) / m)))
-
-
-def _sure_mass(
-    rows: list[np.ndarray],
-    cs: np.ndarray,
-    sure_cells: np.ndarray,
-    ends: np.ndarray,
-    binom: np.ndarray,
-    d: np.ndarray,
-    small: int,
-    left: int,
-) -> float:
-    """The ways of ending at ``2U ≤ limit`` of this block's sure cells: for source row ``cs[r]`` and
-    share ``j``, the cells below ``ends[r, j]`` (from the window's start) times ``C(t, j)`` times
-    their ``C(left, s − d)`` completions (:func:`_tail_rows`).
-
-    One pass for the whole block: ``Σ_j w_j·Σ_{k < E_j} x_k = Σ_j W_j·Σ_{E_{j−1} ≤ k < E_j} x_k``
-    with ``W_j = Σ_{j' ≥ j} w_j'`` (the ends nondecreasing in ``j``), the segments of every row
-    summed by one ``add.reduceat`` over their gathered prefixes: every term positive, no
-    subtraction.
-    """
-    rest = _completions(left, small)[::-1]  # rest[d] = C(left, s − d)
-    weight = np.where(sure_cells, binom * rest[np.minimum(d, small)], 0.0)
-    e = np.maximum.accumulate(np.where(sure_cells, ends, 0), axis=1)
-    after = weight[:, ::-1].cumsum(axis=1)[:, ::-1]
-    prev = np.concatenate((np.zeros((e.shape[0], 1), dtype=e.dtype), e[:, :-1]), axis=1)
-    segment = e > prev  # each row's nonempty segments [prev, e)
-    used = np.flatnonzero(segment.any(axis=1))
-    widths = e[used, -1]
-    offsets = np.concatenate(([0], np.cumsum(widths)[:-1]))
-    gathered = np.concatenate([rows[c][:w] for c, w in zip(cs[used].tolist(), widths.tolist(), strict=True)])
-    r, k = np.nonzero(segment[used])
-    sums = np.add.reduceat(gathered, offsets[r] + prev[used][r, k])
-    return float(sums @ after[used][r, k])
 
 
 def _tail(sizes: np.ndarray, small: int, limit: int) -> float:
