@@ -14,6 +14,8 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from scores.test_delong import delong_1988
 from sklearn.metrics import roc_auc_score
 
@@ -149,3 +151,41 @@ def test_the_refusals_are_the_array_paths():
         assert str(frame.value) == str(arrays.value)
     with pytest.raises(cl.InvalidParameterError, match=r"^with data=, groups is a column name \(a string\)"):
         cl.compare_auc(data=DF, y_true="y", score_a="s", score_b="t", groups=COLS["g"])
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    n=st.integers(0, 50),
+    seed=st.integers(0, 2**16),
+    group_values=st.lists(
+        st.one_of(st.sampled_from(["a", "b"]), st.integers(-1, 1), st.none()), min_size=2, max_size=3, unique=True
+    ),
+    bad_score=st.sampled_from([None, None, None, math.nan, math.inf]),
+    rounded=st.booleans(),
+)
+def test_hostile_frames_by_hypothesis_equal_the_array_path(n, seed, group_values, bad_score, rounded) -> None:
+    """Any frame (tiny groups, one group, mixed group types, missing groups, a non-finite score,
+    heavy ties): compare_auc(data=, groups=) gives the array path's comparison, or refuses as it
+    does (InvalidParameterError with a message) — never another exception."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    a, b = rng.normal(size=n) + y, rng.normal(size=n) + 0.5 * y
+    if rounded:
+        a, b = a.round(0), b.round(0)
+    if bad_score is not None and n:
+        a[rng.integers(n)] = bad_score
+    groups = np.array([group_values[i] for i in rng.integers(len(group_values), size=n)], dtype=object)
+    frame = pd.DataFrame({"y": y, "a": a, "b": b, "g": groups})
+    try:
+        ref = cl.compare_auc(y, a, b, groups=groups)
+    except cl.InvalidParameterError:
+        ref = None
+    try:
+        got = cl.compare_auc(data=frame, y_true="y", score_a="a", score_b="b", groups="g")
+    except cl.InvalidParameterError as exc:
+        assert str(exc)
+        got = None
+    if ref is None or got is None:  # a frame may say more precisely what is wrong, but both refuse
+        assert ref is None and got is None
+        return
+    _same_as_arrays(got, ref)

@@ -216,8 +216,7 @@ def count_scores(
         values[arg] = v + 0.0  # −0.0 becomes +0.0, as the array path's
     g = None
     if groups is not None:
-        garr = label_array(table.values["groups"])
-        g = garr.astype(str) if garr.dtype == object else garr
+        g = label_array(table.values["groups"])  # the labels as they are, as the array path takes them
     return {"is_pos": is_pos}, values, table.n, g, label, edges
 
 
