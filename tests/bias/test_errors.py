@@ -40,6 +40,13 @@ KW = dict(label="y", positive_values=["+"], facet="s", facet_values=["F"])
         (dict(facet_values=None, facet_threshold="old"), TypeError, r"facet_threshold.*'old'"),
         (dict(facet=["s", "g"], facet_values=["F"]), ValueError, r"tuple of 2 values, got 'F'"),
         (dict(facet=3), TypeError, r"facet must be a column name"),
+        (dict(facet="y", facet_values=["+"]), ValueError, r"^facet \['y'\] must not include the label \('y'\) column"),
+        (dict(facet="p", facet_values=["+"], predicted="p"), ValueError, r"must not include the predicted \('p'\)"),
+        (
+            dict(facet=["s", "g"], facet_values=[("F", "a")], group="g"),
+            ValueError,
+            r"must not include the group \('g'\)",
+        ),
         (dict(kl_labels="all"), ValueError, r"unknown kl_labels 'all'"),
         (dict(n_draws=5), ValueError, r"n_draws must be at least 100, got 5"),
         (dict(prior="flat"), ValueError, r"unknown prior 'flat'"),

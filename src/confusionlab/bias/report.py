@@ -254,6 +254,13 @@ def report(
         raise InvalidParameterError("stage='post' needs predicted=<column of predicted labels>")
     fsel = facet_selection(facet, facet_values, facet_threshold)
     lsel = label_selection(positive_values, label_threshold)
+    roles = {"label": label, "predicted": predicted, "group": group}
+    clash = [f"{role} ({col!r})" for role, col in roles.items() if isinstance(col, str) and col in fsel.columns]
+    if clash:  # a facet that is the label (or the prediction) makes every metric say the label predicts itself
+        raise InvalidParameterError(
+            f"facet {list(fsel.columns)!r} must not include the {' or the '.join(clash)} column: a facet is a column "
+            "of who the examples are (e.g. sex), distinct from the outcome"
+        )
     frame = to_narwhals(data)
     check_columns(frame, features=features)
     table = count_table(frame, label=label, labels=lsel, facet=fsel, predicted=predicted, group=group, dropna=dropna)
