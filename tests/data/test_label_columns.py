@@ -80,6 +80,46 @@ def test_spark_knots_bin_as_numpy_does(spark):
     assert np.all(np.diff(got[finite][order]) >= 0)  # monotone: the bins are intervals
 
 
+#: doubles whose SQL literal must come back bit for bit: subnormals, 1 − 2⁻⁵³, 0.1, the extremes, −0.0
+AWKWARD = [5e-324, -5e-324, 2.2250738585072014e-308, 1 - 2**-53, 1 + 2**-52, 0.1, -0.1, 1e-5, 1e300, -0.0, 0.0]
+AWKWARD += [1.7976931348623157e308, -1.7976931348623157e308, 123456789.12345679, 2.0**60]
+
+
+def test_spark_sql_double_literals_round_trip(spark):
+    """The knots' SQL string writes each double as a literal Spark reads back to the same bits (±inf
+    and NaN too), so the CASE tree compares and multiplies exactly the numbers of Knots."""
+    from confusionlab.bias.engines.spark import _sql_double
+
+    values = [*AWKWARD, np.inf, -np.inf]
+    row = spark.range(1).selectExpr(*(f"{_sql_double(v)} AS v{i}" for i, v in enumerate(values))).collect()[0]
+    got = np.asarray(list(row), dtype=np.float64)
+    np.testing.assert_array_equal(got.view(np.int64), np.asarray(values, dtype=np.float64).view(np.int64))
+    nan = spark.range(1).selectExpr(f"{_sql_double(np.nan)} AS v").collect()[0][0]
+    assert np.isnan(nan)
+
+
+def test_spark_knots_bin_on_awkward_knots_and_column_name(spark):
+    """Knots at subnormal, sub-ulp and huge scores, in a column whose name needs quoting (a backtick,
+    a space, a dot): Spark's bins are numpy's."""
+    from pyspark.sql.types import DoubleType, StructField, StructType
+
+    from confusionlab.bias.engines.spark import _knots_bin
+
+    x = np.array([-1e300, -5e-324, 5e-324, 0.1, 1 - 2**-53, 1.0, 1e300])
+    c = np.array([0.0, 3.0, 3.5, 40.0, 60.0, 61.0, 99.0])
+    with np.errstate(over="ignore"):
+        a = np.append(np.diff(c) / np.diff(x), 0.0)
+    finite = np.isfinite(a)
+    knots = table_module.Knots(tuple(x[finite].tolist()), tuple(c[finite].tolist()), tuple(a[finite].tolist()), 100)
+    kx = np.asarray(knots.x)
+    values = np.concatenate([kx, np.nextafter(kx, -np.inf), np.nextafter(kx, np.inf), AWKWARD, [0.3, 0.99, 5.0]])
+    name = "odd `score`.x y"
+    schema = StructType([StructField(name, DoubleType())])
+    frame = spark.createDataFrame([(float(v),) for v in values], schema)
+    got = np.asarray([r[0] for r in frame.select(_knots_bin(name, knots)).collect()])
+    np.testing.assert_array_equal(got, knots.bin_of(values))
+
+
 def test_spark_scores_sorted_first_rows_unlike_the_rest(spark, monkeypatch):
     """A frame sorted by score: the first rows (the knots' sample, 300 here) are the lowest scores, so
     nearly every row fell in the top bin; the count sees the lopsided bin and draws the knots from all

@@ -17,6 +17,7 @@ one Spark job). pyspark is imported only when a Spark frame arrives (the
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -97,31 +98,54 @@ def _to_numpy(df: Any, column: str) -> Any:
     return np.asarray([np.nan if r[0] is None else r[0] for r in rows], dtype=np.float64)  # pragma: no cover
 
 
+def _sql_double(v: float) -> str:
+    """``v`` as an exact Spark SQL DOUBLE literal: Python's shortest round-trip ``repr`` and the ``D``
+    suffix (Spark parses it with Java's ``Double.parseDouble``), ±inf and NaN as casts of their names.
+
+    >>> _sql_double(0.1), _sql_double(-5e-324), _sql_double(float("-inf"))
+    ('(0.1D)', '(-5e-324D)', "CAST('-Infinity' AS DOUBLE)")
+    """
+    v = float(v)
+    if math.isnan(v):
+        return "CAST('NaN' AS DOUBLE)"
+    if math.isinf(v):
+        return f"CAST('{'-' if v < 0 else ''}Infinity' AS DOUBLE)"
+    return f"({v!r}D)"
+
+
+def _sql_name(col: str) -> str:
+    """``col`` quoted as a Spark SQL identifier (backticks, a backtick in the name doubled)."""
+    return "`" + col.replace("`", "``") + "`"
+
+
 def _knots_bin(col: str, knots: Any) -> Any:
     """The bin of :class:`~.table.Knots` as nested Spark ``CASE``s (generated code, no function call per row).
 
     The same arithmetic as :meth:`Knots.bin_of`: ``c[i] + (x − x[i])·a[i]`` on the knot interval
     ``[x[i], x[i + 1])`` (found by a binary search of CASEs), clamped to ``[0, bins − 1]`` before the
-    floor (so no value overflows a long, ANSI mode or not); infinite scores → −1.
+    floor (so no value overflows a long, ANSI mode or not); infinite scores → −1. Sent to Spark as
+    one SQL string (``F.expr``: one call to the JVM, where a tree of ``Column`` objects is a py4j call
+    per node), every number an exact DOUBLE literal (:func:`_sql_double`).
     """
     from pyspark.sql import functions as F
 
-    x = F.col(col).cast("double")
-    top = float(knots.bins - 1)
+    x = f"CAST({_sql_name(col)} AS DOUBLE)"
+    lit = _sql_double
 
-    def line(i: int) -> Any:
-        return F.lit(knots.c[i]) + (x - F.lit(knots.x[i])) * F.lit(knots.a[i])
+    def line(i: int) -> str:
+        return f"({lit(knots.c[i])} + ({x} - {lit(knots.x[i])}) * {lit(knots.a[i])})"
 
-    def tree(lo: int, hi: int) -> Any:  # the knot intervals lo … hi − 1: a binary search, log2(knots) comparisons
+    def tree(lo: int, hi: int) -> str:  # the knot intervals lo … hi − 1: a binary search, log2(knots) comparisons
         if hi - lo <= 1:
             return line(lo)
         mid = (lo + hi) // 2
-        return F.when(x < F.lit(knots.x[mid]), tree(lo, mid)).otherwise(tree(mid, hi))
+        return f"CASE WHEN {x} < {lit(knots.x[mid])} THEN {tree(lo, mid)} ELSE {tree(mid, hi)} END"
 
-    u = F.when(x >= F.lit(knots.x[-1]), F.lit(top)).otherwise(tree(0, max(len(knots.x) - 1, 1)))
-    clamped = F.least(F.greatest(u, F.lit(0.0)), F.lit(top))
-    infinite = (x == F.lit(float("inf"))) | (x == F.lit(float("-inf")))
-    return F.when(infinite, F.lit(-1)).otherwise(F.floor(clamped).cast("int"))
+    top = lit(float(knots.bins - 1))
+    u = f"CASE WHEN {x} >= {lit(knots.x[-1])} THEN {top} ELSE {tree(0, max(len(knots.x) - 1, 1))} END"
+    clamped = f"LEAST(GREATEST({u}, {lit(0.0)}), {top})"
+    infinite = f"{x} = {lit(float('inf'))} OR {x} = {lit(float('-inf'))}"
+    return F.expr(f"CASE WHEN {infinite} THEN -1 ELSE CAST(FLOOR({clamped}) AS INT) END")
 
 
 def _facet(sel: FacetSelection) -> Any:
