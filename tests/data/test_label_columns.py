@@ -4,6 +4,8 @@ count itself without bringing the table to the client; Spark's score bins (Knots
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -140,3 +142,41 @@ def test_spark_scores_sorted_first_rows_unlike_the_rest(spark, monkeypatch):
     np.testing.assert_array_equal(c.tpr, ref.tpr)
     np.testing.assert_array_equal(c.fpr, ref.fpr)
     assert np.bincount(b).max() <= 3 * n / 40
+
+
+@pytest.mark.parametrize(
+    "label_type, labels",
+    [("int", [-7, 0, 3, 2**31 - 1]), ("tinyint", [-128, 1, 127]), ("boolean", [False, True]), ("bigint", [0, 1])],
+)
+def test_spark_packed_key_cells_as_the_tuple_grouping(spark, label_type, labels):
+    """(label, knots' bin) counted by one packed long key per row gives the cells, smallest scores and
+    missing counts of the grouping by (label, bin, missing flags): negative and extreme labels, booleans,
+    infinite scores (bin −1), missing scores, labels, and both (a 64-bit label takes the tuple grouping)."""
+    from pyspark.sql import functions as F
+
+    from confusionlab.bias.engines import CountRequest, count_cells
+    from confusionlab.bias.engines.spark import _packable
+    from confusionlab.bias.selection import LabelSelection
+
+    rng = np.random.default_rng(9)
+    n = 3_000
+    s = rng.standard_normal(n)
+    s[rng.random(n) < 0.03] = np.nan
+    s[:4] = [np.inf, -np.inf, -0.0, 5e-324]
+    y = [labels[i] for i in rng.integers(0, len(labels), n)]
+    rows = [(None if i % 97 == 0 else str(y[i]), None if i % 89 == 0 else float(s[i])) for i in range(n)]
+    frame = spark.createDataFrame(rows, "y string, s double").select(F.col("y").cast(label_type).alias("y"), "s")
+    knots = table_module.knots_from_sample(s[np.isfinite(s)], 50)
+    request = CountRequest(
+        "y", LabelSelection(positive_values=None, threshold=None), None, facets=("s",), bins=(("s", knots),)
+    )
+    packed = dataclasses.replace(request, columnar=True)
+    assert (_packable(frame, packed) is None) == (label_type == "bigint")
+    got, want = count_cells(frame, packed), count_cells(frame, request)  # columnar=False: the tuple grouping
+
+    def cells(c):
+        return sorted(zip(c.keys["_l"], c.keys["_k0"], c.keys["_lo0"], c.n, strict=True))
+
+    assert cells(got) == cells(want)
+    assert got.missing == want.missing and got.dropped == want.dropped
+    assert set(got.missing) == {"y", "s"} and sorted(set(got.keys["_l"])) == sorted(labels)

@@ -207,6 +207,77 @@ def _aggregate(
     return Cells.from_rows(rows, out, checked, count="count")
 
 
+#: The packed key of a row whose label is missing (:func:`_count_packed`; one more if its score is
+#: missing too): below every ``label · stride + code`` of a 32-bit label.
+MISSING_LABEL_KEY = -(2**63)
+
+
+def _packable(df: Any, request: CountRequest) -> Any:
+    """The :class:`~.table.Knots` of ``request`` when it is (label, one score binned by them) with a
+    label of at most 32 bits (boolean or integer), the cells handed over as Arrow: what
+    :func:`_count_packed` counts. None otherwise."""
+    from pyspark.sql.types import BooleanType, ByteType, IntegerType, ShortType
+
+    from .table import Knots
+
+    if len(request.bins) != 1 or not request.columnar or not hasattr(df, "toArrow"):
+        return None
+    col, knots = request.bins[0]
+    simple = request.facet is None and request.predicted is None and request.group is None and not request.dropna
+    if not (isinstance(knots, Knots) and simple and request.labels.threshold is None):
+        return None
+    if request.facets != (col,) or request.label == col:
+        return None
+    label_type = df.schema[request.label].dataType
+    return knots if isinstance(label_type, (BooleanType, ByteType, ShortType, IntegerType)) else None
+
+
+def _count_packed(df: Any, request: CountRequest, knots: Any) -> Cells:
+    """The cells of (label, score binned by ``knots``) grouped by one long key per row,
+    ``label · stride + code`` (``stride = bins + 3``; the code is the bin, −1 for an infinite
+    score, −2 for a missing one; a missing label: :data:`MISSING_LABEL_KEY`, plus one if the score
+    is missing too), each cell's count and smallest score, collected as Arrow and split by numpy.
+
+    The same cells as :func:`_aggregate` (keys ``_l``, ``_k0``, ``_lo0``), at less cost: Spark's
+    hash aggregation probes one long key faster than a tuple of keys and missing flags, and no
+    Python object is made per cell.
+    """
+    import numpy as np
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import BooleanType
+
+    label, score = request.label, request.bins[0][0]
+    stride = knots.bins + 3
+    label_missing, score_missing = _missing(df, label), _missing(df, score)
+    code = F.when(score_missing, F.lit(-2)).otherwise(_knots_bin(score, knots)).cast("long")
+    key = F.when(label_missing, F.lit(MISSING_LABEL_KEY) + score_missing.cast("long")).otherwise(
+        F.col(label).cast("long") * F.lit(stride) + code
+    )
+    rows = df.select(key.alias("key"), F.col(score).cast("double").alias("v"))
+    table = rows.groupBy("key").agg(F.count(F.lit(1)).alias("count"), F.min("v").alias("low"))
+    if request.max_cells is not None:  # never more than that many rows to the driver
+        table = table.limit(request.max_cells + 1)
+    arrow = table.toArrow()
+    if request.max_cells is not None and arrow.num_rows > request.max_cells:
+        raise TooManyCells(request.max_cells)
+    keys = np.asarray(arrow.column("key").to_numpy(zero_copy_only=False), dtype=np.int64)
+    n = np.asarray(arrow.column("count").to_numpy(zero_copy_only=False), dtype=np.int64)
+    low = np.asarray(arrow.column("low").to_numpy(zero_copy_only=False), dtype=np.float64)
+    no_label = keys <= MISSING_LABEL_KEY + 1
+    codes = (keys + 2) % stride - 2
+    no_score = (~no_label & (codes == -2)) | (keys == MISSING_LABEL_KEY + 1)
+    cell = ~no_label & ~no_score
+    y = (keys[cell] - codes[cell]) // stride
+    values = y.astype(bool) if isinstance(df.schema[label].dataType, BooleanType) else y
+    missing = {label: int(n[no_label].sum()), score: int(n[no_score].sum())}
+    return Cells(
+        {"_l": values.tolist(), "_k0": codes[cell].tolist(), "_lo0": low[cell].tolist()},
+        n[cell].tolist(),
+        {c: m for c, m in missing.items() if m},
+        int(n[~cell].sum()),
+    )
+
+
 def count_cells(frame: Any, request: CountRequest) -> Cells:
     """The count table of ``request`` on a (narwhals-wrapped) PySpark DataFrame, in one aggregation.
 
@@ -234,6 +305,9 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
     from .table import Knots
 
     df = _native(frame)
+    knots = _packable(df, request)
+    if knots is not None:
+        return _count_packed(df, request, knots)
     binned: dict[str, str] = {}
     lows: dict[str, str] = {}
     for i, (col, edges) in enumerate(request.bins):
