@@ -148,13 +148,16 @@ def test_spark_scores_sorted_first_rows_unlike_the_rest(spark, monkeypatch):
     "label_type, labels",
     [("int", [-7, 0, 3, 2**31 - 1]), ("tinyint", [-128, 1, 127]), ("boolean", [False, True]), ("bigint", [0, 1])],
 )
-def test_spark_packed_key_cells_as_the_tuple_grouping(spark, label_type, labels):
+@pytest.mark.parametrize("grid", [True, False])
+def test_spark_packed_key_cells_as_the_tuple_grouping(spark, label_type, labels, grid, monkeypatch):
     """(label, knots' bin) counted by one packed long key per row gives the cells, smallest scores and
     missing counts of the grouping by (label, bin, missing flags): negative and extreme labels, booleans,
-    infinite scores (bin −1), missing scores, labels, and both (a 64-bit label takes the tuple grouping)."""
+    infinite scores (bin −1), missing scores, labels, and both (a 64-bit label takes the tuple grouping);
+    the bins found by the grid or, where it declines, by the CASE tree."""
     from pyspark.sql import functions as F
 
     from confusionlab.bias.engines import CountRequest, count_cells
+    from confusionlab.bias.engines import spark as spark_engine
     from confusionlab.bias.engines.spark import _packable
     from confusionlab.bias.selection import LabelSelection
 
@@ -171,6 +174,9 @@ def test_spark_packed_key_cells_as_the_tuple_grouping(spark, label_type, labels)
         "y", LabelSelection(positive_values=None, threshold=None), None, facets=("s",), bins=(("s", knots),)
     )
     packed = dataclasses.replace(request, columnar=True)
+    assert spark_engine._grid_bins(frame, "s", knots) is not None
+    if not grid:
+        monkeypatch.setattr(spark_engine, "_grid_bins", lambda *args: None)
     assert (_packable(frame, packed) is None) == (label_type == "bigint")
     got, want = count_cells(frame, packed), count_cells(frame, request)  # columnar=False: the tuple grouping
 
@@ -180,3 +186,30 @@ def test_spark_packed_key_cells_as_the_tuple_grouping(spark, label_type, labels)
     assert cells(got) == cells(want)
     assert got.missing == want.missing and got.dropped == want.dropped
     assert set(got.missing) == {"y", "s"} and sorted(set(got.keys["_l"])) == sorted(labels)
+
+
+@pytest.mark.parametrize("seed, bins", [(3, 10_000), (4, 997), (5, 2)])
+def test_spark_grid_bins_as_numpy_does(spark, seed, bins):
+    """The uniform grid that finds a score's knot interval (two look-ups) gives numpy's Knots.bin_of on
+    values at, just below and above the knots and the grid's cell edges, below and above the range,
+    ±inf (bin −1) and −0.0; knots two to a cell, or a range of no finite scale, leave it to the CASE tree."""
+    from pyspark.sql.types import DoubleType, StructField, StructType
+
+    from confusionlab.bias.engines.spark import GRID_CELLS, _grid_bins
+
+    rng = np.random.default_rng(seed)
+    knots = table_module.knots_from_sample(rng.standard_normal(20_000) * 10.0**seed, bins)
+    x = np.asarray(knots.x)
+    edges = x[0] + np.arange(GRID_CELLS + 1) * ((x[-1] - x[0]) / GRID_CELLS)
+    near = np.concatenate([x, edges])
+    spread = rng.standard_normal(3_000) * 10.0**seed
+    values = np.concatenate([near, np.nextafter(near, -np.inf), np.nextafter(near, np.inf), spread, AWKWARD])
+    values = np.concatenate([values, [np.inf, -np.inf]])
+    frame = spark.createDataFrame([(float(v),) for v in values], StructType([StructField("v", DoubleType())]))
+    gridded = _grid_bins(frame, "v", knots)
+    assert gridded is not None
+    got = np.asarray([r[0] for r in gridded.select("_bin").collect()])
+    np.testing.assert_array_equal(got, knots.bin_of(values))
+    crowded = table_module.Knots((0.0, 1e-9, 2e-9, 1.0), (0.0, 1.0, 2.0, 3.0), (1e9, 1e9, 1.0, 0.0), 4)
+    tiny = table_module.Knots((0.0, 5e-324), (0.0, 1.0), (0.0, 0.0), 2)
+    assert _grid_bins(frame, "v", crowded) is None and _grid_bins(frame, "v", tiny) is None
