@@ -213,3 +213,21 @@ def test_spark_grid_bins_as_numpy_does(spark, seed, bins):
     crowded = table_module.Knots((0.0, 1e-9, 2e-9, 1.0), (0.0, 1.0, 2.0, 3.0), (1e9, 1e9, 1.0, 0.0), 4)
     tiny = table_module.Knots((0.0, 5e-324), (0.0, 1.0), (0.0, 0.0), 2)
     assert _grid_bins(frame, "v", crowded) is None and _grid_bins(frame, "v", tiny) is None
+
+
+def test_spark_glance_serves_the_label_check_and_the_knots(spark, monkeypatch):
+    """One glance at the first rows gives the label check its first HEAD_ROWS rows and the knots their
+    first KNOT_SAMPLE rows: the same refusal and the same knots as reading each on its own."""
+    from .conftest import to_spark
+
+    monkeypatch.setattr(table_module, "KNOT_SAMPLE", 15_000)
+    df = id_frame(20_000)
+    df["s"] = np.random.default_rng(1).standard_normal(len(df))
+    data = to_spark(spark, df)
+    head = table_module.glance(data, ["y", "row", "s"], 15_000)
+    assert head.num_rows == 15_000
+    assert table_module.score_binning(data, "s", 100, head=head) == table_module.score_binning(data, "s", 100)
+    table_module.check_distinct(data, {"y_true": "y"}, {"y_true": 2}, head=head)
+    with pytest.raises(InvalidParameterError, match=r"^y_true: column 'row' has more than 9,999 distinct values"):
+        table_module.check_distinct(data, {"y_true": "row"}, {"y_true": 9_999}, head=head)
+    table_module.check_distinct(data, {"y_true": "row"}, {"y_true": 10_000}, head=head)  # its first 10,000 rows
