@@ -192,7 +192,8 @@ def test_spark_packed_key_cells_as_the_tuple_grouping(spark, label_type, labels,
 def test_spark_grid_bins_as_numpy_does(spark, seed, bins):
     """The uniform grid that finds a score's knot interval (two look-ups) gives numpy's Knots.bin_of on
     values at, just below and above the knots and the grid's cell edges, below and above the range,
-    ±inf (bin −1) and −0.0; knots two to a cell, or a range of no finite scale, leave it to the CASE tree."""
+    ±inf (bin −1) and −0.0, also with the first two and the last two knots in one cell; inner knots two to
+    a cell, or a range of no finite scale, leave it to the CASE tree."""
     from pyspark.sql.types import DoubleType, StructField, StructType
 
     from confusionlab.bias.engines.spark import GRID_CELLS, _grid_bins
@@ -213,6 +214,13 @@ def test_spark_grid_bins_as_numpy_does(spark, seed, bins):
     crowded = table_module.Knots((0.0, 1e-9, 2e-9, 1.0), (0.0, 1.0, 2.0, 3.0), (1e9, 1e9, 1.0, 0.0), 4)
     tiny = table_module.Knots((0.0, 5e-324), (0.0, 1.0), (0.0, 0.0), 2)
     assert _grid_bins(frame, "v", crowded) is None and _grid_bins(frame, "v", tiny) is None
+    # the first two knots in one cell, the last two too: only inner knots need cells of their own
+    ends = table_module.Knots((0.0, 1e-9, 0.5, 1 - 1e-9, 1.0), (0.0, 1.0, 2.0, 3.0, 3.5), (1e9, 2.0, 2.0, 5e8, 0.0), 4)
+    near = np.asarray(ends.x)
+    values = np.concatenate([near, np.nextafter(near, -np.inf), np.nextafter(near, np.inf), [-1.0, 0.25, 2.0]])
+    frame = spark.createDataFrame([(float(v),) for v in values], StructType([StructField("v", DoubleType())]))
+    got = np.asarray([r[0] for r in _grid_bins(frame, "v", ends).select("_bin").collect()])
+    np.testing.assert_array_equal(got, ends.bin_of(values))
 
 
 def test_spark_glance_serves_the_label_check_and_the_knots(spark, monkeypatch):

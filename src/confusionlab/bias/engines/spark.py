@@ -173,14 +173,15 @@ def _grid_bins(df: Any, col: str, knots: Any) -> Any:
     """``df`` with a column ``_bin``: :meth:`Knots.bin_of` of the double column ``col``, the knot interval
     found by a uniform grid of :data:`GRID_CELLS` cells over ``[x[0], x[-1]]`` (a look-up of the cell,
     one of a knot, one comparison) instead of the binary search of :func:`_knots_bin` (whose CASE tree dominated the
-    count). None (then the CASE tree) when a cell holds two knots or more (the last one left out: scores
-    at or above it take the last bin), or the knots' range gives no finite positive scale.
+    count). None (then the CASE tree) when a cell holds two inner knots or more (scores below the second
+    knot are in the first interval, at or above the last in the last bin), or the knots' range gives no
+    finite positive scale.
 
     A score's cell, ``floor(clamp((x − x[0])·scale))``, is non-decreasing in the score, and the knots'
     own cells are computed here with the same double arithmetic (:func:`_grid_cell`): the knots in
     cells below a score's are at most the score, those above exceed it, so only the knot in the
-    score's own cell needs a comparison: with the knot after the ``_b + 1`` knots below the cell (``_b``
-    looked up per cell), the cell's own, or else one of a higher cell, above the score. The interval is
+    score's own cell needs a comparison: with the inner knot after the ``_b`` ones below the cell
+    (``_b`` looked up per cell), the cell's own, or else one of a higher cell, above the score. The interval is
     then numpy's ``clip(searchsorted(x, s, "right") − 1, 0, len(x) − 2)`` and the rest the same arithmetic, so the
     bins are identical. Built as chained selects (the interval is computed once, then read four times).
     """
@@ -194,10 +195,10 @@ def _grid_bins(df: Any, col: str, knots: Any) -> Any:
         scale = float(GRID_CELLS / (x[-1] - x[0]))
     if not (math.isfinite(scale) and scale > 0.0):
         return None
-    own = _grid_cell(x[:-1], float(x[0]), scale)  # the last knot: scores at or above it take the last bin
+    own = _grid_cell(x[1:-1], float(x[0]), scale)  # the inner knots' cells
     if np.any(np.diff(own) == 0):
         return None
-    below = np.searchsorted(own, np.arange(GRID_CELLS), "left") - 1  # per cell: the knots below it, minus one
+    below = np.searchsorted(own, np.arange(GRID_CELLS), "left")  # per cell: the inner knots in the cells below it
     lit, name = _sql_double, _sql_name(col)
 
     def array(values: Any) -> str:
@@ -208,8 +209,8 @@ def _grid_bins(df: Any, col: str, knots: Any) -> Any:
     t = f"({name} - {lit(x[0])}) * {lit(scale)}"
     j = f"CAST(FLOOR(LEAST(GREATEST({t}, {lit(0.0)}), {lit(GRID_CELLS - 1.0)})) AS INT)"
     df = df.withColumn("_b", F.expr("array(" + ", ".join(map(str, below.tolist())) + f")[{j}]"))
-    # the next knot, x[_b + 1]: the cell's own if it has one, else one of a higher cell (above the score)
-    df = df.withColumn("_i", F.expr(f"GREATEST(LEAST(_b + CAST({name} >= {xs}[_b + 1] AS INT), {x.size - 2}), 0)"))
+    # the next inner knot, x[_b + 1]: the cell's own if it has one, else one of a higher cell (above the score)
+    df = df.withColumn("_i", F.expr(f"LEAST(_b + CAST({name} >= {xs}[_b + 1] AS INT), {x.size - 2})"))
     line = f"{array(knots.c)}[_i] + ({name} - {xs}[_i]) * {array(knots.a)}[_i]"
     return df.withColumn("_bin", _knots_bin(col, knots, line))
 
