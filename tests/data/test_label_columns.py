@@ -89,8 +89,9 @@ AWKWARD += [1.7976931348623157e308, -1.7976931348623157e308, 123456789.12345679,
 
 def test_spark_sql_double_literals_round_trip(spark):
     """The knots' SQL string writes each double as a literal Spark reads back to the same bits (±inf
-    and NaN too), so the CASE tree compares and multiplies exactly the numbers of Knots."""
-    from confusionlab.bias.engines.spark import _sql_double
+    and NaN too), and so do the grid's constant arrays, so the CASE tree and the grid compare and
+    multiply exactly the numbers of Knots."""
+    from confusionlab.bias.engines.spark import _sql_array, _sql_double
 
     values = [*AWKWARD, np.inf, -np.inf]
     row = spark.range(1).selectExpr(*(f"{_sql_double(v)} AS v{i}" for i, v in enumerate(values))).collect()[0]
@@ -98,6 +99,11 @@ def test_spark_sql_double_literals_round_trip(spark):
     np.testing.assert_array_equal(got.view(np.int64), np.asarray(values, dtype=np.float64).view(np.int64))
     nan = spark.range(1).selectExpr(f"{_sql_double(np.nan)} AS v").collect()[0][0]
     assert np.isnan(nan)
+    arrays = spark.range(1).selectExpr(f"{_sql_array(values)} AS d", f"{_sql_array([np.nan])} AS n").collect()[0]
+    np.testing.assert_array_equal(np.asarray(arrays[0]).view(np.int64), np.asarray(values).view(np.int64))
+    assert np.isnan(arrays[1][0])
+    ints = spark.range(1).selectExpr(f"{_sql_array([-(2**31), 0, 2**31 - 1], 'INT')} AS i").collect()[0][0]
+    assert ints == [-(2**31), 0, 2**31 - 1]
 
 
 def test_spark_knots_bin_on_awkward_knots_and_column_name(spark):

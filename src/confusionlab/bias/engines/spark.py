@@ -113,6 +113,30 @@ def _sql_double(v: float) -> str:
     return f"({v!r}D)"
 
 
+def _sql_array(values: Any, kind: str = "DOUBLE") -> str:
+    """A constant Spark SQL array of ``values`` (``kind``: ``DOUBLE`` or ``INT``) as one string literal
+    split and cast, which Spark folds to one literal before it runs: analysing ``array(v0, v1, …)`` of
+    4,096 literals took ≈ 0.1 s on the driver. The doubles are written as ``repr`` (shortest
+    round-trip; ``Infinity``, ``-Infinity``, ``NaN``), which the cast parses exactly (Java's
+    ``Double.parseDouble``).
+
+    >>> _sql_array([0.1, float("inf"), -0.0])
+    "CAST(split('0.1,Infinity,-0.0', ',') AS ARRAY<DOUBLE>)"
+    >>> _sql_array([3, -1], "INT")
+    "CAST(split('3,-1', ',') AS ARRAY<INT>)"
+    """
+
+    def text(v: Any) -> str:
+        if kind == "INT":
+            return str(int(v))
+        v = float(v)
+        if math.isnan(v):
+            return "NaN"
+        return ("-" if v < 0 else "") + "Infinity" if math.isinf(v) else repr(v)
+
+    return f"CAST(split('{','.join(map(text, values))}', ',') AS ARRAY<{kind}>)"
+
+
 def _sql_name(col: str) -> str:
     """``col`` quoted as a Spark SQL identifier (backticks, a backtick in the name doubled)."""
     return "`" + col.replace("`", "``") + "`"
@@ -200,15 +224,12 @@ def _grid_bins(df: Any, col: str, knots: Any) -> Any:
         return None
     below = np.searchsorted(own, np.arange(GRID_CELLS), "left")  # per cell: the inner knots in the cells below it
     lit, name = _sql_double, _sql_name(col)
-
-    def array(values: Any) -> str:
-        return "array(" + ", ".join(map(lit, values)) + ")"
-
+    array = _sql_array
     xs = array(x)
 
     t = f"({name} - {lit(x[0])}) * {lit(scale)}"
     j = f"CAST(FLOOR(LEAST(GREATEST({t}, {lit(0.0)}), {lit(GRID_CELLS - 1.0)})) AS INT)"
-    df = df.withColumn("_b", F.expr("array(" + ", ".join(map(str, below.tolist())) + f")[{j}]"))
+    df = df.withColumn("_b", F.expr(f"{_sql_array(below.tolist(), 'INT')}[{j}]"))
     # the next inner knot, x[_b + 1]: the cell's own if it has one, else one of a higher cell (above the score)
     df = df.withColumn("_i", F.expr(f"LEAST(_b + CAST({name} >= {xs}[_b + 1] AS INT), {x.size - 2})"))
     line = f"{array(knots.c)}[_i] + ({name} - {xs}[_i]) * {array(knots.a)}[_i]"
