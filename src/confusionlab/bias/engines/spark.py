@@ -114,11 +114,11 @@ def _sql_double(v: float) -> str:
 
 
 def _sql_array(values: Any, kind: str = "DOUBLE") -> str:
-    """A constant Spark SQL array of ``values`` (``kind``: ``DOUBLE`` or ``INT``) as one string literal
-    split and cast, which Spark folds to one literal before it runs: analysing ``array(v0, v1, …)`` of
-    4,096 literals took ≈ 0.1 s on the driver. The doubles are written as ``repr`` (shortest
-    round-trip; ``Infinity``, ``-Infinity``, ``NaN``), which the cast parses exactly (Java's
-    ``Double.parseDouble``).
+    """A constant Spark SQL array of ``values`` (``kind``: ``DOUBLE`` or ``INT``): one string literal,
+    split and cast, which Spark folds to one array literal before it runs (building the grid from
+    ``array(v0, v1, …)`` of 4,096 literals took the driver 0.3–0.4 s of analysis, this 0.1–0.2 s).
+    The doubles are written as ``repr`` (shortest round-trip; ``Infinity``, ``-Infinity``, ``NaN``),
+    which the cast parses exactly (Java's ``Double.parseDouble``).
 
     >>> _sql_array([0.1, float("inf"), -0.0])
     "CAST(split('0.1,Infinity,-0.0', ',') AS ARRAY<DOUBLE>)"
@@ -224,15 +224,13 @@ def _grid_bins(df: Any, col: str, knots: Any) -> Any:
         return None
     below = np.searchsorted(own, np.arange(GRID_CELLS), "left")  # per cell: the inner knots in the cells below it
     lit, name = _sql_double, _sql_name(col)
-    array = _sql_array
-    xs = array(x)
-
+    xs = _sql_array(x)
     t = f"({name} - {lit(x[0])}) * {lit(scale)}"
     j = f"CAST(FLOOR(LEAST(GREATEST({t}, {lit(0.0)}), {lit(GRID_CELLS - 1.0)})) AS INT)"
     df = df.withColumn("_b", F.expr(f"{_sql_array(below.tolist(), 'INT')}[{j}]"))
     # the next inner knot, x[_b + 1]: the cell's own if it has one, else one of a higher cell (above the score)
     df = df.withColumn("_i", F.expr(f"LEAST(_b + CAST({name} >= {xs}[_b + 1] AS INT), {x.size - 2})"))
-    line = f"{array(knots.c)}[_i] + ({name} - {xs}[_i]) * {array(knots.a)}[_i]"
+    line = f"{_sql_array(knots.c)}[_i] + ({name} - {xs}[_i]) * {_sql_array(knots.a)}[_i]"
     return df.withColumn("_bin", _knots_bin(col, knots, line))
 
 
@@ -326,9 +324,9 @@ def _count_packed(df: Any, request: CountRequest, knots: Any) -> Cells:
     score, −2 for a missing one; a missing label: :data:`MISSING_LABEL_KEY`, plus one if the score
     is missing too), each cell's count and smallest score, collected as Arrow and split by numpy.
 
-    The same cells as :func:`_aggregate` (keys ``_l``, ``_k0``, ``_lo0``), at less cost: Spark's
-    hash aggregation probes one long key faster than a tuple of keys and missing flags, and no
-    Python object is made per cell.
+    The same cells as :func:`_aggregate` (keys ``_l``, ``_k0``, ``_lo0``), at less cost: one long key
+    instead of a tuple of keys and missing flags, and no Python object per cell (10⁷ rows, local[2],
+    the CASE tree in both: 2.1–3.0 s → 1.3–1.6 s).
     """
     import numpy as np
     from pyspark.sql import functions as F
