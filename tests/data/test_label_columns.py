@@ -4,6 +4,8 @@ count itself without bringing the table to the client; Spark's score bins (Knots
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -80,6 +82,52 @@ def test_spark_knots_bin_as_numpy_does(spark):
     assert np.all(np.diff(got[finite][order]) >= 0)  # monotone: the bins are intervals
 
 
+#: doubles whose SQL literal must come back bit for bit: subnormals, 1 − 2⁻⁵³, 0.1, the extremes, −0.0
+AWKWARD = [5e-324, -5e-324, 2.2250738585072014e-308, 1 - 2**-53, 1 + 2**-52, 0.1, -0.1, 1e-5, 1e300, -0.0, 0.0]
+AWKWARD += [1.7976931348623157e308, -1.7976931348623157e308, 123456789.12345679, 2.0**60]
+
+
+def test_spark_sql_double_literals_round_trip(spark):
+    """The knots' SQL string writes each double as a literal Spark reads back to the same bits (±inf
+    and NaN too), and so do the grid's constant arrays, so the CASE tree and the grid compare and
+    multiply exactly the numbers of Knots."""
+    from confusionlab.bias.engines.spark import _sql_array, _sql_double
+
+    values = [*AWKWARD, np.inf, -np.inf]
+    row = spark.range(1).selectExpr(*(f"{_sql_double(v)} AS v{i}" for i, v in enumerate(values))).collect()[0]
+    got = np.asarray(list(row), dtype=np.float64)
+    np.testing.assert_array_equal(got.view(np.int64), np.asarray(values, dtype=np.float64).view(np.int64))
+    nan = spark.range(1).selectExpr(f"{_sql_double(np.nan)} AS v").collect()[0][0]
+    assert np.isnan(nan)
+    arrays = spark.range(1).selectExpr(f"{_sql_array(values)} AS d", f"{_sql_array([np.nan])} AS n").collect()[0]
+    np.testing.assert_array_equal(np.asarray(arrays[0]).view(np.int64), np.asarray(values).view(np.int64))
+    assert np.isnan(arrays[1][0])
+    ints = spark.range(1).selectExpr(f"{_sql_array([-(2**31), 0, 2**31 - 1], 'INT')} AS i").collect()[0][0]
+    assert ints == [-(2**31), 0, 2**31 - 1]
+
+
+def test_spark_knots_bin_on_awkward_knots_and_column_name(spark):
+    """Knots at subnormal, sub-ulp and huge scores, in a column whose name needs quoting (a backtick,
+    a space, a dot): Spark's bins are numpy's."""
+    from pyspark.sql.types import DoubleType, StructField, StructType
+
+    from confusionlab.bias.engines.spark import _knots_bin
+
+    x = np.array([-1e300, -5e-324, 5e-324, 0.1, 1 - 2**-53, 1.0, 1e300])
+    c = np.array([0.0, 3.0, 3.5, 40.0, 60.0, 61.0, 99.0])
+    with np.errstate(over="ignore"):
+        a = np.append(np.diff(c) / np.diff(x), 0.0)
+    finite = np.isfinite(a)
+    knots = table_module.Knots(tuple(x[finite].tolist()), tuple(c[finite].tolist()), tuple(a[finite].tolist()), 100)
+    kx = np.asarray(knots.x)
+    values = np.concatenate([kx, np.nextafter(kx, -np.inf), np.nextafter(kx, np.inf), AWKWARD, [0.3, 0.99, 5.0]])
+    name = "odd `score`.x y"
+    schema = StructType([StructField(name, DoubleType())])
+    frame = spark.createDataFrame([(float(v),) for v in values], schema)
+    got = np.asarray([r[0] for r in frame.select(_knots_bin(name, knots)).collect()])
+    np.testing.assert_array_equal(got, knots.bin_of(values))
+
+
 def test_spark_scores_sorted_first_rows_unlike_the_rest(spark, monkeypatch):
     """A frame sorted by score: the first rows (the knots' sample, 300 here) are the lowest scores, so
     nearly every row fell in the top bin; the count sees the lopsided bin and draws the knots from all
@@ -100,3 +148,100 @@ def test_spark_scores_sorted_first_rows_unlike_the_rest(spark, monkeypatch):
     np.testing.assert_array_equal(c.tpr, ref.tpr)
     np.testing.assert_array_equal(c.fpr, ref.fpr)
     assert np.bincount(b).max() <= 3 * n / 40
+
+
+@pytest.mark.parametrize(
+    "label_type, labels",
+    [("int", [-7, 0, 3, 2**31 - 1]), ("tinyint", [-128, 1, 127]), ("boolean", [False, True]), ("bigint", [0, 1])],
+)
+@pytest.mark.parametrize("grid", [True, False])
+def test_spark_packed_key_cells_as_the_tuple_grouping(spark, label_type, labels, grid, monkeypatch):
+    """(label, knots' bin) counted by one packed long key per row gives the cells, smallest scores and
+    missing counts of the grouping by (label, bin, missing flags): negative and extreme labels, booleans,
+    infinite scores (bin −1), missing scores, labels, and both (a 64-bit label takes the tuple grouping);
+    the bins found by the grid or, where it declines, by the CASE tree."""
+    from pyspark.sql import functions as F
+
+    from confusionlab.bias.engines import CountRequest, count_cells
+    from confusionlab.bias.engines import spark as spark_engine
+    from confusionlab.bias.engines.spark import _packable
+    from confusionlab.bias.selection import LabelSelection
+
+    rng = np.random.default_rng(9)
+    n = 3_000
+    s = rng.standard_normal(n)
+    s[rng.random(n) < 0.03] = np.nan
+    s[:4] = [np.inf, -np.inf, -0.0, 5e-324]
+    y = [labels[i] for i in rng.integers(0, len(labels), n)]
+    rows = [(None if i % 97 == 0 else str(y[i]), None if i % 89 == 0 else float(s[i])) for i in range(n)]
+    frame = spark.createDataFrame(rows, "y string, s double").select(F.col("y").cast(label_type).alias("y"), "s")
+    knots = table_module.knots_from_sample(s[np.isfinite(s)], 50)
+    request = CountRequest(
+        "y", LabelSelection(positive_values=None, threshold=None), None, facets=("s",), bins=(("s", knots),)
+    )
+    packed = dataclasses.replace(request, columnar=True)
+    assert spark_engine._grid_bins(frame, "s", knots) is not None
+    if not grid:
+        monkeypatch.setattr(spark_engine, "_grid_bins", lambda *args: None)
+    assert (_packable(frame, packed) is None) == (label_type == "bigint")
+    got, want = count_cells(frame, packed), count_cells(frame, request)  # columnar=False: the tuple grouping
+
+    def cells(c):
+        return sorted(zip(c.keys["_l"], c.keys["_k0"], c.keys["_lo0"], c.n, strict=True))
+
+    assert cells(got) == cells(want)
+    assert got.missing == want.missing and got.dropped == want.dropped
+    assert set(got.missing) == {"y", "s"} and sorted(set(got.keys["_l"])) == sorted(labels)
+
+
+@pytest.mark.parametrize("seed, bins", [(3, 10_000), (4, 997), (5, 2)])
+def test_spark_grid_bins_as_numpy_does(spark, seed, bins):
+    """The uniform grid that finds a score's knot interval (two look-ups) gives numpy's Knots.bin_of on
+    values at, just below and above the knots and the grid's cell edges, below and above the range,
+    ±inf (bin −1) and −0.0, also with the first two and the last two knots in one cell; inner knots two to
+    a cell, or a range of no finite scale, leave it to the CASE tree."""
+    from pyspark.sql.types import DoubleType, StructField, StructType
+
+    from confusionlab.bias.engines.spark import GRID_CELLS, _grid_bins
+
+    rng = np.random.default_rng(seed)
+    knots = table_module.knots_from_sample(rng.standard_normal(20_000) * 10.0**seed, bins)
+    x = np.asarray(knots.x)
+    edges = x[0] + np.arange(GRID_CELLS + 1) * ((x[-1] - x[0]) / GRID_CELLS)
+    near = np.concatenate([x, edges])
+    spread = rng.standard_normal(3_000) * 10.0**seed
+    values = np.concatenate([near, np.nextafter(near, -np.inf), np.nextafter(near, np.inf), spread, AWKWARD])
+    values = np.concatenate([values, [np.inf, -np.inf]])
+    frame = spark.createDataFrame([(float(v),) for v in values], StructType([StructField("v", DoubleType())]))
+    gridded = _grid_bins(frame, "v", knots)
+    assert gridded is not None
+    got = np.asarray([r[0] for r in gridded.select("_bin").collect()])
+    np.testing.assert_array_equal(got, knots.bin_of(values))
+    crowded = table_module.Knots((0.0, 1e-9, 2e-9, 1.0), (0.0, 1.0, 2.0, 3.0), (1e9, 1e9, 1.0, 0.0), 4)
+    tiny = table_module.Knots((0.0, 5e-324), (0.0, 1.0), (0.0, 0.0), 2)
+    assert _grid_bins(frame, "v", crowded) is None and _grid_bins(frame, "v", tiny) is None
+    # the first two knots in one cell, the last two too: only inner knots need cells of their own
+    ends = table_module.Knots((0.0, 1e-9, 0.5, 1 - 1e-9, 1.0), (0.0, 1.0, 2.0, 3.0, 3.5), (1e9, 2.0, 2.0, 5e8, 0.0), 4)
+    near = np.asarray(ends.x)
+    values = np.concatenate([near, np.nextafter(near, -np.inf), np.nextafter(near, np.inf), [-1.0, 0.25, 2.0]])
+    frame = spark.createDataFrame([(float(v),) for v in values], StructType([StructField("v", DoubleType())]))
+    got = np.asarray([r[0] for r in _grid_bins(frame, "v", ends).select("_bin").collect()])
+    np.testing.assert_array_equal(got, ends.bin_of(values))
+
+
+def test_spark_glance_serves_the_label_check_and_the_knots(spark, monkeypatch):
+    """One glance at the first rows gives the label check its first HEAD_ROWS rows and the knots their
+    first KNOT_SAMPLE rows: the same refusal and the same knots as reading each on its own."""
+    from .conftest import to_spark
+
+    monkeypatch.setattr(table_module, "KNOT_SAMPLE", 15_000)
+    df = id_frame(20_000)
+    df["s"] = np.random.default_rng(1).standard_normal(len(df))
+    data = to_spark(spark, df)
+    head = table_module.glance(data, ["y", "row", "s"], 15_000)
+    assert head.num_rows == 15_000
+    assert table_module.score_binning(data, "s", 100, head=head) == table_module.score_binning(data, "s", 100)
+    table_module.check_distinct(data, {"y_true": "y"}, {"y_true": 2}, head=head)
+    with pytest.raises(InvalidParameterError, match=r"^y_true: column 'row' has more than 9,999 distinct values"):
+        table_module.check_distinct(data, {"y_true": "row"}, {"y_true": 9_999}, head=head)
+    table_module.check_distinct(data, {"y_true": "row"}, {"y_true": 10_000}, head=head)  # its first 10,000 rows

@@ -164,10 +164,13 @@ def count_scores(
             raise InvalidParameterError(
                 f"{arg}: column {columns[arg]!r} must hold real numbers (scores, higher = more positive), got {dtype}"
             )
-    from ..bias.engines.table import MAX_LABELS, check_distinct
+    from ..bias.engines.table import HEAD_ROWS, KNOT_SAMPLE, MAX_LABELS, check_distinct, glance
     from ..evaluation._labels import MAX_GROUPS
 
-    check_distinct(frame, columns, {"y_true": MAX_LABELS} | ({"groups": MAX_GROUPS} if groups is not None else {}))
+    # Spark, binned: one glance at the first rows serves the label check and the knots' sample
+    head = None if bins is None else glance(frame, list(columns.values()), max(KNOT_SAMPLE, HEAD_ROWS))
+    limits = {"y_true": MAX_LABELS} | ({"groups": MAX_GROUPS} if groups is not None else {})
+    check_distinct(frame, columns, limits, head=head)
     plans: dict[str, Any] = {}
     if bins is None:
         if engine_name(frame) in ("spark", "dask"):  # counted there before any table is brought here
@@ -176,7 +179,7 @@ def count_scores(
                 if count > MAX_DISTINCT_SCORES:
                     raise _too_many(arg, columns[arg], count)
     else:
-        plans = {arg: score_binning(frame, columns[arg], bins) for arg in scores}
+        plans = {arg: score_binning(frame, columns[arg], bins, head=head) for arg in scores}
     table = _count(frame, columns, plans)
     if bins is not None and any(isinstance(p, Knots) for p in plans.values()) and _lopsided(table, plans, bins):
         # the first rows (the knots' sample) were unlike the rest, e.g. sorted by score: knots from all rows

@@ -17,6 +17,7 @@ one Spark job). pyspark is imported only when a Spark frame arrives (the
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -97,31 +98,140 @@ def _to_numpy(df: Any, column: str) -> Any:
     return np.asarray([np.nan if r[0] is None else r[0] for r in rows], dtype=np.float64)  # pragma: no cover
 
 
-def _knots_bin(col: str, knots: Any) -> Any:
+def _sql_double(v: float) -> str:
+    """``v`` as an exact Spark SQL DOUBLE literal: Python's shortest round-trip ``repr`` and the ``D``
+    suffix (Spark parses it with Java's ``Double.parseDouble``), ±inf and NaN as casts of their names.
+
+    >>> _sql_double(0.1), _sql_double(-5e-324), _sql_double(float("-inf"))
+    ('(0.1D)', '(-5e-324D)', "CAST('-Infinity' AS DOUBLE)")
+    """
+    v = float(v)
+    if math.isnan(v):
+        return "CAST('NaN' AS DOUBLE)"
+    if math.isinf(v):
+        return f"CAST('{'-' if v < 0 else ''}Infinity' AS DOUBLE)"
+    return f"({v!r}D)"
+
+
+def _sql_array(values: Any, kind: str = "DOUBLE") -> str:
+    """A constant Spark SQL array of ``values`` (``kind``: ``DOUBLE`` or ``INT``): one string literal,
+    split and cast, which Spark folds to one array literal before it runs (building the grid from
+    ``array(v0, v1, …)`` of 4,096 literals took the driver 0.3–0.4 s of analysis, this 0.1–0.2 s).
+    The doubles are written as ``repr`` (shortest round-trip; ``Infinity``, ``-Infinity``, ``NaN``),
+    which the cast parses exactly (Java's ``Double.parseDouble``).
+
+    >>> _sql_array([0.1, float("inf"), -0.0])
+    "CAST(split('0.1,Infinity,-0.0', ',') AS ARRAY<DOUBLE>)"
+    >>> _sql_array([3, -1], "INT")
+    "CAST(split('3,-1', ',') AS ARRAY<INT>)"
+    """
+
+    def text(v: Any) -> str:
+        if kind == "INT":
+            return str(int(v))
+        v = float(v)
+        if math.isnan(v):
+            return "NaN"
+        return ("-" if v < 0 else "") + "Infinity" if math.isinf(v) else repr(v)
+
+    return f"CAST(split('{','.join(map(text, values))}', ',') AS ARRAY<{kind}>)"
+
+
+def _sql_name(col: str) -> str:
+    """``col`` quoted as a Spark SQL identifier (backticks, a backtick in the name doubled)."""
+    return "`" + col.replace("`", "``") + "`"
+
+
+def _knots_tree(x: str, knots: Any, leaf: Any) -> str:
+    """The binary search of CASEs over the knot intervals of :class:`~.table.Knots` (log2(knots)
+    comparisons of the SQL double ``x``), ``leaf(i)`` on interval ``i``: numpy's
+    ``clip(searchsorted(x, s, "right") − 1, 0, len(x) − 2)``."""
+
+    def tree(lo: int, hi: int) -> str:  # the knot intervals lo … hi − 1
+        if hi - lo <= 1:
+            return leaf(lo)
+        mid = (lo + hi) // 2
+        return f"CASE WHEN {x} < {_sql_double(knots.x[mid])} THEN {tree(lo, mid)} ELSE {tree(mid, hi)} END"
+
+    return tree(0, max(len(knots.x) - 1, 1))
+
+
+def _knots_bin(col: str, knots: Any, line: str | None = None) -> Any:
     """The bin of :class:`~.table.Knots` as nested Spark ``CASE``s (generated code, no function call per row).
 
     The same arithmetic as :meth:`Knots.bin_of`: ``c[i] + (x − x[i])·a[i]`` on the knot interval
-    ``[x[i], x[i + 1])`` (found by a binary search of CASEs), clamped to ``[0, bins − 1]`` before the
-    floor (so no value overflows a long, ANSI mode or not); infinite scores → −1.
+    ``[x[i], x[i + 1])`` (found by a binary search of CASEs, :func:`_knots_tree`, or given as the SQL
+    ``line``), clamped to ``[0, bins − 1]`` before the floor (so no value overflows a long, ANSI mode or
+    not); infinite scores → −1. Sent to Spark as one SQL string (``F.expr``: one call to the JVM, where
+    a tree of ``Column`` objects is a py4j call per node), every number an exact DOUBLE literal
+    (:func:`_sql_double`).
     """
     from pyspark.sql import functions as F
 
-    x = F.col(col).cast("double")
-    top = float(knots.bins - 1)
+    x = f"CAST({_sql_name(col)} AS DOUBLE)"
+    lit = _sql_double
 
-    def line(i: int) -> Any:
-        return F.lit(knots.c[i]) + (x - F.lit(knots.x[i])) * F.lit(knots.a[i])
+    def leaf(i: int) -> str:
+        return f"({lit(knots.c[i])} + ({x} - {lit(knots.x[i])}) * {lit(knots.a[i])})"
 
-    def tree(lo: int, hi: int) -> Any:  # the knot intervals lo … hi − 1: a binary search, log2(knots) comparisons
-        if hi - lo <= 1:
-            return line(lo)
-        mid = (lo + hi) // 2
-        return F.when(x < F.lit(knots.x[mid]), tree(lo, mid)).otherwise(tree(mid, hi))
+    top = lit(float(knots.bins - 1))
+    u = f"CASE WHEN {x} >= {lit(knots.x[-1])} THEN {top} ELSE {line or _knots_tree(x, knots, leaf)} END"
+    clamped = f"LEAST(GREATEST({u}, {lit(0.0)}), {top})"
+    infinite = f"{x} = {lit(float('inf'))} OR {x} = {lit(float('-inf'))}"
+    return F.expr(f"CASE WHEN {infinite} THEN -1 ELSE CAST(FLOOR({clamped}) AS INT) END")
 
-    u = F.when(x >= F.lit(knots.x[-1]), F.lit(top)).otherwise(tree(0, max(len(knots.x) - 1, 1)))
-    clamped = F.least(F.greatest(u, F.lit(0.0)), F.lit(top))
-    infinite = (x == F.lit(float("inf"))) | (x == F.lit(float("-inf")))
-    return F.when(infinite, F.lit(-1)).otherwise(F.floor(clamped).cast("int"))
+
+#: Cells of the uniform grid over the knots' range that finds a score's knot interval (:func:`_grid_bins`).
+GRID_CELLS = 4096
+
+
+def _grid_cell(x: Any, x0: float, scale: float) -> Any:
+    """The grid cell of each score in ``x`` (numpy), the arithmetic :func:`_grid_bins` has Spark do."""
+    import numpy as np
+
+    with np.errstate(invalid="ignore", over="ignore"):
+        return np.floor(np.minimum(np.maximum((x - x0) * scale, 0.0), GRID_CELLS - 1.0)).astype(np.int64)
+
+
+def _grid_bins(df: Any, col: str, knots: Any) -> Any:
+    """``df`` with a column ``_bin``: :meth:`Knots.bin_of` of the double column ``col``, the knot interval
+    found by a uniform grid of :data:`GRID_CELLS` cells over ``[x[0], x[-1]]`` (a look-up of the cell,
+    one of a knot, one comparison) instead of the binary search of :func:`_knots_bin` (whose CASE tree dominated the
+    count). None (then the CASE tree) when a cell holds two inner knots or more (scores below the second
+    knot are in the first interval, at or above the last in the last bin), or the knots' range gives no
+    finite positive scale.
+
+    A score's cell, ``floor(clamp((x − x[0])·scale))``, is non-decreasing in the score, and the knots'
+    own cells are computed here with the same double arithmetic (:func:`_grid_cell`): the knots in
+    cells below a score's are at most the score, those above exceed it, so only the knot in the
+    score's own cell needs a comparison: with the inner knot after the ``_b`` ones below the cell
+    (``_b`` looked up per cell), the cell's own, or else one of a higher cell, above the score. The interval is
+    then numpy's ``clip(searchsorted(x, s, "right") − 1, 0, len(x) − 2)`` and the rest the same arithmetic, so the
+    bins are identical. Built as chained selects (the interval is computed once, then read four times).
+    """
+    import numpy as np
+    from pyspark.sql import functions as F
+
+    x = np.asarray(knots.x, dtype=np.float64)
+    if x.size < 2:
+        return None
+    with np.errstate(over="ignore", divide="ignore"):
+        scale = float(GRID_CELLS / (x[-1] - x[0]))
+    if not (math.isfinite(scale) and scale > 0.0):
+        return None
+    own = _grid_cell(x[1:-1], float(x[0]), scale)  # the inner knots' cells
+    if np.any(np.diff(own) == 0):
+        return None
+    below = np.searchsorted(own, np.arange(GRID_CELLS), "left")  # per cell: the inner knots in the cells below it
+    lit, name = _sql_double, _sql_name(col)
+    xs = _sql_array(x)
+    t = f"({name} - {lit(x[0])}) * {lit(scale)}"
+    j = f"CAST(FLOOR(LEAST(GREATEST({t}, {lit(0.0)}), {lit(GRID_CELLS - 1.0)})) AS INT)"
+    df = df.withColumn("_b", F.expr(f"{_sql_array(below.tolist(), 'INT')}[{j}]"))
+    # the next inner knot, x[_b + 1]: the cell's own if it has one, else one of a higher cell (above the score)
+    df = df.withColumn("_i", F.expr(f"LEAST(_b + CAST({name} >= {xs}[_b + 1] AS INT), {x.size - 2})"))
+    line = f"{_sql_array(knots.c)}[_i] + ({name} - {xs}[_i]) * {_sql_array(knots.a)}[_i]"
+    return df.withColumn("_bin", _knots_bin(col, knots, line))
 
 
 def _facet(sel: FacetSelection) -> Any:
@@ -183,6 +293,80 @@ def _aggregate(
     return Cells.from_rows(rows, out, checked, count="count")
 
 
+#: The packed key of a row whose label is missing (:func:`_count_packed`; one more if its score is
+#: missing too): below every ``label · stride + code`` of a 32-bit label.
+MISSING_LABEL_KEY = -(2**63)
+
+
+def _packable(df: Any, request: CountRequest) -> Any:
+    """The :class:`~.table.Knots` of ``request`` when it is (label, one score binned by them) with a
+    label of at most 32 bits (boolean or integer), the cells handed over as Arrow: what
+    :func:`_count_packed` counts. None otherwise."""
+    from pyspark.sql.types import BooleanType, ByteType, IntegerType, ShortType
+
+    from .table import Knots
+
+    if len(request.bins) != 1 or not request.columnar or not hasattr(df, "toArrow"):
+        return None
+    col, knots = request.bins[0]
+    simple = request.facet is None and request.predicted is None and request.group is None and not request.dropna
+    if not (isinstance(knots, Knots) and simple and request.labels.threshold is None):
+        return None
+    if request.facets != (col,) or request.label == col:
+        return None
+    label_type = df.schema[request.label].dataType
+    return knots if isinstance(label_type, (BooleanType, ByteType, ShortType, IntegerType)) else None
+
+
+def _count_packed(df: Any, request: CountRequest, knots: Any) -> Cells:
+    """The cells of (label, score binned by ``knots``) grouped by one long key per row,
+    ``label · stride + code`` (``stride = bins + 3``; the code is the bin, −1 for an infinite
+    score, −2 for a missing one; a missing label: :data:`MISSING_LABEL_KEY`, plus one if the score
+    is missing too), each cell's count and smallest score, collected as Arrow and split by numpy.
+
+    The same cells as :func:`_aggregate` (keys ``_l``, ``_k0``, ``_lo0``), at less cost: one long key
+    instead of a tuple of keys and missing flags, and no Python object per cell (10⁷ rows, local[2],
+    the CASE tree in both: 2.1–3.0 s → 1.3–1.6 s).
+    """
+    import numpy as np
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import BooleanType
+
+    label, score = request.label, request.bins[0][0]
+    stride = knots.bins + 3
+    flags = [_missing(df, label).alias("ml"), _missing(df, score).alias("ms")]
+    rows = df.select(*flags, F.col(label).cast("long").alias("l"), F.col(score).cast("double").alias("v"))
+    gridded = _grid_bins(rows, "v", knots)
+    rows = gridded if gridded is not None else rows.withColumn("_bin", _knots_bin("v", knots))
+    code = F.when(F.col("ms"), F.lit(-2)).otherwise(F.col("_bin")).cast("long")
+    key = F.when(F.col("ml"), F.lit(MISSING_LABEL_KEY) + F.col("ms").cast("long")).otherwise(
+        F.col("l") * F.lit(stride) + code
+    )
+    rows = rows.select(key.alias("key"), "v")
+    table = rows.groupBy("key").agg(F.count(F.lit(1)).alias("count"), F.min("v").alias("low"))
+    if request.max_cells is not None:  # never more than that many rows to the driver
+        table = table.limit(request.max_cells + 1)
+    arrow = table.toArrow()
+    if request.max_cells is not None and arrow.num_rows > request.max_cells:
+        raise TooManyCells(request.max_cells)
+    keys = np.asarray(arrow.column("key").to_numpy(zero_copy_only=False), dtype=np.int64)
+    n = np.asarray(arrow.column("count").to_numpy(zero_copy_only=False), dtype=np.int64)
+    low = np.asarray(arrow.column("low").to_numpy(zero_copy_only=False), dtype=np.float64)
+    no_label = keys <= MISSING_LABEL_KEY + 1
+    codes = (keys + 2) % stride - 2
+    no_score = (~no_label & (codes == -2)) | (keys == MISSING_LABEL_KEY + 1)
+    cell = ~no_label & ~no_score
+    y = (keys[cell] - codes[cell]) // stride
+    values = y.astype(bool) if isinstance(df.schema[label].dataType, BooleanType) else y
+    missing = {label: int(n[no_label].sum()), score: int(n[no_score].sum())}
+    return Cells(
+        {"_l": values.tolist(), "_k0": codes[cell].tolist(), "_lo0": low[cell].tolist()},
+        n[cell].tolist(),
+        {c: m for c, m in missing.items() if m},
+        int(n[~cell].sum()),
+    )
+
+
 def count_cells(frame: Any, request: CountRequest) -> Cells:
     """The count table of ``request`` on a (narwhals-wrapped) PySpark DataFrame, in one aggregation.
 
@@ -210,6 +394,9 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
     from .table import Knots
 
     df = _native(frame)
+    knots = _packable(df, request)
+    if knots is not None:
+        return _count_packed(df, request, knots)
     binned: dict[str, str] = {}
     lows: dict[str, str] = {}
     for i, (col, edges) in enumerate(request.bins):

@@ -33,6 +33,7 @@ __all__ = [
     "count_columns",
     "distinct_at_most",
     "engine_name",
+    "glance",
     "knots_from_sample",
     "score_binning",
     "score_edges",
@@ -102,12 +103,34 @@ def _too_many_values(arg: str, column: str, limit: int, where: str) -> InvalidPa
     )
 
 
-def check_distinct(data: Any, columns: Mapping[str, str], limits: Mapping[str, int]) -> None:
+def glance(data: Any, columns: Sequence[str], rows: int) -> Any:
+    """The first ``rows`` rows of ``columns`` of a Spark frame as one pyarrow Table (one Spark job), for
+    :func:`check_distinct` and :func:`score_binning` to share; None on every other engine, or a Spark
+    without ``toArrow``.
+
+    >>> import pandas as pd
+    >>> glance(pd.DataFrame({"y": [0, 1]}), ["y"], 10) is None
+    True
+    """
+    frame = to_narwhals(data)
+    if engine_name(frame) != "spark":
+        return None
+    from .spark import _native
+
+    df = _native(frame)
+    if not hasattr(df, "toArrow"):  # pragma: no cover - Spark < 4
+        return None
+    # one partition: the same first rows, read by one task (10⁷ rows, local[2]: 0.13 s, a plain limit 0.26 s)
+    return df.select(*dict.fromkeys(columns)).coalesce(1).limit(rows).toArrow()
+
+
+def check_distinct(data: Any, columns: Mapping[str, str], limits: Mapping[str, int], *, head: Any = None) -> None:
     """Refuse (naming the argument) a column with more distinct values than its limit, on Spark and
     Dask from their first :data:`HEAD_ROWS` rows only (a Spark ``limit``, Dask's first partition):
     scores passed as labels, or a row id, are refused before the aggregation at the cost of a glance.
     A column whose many values come later is caught by the count itself (:data:`MAX_CELLS`).
-    The in-memory engines count first and check their table.
+    The in-memory engines count first and check their table. ``head``: Spark's first rows, of at
+    least these columns and :data:`HEAD_ROWS` rows (or all), already read (:func:`glance`).
 
     >>> import pandas as pd
     >>> check_distinct(pd.DataFrame({"y": [0.5, 0.25]}), {"y_true": "y"}, {"y_true": 1})  # pandas: not here
@@ -118,7 +141,9 @@ def check_distinct(data: Any, columns: Mapping[str, str], limits: Mapping[str, i
     if engine == "spark":
         from .spark import _native
 
-        head = _native(frame).select(*cols).limit(HEAD_ROWS).toArrow()
+        if head is None:
+            head = _native(frame).select(*cols).limit(HEAD_ROWS).toArrow()
+        head = head.slice(0, HEAD_ROWS)
         distinct = {c: len(head.column(c).drop_null().unique()) for c in cols}
     elif engine == "dask":
         head = _nw_native(frame)[cols].head(HEAD_ROWS, npartitions=1)
@@ -293,10 +318,12 @@ def knots_from_sample(x: np.ndarray, bins: int) -> Knots:
     return Knots(tuple(knots.tolist()), tuple(c.tolist()), tuple(a.tolist()), int(bins))
 
 
-def score_binning(data: Any, column: str, bins: int, *, spread: bool = False) -> np.ndarray | Knots:
+def score_binning(data: Any, column: str, bins: int, *, spread: bool = False, head: Any = None) -> np.ndarray | Knots:
     """How the engine bins ``column`` into ``bins`` bins: increasing edges (:func:`score_edges`), or on
     Spark :class:`Knots` (from the first :data:`KNOT_SAMPLE` rows, or with ``spread`` from a hashed
-    sample of all rows: a pass more, taken when the first rows were unlike the rest).
+    sample of all rows: a pass more, taken when the first rows were unlike the rest). ``head``: Spark's
+    first rows, of at least this column and :data:`KNOT_SAMPLE` rows (or all), already read
+    (:func:`glance`).
 
     >>> import pandas as pd
     >>> score_binning(pd.DataFrame({"s": [0.1, 0.2, 0.3, 0.4]}), "s", 2).tolist()  # numpy's "lower" quantiles
@@ -315,6 +342,9 @@ def score_binning(data: Any, column: str, bins: int, *, spread: bool = False) ->
         fraction = min(1.0, KNOT_SAMPLE / max(rows, 1))
         ticket = F.pmod(F.xxhash64(F.monotonically_increasing_id(), F.lit("confusionlab")), F.lit(1 << 30))
         sample = df.select(column).where(ticket < F.lit(int(fraction * (1 << 30))))
+    elif head is not None:
+        x = np.asarray(head.slice(0, KNOT_SAMPLE).column(column).to_numpy(zero_copy_only=False), dtype=np.float64)
+        return knots_from_sample(x, bins)
     else:
         sample = df.select(column).limit(KNOT_SAMPLE)
     x = _to_numpy(sample, column)  # missing values arrive as NaN and are left out with the infinite ones
