@@ -14,8 +14,9 @@ refits, ``target="true_value"``: at these sizes the next test set's exact distri
 memory limit, issue 24's other part) with ``.value`` and ``.interval()``, and ``cl.roc_curve(data=..., y_true="y",
 y_score="s", score_bins=10_000)`` with ``.value`` and ``.interval()`` (one pass for the engine's
 quantiles, one for the count). Goal: each ≤ 2× the baseline. Ratio = median(ours) /
-median(baseline) over ``--repeat`` alternating runs. Peak client memory: tracemalloc's peak of
-each call (Python and numpy allocations in this process) and the process's peak RSS.
+median(baseline) over ``--repeat`` alternating runs after one warm-up run of each. Peak client
+memory: tracemalloc's peak of one more call of each (Python and numpy allocations in this process;
+traced apart from the timed runs, which tracing would slow) and the process's peak RSS.
 
 Usage::
 
@@ -42,14 +43,20 @@ GROUPS = 20
 BINS = 10_000
 
 
-def _measure(fn: Callable[[], Any]) -> tuple[float, float]:
-    tracemalloc.start()
+def _seconds(fn: Callable[[], Any]) -> float:
     t0 = time.perf_counter()
     fn()
-    elapsed = time.perf_counter() - t0
+    return time.perf_counter() - t0
+
+
+def _peak_mib(fn: Callable[[], Any]) -> float:
+    """tracemalloc's peak of one call (a run of its own: tracing every allocation slows the Python
+    side, so the timed runs go untraced)."""
+    tracemalloc.start()
+    fn()
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    return elapsed, peak / 2**20
+    return peak / 2**20
 
 
 def _compare(name: str, baseline: Callable[[], Any], cases: dict[str, Callable[[], Any]], repeat: int) -> None:
@@ -57,12 +64,10 @@ def _compare(name: str, baseline: Callable[[], Any], cases: dict[str, Callable[[
     for fn in cases.values():
         fn()
     times: dict[str, list[float]] = {"baseline": [], **{k: [] for k in cases}}
-    peaks: dict[str, float] = dict.fromkeys(times, 0.0)
     for _ in range(repeat):
         for key, fn in (("baseline", baseline), *cases.items()):
-            t, mib = _measure(fn)
-            times[key].append(t)
-            peaks[key] = max(peaks[key], mib)
+            times[key].append(_seconds(fn))
+    peaks = {key: _peak_mib(fn) for key, fn in (("baseline", baseline), *cases.items())}
     base = statistics.median(times["baseline"])
     print(f"\n{name}")
     print(f"{'case':>34} {'median s':>9} {'ratio':>6} {'goal':>5} {'peak MiB':>9}")
