@@ -180,9 +180,9 @@ def test_spark_packed_key_cells_as_the_tuple_grouping(spark, label_type, labels,
         "y", LabelSelection(positive_values=None, threshold=None), None, facets=("s",), bins=(("s", knots),)
     )
     packed = dataclasses.replace(request, columnar=True)
-    assert spark_engine._grid_bins(frame, "s", knots) is not None
+    assert spark_engine._grid_bin_items("s", knots) is not None
     if not grid:
-        monkeypatch.setattr(spark_engine, "_grid_bins", lambda *args: None)
+        monkeypatch.setattr(spark_engine, "_grid_bin_items", lambda *args: None)
     assert (_packable(frame, packed) is None) == (label_type == "bigint")
     got, want = count_cells(frame, packed), count_cells(frame, request)  # columnar=False: the tuple grouping
 
@@ -202,7 +202,12 @@ def test_spark_grid_bins_as_numpy_does(spark, seed, bins):
     a cell, or a range of no finite scale, leave it to the CASE tree."""
     from pyspark.sql.types import DoubleType, StructField, StructType
 
-    from confusionlab.bias.engines.spark import GRID_CELLS, _grid_bins
+    from confusionlab.bias.engines.spark import GRID_CELLS, _grid_bin_items
+
+    def grid_bins(frame, knots):
+        items = _grid_bin_items("v", knots)
+        assert items is not None
+        return np.asarray([r[0] for r in frame.selectExpr(*items).select("_bin").collect()])
 
     rng = np.random.default_rng(seed)
     knots = table_module.knots_from_sample(rng.standard_normal(20_000) * 10.0**seed, bins)
@@ -213,20 +218,16 @@ def test_spark_grid_bins_as_numpy_does(spark, seed, bins):
     values = np.concatenate([near, np.nextafter(near, -np.inf), np.nextafter(near, np.inf), spread, AWKWARD])
     values = np.concatenate([values, [np.inf, -np.inf]])
     frame = spark.createDataFrame([(float(v),) for v in values], StructType([StructField("v", DoubleType())]))
-    gridded = _grid_bins(frame, "v", knots)
-    assert gridded is not None
-    got = np.asarray([r[0] for r in gridded.select("_bin").collect()])
-    np.testing.assert_array_equal(got, knots.bin_of(values))
+    np.testing.assert_array_equal(grid_bins(frame, knots), knots.bin_of(values))
     crowded = table_module.Knots((0.0, 1e-9, 2e-9, 1.0), (0.0, 1.0, 2.0, 3.0), (1e9, 1e9, 1.0, 0.0), 4)
     tiny = table_module.Knots((0.0, 5e-324), (0.0, 1.0), (0.0, 0.0), 2)
-    assert _grid_bins(frame, "v", crowded) is None and _grid_bins(frame, "v", tiny) is None
+    assert _grid_bin_items("v", crowded) is None and _grid_bin_items("v", tiny) is None
     # the first two knots in one cell, the last two too: only inner knots need cells of their own
     ends = table_module.Knots((0.0, 1e-9, 0.5, 1 - 1e-9, 1.0), (0.0, 1.0, 2.0, 3.0, 3.5), (1e9, 2.0, 2.0, 5e8, 0.0), 4)
     near = np.asarray(ends.x)
     values = np.concatenate([near, np.nextafter(near, -np.inf), np.nextafter(near, np.inf), [-1.0, 0.25, 2.0]])
     frame = spark.createDataFrame([(float(v),) for v in values], StructType([StructField("v", DoubleType())]))
-    got = np.asarray([r[0] for r in _grid_bins(frame, "v", ends).select("_bin").collect()])
-    np.testing.assert_array_equal(got, ends.bin_of(values))
+    np.testing.assert_array_equal(grid_bins(frame, ends), ends.bin_of(values))
 
 
 def test_spark_glance_serves_the_label_check_and_the_knots(spark, monkeypatch):

@@ -77,15 +77,21 @@ def _native(frame: Any) -> Any:
     return nw.to_native(frame) if isinstance(frame, (nw.DataFrame, nw.LazyFrame)) else frame
 
 
-def _missing(df: Any, col: str) -> Any:
-    """Spark boolean column: the value in ``col`` is missing (null, or NaN in a float column)."""
-    from pyspark.sql import functions as F
+def _missing_sql(df: Any, col: str) -> str:
+    """Spark SQL boolean: the value in ``col`` is missing (null, or NaN in a float column)."""
     from pyspark.sql.types import DoubleType, FloatType
 
-    expr = F.col(col).isNull()
+    name = _sql_name(col)
     if isinstance(df.schema[col].dataType, (DoubleType, FloatType)):
-        expr = expr | F.isnan(F.col(col))
-    return expr
+        return f"({name} IS NULL OR isnan({name}))"
+    return f"({name} IS NULL)"
+
+
+def _missing(df: Any, col: str) -> Any:
+    """:func:`_missing_sql` as a Spark column."""
+    from pyspark.sql import functions as F
+
+    return F.expr(_missing_sql(df, col))
 
 
 def _to_numpy(df: Any, column: str) -> Any:
@@ -156,18 +162,16 @@ def _knots_tree(x: str, knots: Any, leaf: Any) -> str:
     return tree(0, max(len(knots.x) - 1, 1))
 
 
-def _knots_bin(col: str, knots: Any, line: str | None = None) -> Any:
-    """The bin of :class:`~.table.Knots` as nested Spark ``CASE``s (generated code, no function call per row).
+def _knots_bin_sql(col: str, knots: Any, line: str | None = None) -> str:
+    """The bin of :class:`~.table.Knots` as one Spark SQL expression of nested ``CASE``s (generated
+    code, no function call per row).
 
     The same arithmetic as :meth:`Knots.bin_of`: ``c[i] + (x − x[i])·a[i]`` on the knot interval
     ``[x[i], x[i + 1])`` (found by a binary search of CASEs, :func:`_knots_tree`, or given as the SQL
     ``line``), clamped to ``[0, bins − 1]`` before the floor (so no value overflows a long, ANSI mode or
-    not); infinite scores → −1. Sent to Spark as one SQL string (``F.expr``: one call to the JVM, where
-    a tree of ``Column`` objects is a py4j call per node), every number an exact DOUBLE literal
-    (:func:`_sql_double`).
+    not); infinite scores → −1. Every number is an exact DOUBLE literal (:func:`_sql_double`); sent
+    as one string, it is one call to the JVM, where a tree of ``Column`` objects is a py4j call per node.
     """
-    from pyspark.sql import functions as F
-
     x = f"CAST({_sql_name(col)} AS DOUBLE)"
     lit = _sql_double
 
@@ -178,39 +182,48 @@ def _knots_bin(col: str, knots: Any, line: str | None = None) -> Any:
     u = f"CASE WHEN {x} >= {lit(knots.x[-1])} THEN {top} ELSE {line or _knots_tree(x, knots, leaf)} END"
     clamped = f"LEAST(GREATEST({u}, {lit(0.0)}), {top})"
     infinite = f"{x} = {lit(float('inf'))} OR {x} = {lit(float('-inf'))}"
-    return F.expr(f"CASE WHEN {infinite} THEN -1 ELSE CAST(FLOOR({clamped}) AS INT) END")
+    return f"CASE WHEN {infinite} THEN -1 ELSE CAST(FLOOR({clamped}) AS INT) END"
 
 
-#: Cells of the uniform grid over the knots' range that finds a score's knot interval (:func:`_grid_bins`).
+def _knots_bin(col: str, knots: Any) -> Any:
+    """:func:`_knots_bin_sql` as a Spark column."""
+    from pyspark.sql import functions as F
+
+    return F.expr(_knots_bin_sql(col, knots))
+
+
+#: Cells of the uniform grid over the knots' range that finds a score's knot interval (:func:`_grid_bin_items`).
 GRID_CELLS = 4096
 
 
 def _grid_cell(x: Any, x0: float, scale: float) -> Any:
-    """The grid cell of each score in ``x`` (numpy), the arithmetic :func:`_grid_bins` has Spark do."""
+    """The grid cell of each score in ``x`` (numpy), the arithmetic :func:`_grid_bin_items` has Spark do."""
     import numpy as np
 
     with np.errstate(invalid="ignore", over="ignore"):
         return np.floor(np.minimum(np.maximum((x - x0) * scale, 0.0), GRID_CELLS - 1.0)).astype(np.int64)
 
 
-def _grid_bins(df: Any, col: str, knots: Any) -> Any:
-    """``df`` with a column ``_bin``: :meth:`Knots.bin_of` of the double column ``col``, the knot interval
-    found by a uniform grid of :data:`GRID_CELLS` cells over ``[x[0], x[-1]]`` (a look-up of the cell,
-    one of a knot, one comparison) instead of the binary search of :func:`_knots_bin` (whose CASE tree dominated the
-    count). None (then the CASE tree) when a cell holds two inner knots or more (scores below the second
-    knot are in the first interval, at or above the last in the last bin), or the knots' range gives no
-    finite positive scale.
+def _grid_bin_items(col: str, knots: Any) -> list[str] | None:
+    """Spark SQL select items (for ``selectExpr``, each naming the one before it: lateral column
+    aliases ``_b``, ``_i``) whose last, ``_bin``, is :meth:`Knots.bin_of` of the double column ``col``,
+    the knot interval found by a uniform grid of :data:`GRID_CELLS` cells over ``[x[0], x[-1]]`` (a
+    look-up of the cell, one of a knot, one comparison) instead of the binary search of
+    :func:`_knots_bin_sql` (whose CASE tree dominated the count). None (then the CASE tree) when a cell
+    holds two inner knots or more (scores below the second knot are in the first interval, at or above
+    the last in the last bin), or the knots' range gives no finite positive scale.
 
     A score's cell, ``floor(clamp((x − x[0])·scale))``, is non-decreasing in the score, and the knots'
     own cells are computed here with the same double arithmetic (:func:`_grid_cell`): the knots in
     cells below a score's are at most the score, those above exceed it, so only the knot in the
-    score's own cell needs a comparison: with the inner knot after the ``_b`` ones below the cell
-    (``_b`` looked up per cell), the cell's own, or else one of a higher cell, above the score. The interval is
-    then numpy's ``clip(searchsorted(x, s, "right") − 1, 0, len(x) − 2)`` and the rest the same arithmetic, so the
-    bins are identical. Built as chained selects (the interval is computed once, then read four times).
+    score's own cell needs a comparison: with ``_b`` the inner knots in the cells below the score's
+    (looked up per cell), its interval is ``_b``, or one more if it reaches ``x[_b + 1]``, the next
+    inner knot (the cell's own if it has one, else one of a higher cell, above the score). The
+    interval is then numpy's ``clip(searchsorted(x, s, "right") − 1, 0, len(x) − 2)`` and the rest the same
+    arithmetic, so the bins are identical. One select (one analysis by Spark's driver), the cell's first
+    interval and the score's interval each computed once and read by the items after them.
     """
     import numpy as np
-    from pyspark.sql import functions as F
 
     x = np.asarray(knots.x, dtype=np.float64)
     if x.size < 2:
@@ -224,14 +237,14 @@ def _grid_bins(df: Any, col: str, knots: Any) -> Any:
         return None
     below = np.searchsorted(own, np.arange(GRID_CELLS), "left")  # per cell: the inner knots in the cells below it
     lit, name = _sql_double, _sql_name(col)
-    xs = _sql_array(x)
     t = f"({name} - {lit(x[0])}) * {lit(scale)}"
-    j = f"CAST(FLOOR(LEAST(GREATEST({t}, {lit(0.0)}), {lit(GRID_CELLS - 1.0)})) AS INT)"
-    df = df.withColumn("_b", F.expr(f"{_sql_array(below.tolist(), 'INT')}[{j}]"))
+    xs = _sql_array(x)
+    cell = f"CAST(FLOOR(LEAST(GREATEST({t}, {lit(0.0)}), {lit(GRID_CELLS - 1.0)})) AS INT)"
+    first = f"{_sql_array(below.tolist(), 'INT')}[{cell}] AS _b"
     # the next inner knot, x[_b + 1]: the cell's own if it has one, else one of a higher cell (above the score)
-    df = df.withColumn("_i", F.expr(f"LEAST(_b + CAST({name} >= {xs}[_b + 1] AS INT), {x.size - 2})"))
+    interval = f"LEAST(_b + CAST({name} >= {xs}[_b + 1] AS INT), {x.size - 2}) AS _i"
     line = f"{_sql_array(knots.c)}[_i] + ({name} - {xs}[_i]) * {_sql_array(knots.a)}[_i]"
-    return df.withColumn("_bin", _knots_bin(col, knots, line))
+    return [first, interval, f"{_knots_bin_sql(col, knots, line)} AS _bin"]
 
 
 def _facet(sel: FacetSelection) -> Any:
@@ -334,15 +347,17 @@ def _count_packed(df: Any, request: CountRequest, knots: Any) -> Cells:
 
     label, score = request.label, request.bins[0][0]
     stride = knots.bins + 3
-    flags = [_missing(df, label).alias("ml"), _missing(df, score).alias("ms")]
-    rows = df.select(*flags, F.col(label).cast("long").alias("l"), F.col(score).cast("double").alias("v"))
-    gridded = _grid_bins(rows, "v", knots)
-    rows = gridded if gridded is not None else rows.withColumn("_bin", _knots_bin("v", knots))
-    code = F.when(F.col("ms"), F.lit(-2)).otherwise(F.col("_bin")).cast("long")
-    key = F.when(F.col("ml"), F.lit(MISSING_LABEL_KEY) + F.col("ms").cast("long")).otherwise(
-        F.col("l") * F.lit(stride) + code
+    rows = df.selectExpr(
+        f"{_missing_sql(df, label)} AS ml",
+        f"{_missing_sql(df, score)} AS ms",
+        f"CAST({_sql_name(label)} AS BIGINT) AS l",
+        f"CAST({_sql_name(score)} AS DOUBLE) AS v",
     )
-    rows = rows.select(key.alias("key"), "v")
+    items = _grid_bin_items("v", knots) or [f"{_knots_bin_sql('v', knots)} AS _bin"]
+    unlabelled = f"CAST({MISSING_LABEL_KEY + 1} AS BIGINT) - 1 + CAST(ms AS BIGINT)"  # −2⁶³ is no SQL literal
+    code = "CAST(CASE WHEN ms THEN -2 ELSE _bin END AS BIGINT)"
+    key = f"CASE WHEN ml THEN {unlabelled} ELSE l * {stride} + {code} END AS key"
+    rows = rows.selectExpr(*items, key, "v")  # one select: the items name the ones before them
     table = rows.groupBy("key").agg(F.count(F.lit(1)).alias("count"), F.min("v").alias("low"))
     if request.max_cells is not None:  # never more than that many rows to the driver
         table = table.limit(request.max_cells + 1)
