@@ -1,6 +1,7 @@
 """Hostile data= input: missing values in any column of any engine, a column that is not there,
-infinite scores, arrays where column names belong, and a Spark frame of 10⁶ + 1 distinct scores
-without bins (refused naming score_bins before any table is collected)."""
+infinite scores, arrays where column names belong, a Spark frame of 10⁶ + 1 distinct scores
+without bins (refused naming score_bins before any table is collected), and score tuples beyond the
+count table's cell bound on Spark and Dask."""
 
 from __future__ import annotations
 
@@ -110,6 +111,34 @@ def test_spark_frame_of_a_million_distinct_scores_without_bins_is_refused_before
     with pytest.raises(InvalidParameterError, match=re.escape("more than 1,000,000 distinct scores")) as info:
         cl.roc_curve(data=big, y_true="y", y_score="score")
     assert "score_bins=" in str(info.value)
+
+
+@pytest.mark.parametrize("engine", ["dask", "spark"])
+def test_score_tuples_beyond_the_cell_bound_are_refused_naming_score_bins(engine, request, monkeypatch):
+    """compare_auc counts (label, score A, score B) tuples: each column has few distinct scores, but
+    their combinations are as many as the rows. With the bound (MAX_SCORE_CELLS) patched below them,
+    Spark and Dask refuse (naming score_bins, binned or not) instead of bringing the table over; at the
+    bound the call answers, with the array path's AUCs (scikit-learn's)."""
+    import pandas as pd
+    from sklearn.metrics import roc_auc_score
+
+    from confusionlab.scores import _data
+
+    i = np.arange(240)
+    df = pd.DataFrame({"y": i % 2, "a": (i % 12) / 12 + 0.01 * (i % 2), "b": (i // 12 % 10) / 10})
+    data = in_engine(df, engine, request)
+    cells = len(df.drop_duplicates())
+    assert cells == 120 and df["a"].nunique() == 12 and df["b"].nunique() == 10
+    monkeypatch.setattr(_data, "MAX_SCORE_CELLS", cells - 1)
+    with pytest.raises(InvalidParameterError, match=r"more than 119 cells .*; pass score_bins=10_000") as info:
+        cl.compare_auc(data=data, y_true="y", score_a="a", score_b="b")
+    assert "'y', 'a', 'b'" in str(info.value)
+    with pytest.raises(InvalidParameterError, match=r"more than 119 cells .*; pass fewer score_bins"):
+        cl.compare_auc(data=data, y_true="y", score_a="a", score_b="b", score_bins=50)
+    monkeypatch.setattr(_data, "MAX_SCORE_CELLS", cells)
+    got = cl.compare_auc(data=data, y_true="y", score_a="a", score_b="b")
+    want = [roc_auc_score(df["y"], df[c]) for c in "ab"]
+    np.testing.assert_allclose([got.aucs[name] for name in got.names], want, rtol=1e-12)
 
 
 def test_a_table_with_no_positive_answers_as_the_array_path_does():

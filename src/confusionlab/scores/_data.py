@@ -33,12 +33,15 @@ from .._validation import InvalidParameterError, check_int, check_memory, check_
 from ..confusion import _distinct, _equals, _positive_label
 from ._input import Scores
 
-__all__ = ["MAX_DISTINCT_SCORES", "CountedScores", "compare_auc_data", "curve_data", "needs_data"]
+__all__ = ["MAX_DISTINCT_SCORES", "MAX_SCORE_CELLS", "CountedScores", "compare_auc_data", "curve_data", "needs_data"]
 
 #: Most distinct scores a count table holds without ``score_bins=``.
 MAX_DISTINCT_SCORES = 10**6
 #: Most score bins.
 MAX_SCORE_BINS = 10**6
+#: Most cells (distinct combinations of label, scores and group) a Spark or Dask count table of
+#: scores brings to this process: a binary label at each of :data:`MAX_DISTINCT_SCORES` scores.
+MAX_SCORE_CELLS = 2 * MAX_DISTINCT_SCORES
 
 
 class CountedScores(Scores):
@@ -111,10 +114,19 @@ def _infinite(name: str, column: str, rows: int) -> InvalidParameterError:
 
 
 def _count(frame: Any, columns: dict[str, str], plans: dict[str, Any]) -> Any:
+    from ..bias.engines import TooManyCells
     from ..bias.engines.table import Knots, count_columns
 
     bins = {a: (p if isinstance(p, Knots) else p[1:]) for a, p in plans.items()}
-    return count_columns(frame, columns, bins=bins or None)
+    try:
+        return count_columns(frame, columns, bins=bins or None, max_cells=MAX_SCORE_CELLS)
+    except TooManyCells:  # Spark or Dask: several score columns (and groups) make many combinations
+        advice = "pass fewer score_bins" if plans else "pass score_bins=10_000 (quantile bins computed by the engine)"
+        raise InvalidParameterError(
+            f"the count table of columns {', '.join(map(repr, dict.fromkeys(columns.values())))} has more than "
+            f"{MAX_SCORE_CELLS:,} cells (distinct combinations of label, scores and group), more than is brought "
+            f"from the cluster (MAX_SCORE_CELLS); {advice}, round the scores, or compare fewer classifiers at once"
+        ) from None
 
 
 #: A bin of :class:`~confusionlab.bias.engines.table.Knots` holding more than this many times its

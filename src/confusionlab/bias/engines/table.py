@@ -167,6 +167,7 @@ def count_columns(
     *,
     bins: Mapping[str, Sequence[float]] | None = None,
     limits: Mapping[str, int] | None = None,
+    max_cells: int | None = None,
 ) -> Table:
     """Count the rows of ``data`` per combination of the values of ``columns`` (one aggregation).
 
@@ -185,6 +186,10 @@ def count_columns(
         Argument name → most distinct values of that column (labels, groups): checked by
         :func:`check_distinct` before counting, and on Spark and Dask the table is refused
         (the column with too many values named) when it would exceed :data:`MAX_CELLS` cells.
+    max_cells : int, optional
+        Most cells Spark or Dask may bring to this process (instead of :data:`MAX_CELLS` with
+        ``limits``): beyond, :class:`~confusionlab.bias.engines.TooManyCells` reaches the caller, who
+        says what to do. The in-memory engines hold their rows already and count them all.
 
     Returns
     -------
@@ -222,11 +227,13 @@ def count_columns(
         facets=tuple(distinct[1:]),
         bins=binned,
         columnar=True,
-        max_cells=MAX_CELLS if limits else None,
+        max_cells=max_cells if max_cells is not None else MAX_CELLS if limits else None,
     )
     try:
         cells = count_cells(frame, request)
     except TooManyCells:
+        if max_cells is not None:
+            raise
         for arg, limit in (limits or {}).items():  # only on the way to the error: which column it is
             if distinct_at_most(frame, columns[arg], limit) > limit:
                 raise _too_many_values(arg, columns[arg], limit, "") from None
