@@ -324,7 +324,7 @@ def rank_models(
         from ._data import rank_models_data
 
         kwargs = dict(model=model, tolerance=tolerance, future_size=future_size, undefined=undefined, n_draws=n_draws)
-        kwargs |= dict(random_state=random_state, target=target)
+        kwargs |= dict(random_state=random_state, target=target, method=method, progress=progress)
         return rank_models_data(data, y_true, predictions, metric, positive=positive, **kwargs)
     names = check_classifiers(predictions, MAX_CLASSIFIERS)
     m = get_metric(metric)
