@@ -82,6 +82,30 @@ def test_spark_knots_bin_as_numpy_does(spark):
     assert np.all(np.diff(got[finite][order]) >= 0)  # monotone: the bins are intervals
 
 
+def test_knots_a_subnormal_apart_keep_every_bin_finite_and_monotone(spark):
+    """A sample holding 0 and 5e-324 gives knots one subnormal apart: their slope was infinite and a
+    score exactly at the first knot got 0·inf = NaN (numpy: an arbitrary integer; Spark: the top bin,
+    above larger scores). Capped at the largest double, the bins are in range and non-decreasing, and
+    Spark's CASE tree and grid give numpy's."""
+    from pyspark.sql.types import DoubleType, StructField, StructType
+
+    from confusionlab.bias.engines.spark import _grid_bin_items, _knots_bin
+
+    knots = table_module.knots_from_sample(np.array([0.0, 5e-324, 1.0, 2.0, 3.0]), 4)
+    assert knots.x[:2] == (0.0, 5e-324) and np.all(np.isfinite(knots.a))
+    values = np.array([-1.0, 0.0, 5e-324, 1e-323, 0.5, 1.0, 1.25, 2.0, 3.0, 4.0])
+    want = knots.bin_of(values)
+    # by hand: F·bins through (0, 0), (5e-324, 0.8), (1, 1.6), (2, 2.4), (3, 3.2), the last bin from 3 on
+    assert want.tolist() == [0, 0, 0, 0, 1, 1, 1, 2, 3, 3]
+    frame = spark.createDataFrame([(float(v),) for v in values], StructType([StructField("v", DoubleType())]))
+    tree = np.asarray([r[0] for r in frame.select(_knots_bin("v", knots)).collect()])
+    items = _grid_bin_items("v", knots)
+    assert items is not None
+    grid = np.asarray([r[0] for r in frame.selectExpr(*items).select("_bin").collect()])
+    np.testing.assert_array_equal(tree, want)
+    np.testing.assert_array_equal(grid, want)
+
+
 #: doubles whose SQL literal must come back bit for bit: subnormals, 1 − 2⁻⁵³, 0.1, the extremes, −0.0
 AWKWARD = [5e-324, -5e-324, 2.2250738585072014e-308, 1 - 2**-53, 1 + 2**-52, 0.1, -0.1, 1e-5, 1e300, -0.0, 0.0]
 AWKWARD += [1.7976931348623157e308, -1.7976931348623157e308, 123456789.12345679, 2.0**60]

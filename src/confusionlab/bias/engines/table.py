@@ -319,9 +319,11 @@ def knots_from_sample(x: np.ndarray, bins: int) -> Knots:
     knots = np.unique(np.quantile(x, probs, method="lower"))
     share = np.searchsorted(x, knots, side="left") / x.size
     c = share * bins
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         a = np.diff(c) / np.diff(knots)
-    a = np.append(a, 0.0)
+    # knots a subnormal apart (0 and 5e-324) would make a slope infinite, and 0·inf a NaN bin at the
+    # knot itself: the largest double keeps the map finite and non-decreasing (the next knot starts higher)
+    a = np.append(np.minimum(a, np.finfo(np.float64).max), 0.0)
     return Knots(tuple(knots.tolist()), tuple(c.tolist()), tuple(a.tolist()), int(bins))
 
 
