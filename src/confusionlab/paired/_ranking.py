@@ -323,9 +323,18 @@ def rank_models(
     if data is not None:  # data= with column names: the patterns counted where the data lives (SPEC F5)
         from ._data import rank_models_data
 
-        kwargs = dict(model=model, tolerance=tolerance, future_size=future_size, undefined=undefined, n_draws=n_draws)
-        kwargs |= dict(random_state=random_state, target=target, method=method, progress=progress)
-        return rank_models_data(data, y_true, predictions, metric, positive=positive, **kwargs)
+        options: dict[str, Any] = dict(  # every keyword of this signature but data and positive
+            model=model,
+            tolerance=tolerance,
+            future_size=future_size,
+            undefined=undefined,
+            n_draws=n_draws,
+            random_state=random_state,
+            target=target,
+            method=method,
+            progress=progress,
+        )
+        return rank_models_data(data, y_true, predictions, metric, positive=positive, **options)
     names = check_classifiers(predictions, MAX_CLASSIFIERS)
     m = get_metric(metric)
     model, tolerance, undefined_value, n_draws = check_options(model, tolerance, undefined, n_draws, stacklevel=3)
