@@ -266,25 +266,27 @@ def latency(kernel: Any, page: Any, tag: str, args: argparse.Namespace, results:
         page.wait_for_selector(f'{SELECTOR}[data-n="100"][data-metric="mcc"]', timeout=60_000)
         times, polled, arrivals, syncs, draws = [], [], [], [], []
         for code, selector in zip(codes, selectors, strict=True):
-            before = int(page.evaluate("(s) => document.querySelector(s).dataset.frames", SELECTOR))
             timed = (
                 f"_bench_t0, _bench_c0 = _bench_time.perf_counter(), _bench_time.process_time()\n{code}\n"
                 "_bench_py.append(_bench_time.perf_counter() - _bench_t0)\n"
                 "_bench_cpu.append(_bench_time.process_time() - _bench_c0)"
             )
-            sent = page.evaluate(
-                "(want) => { window.__benchWant = want; window.__benchFrame = null;"
+            sent = page.evaluate(  # the frame counter now, and the change's selector, for FRAME_CLOCK_JS
+                "([s, extra]) => { const before = Number(document.querySelector(s).dataset.frames);"
+                " window.__benchWant = { selector: s + extra, before }; window.__benchFrame = null;"
                 " window.__benchMessages = []; return performance.now(); }",
-                {"selector": SELECTOR + selector, "before": before},
+                [SELECTOR, selector],
             )
             t0 = time.perf_counter()
             kernel.execute(timed)
             page.wait_for_function("() => window.__benchFrame !== null", timeout=60_000)
             polled.append(time.perf_counter() - t0)
-            frame_at, messages = page.evaluate("() => [window.__benchFrame, window.__benchMessages]")
+            frame_at, messages, d = page.evaluate(
+                "(s) => [window.__benchFrame, window.__benchMessages, {...document.querySelector(s).dataset}]",
+                SELECTOR,
+            )
             times.append((frame_at - sent) / 1000)
             arrivals.append((max(messages, key=lambda m: m[1])[0] - sent) if messages else float("nan"))
-            d = page.evaluate("(s) => ({...document.querySelector(s).dataset})", SELECTOR)
             syncs.append(float(d.get("syncMs", "nan")))
             draws.append(float(d.get("frameMs", "nan")))
         py = kernel.evaluate("_bench_py")

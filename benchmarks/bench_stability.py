@@ -36,6 +36,20 @@ RESULTS = Path(__file__).parent / "out" / "RESULTS_stability.md"  # git-ignored;
 CPU: dict[int, float] = {}  # id(result of best_of's func) -> its best CPU time
 
 
+def _timed(func) -> tuple[float, float, object]:
+    """Wall seconds, process CPU seconds (all threads) and the result of one call of ``func``."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    out = func()
+    return time.perf_counter() - t0, time.process_time() - c0, out
+
+
+def _best(runs: list[tuple[float, float, object]]) -> tuple[float, object]:
+    """The least wall time of ``runs`` (:func:`_timed`) and the last result, whose id keeps the least CPU time."""
+    out = runs[-1][2]
+    CPU[id(out)] = min(c for _, c, _ in runs)
+    return min(t for t, _, _ in runs), out
+
+
 def best_of(func, repeat: int = 3) -> tuple[float, object]:
     """Minimum wall time over ``repeat`` calls, and the last result.
 
@@ -43,30 +57,15 @@ def best_of(func, repeat: int = 3) -> tuple[float, object]:
     threads) is kept in :data:`CPU` under the result's id: at high load, wall times measure
     the other jobs as much as the code; CPU times much less so (issue 24).
     """
-    times, cpu, out = [], [], None
-    for _ in range(repeat):
-        t0, c0 = time.perf_counter(), time.process_time()
-        out = func()
-        times.append(time.perf_counter() - t0)
-        cpu.append(time.process_time() - c0)
-    CPU[id(out)] = min(cpu)
-    return min(times), out
+    return _best([_timed(func) for _ in range(repeat)])
 
 
 def alternated_best_of(ours, peer, repeat: int = 3) -> tuple[float, object, float, object]:
     """:func:`best_of` of ``ours`` and of ``peer``, their calls alternated: a spell of slow
     memory on the shared machine (a plain numpy equality count of the same matrix slowed by
     the same 40 % as phi in it, issue 24) falls on both, not on whichever ran during it."""
-    t_ours, t_peer, out_ours, out_peer = [], [], None, None
-    for _ in range(repeat):
-        t, out_ours = best_of(ours, 1)
-        cpu_ours = CPU.pop(id(out_ours))
-        t_ours.append((t, cpu_ours))
-        t, out_peer = best_of(peer, 1)
-        t_peer.append((t, CPU.pop(id(out_peer))))
-    CPU[id(out_ours)] = min(c for _, c in t_ours)
-    CPU[id(out_peer)] = min(c for _, c in t_peer)
-    return min(t for t, _ in t_ours), out_ours, min(t for t, _ in t_peer), out_peer
+    pairs = [(_timed(ours), _timed(peer)) for _ in range(repeat)]
+    return (*_best([o for o, _ in pairs]), *_best([p for _, p in pairs]))
 
 
 def cpu_of(result: object) -> float:
