@@ -1,4 +1,4 @@
-"""Pieces the lesson modules share: an Axes to draw on, and PMFs drawn as binned step curves."""
+"""Pieces the lesson modules share: an Axes to draw on, bins of a width, and PMFs drawn as binned step curves."""
 
 from __future__ import annotations
 
@@ -6,6 +6,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+
+from .._validation import InvalidParameterError
+
+#: Most histogram bins a figure draws.
+MAX_BINS = 100_000
+
+#: Size of a lesson's single-panel figure (inches).
+FIGSIZE = (6.0, 3.6)
 
 
 def axes(ax: Any, figsize: tuple[float, float] | None = None) -> Any:
@@ -28,3 +36,13 @@ def pmf_stairs(
         finite = np.isfinite(d.values)
         mass, _ = np.histogram(d.values[finite], bins=edges, weights=d.probabilities[finite])
         ax.stairs(mass, edges, color=colour, label=f"{label}: sd {d.std():.4f}", **style)
+
+
+def bin_edges(lo: float, hi: float, bin_width: Any) -> np.ndarray:
+    """Edges of bins of ``bin_width`` covering [lo, hi], at most :data:`MAX_BINS` of them."""
+    if isinstance(bin_width, bool) or not isinstance(bin_width, (int, float)) or not 0 < bin_width <= 1:
+        raise InvalidParameterError(f"bin_width must be a number in (0, 1], got {bin_width!r}")
+    if (hi - lo) / bin_width + 2 > MAX_BINS:
+        raise InvalidParameterError(f"bin_width={bin_width!r} gives more than {MAX_BINS:,} bins over [{lo:g}, {hi:g}]")
+    start = np.floor(lo / bin_width) * bin_width
+    return np.arange(start, hi + 2 * bin_width, bin_width)

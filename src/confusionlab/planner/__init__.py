@@ -9,7 +9,11 @@ core, and returns a :class:`TestSizePlan`. The package holds one idea per module
                           half-width there and its normal approximation
                           (:func:`normal_half_width`)
 ``_half_width``           exact central intervals on a slice without the whole PMF (the
-                          fast paths the criterion reads)
+                          fast paths the criterion reads): their entry points and the
+                          many-window driver; each path in its own module
+                          (``_balanced_accuracy``, ``_ratio_half_width``,
+                          ``_contour_rows``, ``_contour_half_width``, ``_batch_rows``,
+                          ``_quantile_atoms``)
 ``_search``               :func:`smallest_size`: the smallest size meeting a half-width
                           although the half-width is not monotone (also used by
                           :func:`confusionlab.bias.plan_group_size`); :func:`stable_size`:
