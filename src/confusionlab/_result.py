@@ -13,13 +13,15 @@ offers
                           string; written to ``path`` when given
 ``.plot(ax=None)``        a matplotlib figure (drawn into ``ax`` when given); returns
                           the :class:`~matplotlib.figure.Figure`
-``.view()``               its interactive widget
+``.view()``               its interactive widget (the view registered for its class)
 ``_repr_html_()``         the summary and the table, for notebooks
 ========================  ==============================================================
 
-A subclass writes ``value``, ``interval``, ``to_frame``, ``plot``, ``view`` and
+A subclass writes ``value``, ``interval``, ``to_frame``, ``plot`` and
 :meth:`Result.summary` (one sentence that answers the question the result is about);
-the page and the notebook representation are built here from those, once.
+the page and the notebook representation are built here from those, once. A result does
+not import its widget: the widget module registers the view of the result's class
+(:mod:`confusionlab._views`) and :meth:`Result.view` looks it up.
 ``tests/contract/test_result_protocol.py`` walks every subclass and checks the protocol.
 """
 
@@ -32,6 +34,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ._validation import check_confidence
+from ._views import view_of
 from .palette import THEME
 
 __all__ = ["Result", "figure_data_uri", "html_page", "new_figure"]
@@ -109,9 +112,15 @@ class Result:
         """Draw the result with matplotlib (into ``ax`` when given); returns the Figure."""
         raise NotImplementedError
 
-    def view(self) -> Any:
-        """The result's interactive widget."""
-        raise NotImplementedError
+    def view(self, *args: Any, **kwargs: Any) -> Any:
+        """The result's interactive widget: the view registered for its class, given the arguments.
+
+        Raises
+        ------
+        NotImplementedError
+            When no view is registered for the class or any of its bases.
+        """
+        return view_of(self, *args, **kwargs)
 
     def summary(self, confidence: float = 0.95) -> str:
         """One sentence, in words, answering the question the result is about."""

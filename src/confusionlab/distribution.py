@@ -14,7 +14,6 @@ Both are results of the library's one protocol (:mod:`confusionlab._result`):
 
 from __future__ import annotations
 
-import html
 import math
 import threading
 from collections.abc import Iterator
@@ -54,7 +53,7 @@ from .grouping import Grouped, group_clustered, group_exact
 from .lattice import MAX_SIMPLEX_POINTS, _largest_simplex
 from .metrics import METRICS, ExactForm, Metric, get_metric
 from .models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, resolve_prior, simplex_model, slice_model
-from .palette import MODEL_COLOURS, NEUTRAL, PAIR_COLOURS
+from .palette import MODEL_COLOURS, NEUTRAL
 
 __all__ = [
     "DEFAULT_DRAWS",
@@ -537,13 +536,7 @@ class MetricDistribution(Result):
         reason = self._why_no_view()
         if reason is not None:
             raise ValueError(f"{reason}; draw it with .plot() instead")
-        from .widgets.metric_pmf import MetricPMF
-
-        assert self.origin is not None
-        cm = self.origin.cm
-        return MetricPMF(
-            p=cm.p, n=cm.n, tp=cm.tp, tn=cm.tn, metric=self.metric, models=[self.model], tolerance=self.origin.tolerance
-        )
+        return super().view()
 
     def summary(self, confidence: float = 0.95) -> str:
         """One sentence: where the metric lies with probability ``confidence``, and its value."""
@@ -1293,13 +1286,7 @@ class Comparison(Result):
         """
         if self.a is None or self.b is None:
             raise ValueError("this comparison was built without its two distributions (a, b); draw it with .plot()")
-        import ipywidgets
-
-        panels = []
-        for name, side in (("A", self.a), ("B", self.b)):
-            heading = ipywidgets.HTML(f"<b style='color:{PAIR_COLOURS[name]}'>{name}</b>: {html.escape(side.metric)}")
-            panels.append(ipywidgets.VBox([heading, side.view()]))
-        return ipywidgets.HBox(panels)
+        return super().view()
 
     def summary(self, confidence: float = 0.95) -> str:
         """One sentence: P(A > B), and where the difference A − B lies with probability ``confidence``."""

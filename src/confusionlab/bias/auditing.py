@@ -377,12 +377,6 @@ class Audit(Result):
         draw_verdict_grid(ax, grid, title=f"Verdicts, intervals at joint coverage {self.confidence:g}")
         return fig
 
-    def view(self) -> Any:
-        """The interactive :class:`~confusionlab.widgets.audit_view.AuditView` of this audit."""
-        from ..widgets.audit_view import AuditView
-
-        return AuditView(self)
-
     def to_html(self, path: str | Path | None = None, *, confidence: float = 0.95, **old: Any) -> str:
         """The auditor's report: a self-contained HTML page (no script, no network).
 

@@ -11,7 +11,6 @@ the half-width is not monotone in it.
 
 from __future__ import annotations
 
-import html
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +18,6 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .._result import figure_data_uri
 from .._validation import (
     DEFAULT_TOLERANCE,
     check_choice,
@@ -156,16 +154,6 @@ class GroupSizePlan(_SizePlan):
         return (
             f" Some larger sizes miss it again (the half-width is not monotone): from {self.N_stable:,} on, every "
             f"size up to {self.stable_horizon:,} (checked) meets it."
-        )
-
-    def view(self) -> Any:
-        """The plan in a widget: its summary and the figure of :meth:`plot` (an ``ipywidgets.HTML``;
-        :class:`~confusionlab.PlannerView`'s sliders plan test sizes, not facet sizes)."""
-        import ipywidgets
-
-        return ipywidgets.HTML(
-            f"<div class='confusionlab-group-size-plan'><p>{html.escape(self.summary())}</p>"
-            f"<img alt='{html.escape(self.title)}' src='{figure_data_uri(self.plot())}'></div>"
         )
 
 

@@ -14,7 +14,6 @@ metric → interval.
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Callable, Iterator, Mapping
 from functools import cached_property
@@ -401,16 +400,6 @@ class BiasMetric(Result):
         draw_distribution(ax, self, confidence)
         return fig
 
-    def view(self) -> Any:
-        """A small widget: the metric's sentence and its row (an ``ipywidgets.HTML``).
-
-        For the interactive view of a whole report use :meth:`BiasReport.view`.
-        """
-        import ipywidgets
-
-        text = f"<p>{html.escape(self.summary())}</p>" + self.to_frame().to_html(float_format=lambda v: f"{v:.4g}")
-        return ipywidgets.HTML(text)
-
 
 class BiasReport(Result, Mapping[str, BiasMetric]):
     """Read-only mapping abbreviation → :class:`BiasMetric`, sorted by name.
@@ -521,12 +510,6 @@ class BiasReport(Result, Mapping[str, BiasMetric]):
         if ends and max(ends) > 2.0:
             ax.set_xscale("symlog", linthresh=1.0)
         return fig
-
-    def view(self) -> Any:
-        """The interactive :class:`~confusionlab.widgets.bias_view.BiasView` of this report."""
-        from ..widgets.bias_view import BiasView
-
-        return BiasView(self)
 
     def to_clarify_json(self) -> list[dict[str, Any]]:
         """The report in smclarify's ``bias_report`` shape.

@@ -194,22 +194,5 @@ class CalibrationSet(Result):
         finish_reliability_axes(ax, f"{KINDS[self.kind][2]} = {self.value:.3g}")
         return fig
 
-    def view(self) -> Any:
-        """One :class:`confusionlab.CalibrationView` per member, each band at its simultaneous level."""
-        import ipywidgets
-
-        from ..widgets.calibration_view import CalibrationView
-
-        level = self.member_confidence(0.95)
-        member = KINDS[self.kind][0]
-        header = ipywidgets.HTML(
-            f"<p>One diagram per {member}; each band at {level:.4g} so that all hold at once with probability "
-            "at least 95 %.</p>"
-        )
-        views = [CalibrationView(c, confidence=level) for c in self.members.values()]
-        titles = [ipywidgets.HTML(f"<b>{member} {name}</b>") for name in self.members]
-        boxes = [ipywidgets.VBox([t, v]) for t, v in zip(titles, views, strict=True)]
-        return ipywidgets.VBox([header, ipywidgets.HBox(boxes, layout=ipywidgets.Layout(flex_flow="row wrap"))])
-
     def __repr__(self) -> str:
         return f"CalibrationSet(kind={self.kind!r}, members={self.names!r}, value={self.value:.4g})"

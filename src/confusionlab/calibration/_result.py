@@ -281,16 +281,6 @@ class Calibration(Result):
         counts, edges = np.histogram(self._bins.q, bins=bins, range=(0.0, 1.0))
         return counts, edges
 
-    def view(self) -> Any:
-        """The interactive reliability diagram, :class:`confusionlab.CalibrationView`.
-
-        The diagram with its exact consistency band, the forecasts' histogram, the ECE with
-        its interval and the p-value in words (an anywidget; it draws in the static export too).
-        """
-        from ..widgets.calibration_view import CalibrationView
-
-        return CalibrationView(self)
-
     def __repr__(self) -> str:
         return (
             f"Calibration(ece={self.value:.4g}, brier={self.brier:.4g}, bins={self.n_bins}, "

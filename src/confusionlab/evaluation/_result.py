@@ -841,12 +841,6 @@ class Evaluation(Result):
             f"{answer}{scored} between {lo:.3g} and {hi:.3g} ({confidence:.0%} interval, {self.model} model{how})."
         )
 
-    def view(self) -> Any:
-        """An :class:`~confusionlab.EvaluationView` of this evaluation."""
-        from ..widgets.evaluation_view import EvaluationView
-
-        return EvaluationView(self)
-
     def __repr__(self) -> str:
         return (
             f"Evaluation(objects={self.sizes()['objects']}, classes={len(self.classes)}, "

@@ -396,9 +396,7 @@ class PairedComparison(Result):
     def view(self, **traits: Any) -> Any:
         """The comparison drawn: a :class:`~confusionlab.widgets.paired_view.PairedView`
         (``traits`` such as ``margin``, ``name_a``, ``name_b`` are passed on)."""
-        from ..widgets.paired_view import PairedView
-
-        return PairedView(self, **traits)
+        return super().view(**traits)
 
     def summary(self, confidence: float = 0.95, *, margin: float = 0.0) -> str:
         """The verdict in words: P(A > B), the interval of A − B and :meth:`verdict` at ``margin``.

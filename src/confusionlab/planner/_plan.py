@@ -327,17 +327,6 @@ class TestSizePlan(_SizePlan):
             f"[{lo:.3g}, {hi:.3g}].{stable}"
         )
 
-    def view(self) -> Any:
-        """A :class:`~confusionlab.PlannerView` re-planning from this plan's assumptions.
-
-        The view has no assurance slider: a plan made with ``assurance=`` is shown as the
-        plan of its half-width alone. It searches up to
-        :data:`~confusionlab.widgets.planner_view.VIEW_MAX_SIZE`.
-        """
-        from ..widgets.planner_view import PlannerView
-
-        return PlannerView.from_plan(self)
-
     def __repr__(self) -> str:
         extra = "" if self.assurance is None else f", assurance={self.achieved_assurance:.4f}"
         return (

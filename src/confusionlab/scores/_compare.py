@@ -36,7 +36,7 @@ from .._validation import (
 from ..palette import CONTOUR_COLOURS, NEUTRAL, THEME
 from ._delong import placements
 from ._input import split_scores, truth
-from ._results import TARGETS, interim_view
+from ._results import TARGETS
 
 if TYPE_CHECKING:
     from ._groups import GroupedAucComparison
@@ -169,10 +169,6 @@ class AucComparison(Result):
         ax.set_xlabel("difference of AUC (95 % interval)")
         ax.set_title(self.title, color=THEME["foreground"])
         return fig
-
-    def view(self) -> Any:
-        """The interim widget: an ``ipywidgets.HTML`` with the summary and the figure of :meth:`plot`."""
-        return interim_view(self)
 
 
 def compare_auc(

@@ -32,7 +32,7 @@ from ..confusion import _distinct
 from ..palette import CONTOUR_COLOURS, NEUTRAL
 from ._compare import AucComparison
 from ._input import Scores, split_scores
-from ._results import TARGETS, PrecisionRecallCurve, RocCurve, interim_view
+from ._results import TARGETS, PrecisionRecallCurve, RocCurve
 
 __all__ = ["GroupedAucComparison", "GroupedCurves", "grouped_comparison", "grouped_curves"]
 
@@ -201,11 +201,6 @@ class GroupedCurves(Result):
         ax.set_title(f"{self.title}: largest {_NAMES[self.kind]} gap {self.value:.3f}")
         ax.legend(loc="lower right" if self.kind == "roc" else "lower left", frameon=False, fontsize=8)
         return fig
-
-    def view(self) -> Any:
-        """The interim widget: an ``ipywidgets.HTML`` with the summary and the figure of :meth:`plot`
-        (each group's own :meth:`RocCurve.view` is the interactive one)."""
-        return interim_view(self)
 
 
 def grouped_curves(is_pos: np.ndarray, scores: np.ndarray, label: Any, groups: Any, kind: str) -> GroupedCurves:
@@ -427,10 +422,6 @@ class GroupedAucComparison(Result):
         gap = self.value if len(self.pairs) == 1 else max(self.value.values())
         ax.set_title(f"{self.title}: largest gap {gap:.3f}")
         return fig
-
-    def view(self) -> Any:
-        """The interim widget: an ``ipywidgets.HTML`` with the summary and the figure of :meth:`plot`."""
-        return interim_view(self)
 
 
 def _group_codes(is_pos: np.ndarray, groups: Any, what: str, alone: str) -> tuple[list[Any], np.ndarray]:

@@ -40,7 +40,7 @@ from ..confusion import _distinct
 from ..palette import CONTOUR_COLOURS, NEUTRAL
 from . import _delong
 from ._input import split_scores
-from ._results import N_RESAMPLES, TARGETS, RocCurve, interim_view
+from ._results import N_RESAMPLES, TARGETS, RocCurve
 
 __all__ = ["MulticlassRocCurve", "multiclass_roc"]
 
@@ -168,10 +168,6 @@ class MulticlassRocCurve(Result):
         ax.set_title(self.title)
         ax.legend(loc="lower right", frameon=False, fontsize=8)
         return fig
-
-    def view(self) -> Any:
-        """The interim widget: an ``ipywidgets.HTML`` with the summary and the figure of :meth:`plot`."""
-        return interim_view(self)
 
 
 def multiclass_roc(y_true: Any, y_score: Any, multi_class: str) -> MulticlassRocCurve:

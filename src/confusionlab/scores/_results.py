@@ -4,13 +4,12 @@
 
 from __future__ import annotations
 
-import html
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from .._result import Result, figure_data_uri, new_figure
+from .._result import Result, new_figure
 from .._validation import (
     TooLargeError,
     check_choice,
@@ -28,17 +27,6 @@ __all__ = ["PrecisionRecallCurve", "RocCurve"]
 TARGETS = ("true_value", "next_test_set")
 #: Resamples of a bootstrap interval unless told otherwise.
 N_RESAMPLES = 2000
-
-
-def interim_view(result: Result) -> Any:
-    """The interim widget of a scores result: an ``ipywidgets.HTML`` holding its summary and the
-    figure of :meth:`plot` (the interactive views with a threshold slider come later)."""
-    import ipywidgets
-
-    return ipywidgets.HTML(
-        f"<div class='confusionlab-scores'><p>{html.escape(result.summary())}</p>"
-        f"<img alt='{html.escape(result.title)}' src='{figure_data_uri(result.plot())}'></div>"
-    )
 
 
 class _ScoreCurve(Result):
@@ -263,9 +251,7 @@ class RocCurve(_ScoreCurve):
     def view(self, **kwargs: Any) -> Any:
         """A :class:`~confusionlab.RocView`: the curve with its band, the AUC with its interval, a
         threshold slider and the linked slice of the operating point (``kwargs`` go to it)."""
-        from ..widgets.roc_view import RocView
-
-        return RocView(self, **kwargs)
+        return super().view(**kwargs)
 
     def to_frame(self) -> Any:
         """One row per point of the staircase: threshold, fpr, tpr, tp, fp."""
@@ -371,10 +357,8 @@ class PrecisionRecallCurve(_ScoreCurve):
 
     def view(self, **kwargs: Any) -> Any:
         """A :class:`~confusionlab.PrecisionRecallView`: the curve with its band, AP with its
-        interval, a threshold slider and the linked slice of the operating point."""
-        from ..widgets.roc_view import PrecisionRecallView
-
-        return PrecisionRecallView(self, **kwargs)
+        interval, a threshold slider and the linked slice of the operating point (``kwargs`` go to it)."""
+        return super().view(**kwargs)
 
     def to_frame(self) -> Any:
         """One row per threshold (increasing): threshold, precision, recall."""

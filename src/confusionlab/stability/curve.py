@@ -416,12 +416,6 @@ class StabilityCurve(Result):
         ax.legend(fontsize=8)
         return fig
 
-    def view(self) -> Any:
-        """A :class:`~confusionlab.widgets.stability_view.StabilityView` of this curve."""
-        from ..widgets.stability_view import StabilityView
-
-        return StabilityView(self)
-
     def summary(self, confidence: float = 0.95) -> str:
         """Stability at the ends of the grid, its interval, and what the 2PL fit says, in words."""
         confidence = check_confidence(confidence)

@@ -227,12 +227,6 @@ class StabilityResult(Result):
         ax.set_title(f"{self.title}: {self.measure} ({self.scale})")
         return fig
 
-    def view(self) -> Any:
-        """A widget with the summary, the histogram of per-object stability and the least stable objects."""
-        from ..widgets.stability_view import stability_result_view
-
-        return stability_result_view(self)
-
     def summary(self, confidence: float = 0.95) -> str:
         """The mean stability in words, with its bootstrap interval (``random_state=0``: the same every time).
 

@@ -21,6 +21,7 @@ import pandas as pd
 import traitlets
 
 from .._validation import InvalidParameterError, check_instance, check_int
+from .._views import register_view
 from ..bias.auditing import Audit
 from ..bias.results import QUESTIONS
 from ._common import Buffer, BundledWidget, Integer, InvalidTraitError
@@ -177,3 +178,6 @@ def _check_audit(audit: Any) -> Audit:
     if any(not math.isfinite(v) for v in audit.margin.values()):
         raise InvalidParameterError(f"audit margins must be finite, got {audit.margin!r}")
     return audit
+
+
+register_view(Audit, AuditView)

@@ -21,14 +21,15 @@ import traitlets
 
 from .._deprecation import renamed_arguments
 from .._validation import InvalidParameterError, check_instance, check_int, check_random_state
-from ..bias.results import BiasReport
+from .._views import register_view
+from ..bias.results import BiasMetric, BiasReport
 from ..bias.uncertainty import dirichlet_multinomial_draws
 from ..confusion import CONFUSION_ORDER, ConfusionMatrix
 from ..palette import GROUP_COLOURS, NEUTRAL, THEME
 from ._common import Confidence, StatefulWidget
 from .canvas_chart import BiasChart, series
 
-__all__ = ["BiasView", "metrics_table_html", "roc_points"]
+__all__ = ["BiasView", "bias_metric_view", "metrics_table_html", "roc_points"]
 
 #: Colours of facet a (the rest) and facet d (the sensitive facet): the palette's group colours.
 FACET_COLOURS = (GROUP_COLOURS["a"], GROUP_COLOURS["d"])
@@ -232,3 +233,14 @@ class BiasView(StatefulWidget, w.VBox):
         self._fit_slider()
         self.table.value = text
         self.flagged = flagged
+
+
+def bias_metric_view(metric: BiasMetric) -> w.HTML:
+    """The view of one :class:`~confusionlab.bias.BiasMetric`: its sentence and its row (an
+    ``ipywidgets.HTML``; a whole report's interactive view is :class:`BiasView`)."""
+    text = f"<p>{html.escape(metric.summary())}</p>" + metric.to_frame().to_html(float_format=lambda v: f"{v:.4g}")
+    return w.HTML(text)
+
+
+register_view(BiasMetric, bias_metric_view)
+register_view(BiasReport, BiasView)

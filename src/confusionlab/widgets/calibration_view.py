@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import ipywidgets
 import traitlets
 
 from .._validation import check_instance
-from ..calibration import Calibration, CalibrationTest
+from .._views import register_view
+from ..calibration import Calibration, CalibrationSet, CalibrationTest
+from ..calibration._multi import KINDS
 from ._common import Buffer, BundledWidget, Confidence, Integer
 
-__all__ = ["CalibrationView", "p_value_in_words"]
+__all__ = ["CalibrationView", "calibration_set_view", "p_value_in_words"]
 
 
 def p_value_in_words(test: CalibrationTest, confidence: float = 0.95) -> str:
@@ -162,3 +165,23 @@ class CalibrationView(BundledWidget, bundle="calibration"):
                 )
             ),
         }
+
+
+def calibration_set_view(calibrations: CalibrationSet) -> ipywidgets.VBox:
+    """The view of a :class:`~confusionlab.calibration.CalibrationSet`: one :class:`CalibrationView`
+    per member, each band at the member level that makes all of them hold at once with probability
+    at least 95 %."""
+    level = calibrations.member_confidence(0.95)
+    member = KINDS[calibrations.kind][0]
+    header = ipywidgets.HTML(
+        f"<p>One diagram per {member}; each band at {level:.4g} so that all hold at once with probability "
+        "at least 95 %.</p>"
+    )
+    views = [CalibrationView(c, confidence=level) for c in calibrations.members.values()]
+    titles = [ipywidgets.HTML(f"<b>{member} {name}</b>") for name in calibrations.members]
+    boxes = [ipywidgets.VBox([t, v]) for t, v in zip(titles, views, strict=True)]
+    return ipywidgets.VBox([header, ipywidgets.HBox(boxes, layout=ipywidgets.Layout(flex_flow="row wrap"))])
+
+
+register_view(Calibration, CalibrationView)
+register_view(CalibrationSet, calibration_set_view)

@@ -21,6 +21,7 @@ import numpy as np
 import traitlets
 
 from .._validation import InvalidParameterError
+from .._views import register_view
 from ..confusion import ConfusionMatrix
 from ..evaluation import Evaluation
 from ..evaluation._metrics import _label, _metric_name
@@ -304,3 +305,6 @@ def _slice_counts(cm: ConfusionMatrix) -> dict[str, int]:
         if not 1 <= size <= MAX_SIDE:
             raise ValueError(f"the group has {size:,} {side}; a RocSlice needs between 1 and {MAX_SIDE:,}")
     return {"p": p, "n": n, "tp": cm.tp, "tn": cm.tn}
+
+
+register_view(Evaluation, EvaluationView)

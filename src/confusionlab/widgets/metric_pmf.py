@@ -13,17 +13,21 @@ in the state, see :func:`confusionlab.export.to_html`).
 
 from __future__ import annotations
 
+import html
 import math
 from typing import Any
 
+import ipywidgets
 import numpy as np
 import traitlets
 
 from .._validation import TooLargeError, check_int
+from .._views import register_view
 from ..confusion import ConfusionMatrix
-from ..distribution import MetricDistribution, metric_distribution
+from ..distribution import Comparison, MetricDistribution, metric_distribution
 from ..metrics import METRICS
 from ..models import SLICE_MODELS, slice_model
+from ..palette import PAIR_COLOURS
 from ._common import (
     Buffer,
     BundledWidget,
@@ -38,7 +42,7 @@ from ._common import (
     too_large,
 )
 
-__all__ = ["MetricPMF"]
+__all__ = ["MetricPMF", "comparison_view", "distribution_view"]
 
 #: Models a panel can show: the models of one slice (:data:`confusionlab.models.SLICE_MODELS`).
 PMF_MODELS = SLICE_MODELS
@@ -315,3 +319,34 @@ def _json_safe(panel: dict[str, Any]) -> dict[str, Any]:
         return v
 
     return {k: fix(v) for k, v in panel.items()}
+
+
+def distribution_view(distribution: MetricDistribution) -> MetricPMF:
+    """The view of a :class:`~confusionlab.MetricDistribution`: the :class:`MetricPMF` of its observed
+    matrix, one panel for its model (:meth:`MetricDistribution.view
+    <confusionlab.MetricDistribution.view>` first refuses what this widget cannot show)."""
+    origin = distribution.origin
+    assert origin is not None
+    cm = origin.cm
+    return MetricPMF(
+        p=cm.p,
+        n=cm.n,
+        tp=cm.tp,
+        tn=cm.tn,
+        metric=distribution.metric,
+        models=[distribution.model],
+        tolerance=origin.tolerance,
+    )
+
+
+def comparison_view(comparison: Comparison) -> ipywidgets.HBox:
+    """The view of a :class:`~confusionlab.Comparison`: its two sides' :class:`MetricPMF`, A beside B."""
+    panels = []
+    for name, side in (("A", comparison.a), ("B", comparison.b)):
+        heading = ipywidgets.HTML(f"<b style='color:{PAIR_COLOURS[name]}'>{name}</b>: {html.escape(side.metric)}")
+        panels.append(ipywidgets.VBox([heading, side.view()]))
+    return ipywidgets.HBox(panels)
+
+
+register_view(MetricDistribution, distribution_view)
+register_view(Comparison, comparison_view)

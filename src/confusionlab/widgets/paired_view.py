@@ -22,6 +22,7 @@ import numpy as np
 import traitlets
 
 from .._validation import check_instance, check_margin
+from .._views import register_view
 from ..metrics import METRICS, metric_value
 from ..paired import PairedComparison
 from ._common import Buffer, BundledWidget, Confidence, Integer, InvalidTraitError
@@ -248,3 +249,6 @@ def _shown_joint(r: PairedComparison, bins: int) -> tuple[np.ndarray, np.ndarray
     stop = min(total, int(np.searchsorted(edges, hi, side="left")))
     stop = max(stop, first + 1)
     return edges[first : stop + 1], joint.mass[first:stop, first:stop]
+
+
+register_view(PairedComparison, PairedView)

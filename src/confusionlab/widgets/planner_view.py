@@ -20,6 +20,7 @@ import numpy as np
 import traitlets
 
 from .._validation import InvalidParameterError, check_finite_real, check_half_width, check_rate
+from .._views import register_view
 from ..distribution import TARGETS
 from ..metrics import get_metric
 from ..models import resolve_prior
@@ -294,3 +295,6 @@ class PlannerView(BundledWidget, bundle="planner"):
         }
         self.generation += 1
         self.last_seconds = time.perf_counter() - start
+
+
+register_view(TestSizePlan, PlannerView.from_plan)

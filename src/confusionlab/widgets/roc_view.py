@@ -20,6 +20,7 @@ import numpy as np
 import traitlets
 
 from .._validation import InvalidParameterError, check_flag, check_instance, check_int, check_score_threshold
+from .._views import register_view
 from ..scores import PrecisionRecallCurve, RocCurve
 from ._common import Buffer, BundledWidget, Confidence, Integer, InvalidTraitError, buffer_array
 from .roc_slice import RocSlice
@@ -396,3 +397,7 @@ class PrecisionRecallView(_CurveView):
 
     def _band_grid(self, band: Any) -> np.ndarray:
         return band.recall
+
+
+register_view(RocCurve, RocView)
+register_view(PrecisionRecallCurve, PrecisionRecallView)

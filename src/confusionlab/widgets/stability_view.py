@@ -26,6 +26,7 @@ import traitlets
 
 from .._deprecation import renamed_arguments
 from .._validation import InvalidParameterError, check_int, check_probability, check_real_array
+from .._views import register_view
 from ..palette import NEUTRAL, THEME
 from ..stability import ExtrapolationWarning, StabilityCurve, StabilityResult, TwoPLFit, fit_2pl
 from ._common import InvalidTraitError, StatefulWidget
@@ -299,3 +300,7 @@ def _warn_target() -> None:
         FutureWarning,
         stacklevel=3,
     )
+
+
+register_view(StabilityResult, stability_result_view)
+register_view(StabilityCurve, StabilityView)
