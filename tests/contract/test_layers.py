@@ -84,17 +84,6 @@ VIEW_UNITS = {"widgets", "lessons", "export"}
 
 # The violations still in the tree, as ``(rule, importer, imported)``; each entry goes when fixed.
 KNOWN: set[tuple[str, str, str]] = {
-    ("upward", "confusionlab.bias.auditing", "confusionlab.widgets.audit_view"),
-    ("upward", "confusionlab.bias.results", "confusionlab.widgets.bias_view"),
-    ("upward", "confusionlab.calibration._multi", "confusionlab.widgets.calibration_view"),
-    ("upward", "confusionlab.calibration._result", "confusionlab.widgets.calibration_view"),
-    ("upward", "confusionlab.distribution", "confusionlab.widgets.metric_pmf"),
-    ("upward", "confusionlab.evaluation._result", "confusionlab.widgets.evaluation_view"),
-    ("upward", "confusionlab.paired._compare", "confusionlab.widgets.paired_view"),
-    ("upward", "confusionlab.planner._plan", "confusionlab.widgets.planner_view"),
-    ("upward", "confusionlab.scores._results", "confusionlab.widgets.roc_view"),
-    ("upward", "confusionlab.stability.curve", "confusionlab.widgets.stability_view"),
-    ("upward", "confusionlab.stability.measures", "confusionlab.widgets.stability_view"),
     ("private", "confusionlab.bias.planning", "confusionlab.planner._half_width.interval_half_width"),
     ("private", "confusionlab.bias.planning", "confusionlab.planner._plan._SizePlan"),
     ("private", "confusionlab.calibration._calibration", "confusionlab.confusion._distinct"),

@@ -106,6 +106,11 @@ class CalibrationSet(Result):
         """Classwise: the mean of the classes' ECEs; groups: the largest group's ECE."""
         return self._aggregate(c.value for c in self.members.values())
 
+    @property
+    def member_noun(self) -> str:
+        """What a member is: ``"class"`` (classwise) or ``"group"``."""
+        return KINDS[self.kind][0]
+
     def member_confidence(self, confidence: float = 0.95, *, what: str = "band") -> float:
         """The level each member's band (``what="band"``) or interval (``"interval"``) is taken at."""
         c, m = check_confidence(confidence), len(self.members)
@@ -155,7 +160,7 @@ class CalibrationSet(Result):
         """One row per member and bin (the members' frames, the band simultaneous over all)."""
         import pandas as pd
 
-        member = KINDS[self.kind][0]
+        member = self.member_noun
         bands = self.band(0.95)
         frames = []
         for name, c in self.members.items():

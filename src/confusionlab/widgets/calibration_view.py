@@ -10,6 +10,7 @@ anywidget, so it renders in the static HTML export offline.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import ipywidgets
@@ -18,7 +19,6 @@ import traitlets
 from .._validation import check_instance
 from .._views import register_view
 from ..calibration import Calibration, CalibrationSet, CalibrationTest
-from ..calibration._multi import KINDS
 from ._common import Buffer, BundledWidget, Confidence, Integer
 
 __all__ = ["CalibrationView", "calibration_set_view", "p_value_in_words"]
@@ -172,13 +172,13 @@ def calibration_set_view(calibrations: CalibrationSet) -> ipywidgets.VBox:
     per member, each band at the member level that makes all of them hold at once with probability
     at least 95 %."""
     level = calibrations.member_confidence(0.95)
-    member = KINDS[calibrations.kind][0]
+    member = calibrations.member_noun
     header = ipywidgets.HTML(
         f"<p>One diagram per {member}; each band at {level:.4g} so that all hold at once with probability "
         "at least 95 %.</p>"
     )
     views = [CalibrationView(c, confidence=level) for c in calibrations.members.values()]
-    titles = [ipywidgets.HTML(f"<b>{member} {name}</b>") for name in calibrations.members]
+    titles = [ipywidgets.HTML(f"<b>{member} {html.escape(str(name))}</b>") for name in calibrations.members]
     boxes = [ipywidgets.VBox([t, v]) for t, v in zip(titles, views, strict=True)]
     return ipywidgets.VBox([header, ipywidgets.HBox(boxes, layout=ipywidgets.Layout(flex_flow="row wrap"))])
 
