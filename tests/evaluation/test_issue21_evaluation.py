@@ -13,8 +13,8 @@ import pytest
 
 import confusionlab as cl
 import confusionlab.models as models_module
+from confusionlab.distribution import mixture_bytes, slice_mixture
 from confusionlab.metrics import get_metric
-from confusionlab.mixture import mixture_bytes, slice_mixture
 from confusionlab.models import slice_model
 
 
