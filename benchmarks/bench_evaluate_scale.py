@@ -91,7 +91,7 @@ def previous(workload: str) -> Iterator[None]:
         patch(distribution_module, "simplex_model", _old_simplex_model)
         patch(result_module, "shared_simplex", contextlib.nullcontext)
     elif workload == "groups":
-        patch(models_module, "_shared_marginal", models_module.marginal)
+        patch(models_module, "shared_marginal", models_module.marginal)
         patch(mixture_module, "_one_blas_thread", lambda: threadpool_limits(limits=1, user_api="blas"))
         patch(result_module.Evaluation, "_batch", lambda self, metrics, groups: {m: list(groups) for m in metrics})
     elif workload == "batch":  # issue 21: one slice_mixture per group (on threads) instead of one batch

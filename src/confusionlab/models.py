@@ -55,6 +55,7 @@ __all__ = [
     "marginal",
     "prune_tails",
     "resolve_prior",
+    "shared_marginal",
     "simplex_model",
     "slice_model",
 ]
@@ -331,10 +332,30 @@ _SHARED_MARGINAL_COUNT = 4096
 _SHARED_MARGINAL_SIZE = 4096
 
 
-def _shared_marginal(
+def shared_marginal(
     model: str, successes: int, trials: int, future: int, prior: float, tolerance: float, what: str
 ) -> Marginal:
-    """:func:`marginal`, kept when small: the same numbers, computed once."""
+    """:func:`marginal`, kept for reuse when small: the same numbers, computed once.
+
+    Many groups and refits of an evaluation share their (TP, p) and (TN, n); a marginal of
+    at most 4,096 counts is kept (read-only) and handed out again for the same arguments.
+
+    Parameters
+    ----------
+    model, successes, trials, future, prior, tolerance, what
+        As for :func:`marginal`.
+
+    Returns
+    -------
+    Marginal
+        The marginal, its ``pmf`` read-only when it was kept.
+
+    Examples
+    --------
+    >>> shared_marginal("beta-binomial", 16, 20, 20, 1.0, 0.0, "positives") is shared_marginal(
+    ...     "beta-binomial", 16, 20, 20, 1.0, 0.0, "positives")
+    True
+    """
     key = (model, successes, trials, future, prior, tolerance, what)
     hit = _SHARED_MARGINALS.get(key)
     if hit is not None:
@@ -388,8 +409,8 @@ def slice_model(
     model = check_choice(model, "model", SLICE_MODELS)
     alpha = resolve_prior(prior)
     tolerance = check_tolerance(tolerance)
-    tp = _shared_marginal(model, cm.tp, cm.p, p_new, alpha, tolerance, "positives (TP)")
-    tn = _shared_marginal(model, cm.tn, cm.n, n_new, alpha, tolerance, "negatives (TN)")
+    tp = shared_marginal(model, cm.tp, cm.p, p_new, alpha, tolerance, "positives (TP)")
+    tn = shared_marginal(model, cm.tn, cm.n, n_new, alpha, tolerance, "negatives (TN)")
     pruned = tp.dropped + tn.dropped - tp.dropped * tn.dropped
     return SliceModel(model, p_new, n_new, tp.lo, tp.pmf, tn.lo, tn.pmf, pruned)
 

@@ -29,7 +29,7 @@ The modules, one idea each: :mod:`~confusionlab.distribution.pmf` (the distribut
 and :mod:`~confusionlab.distribution.variance` (the law of total variance).
 """
 
-from .arithmetic import BYTES_PER_LATTICE_POINT, FLOAT_LATTICE_BYTES, LATTICE_BYTES, _arithmetic, lattice_bytes  # noqa: F401 (renamed in the next commit)
+from .arithmetic import BYTES_PER_LATTICE_POINT, FLOAT_LATTICE_BYTES, LATTICE_BYTES, key_arithmetic, lattice_bytes
 from .batched import BATCH_CHUNK_POINTS, BATCH_POINTS, slice_mixtures
 from .build import METHODS, metric_distribution, shared_simplex
 from .compare import BYTES_PER_PAIR, MAX_BINS, Comparison, compare
@@ -79,6 +79,7 @@ __all__ = [
     "compare",
     "decompose",
     "decompose_rows",
+    "key_arithmetic",
     "lattice_bytes",
     "lattice_distribution",
     "metric_distribution",

@@ -2,7 +2,7 @@
 
 A metric is a ratio of integer polynomials in the counts; on test sets of up to ``N``
 examples its keys fit in doubles (below 2**53), in int64 (below 2**62) or need more
-(float ratios with near ties decided in Python integers). :func:`_arithmetic` says
+(float ratios with near ties decided in Python integers). :func:`key_arithmetic` says
 which; :func:`lattice_bytes` prices the grouping of one lattice point accordingly.
 """
 
@@ -15,7 +15,7 @@ from .._validation import (
 )
 from ..metrics import Metric
 
-__all__ = ["BYTES_PER_LATTICE_POINT", "FLOAT_LATTICE_BYTES", "LATTICE_BYTES", "_arithmetic", "lattice_bytes"]
+__all__ = ["BYTES_PER_LATTICE_POINT", "FLOAT_LATTICE_BYTES", "LATTICE_BYTES", "key_arithmetic", "lattice_bytes"]
 
 
 #: Peak bytes per lattice point while a metric distribution is grouped (weights, exact
@@ -41,10 +41,37 @@ BYTES_PER_LATTICE_POINT = max(LATTICE_BYTES["float"], *FLOAT_LATTICE_BYTES.value
 _INT64_SAFE = 2**62
 
 
-def _arithmetic(metric: Metric, largest_total: int, counts: tuple[np.ndarray, ...]) -> str:
-    """How the exact form is computed: ``"float"`` (exact below 2**53), ``"int64"``, or
-    ``"clustered"`` (beyond 64 bits: float ratios with a bounded error, ties decided with
-    Python integers, see :func:`~confusionlab.grouping.group_clustered`)."""
+def key_arithmetic(metric: Metric, largest_total: int, counts: tuple[np.ndarray, ...]) -> str:
+    """How a metric's exact keys on a lattice are computed.
+
+    Parameters
+    ----------
+    metric : Metric
+        The metric.
+    largest_total : int
+        The largest test-set size on the lattice (bounds the keys).
+    counts : tuple of ndarray
+        The lattice's (TP, FN, FP, TN) count arrays, read only when the bound alone does
+        not decide between int64 and more.
+
+    Returns
+    -------
+    str
+        ``"float"`` (exact below 2**53), ``"int64"``, or ``"clustered"`` (beyond 64 bits:
+        float ratios with a bounded error, ties decided with Python integers, see
+        :func:`~confusionlab.grouping.group_clustered`).
+
+    Raises
+    ------
+    ValueError
+        Where the keys need integers beyond 64 bits and degree-2 terms beyond 2**53.
+
+    Examples
+    --------
+    >>> from confusionlab.metrics import get_metric
+    >>> key_arithmetic(get_metric("accuracy"), 100, ())
+    'float'
+    """
     bound = metric.magnitude(largest_total)
     if bound < 2**53:
         return "float"
@@ -63,7 +90,7 @@ def _arithmetic(metric: Metric, largest_total: int, counts: tuple[np.ndarray, ..
 
 
 def _arithmetic_fits(metric: Metric, largest_total: int) -> None:
-    """Raise :class:`TooLargeError` where :func:`_arithmetic` would refuse the exact keys
+    """Raise :class:`TooLargeError` where :func:`key_arithmetic` would refuse the exact keys
     (degree-2 terms beyond 2**53), so that ``method="auto"`` samples instead."""
     if metric.magnitude(largest_total) >= _INT64_SAFE and float(largest_total) ** 2 >= 2.0**53:
         raise TooLargeError(f"{metric.name}'s exact keys at N = {largest_total:,} are beyond 64 bits")

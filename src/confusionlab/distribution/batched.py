@@ -14,10 +14,10 @@ from .._validation import (
     check_tolerance,
     check_undefined,
 )
-from ..grouping import _injective
+from ..grouping import injective
 from ..metrics import Metric, get_metric
-from ..models import SLICE_MODELS, _shared_marginal, resolve_prior
-from .arithmetic import _arithmetic
+from ..models import SLICE_MODELS, resolve_prior, shared_marginal
+from .arithmetic import key_arithmetic
 from .mixtures import SliceMixture
 from .moments import _component_moments, _one_blas_thread
 from .pmf import TOTAL_MASS_TOLERANCE, MetricDistribution, checked_in_bulk
@@ -117,7 +117,7 @@ def slice_mixtures(
         """lo, length, dropped of every (group, run), and the distinct marginals padded in one table."""
         stride = int(size.max()) + 1  # (count, size) as one integer key: a 1-D unique, not a row sort
         keys, inverse = np.unique(k.reshape(-1) + stride * np.repeat(size, r), return_inverse=True)
-        made = [_shared_marginal(model, int(a % stride), int(a // stride), int(a // stride), alpha, tolerance, what)
+        made = [shared_marginal(model, int(a % stride), int(a // stride), int(a // stride), alpha, tolerance, what)
                 for a in keys]  # fmt: skip
         lo = np.array([x.lo for x in made], dtype=np.int64)
         length = np.array([x.pmf.size for x in made], dtype=np.int64)
@@ -163,7 +163,7 @@ def slice_mixtures(
         largest = int((p[chunk] + n[chunk]).max())
         for m in ms:  # the chunk's marginals, weights and lattice are shared by the metrics
             out = outs[m.name]
-            arithmetic = _arithmetic(m, largest, cols)
+            arithmetic = key_arithmetic(m, largest, cols)
             if arithmetic == "clustered":
                 continue
             form = m.exact(*cols, as_float=arithmetic != "int64")
@@ -179,7 +179,7 @@ def slice_mixtures(
             if regular.any():
                 dmax = float(den[regular].max())
                 vmax = float(np.abs(f[regular]).max())
-                if not (num[regular].__abs__().max() < 2.0**53 and dmax < 2.0**53 and _injective(dmax**2 * vmax)):
+                if not (num[regular].__abs__().max() < 2.0**53 and dmax < 2.0**53 and injective(dmax**2 * vmax)):
                     continue
             gid = np.broadcast_to(np.arange(chunk.size)[:, None, None], shape)
             # the regular points: one sort on (group, num/den), one value per run of equal keys

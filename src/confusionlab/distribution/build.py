@@ -32,7 +32,7 @@ from .._validation import (
     memory_limit,
 )
 from ..confusion import ConfusionMatrix
-from ..lattice import MAX_SIMPLEX_POINTS, _largest_simplex
+from ..lattice import MAX_SIMPLEX_POINTS, largest_simplex
 from ..metrics import Metric, get_metric
 from ..models import MODELS, SIMPLEX_MODELS, resolve_prior, simplex_model, slice_model
 from .arithmetic import _arithmetic_fits, lattice_bytes
@@ -279,7 +279,7 @@ def metric_distribution(
                 f"model={model!r} spreads the distribution over the simplex of C(N + 3, 3) matrices, "
                 f"{comb(big_n + 3, 3):,} for N = {big_n:,}, more than the {MAX_SIMPLEX_POINTS:,} it builds; use "
                 "method='auto' or 'monte-carlo' (draws of the same model, any size), a smaller future_size "
-                f"(N <= {_largest_simplex()}), or "
+                f"(N <= {largest_simplex()}), or "
                 "model='beta-binomial' (the prevalence fixed)"
             )
         check_memory(

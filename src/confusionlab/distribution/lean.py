@@ -6,9 +6,9 @@ import math
 
 import numpy as np
 
-from ..grouping import _group_sorted, _injective
+from ..grouping import group_sorted, injective
 from ..metrics import Metric
-from .arithmetic import _arithmetic
+from .arithmetic import key_arithmetic
 from .pmf import MetricDistribution
 
 __all__ = []
@@ -46,7 +46,7 @@ def _lean_pooled(
 
     p, n = pn
     shape = weights.shape
-    if _arithmetic(m, p + n, (tp, p - tp, n - tn, tn)) != "float":
+    if key_arithmetic(m, p + n, (tp, p - tp, n - tn, tn)) != "float":
         return None
     # a constant denominator and few integer keys (the rates, accuracy) are cheaper counted by the
     # general path's bincount: told from a 3 × 3 sample (adjacent points give the keys' step) before
@@ -100,9 +100,9 @@ def _lean_pooled(
         bound = dmax * vmax  # distinct ratios of one denominator differ by at least 1/D
     else:
         bound = dmax**2 * vmax
-    if not _injective(bound):
+    if not injective(bound):
         return None
-    grouped = _group_sorted(
+    grouped = group_sorted(
         form, keys.reshape(-1), None, None, weights.reshape(-1), check=None, strategy="float-injective", skip=excluded
     )
     return MetricDistribution(

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..grouping import Grouped, group_clustered, group_exact
 from ..metrics import ExactForm, Metric
-from .arithmetic import _arithmetic
+from .arithmetic import key_arithmetic
 from .origin import Origin
 from .pmf import MetricDistribution
 
@@ -46,7 +46,7 @@ def lattice_distribution(
     integers in fewer passes, bounds known without a scan) is used in float64 arithmetic.
     ``origin`` (optional) records the observed matrix and settings the lattice came from.
     """
-    arithmetic = _arithmetic(m, largest, cols)
+    arithmetic = key_arithmetic(m, largest, cols)
     form: ExactForm
     if slice_pn is not None and arithmetic == "float":
         form = m._exact_on_slice(cols[0], cols[3], *slice_pn, as_float=True)
