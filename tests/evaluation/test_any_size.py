@@ -13,7 +13,7 @@ import pytest
 
 import confusionlab as cl
 import confusionlab.distribution.build as distribution_module
-import confusionlab.models as models_module
+import confusionlab.models.simplex as models_module
 from confusionlab._validation import set_memory_limit
 
 

@@ -29,6 +29,7 @@ The modules, one idea each: :mod:`~confusionlab.distribution.pmf` (the distribut
 and :mod:`~confusionlab.distribution.variance` (the law of total variance).
 """
 
+from ..models import TARGETS
 from .arithmetic import BYTES_PER_LATTICE_POINT, FLOAT_LATTICE_BYTES, LATTICE_BYTES, key_arithmetic, lattice_bytes
 from .batched import BATCH_CHUNK_POINTS, BATCH_POINTS, slice_mixtures
 from .build import METHODS, metric_distribution, shared_simplex
@@ -44,7 +45,7 @@ from .mixtures import (
 )
 from .origin import Origin
 from .plotting import MAX_STICKS, PLOT_BINS
-from .pmf import TARGETS, TOTAL_MASS_TOLERANCE, MetricDistribution, checked_in_bulk
+from .pmf import TOTAL_MASS_TOLERANCE, MetricDistribution, checked_in_bulk
 from .pushforward import lattice_distribution
 from .sampled import DEFAULT_DRAWS, MAX_DISTRIBUTION_DRAWS, MC_CDF_RISK
 from .true_value import TRUE_VALUE_NODES, TRUE_VALUE_PRIOR

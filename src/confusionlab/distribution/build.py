@@ -34,10 +34,10 @@ from .._validation import (
 from ..confusion import ConfusionMatrix
 from ..lattice import MAX_SIMPLEX_POINTS, largest_simplex
 from ..metrics import Metric, get_metric
-from ..models import MODELS, SIMPLEX_MODELS, resolve_prior, simplex_model, slice_model
+from ..models import MODELS, SIMPLEX_MODELS, TARGETS, resolve_prior, simplex_model, slice_model
 from .arithmetic import _arithmetic_fits, lattice_bytes
 from .origin import Origin
-from .pmf import TARGETS, MetricDistribution
+from .pmf import MetricDistribution
 from .pushforward import lattice_distribution
 from .sampled import DEFAULT_DRAWS, MAX_DISTRIBUTION_DRAWS, _sampled_distribution
 from .true_value import TRUE_VALUE_PRIOR, _true_value_distribution

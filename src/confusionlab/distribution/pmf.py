@@ -32,19 +32,16 @@ from .._validation import (
 )
 from ..confusion import ConfusionMatrix
 from ..metrics import METRICS
-from ..models import SLICE_MODELS, resolve_prior
+from ..models import SLICE_MODELS, TARGETS, resolve_prior
 from ..palette import MODEL_COLOURS, NEUTRAL
 from .origin import Origin
 from .plotting import _draw_pmf
 
-__all__ = ["TARGETS", "TOTAL_MASS_TOLERANCE", "MetricDistribution", "checked_in_bulk"]
+__all__ = ["TOTAL_MASS_TOLERANCE", "MetricDistribution", "checked_in_bulk"]
 
 
 #: Σ probabilities + pruned (+ excluded undefined) mass must be 1 within this.
 TOTAL_MASS_TOLERANCE = 1e-9
-
-#: The questions a metric distribution answers (``target`` of :func:`~confusionlab.distribution.metric_distribution`).
-TARGETS = ("next_test_set", "true_value")
 
 
 class _Bulk(threading.local):

@@ -13,13 +13,12 @@ from typing import Any
 import numpy as np
 
 from .._validation import (
-    InvalidParameterError,
     check_memory,
     check_random_state,
 )
 from ..confusion import ConfusionMatrix
 from ..metrics import Metric
-from ..models import SIMPLEX_MODELS
+from ..models import SIMPLEX_MODELS, rate_draws, simplex_draws, slice_draws
 from .arithmetic import _INT64_SAFE
 from .origin import Origin
 from .pmf import MetricDistribution
@@ -62,35 +61,12 @@ def _sampled_counts(
     """``n_draws`` draws of (TP, FN, FP, TN) of the same model (a new test set of ``size``:
     a pair ``(p, n)`` for the slice models, a total for the simplex), or for
     ``target="true_value"`` of (p·TPR, p·(1 − TPR), n·(1 − TNR), n·TNR) under the rates'
-    Beta posteriors."""
+    Beta posteriors: the models' own samplers (:mod:`confusionlab.models.draws`)."""
     if target == "true_value":
-        p, n = float(cm.p), float(cm.n)
-        tpr = rng.beta(cm.tp + alpha, cm.fn + alpha, size=n_draws)
-        tnr = rng.beta(cm.tn + alpha, cm.fp + alpha, size=n_draws)
-        return p * tpr, p * (1.0 - tpr), n * (1.0 - tnr), n * tnr
+        return rate_draws(cm, alpha, n_draws, rng)
     if model in SIMPLEX_MODELS:
-        gam = rng.gamma(np.array(cm.as_tuple(), dtype=np.float64) + alpha, size=(n_draws, 4))
-        theta = gam / gam.sum(axis=1, keepdims=True)
-        counts = rng.multinomial(int(size), theta).astype(np.float64)  # type: ignore[call-overload]
-        return tuple(counts[:, j] for j in range(4))
-    p_new, n_new = size  # type: ignore[misc]
-    out = []
-    for successes, trials, future, what in (
-        (cm.tp, cm.p, p_new, "positives (TP)"),
-        (cm.tn, cm.n, n_new, "negatives (TN)"),
-    ):
-        if model == "binomial":
-            if trials == 0 and future > 0:
-                raise InvalidParameterError(
-                    f"the binomial model needs observed {what} to estimate a rate; use the "
-                    "beta-binomial model, whose prior covers an empty class"
-                )
-            rate = np.full(n_draws, successes / trials if trials else 0.0)
-        else:
-            rate = rng.beta(successes + alpha, trials - successes + alpha, size=n_draws)
-        out.append(rng.binomial(future, rate).astype(np.float64))
-    tp, tn = out
-    return tp, p_new - tp, n_new - tn, tn
+        return simplex_draws(cm, alpha, int(size), n_draws, rng)  # type: ignore[arg-type]
+    return slice_draws(cm, model, alpha, size, n_draws, rng)  # type: ignore[arg-type]
 
 
 def _sampled_distribution(
