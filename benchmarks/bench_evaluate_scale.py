@@ -54,10 +54,11 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-import confusionlab.distribution as distribution_module
+import confusionlab.distribution.build as distribution_module
+import confusionlab.distribution.mixtures as mixture_module
 import confusionlab.evaluation._result as result_module
-import confusionlab.mixture as mixture_module
-import confusionlab.models as models_module
+import confusionlab.models.marginals as models_module
+import confusionlab.models.slice as slice_module
 from confusionlab import evaluate
 from confusionlab.lattice import simplex_points
 from confusionlab.models import SimplexModel, dirichlet_multinomial_logpmf, resolve_prior
@@ -91,7 +92,7 @@ def previous(workload: str) -> Iterator[None]:
         patch(distribution_module, "simplex_model", _old_simplex_model)
         patch(result_module, "shared_simplex", contextlib.nullcontext)
     elif workload == "groups":
-        patch(models_module, "_shared_marginal", models_module.marginal)
+        patch(slice_module, "shared_marginal", models_module.marginal)
         patch(mixture_module, "_one_blas_thread", lambda: threadpool_limits(limits=1, user_api="blas"))
         patch(result_module.Evaluation, "_batch", lambda self, metrics, groups: {m: list(groups) for m in metrics})
     elif workload == "batch":  # issue 21: one slice_mixture per group (on threads) instead of one batch

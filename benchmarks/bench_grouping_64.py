@@ -21,7 +21,7 @@ import statistics
 import time
 
 import confusionlab as cl
-import confusionlab.distribution as distribution_module
+import confusionlab.distribution.pushforward as distribution_module
 from confusionlab.grouping import group_clustered
 
 

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 from ._validation import InvalidParameterError
 
-__all__ = ["renamed_arguments", "renamed_attribute", "renamed_value"]
+__all__ = ["moved_module", "renamed_arguments", "renamed_attribute", "renamed_value"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -82,6 +82,24 @@ def renamed_value(value: Any, name: str, old_to_new: Mapping[str, str], *, stack
                 )
                 return new
     return value
+
+
+def moved_module(old: str, new: str, *, stacklevel: int = 3) -> None:
+    """Warn (FutureWarning) that module ``old`` moved to ``new``: called by the old module's shim
+    when it is imported, so the warning points at the importer.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     moved_module("confusionlab.old", "confusionlab.new")
+    >>> print(caught[0].message)
+    confusionlab.old is moved to confusionlab.new; the old module will stop working in the next release
+    """
+    warnings.warn(
+        f"{old} is moved to {new}; the old module will stop working in the next release",
+        FutureWarning,
+        stacklevel=stacklevel,
+    )
 
 
 class renamed_attribute:

@@ -54,14 +54,22 @@ from .metrics import ExactForm
 
 __all__ = [
     "APPROXIMATE_RELATIVE_ERROR",
+    "EXACT_FLOAT",
+    "WRAP_LIMIT",
     "Grouped",
     "group_clustered",
     "group_exact",
+    "group_sorted",
+    "injective",
+    "resolve_collisions",
     "sort_exactly",
 ]
 
-_EXACT_FLOAT = 2.0**53
-_WRAP_LIMIT = 2.0**113  # then |num_a*den_b - num_b*den_a| < D**2 * V * 2**-51 < 2**62
+#: Integers below this are exact doubles: a ratio of two of them is correctly rounded.
+EXACT_FLOAT = 2.0**53
+#: Largest bound ``D**2 * V`` for which identical doubles are decided exactly by int64
+#: cross-products modulo 2**64: then ``|num_a*den_b - num_b*den_a| < D**2 * V * 2**-51 < 2**62``.
+WRAP_LIMIT = 2.0**113
 
 
 @dataclass(frozen=True)
@@ -116,7 +124,7 @@ def group_exact(form: ExactForm, weights: np.ndarray, defined: np.ndarray | None
 
     if form.bounds is not None:  # upper bounds known without scanning the lattice
         nmax, dmax, vmax = form.bounds
-        if nmax < _EXACT_FLOAT and dmax < _EXACT_FLOAT:
+        if nmax < EXACT_FLOAT and dmax < EXACT_FLOAT:
             f = flat(np.true_divide(form.num, form.den)) if defined is None else flat(form.num) / flat(form.den)
             grouped = _group_float(form, f, flat(form.num), flat(form.den), w, float(dmax) ** 2 * vmax)
             if grouped is not None:
@@ -127,7 +135,7 @@ def group_exact(form: ExactForm, weights: np.ndarray, defined: np.ndarray | None
             return _group_integer_keys(form, flat(form.num).astype(np.int64, copy=False), int(dmax), w)
         num_view = np.asarray(form.num) if defined is None else flat(form.num)
         nmax = max(-int(num_view.min()), int(num_view.max()))
-        if nmax < _EXACT_FLOAT and dmax < _EXACT_FLOAT:
+        if nmax < EXACT_FLOAT and dmax < EXACT_FLOAT:
             f = flat(np.true_divide(form.num, form.den)) if defined is None else num_view / den_view
             vmax = max(-float(f.min()), float(f.max()))
             grouped = _group_float(form, f, flat(form.num), flat(form.den), w, float(dmax) ** 2 * vmax)
@@ -137,7 +145,7 @@ def group_exact(form: ExactForm, weights: np.ndarray, defined: np.ndarray | None
     g = np.gcd(num, den)
     num, den = num // g, den // g
     f = num / den.astype(np.float64)
-    return _group_sorted(form, f, num, den, w, check="reduced", strategy="gcd")
+    return group_sorted(form, f, num, den, w, check="reduced", strategy="gcd")
 
 
 def _group_float(
@@ -150,10 +158,10 @@ def _group_float(
     skip: int = 0,
 ) -> Grouped | None:
     """The float paths, given ``bound = D**2 * V`` (None: beyond the wrapped check)."""
-    if _injective(bound):
-        return _group_sorted(form, f, num, den, w, check=None, strategy="float-injective", skip=skip)
-    if bound < _WRAP_LIMIT:
-        return _group_sorted(form, f, num, den, w, check="wrapped", strategy="float+check", skip=skip)
+    if injective(bound):
+        return group_sorted(form, f, num, den, w, check=None, strategy="float-injective", skip=skip)
+    if bound < WRAP_LIMIT:
+        return group_sorted(form, f, num, den, w, check="wrapped", strategy="float+check", skip=skip)
     return None
 
 
@@ -178,7 +186,7 @@ def _group_excluding(form: ExactForm, w: np.ndarray, shape: tuple[int, ...], exc
         if kept_den.min() == dmax:  # constant on the defined points: integer keys are cheaper
             return None
         nmax = max(-float(num.min()), float(num.max()))
-    if not (nmax < _EXACT_FLOAT and dmax < _EXACT_FLOAT):
+    if not (nmax < EXACT_FLOAT and dmax < EXACT_FLOAT):
         return None
     with np.errstate(divide="ignore", invalid="ignore"):
         f = np.true_divide(num, den)
@@ -189,8 +197,26 @@ def _group_excluding(form: ExactForm, w: np.ndarray, shape: tuple[int, ...], exc
     return _group_float(form, f, num, den, w, float(dmax) ** 2 * vmax, skip=excluded.size)
 
 
-def _injective(bound: float) -> bool:
-    """Whether ``D**2 * V`` is small enough for doubles to separate distinct ratios."""
+def injective(bound: float) -> bool:
+    """Whether doubles separate distinct ratios below ``bound``.
+
+    Parameters
+    ----------
+    bound : float
+        ``D**2 * V`` for ratios of integers below :data:`EXACT_FLOAT` (``D`` the largest
+        denominator, ``V`` the largest ``|num/den|``; ``D * V`` for one constant denominator).
+
+    Returns
+    -------
+    bool
+        True when distinct ratios differ by more than the spacing of doubles near ``V``, so
+        that equal doubles mean equal ratios.
+
+    Examples
+    --------
+    >>> injective(1e6), injective(2.0**60)
+    (True, False)
+    """
     return bound < 2.0**51
 
 
@@ -392,11 +418,11 @@ def sort_exactly(
         else:
             equal = _wrapped_equal(num, den, first, second)
         if not equal.all():  # identical doubles, distinct exact values
-            order, same = _resolve_collisions(order, same, pairs[~equal], num, den)
+            order, same = resolve_collisions(order, same, pairs[~equal], num, den)
     return order, same
 
 
-def _group_sorted(
+def group_sorted(
     form: ExactForm,
     f: np.ndarray,
     num: np.ndarray | None,
@@ -407,6 +433,39 @@ def _group_sorted(
     strategy: str,
     skip: int = 0,
 ) -> Grouped:
+    """Group points on exact values by one sort (:func:`sort_exactly`), adding their masses.
+
+    Parameters
+    ----------
+    form : ExactForm
+        The metric's exact form (turns a representative ratio into the metric's value).
+    f : ndarray
+        Each point's ratio ``num/den`` as a correctly rounded double (never NaN).
+    num, den : ndarray or None
+        The exact numerators and denominators, read only to decide identical doubles.
+    w : ndarray
+        Each point's mass.
+    check : {None, "wrapped", "reduced"}
+        How neighbours with identical doubles are decided (see :func:`sort_exactly`).
+    strategy : str
+        The name recorded in the result.
+    skip : int, default 0
+        The number of smallest points (ratio −inf) left out.
+
+    Returns
+    -------
+    Grouped
+        The distinct values ascending, their masses and numbers of points.
+
+    Examples
+    --------
+    >>> from confusionlab.metrics import get_metric
+    >>> form = get_metric("recall").exact(np.array([1, 2, 1]), np.array([1, 2, 3]), 0, 0)
+    >>> f = np.asarray(form.num / form.den, dtype=np.float64)
+    >>> g = group_sorted(form, f, None, None, np.array([0.5, 0.25, 0.25]), check=None, strategy="demo")
+    >>> g.values.tolist(), g.masses.tolist(), g.counts.tolist()
+    ([0.25, 0.5], [0.25, 0.75], [1, 2])
+    """
     order, same = sort_exactly(f, num, den, check=check, skip=skip)
     ties = np.flatnonzero(same)  # order[i + 1] joins the group of order[i]
     if ties.size > order.size // _FEW_TIES:  # many ties: sum each group's run of the sorted masses
@@ -447,10 +506,35 @@ def _wrapped_equal(num: np.ndarray, den: np.ndarray, first: np.ndarray, second: 
     return n2 * d1 == n1 * d2
 
 
-def _resolve_collisions(
+def resolve_collisions(
     order: np.ndarray, same: np.ndarray, bad_pairs: np.ndarray, num: np.ndarray, den: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Re-sort the runs of identical doubles that hold distinct exact values."""
+    """Re-sort the runs of identical doubles that hold distinct exact values.
+
+    Parameters
+    ----------
+    order : ndarray
+        Indices sorting the points by their doubles.
+    same : ndarray of bool
+        ``same[i]``: the points ``order[i]`` and ``order[i + 1]`` were taken as equal.
+    bad_pairs : ndarray of int
+        Positions ``i`` whose pair has identical doubles but distinct exact values.
+    num, den : ndarray
+        The exact numerators and denominators.
+
+    Returns
+    -------
+    order, same : ndarray
+        New arrays: each run that holds a bad pair sorted by :class:`~fractions.Fraction`,
+        and ``same`` recomputed exactly within it.
+
+    Examples
+    --------
+    >>> num, den = np.array([1, 6004799503160661]), np.array([3, 18014398509481984])
+    >>> order, same = resolve_collisions(np.array([0, 1]), np.array([True]), np.array([0]), num, den)
+    >>> order.tolist(), same.tolist()
+    ([1, 0], [False])
+    """
     order = order.copy()
     same = same.copy()
     run_starts = np.flatnonzero(np.r_[True, ~same])

@@ -19,16 +19,31 @@ import numpy as np
 
 from ._validation import InvalidParameterError, check_count, check_memory
 
-__all__ = ["MAX_SIMPLEX_POINTS", "SimplexPoints", "isometric", "simplex_counts", "simplex_points", "slice_lattice"]
+__all__ = [
+    "MAX_SIMPLEX_POINTS",
+    "SimplexPoints",
+    "isometric",
+    "largest_simplex",
+    "simplex_counts",
+    "simplex_points",
+    "slice_lattice",
+]
 
 #: Largest simplex that :func:`simplex_points` builds (N = 492 has 20.3 million points).
 MAX_SIMPLEX_POINTS = 20_000_000
 
 
-def _largest_simplex() -> int:
+def largest_simplex() -> int:
     """The largest ``N`` whose simplex, ``C(N+3, 3)`` points, is within :data:`MAX_SIMPLEX_POINTS`.
 
-    >>> _largest_simplex(), comb(_largest_simplex() + 3, 3) <= MAX_SIMPLEX_POINTS < comb(_largest_simplex() + 4, 3)
+    Returns
+    -------
+    int
+        The largest test-set size whose every confusion matrix :func:`simplex_points` builds.
+
+    Examples
+    --------
+    >>> largest_simplex(), comb(largest_simplex() + 3, 3) <= MAX_SIMPLEX_POINTS < comb(largest_simplex() + 4, 3)
     (491, True)
     """
     N = round((6 * MAX_SIMPLEX_POINTS) ** (1 / 3))  # C(N+3, 3) ≈ (N+2)³/6
@@ -149,7 +164,7 @@ def simplex_counts(N: int) -> np.ndarray:
     if total > MAX_SIMPLEX_POINTS:
         raise InvalidParameterError(
             f"the simplex for N={N} has {total:,} points, more than the {MAX_SIMPLEX_POINTS:,} "
-            f"this function builds in memory; use N <= {_largest_simplex()}, or work on slices (slice_lattice)"
+            f"this function builds in memory; use N <= {largest_simplex()}, or work on slices (slice_lattice)"
         )
     # (FN, FP) pairs ordered by FN + FP: those with FN + FP <= m are the first (m+1)(m+2)/2.
     s = np.repeat(np.arange(N + 1), np.arange(1, N + 2))

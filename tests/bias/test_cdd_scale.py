@@ -60,8 +60,8 @@ def test_five_thousand_subgroups_draw_nothing(monkeypatch):
     def no_draws(*args, **kwargs):
         raise AssertionError("CDDL drew Monte Carlo samples of 5,000 subgroups")
 
-    monkeypatch.setattr(uncertainty, "_draw", no_draws)
-    monkeypatch.setattr(uncertainty, "_draw_true", no_draws)
+    monkeypatch.setattr(uncertainty, "dirichlet_multinomial_rows", no_draws)
+    monkeypatch.setattr(uncertainty, "dirichlet_rows", no_draws)
     for target in ("next_test_set", "true_value"):
         r = bias.report(df, label="y", positive_values=[1], facet="sex", facet_values=["F"], group="zip",
                         stage="pre", target=target)  # fmt: skip

@@ -83,9 +83,9 @@ def test_every_grouping_path_is_exact(monkeypatch: pytest.MonkeyPatch, metric: s
     """Force the neighbour-check and gcd paths (normally used only at large sizes)."""
     cm = cl.ConfusionMatrix(tp=16, fn=4, fp=9, tn=32)
     if path == "checked":
-        monkeypatch.setattr(grouping, "_injective", lambda bound: False)
+        monkeypatch.setattr(grouping, "injective", lambda bound: False)
     else:
-        monkeypatch.setattr(grouping, "_EXACT_FLOAT", 2.0)
+        monkeypatch.setattr(grouping, "EXACT_FLOAT", 2.0)
     d = cl.metric_distribution(cm, metric, "beta-binomial", tolerance=0)
     assert d.strategy == {"checked": "float+check", "gcd": "gcd"}[path]
     assert_matches_brute(d, metric, cm, "beta-binomial")

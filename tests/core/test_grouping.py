@@ -12,7 +12,8 @@ from test_exact_pmf import ALL_METRICS, assert_matches_brute
 
 import confusionlab as cl
 from confusionlab import grouping
-from confusionlab.distribution import _arithmetic, lattice_distribution
+from confusionlab.distribution import key_arithmetic as _arithmetic
+from confusionlab.distribution import lattice_distribution
 from confusionlab.metrics import ExactForm, get_metric
 from confusionlab.models import slice_model
 

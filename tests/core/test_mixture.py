@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import confusionlab as cl
-from confusionlab.mixture import decompose, slice_mixture
+from confusionlab.distribution import decompose, slice_mixture
 
 SLICE = (6, 9)  # p, n
 COMPONENTS = [(4, 6), (2, 8), (6, 3)]  # (TP, TN) of three refits on that slice
@@ -140,3 +140,18 @@ def test_slice_mixture_refusals_are_invalid_parameter_errors() -> None:
     ):
         with pytest.raises(cl.InvalidParameterError):
             call()
+
+
+def test_the_old_mixture_module_warns_and_gives_the_same_functions() -> None:
+    """``confusionlab.mixture`` moved into ``confusionlab.distribution``: importing the old path
+    still works for one release, with a FutureWarning naming the new module."""
+    import importlib
+    import sys
+
+    import confusionlab.distribution as new
+
+    sys.modules.pop("confusionlab.mixture", None)
+    with pytest.warns(FutureWarning, match=r"confusionlab\.mixture is moved to confusionlab\.distribution"):
+        old = importlib.import_module("confusionlab.mixture")
+    for name in old.__all__:
+        assert getattr(old, name) is getattr(new, name)

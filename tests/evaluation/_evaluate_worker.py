@@ -93,7 +93,7 @@ def call_slice_mixtures(*, counts: Any, metric: Any, tolerance: Any) -> list[str
     """``slice_mixtures`` (issue 21's batch across groups): each batched group's distribution is
     checked, and equals the one-group ``slice_mixture``'s mean."""
     from confusionlab import ConfusionMatrix
-    from confusionlab.mixture import slice_mixture, slice_mixtures
+    from confusionlab.distribution import slice_mixture, slice_mixtures
 
     found = []
     for rows, mix in zip(counts, slice_mixtures(counts, metric, tolerance=tolerance), strict=True):
@@ -110,7 +110,7 @@ def call_slice_mixtures(*, counts: Any, metric: Any, tolerance: Any) -> list[str
 def call_decompose(*, means: Any, variances: Any) -> list[str]:
     import math
 
-    from confusionlab.mixture import decompose
+    from confusionlab.distribution import decompose
 
     parts = decompose(means, variances)
     return [f"{k} = {v!r}" for k, v in parts.items() if not (math.isnan(v) or v >= 0)]

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import confusionlab as cl
-import confusionlab.distribution as distribution_module
-import confusionlab.models as models_module
+import confusionlab.distribution.build as distribution_module
+import confusionlab.models.simplex as models_module
 from confusionlab._validation import set_memory_limit
 
 

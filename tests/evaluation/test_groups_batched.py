@@ -1,6 +1,6 @@
 """Issue 21: many small groups × refits in array operations across the groups (slice_mixtures).
 
-The expected numbers come from :func:`confusionlab.mixture.slice_mixture`, the one-group path
+The expected numbers come from :func:`confusionlab.distribution.slice_mixture`, the one-group path
 (itself tested against pooling the refits' :func:`metric_distribution` in tests/core/test_mixture.py);
 the work bound is counted (calls of the one-group path), not timed.
 """
@@ -13,7 +13,7 @@ import pytest
 import confusionlab as cl
 import confusionlab.evaluation._result as result_module
 from confusionlab import ConfusionMatrix
-from confusionlab.mixture import BATCH_POINTS, decompose, slice_mixture, slice_mixtures
+from confusionlab.distribution import BATCH_POINTS, decompose, slice_mixture, slice_mixtures
 
 
 def _groups(rng: np.random.Generator, n_groups: int, r: int, most: int = 14) -> list[list[tuple[int, ...]]]:
@@ -161,7 +161,7 @@ def test_the_whole_test_sets_mixture_uses_the_slice_form(monkeypatch):
     metric's slice form, bounds known without scanning the union lattice (200,000 objects × 20
     refits: the whole test set's F1 mixture 8.1 s → 4.0 s under load, the same numbers bit for
     bit). The old code passed no slice."""
-    import confusionlab.mixture as mixture_module
+    import confusionlab.distribution.mixtures as mixture_module
 
     seen = []
     original = mixture_module.lattice_distribution

@@ -12,9 +12,9 @@ import pyarrow as pa
 import pytest
 
 import confusionlab as cl
-import confusionlab.models as models_module
+import confusionlab.models.marginals as models_module
+from confusionlab.distribution import mixture_bytes, slice_mixture
 from confusionlab.metrics import get_metric
-from confusionlab.mixture import mixture_bytes, slice_mixture
 from confusionlab.models import slice_model
 
 

@@ -2,7 +2,7 @@
 
 The whole test set's refit mixture is one union lattice of about 8 million points per metric;
 it took most of the 29 s and 2.2 GB. Large union lattices now go through one float key a point,
-sorted once, without copies of the lattice (:func:`confusionlab.mixture._lean_pooled`). The
+sorted once, without copies of the lattice (:func:`confusionlab.distribution.lean._lean_pooled`). The
 expected numbers come from a brute force with :class:`fractions.Fraction` keys (tiny slices) and
 from the general grouping (:func:`confusionlab.distribution.lattice_distribution`, the path large
 lattices took before) at sizes where both run; memory is measured with tracemalloc, not timed.
@@ -19,12 +19,12 @@ import pandas as pd
 import pytest
 
 import confusionlab as cl
+import confusionlab.distribution.mixtures as mixture_module
 import confusionlab.evaluation._result as result_module
-import confusionlab.mixture as mixture_module
 from confusionlab import ConfusionMatrix
+from confusionlab.distribution import mixture_bytes, slice_mixture
 from confusionlab.grouping import _sort_doubles
 from confusionlab.metrics import get_metric
-from confusionlab.mixture import mixture_bytes, slice_mixture
 from confusionlab.models import slice_model
 
 LEAN_METRICS = ["f1", "precision", "balanced_accuracy", "g_mean", "f2", "mcc", "npv"]
@@ -215,7 +215,7 @@ def test_several_metrics_share_one_batch_and_equal_one_metric_at_a_time(monkeypa
     """to_frame() batched the groups once per metric (the marginals gathered and the weights
     multiplied four times); now one slice_mixtures call serves every metric, each answer equal
     to the one-metric call's."""
-    from confusionlab.mixture import slice_mixtures
+    from confusionlab.distribution import slice_mixtures
 
     rng = np.random.default_rng(9)
     counts = []

@@ -28,8 +28,8 @@ from .._validation import (
     check_rate,
     check_tolerance,
 )
-from ..distribution import TARGETS, TRUE_VALUE_NODES, MetricDistribution
-from ..models import resolve_prior
+from ..distribution import TRUE_VALUE_NODES, MetricDistribution
+from ..models import TARGETS, resolve_prior
 from ..planner import DRIFT_ALLOWANCE, smallest_size, stable_size
 from ..planner._half_width import interval_half_width
 from ..planner._plan import _SizePlan

@@ -59,7 +59,7 @@ from .._validation import (
     check_tolerance,
 )
 from ..distribution import MetricDistribution
-from ..models import marginal, resolve_prior
+from ..models import TARGETS, dirichlet_multinomial_rows, dirichlet_rows, marginal, resolve_prior
 
 __all__ = [
     "CDD_MC_BUDGET",
@@ -80,9 +80,6 @@ __all__ = [
     "sampled_metrics",
 ]
 
-#: The questions an interval answers: the true disparity in the population (the posterior of the
-#: facets' true rates) or the disparity on a new sample of the same facet sizes (posterior predictive).
-TARGETS = ("true_value", "next_test_set")
 #: Subgroup × draw pairs CDDL/CDDPL draw by Monte Carlo (a few seconds); beyond, the normal
 #: distribution with the exact mean and variance of the sum over the subgroups (central limit).
 CDD_MC_BUDGET = 5_000_000
@@ -670,49 +667,6 @@ def _cells(cells: Any, name: str) -> np.ndarray:
     return c.astype(np.int64, copy=False)
 
 
-def _draw(rng: np.random.Generator, flat: np.ndarray, n: np.ndarray, size: int, al: float) -> np.ndarray:
-    """``size`` DirMult draws of every row of ``flat`` (shape (rows, K)) at its total ``n``.
-
-    The Dirichlet probabilities are normalised gamma variates; the multinomial counts are one
-    ``Generator.multinomial`` call over the (draws × rows) array of probabilities (numpy draws each
-    vector's K − 1 conditional binomials in its own loop, with none of the temporaries a loop over
-    the cells in numpy makes). Rows with no rows to share (``n = 0``, e.g. an empty subgroup ×
-    facet) are not drawn. Where every gamma variate of a vector underflows to 0 (a prior of
-    1e-300 on empty cells) its probabilities are taken as all in the last cell.
-    """
-    rows, k = flat.shape
-    g = rng.gamma(flat[None, :, :] + al, size=(size, rows, k))
-    out = np.zeros(g.shape, dtype=np.int64)
-    live = np.flatnonzero(n > 0)
-    if live.size == 0:
-        return out
-    g_live = g[:, live]
-    total = g_live.sum(axis=-1, keepdims=True)
-    empty = total[..., 0] <= 0
-    with np.errstate(invalid="ignore", divide="ignore"):
-        g_live /= total
-    if empty.any():
-        g_live[empty] = 0.0
-        g_live[empty, -1] = 1.0
-    out[:, live] = rng.multinomial(np.broadcast_to(n[live], g_live.shape[:-1]), g_live)
-    return out
-
-
-def _draw_true(rng: np.random.Generator, flat: np.ndarray, n: np.ndarray, size: int, al: float) -> np.ndarray:
-    """``size`` draws of every row's true cell probabilities, Dirichlet(row + α), times the row's size ``n``.
-
-    The posterior of the true value: the metric functions read counts, so each draw of
-    probabilities is given at the observed size of its row (expected counts, floats);
-    every ratio of counts is then the ratio of the true probabilities, and sums over
-    rows (CDDL's subgroups) keep their observed weights. A row of size 0 stays 0.
-    """
-    g = rng.gamma(flat[None, :, :] + al, size=(size, *flat.shape))
-    total = g.sum(axis=-1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        g *= np.where(total > 0, n[:, None] / total, 0.0)
-    return g
-
-
 def _chunk_size(n_cells: int) -> int:
     per_draw = float(n_cells) * _BYTES_PER_CELL
     check_memory(
@@ -766,7 +720,7 @@ def dirichlet_multinomial_draws(
     out = np.empty((n_draws, *flat.shape), dtype=np.int64)
     for start in range(0, n_draws, chunk):
         stop = min(n_draws, start + chunk)
-        out[start:stop] = _draw(rng, flat, n, stop - start, al)
+        out[start:stop] = dirichlet_multinomial_rows(rng, flat, n, stop - start, al)
     return out.reshape(n_draws, *c.shape)
 
 
@@ -856,7 +810,7 @@ def sampled_metrics(
     k = c.shape[-1]
     flat = c.reshape(-1, k)
     n = flat.sum(axis=-1)
-    draw = _draw_true if check_choice(target, "target", TARGETS) == "true_value" else _draw
+    draw = dirichlet_rows if check_choice(target, "target", TARGETS) == "true_value" else dirichlet_multinomial_rows
     show = check_progress(progress)
     chunk = _chunk_size(flat.size)
     out = {name: np.empty(n_draws, dtype=np.float64) for name in fns}

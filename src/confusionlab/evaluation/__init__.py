@@ -10,7 +10,7 @@ whose distributions all come from the core:
 * refits: the equal-weight **mixture** of the refits' exact distributions ("a new refit scored
   on a new test set") and the law-of-total-variance split of its variance into a test-set part
   (mean of the refits' variances) and a refit part (variance, ddof = 0, of their means), both
-  from :mod:`confusionlab.mixture`;
+  from :mod:`confusionlab.distribution`;
 * more than two classes: exact one-vs-rest distributions per class, and macro averages by
   Monte Carlo under the row-wise Dirichlet-multinomial model with a stated Monte Carlo error;
 * the per-object stability of the refits from :mod:`confusionlab.stability` (psi and phi).
@@ -35,7 +35,7 @@ Examples
 
 from __future__ import annotations
 
-from ..mixture import mixture
+from ..distribution import mixture
 from ._evaluate import MAX_DRAWS, evaluate
 from ._labels import ALL, MAX_GROUPS
 from ._metrics import (

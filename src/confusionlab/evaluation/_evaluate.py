@@ -69,7 +69,7 @@ def evaluate(
     method : {"auto", "exact", "monte-carlo"}, default "auto"
         How the binary metrics' distributions are computed. ``"auto"``: exactly wherever
         the lattice fits in :func:`confusionlab.memory_limit` (for refits, their union
-        lattice also of at most :data:`~confusionlab.mixture.EXACT_MIXTURE_POINTS` points:
+        lattice also of at most :data:`~confusionlab.distribution.EXACT_MIXTURE_POINTS` points:
         about a second a metric), else by ``n_draws`` Monte Carlo draws of the same model
         (any size). ``"exact"``: exactly or refused (at the
         call, for the whole test set). ``"monte-carlo"``: draws everywhere. Each

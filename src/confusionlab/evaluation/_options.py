@@ -19,9 +19,10 @@ from .._validation import (
     check_tolerance,
 )
 from ..confusion import _positive_label
-from ..distribution import METHODS, TARGETS
-from ..lattice import MAX_SIMPLEX_POINTS, _largest_simplex
-from ..models import MODELS, SIMPLEX_MODELS, resolve_prior
+from ..distribution import METHODS
+from ..lattice import MAX_SIMPLEX_POINTS
+from ..lattice import largest_simplex as _largest_simplex
+from ..models import MODELS, SIMPLEX_MODELS, TARGETS, resolve_prior
 from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, _is_macro, _metric_name
 from ._sampling import check_macro_memory
 

@@ -18,9 +18,19 @@ from threadpoolctl import threadpool_limits
 from .._result import Result
 from .._validation import InvalidParameterError, TooLargeError, check_confidence, check_int, check_memory
 from ..confusion import ConfusionMatrix
-from ..distribution import MetricDistribution, lattice_bytes, metric_distribution, shared_simplex
+from ..distribution import (
+    EXACT_MIXTURE_POINTS,
+    MetricDistribution,
+    decompose,
+    decompose_rows,
+    lattice_bytes,
+    metric_distribution,
+    mixture,
+    shared_simplex,
+    slice_mixture,
+    slice_mixtures,
+)
 from ..metrics import Metric, get_metric
-from ..mixture import EXACT_MIXTURE_POINTS, decompose, decompose_rows, mixture, slice_mixture, slice_mixtures
 from ..models import SIMPLEX_MODELS, SLICE_MODELS, slice_model
 from . import _sampling
 from ._metrics import _REFIT_WORDS, QUESTIONS, _is_macro, _label, _metric_name, table_values
@@ -281,10 +291,10 @@ class Evaluation(Result):
         (class ``c`` against the rest).
 
         Binary metrics of a new test set under a slice model share one slice across the
-        refits (the true labels are fixed), so :func:`~confusionlab.mixture.slice_mixture`
+        refits (the true labels are fixed), so :func:`~confusionlab.distribution.slice_mixture`
         gives all three from one exact grouping; otherwise the refits' distributions are
-        pooled (:func:`~confusionlab.mixture.mixture`). Either way the decomposition is
-        :func:`~confusionlab.mixture.decompose` of the refits' moments.
+        pooled (:func:`~confusionlab.distribution.mixture`). Either way the decomposition is
+        :func:`~confusionlab.distribution.decompose` of the refits' moments.
         """
         key = ("mixed", metric, g, c)
         if key not in self._cache:
@@ -377,7 +387,7 @@ class Evaluation(Result):
 
     def _batch(self, metrics: Sequence[str], groups: Sequence[int]) -> dict[str, list[int]]:
         """The small groups' exact mixtures of ``metrics`` in array operations across groups
-        (:func:`~confusionlab.mixture.slice_mixtures`: one marginal per distinct count, one
+        (:func:`~confusionlab.distribution.slice_mixtures`: one marginal per distinct count, one
         batched product per chunk of groups for every metric, one sort per metric); returns,
         per metric, the groups left to :meth:`_mixed` one by one. Refits only: one
         prediction vector keeps :func:`~confusionlab.metric_distribution`'s own grouping, bit
@@ -539,7 +549,7 @@ class Evaluation(Result):
 
         Returns ``{"test_set_sd", "refit_sd", "total_sd"}``: test_set_sd² is the mean of the
         refits' variances, refit_sd² the variance (ddof = 0) of their means, total_sd² their
-        sum (the mixture's variance); :func:`confusionlab.mixture.decompose` says how
+        sum (the mixture's variance); :func:`confusionlab.distribution.decompose` says how
         infinite moments are reported. With ``by_group=True``: {group: that dict}.
 
         Examples

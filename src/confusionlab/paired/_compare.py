@@ -28,8 +28,9 @@ from .._validation import (
     check_undefined,
     memory_limit,
 )
-from ..distribution import TARGETS, MetricDistribution, metric_distribution
+from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric, metric_value
+from ..models import TARGETS
 from ..palette import NEUTRAL, PAIR_COLOURS, THEME
 from ._counts import PairedCounts
 from ._engine import ExactEngine, MonteCarloEngine, TrueValueEngine

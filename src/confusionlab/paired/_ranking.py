@@ -28,8 +28,8 @@ from .._validation import (
     check_test_set_size,
 )
 from ..confusion import ConfusionMatrix, _distinct, _equals, _positive_label
-from ..distribution import TARGETS
 from ..metrics import Metric, get_metric, metric_value
+from ..models import TARGETS
 from ..palette import NEUTRAL, PAIR_COLOURS
 from ._compare import (
     MAX_BOX_POINTS,

@@ -33,8 +33,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..distribution import _arithmetic
-from ..grouping import _EXACT_FLOAT, _WRAP_LIMIT, _injective, _resolve_collisions, sort_exactly
+from ..distribution import key_arithmetic as _arithmetic
+from ..grouping import EXACT_FLOAT as _EXACT_FLOAT
+from ..grouping import WRAP_LIMIT as _WRAP_LIMIT
+from ..grouping import injective as _injective
+from ..grouping import resolve_collisions as _resolve_collisions
+from ..grouping import sort_exactly
 from ..metrics import Metric
 
 __all__ = ["MAX_PYTHON_POINTS", "Ranked", "exact_ranks"]

@@ -33,9 +33,9 @@ from .._validation import (
     check_tolerance,
 )
 from ..confusion import ConfusionMatrix
-from ..distribution import TARGETS, TRUE_VALUE_PRIOR, MetricDistribution, metric_distribution
+from ..distribution import TRUE_VALUE_PRIOR, MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric
-from ..models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, resolve_prior
+from ..models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, TARGETS, resolve_prior
 from ..palette import NEUTRAL, THEME
 from . import _assurance, _normal
 from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES, _assurance_at, outcome_count, suggested_outcomes

@@ -17,6 +17,7 @@ from .._validation import (
     check_score_threshold,
 )
 from ..confusion import ConfusionMatrix
+from ..models import TARGETS
 from ..palette import NEUTRAL, THEME
 from . import _bootstrap, _curves, _delong, _null
 from ._band import PrecisionRecallBand, RocBand, ap_logit_interval, precision_recall_band, roc_band
@@ -24,7 +25,6 @@ from ._input import Scores
 
 __all__ = ["PrecisionRecallCurve", "RocCurve"]
 
-TARGETS = ("true_value", "next_test_set")
 #: Resamples of a bootstrap interval unless told otherwise.
 N_RESAMPLES = 2000
 
