@@ -101,6 +101,7 @@ __all__ = [
 #: ``confusionlab.<name>`` imports them on first access, and ``dir()`` lists them.
 _SUBMODULES = (
     "bias",
+    "datasets",
     "evaluation",
     "export",
     "lessons",

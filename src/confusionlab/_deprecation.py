@@ -2,7 +2,8 @@
 
 Arguments are renamed with :func:`renamed_arguments` (a decorator), values such as old
 model names with :func:`renamed_value`. Both warn once per call, name the function, the
-old name and the new one, and refuse a call that gives both the old and the new name.
+old name and the new one, and refuse a call that gives both the old and the new name. Names
+moved to another module keep their old path with :func:`moved_names`.
 
 Examples
 --------
@@ -22,12 +23,13 @@ from __future__ import annotations
 
 import functools
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
+from types import ModuleType
 from typing import Any, TypeVar
 
 from ._validation import InvalidParameterError
 
-__all__ = ["moved_module", "renamed_arguments", "renamed_attribute", "renamed_value"]
+__all__ = ["moved_module", "moved_names", "renamed_arguments", "renamed_attribute", "renamed_value"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -133,3 +135,29 @@ class renamed_attribute:
             stacklevel=2,
         )
         return getattr(obj, self.new)
+
+
+def moved_names(old: str, new: ModuleType, names: Collection[str]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for the module ``old``: each of ``names`` is read from ``new``, with a FutureWarning.
+
+    >>> import math, warnings
+    >>> __getattr__ = moved_names("confusionlab.old", math, ["pi"])
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     __getattr__("pi")
+    3.141592653589793
+    >>> print(caught[0].message)
+    confusionlab.old.pi has moved to math.pi; the old path will stop working in the next release
+    """
+
+    def __getattr__(name: str) -> Any:
+        if name in names:
+            warnings.warn(
+                f"{old}.{name} has moved to {new.__name__}.{name}; the old path will stop working in the next release",
+                FutureWarning,
+                stacklevel=2,
+            )
+            return getattr(new, name)
+        raise AttributeError(f"module {old!r} has no attribute {name!r}")
+
+    return __getattr__

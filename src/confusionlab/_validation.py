@@ -1513,7 +1513,7 @@ def check_learner_numbers(value: Any, name: str = "n_learners") -> np.ndarray:
     return arr
 
 
-# ---- coverage (issue 20: progress bars of long work)
+# ---- progress bars of long work
 __all__ += ["check_progress"]
 
 

@@ -586,7 +586,7 @@ def group_clustered(
         integers. With it, the runs whose members are all exactly equal (the usual case:
         mirror ties such as MCC(TP, TN) = MCC(TN, TP) when p = n) are found by
         cross-multiplication in array operations, and only the others are sorted with
-        :class:`~fractions.Fraction` (issue 21: a symmetric MCC slice at p = n = 50,000
+        :class:`~fractions.Fraction` (without it, a symmetric MCC slice at p = n = 50,000
         spent 25 s making a Fraction of every tied point).
     """
     order = np.argsort(ratio, kind="stable")

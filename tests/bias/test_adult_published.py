@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 
 from confusionlab import bias
+from confusionlab.datasets import load_adult
 
 KW = dict(label="income", positive_values=[">50K"], facet="sex", facet_values=["Female"])
 
 
 @pytest.fixture(scope="module")
 def adult():
-    return bias.load_adult()
+    return load_adult()
 
 
 def test_pretraining_without_missing_rows(adult):

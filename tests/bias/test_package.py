@@ -8,7 +8,7 @@ import subprocess
 import sys
 from importlib import resources
 
-from confusionlab import bias
+from confusionlab.datasets import load_adult
 
 SHA256 = {  # from shared/data/adult/README.md (uncompressed files)
     "adult.data.gz": "5b00264637dbfec36bdeaab5676b0b309ff9eb788d63554ca0a249491c86603d",
@@ -27,13 +27,13 @@ def test_adult_files_are_shipped_unchanged_with_attribution():
 
 
 def test_load_adult():
-    train = bias.load_adult()
+    train = load_adult()
     assert train.shape == (32561, 15)
     assert list(train.columns)[-1] == "income" and set(train.income) == {"<=50K", ">50K"}
     assert train.isna().any(axis=1).sum() == 2399
-    test = bias.load_adult("test")
+    test = load_adult("test")
     assert len(test) == 16281 and set(test.income) == {"<=50K", ">50K"}
-    assert len(bias.load_adult("all", drop_missing=True)) == 30162 + 15060
+    assert len(load_adult("all", drop_missing=True)) == 30162 + 15060
 
 
 def test_import_does_not_pull_heavy_engines():

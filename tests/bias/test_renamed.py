@@ -1,5 +1,6 @@
-"""Renamed arguments and constants (n_samples → n_draws, BiasView's n_cloud → n_draws): the old names warn
-(a FutureWarning naming the new one) and give the same answer for one release."""
+"""Renamed arguments and constants (n_samples → n_draws, BiasView's n_cloud → n_draws) and moved names
+(UCI Adult's loader → confusionlab.datasets): the old names warn (a FutureWarning naming the new one) and
+give the same answer for one release."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from confusionlab import InvalidParameterError, bias
+from confusionlab import InvalidParameterError, bias, datasets
 from confusionlab.bias import label_metrics as lm
 from confusionlab.bias import uncertainty as un
 
@@ -110,3 +111,24 @@ def test_audit_to_html_title_warns():
         page = a.to_html(title="Our audit")
     assert "<h1>Our audit</h1>" in page
     assert page.replace("Our audit", a.title) == a.to_html()
+
+
+def test_load_adult_moved_to_datasets():
+    new = datasets.load_adult("test", drop_missing=True)
+    with pytest.warns(FutureWarning, match=r"confusionlab\.datasets\.load_adult"):
+        old = bias.load_adult("test", drop_missing=True)
+    pd.testing.assert_frame_equal(old, new, check_exact=True)
+    assert "load_adult" not in bias.__all__
+
+
+def test_bias_datasets_module_moved_to_datasets():
+    from confusionlab.bias import datasets as old_module
+
+    for name in ("load_adult", "ADULT_COLUMNS", "ADULT_ATTRIBUTION"):
+        with pytest.warns(FutureWarning, match=rf"confusionlab\.datasets\.{name}"):
+            assert getattr(old_module, name) is getattr(datasets, name)
+    with pytest.warns(FutureWarning, match=r"confusionlab\.datasets\.load_adult"):
+        from confusionlab.bias.datasets import load_adult
+    pd.testing.assert_frame_equal(load_adult("test"), datasets.load_adult("test"), check_exact=True)
+    with pytest.raises(AttributeError, match="no_such_name"):
+        old_module.no_such_name  # noqa: B018

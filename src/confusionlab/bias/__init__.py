@@ -27,8 +27,8 @@ small module per dataframe engine behind one ``count_cells`` interface),
 :mod:`.results` (:class:`BiasMetric`, :class:`BiasReport`), :mod:`.report`
 (the entry points), :mod:`.auditing` (fairness audits, imported on first use: they
 need pandas), :mod:`.figures` (their matplotlib figures), :mod:`.planning` (group
-sizes), :mod:`.datasets` (UCI Adult). Heavy engines (polars, DuckDB, Dask, pandas,
-scikit-learn) are never imported here.
+sizes). UCI Adult is a dataset: :func:`confusionlab.datasets.load_adult`. Heavy engines
+(polars, DuckDB, Dask, pandas, scikit-learn) are never imported here.
 
 :class:`BiasMetric`, :class:`BiasReport` and :class:`Audit` are results of the
 library's one protocol: ``value``, ``interval(confidence)``, ``to_frame()``,
@@ -39,8 +39,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import datasets as _datasets
+from .._deprecation import moved_names
 from .counts import CountTable, count_table
-from .datasets import load_adult
 from .planning import GroupSizePlan, plan_group_size
 from .report import (
     DESCRIPTIONS,
@@ -67,7 +68,6 @@ __all__ = [
     "GroupSizePlan",
     "audit",
     "count_table",
-    "load_adult",
     "plan_group_size",
     "posttraining",
     "pretraining",
@@ -78,6 +78,7 @@ __all__ = [
 
 
 _LAZY = {"AUDIT_METRICS", "Audit", "audit"}  # bias.auditing needs pandas: imported on first use
+_moved = moved_names(__name__, _datasets, ["load_adult"])
 
 
 def __getattr__(name: str) -> Any:
@@ -85,4 +86,4 @@ def __getattr__(name: str) -> Any:
         from . import auditing
 
         return getattr(auditing, name)
-    raise AttributeError(f"module 'confusionlab.bias' has no attribute {name!r}")
+    return _moved(name)

@@ -135,7 +135,7 @@ def calibration(
     >>> int(cal.band().outside.sum()), cal.p_value().p_value > 0.05
     (0, True)
     """
-    if data is not None:  # data= with column names: counted where the data lives (SPEC F5)
+    if data is not None:  # data= with column names: the table counted by the data's own engine
         from ._data import calibration_data
 
         kwargs = dict(

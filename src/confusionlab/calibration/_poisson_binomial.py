@@ -109,7 +109,7 @@ def poisson_binomial_pmf(p: np.ndarray, *, direct_max: int = DIRECT_MAX) -> Pois
     >>> pb.pmf.tolist(), pb.error_bound < 1e-15
     ([0.25, 0.5, 0.25], True)
     """
-    p = check_forecasts(p, "p")  # issue 21: [1.5] gave a PMF with -0.5, None and NaN one of NaN
+    p = check_forecasts(p, "p")  # unchecked, [1.5] gives a PMF with -0.5, None and NaN one of NaN
     k = p.size
     if k == 0:
         return PoissonBinomial(np.ones(1), 0.0)

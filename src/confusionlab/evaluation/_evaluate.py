@@ -189,7 +189,7 @@ def evaluate(
         min_class_size=min_class_size,
         progress=progress,
     )
-    if data is not None:  # data= with column names: the table counted where the data lives (SPEC F5)
+    if data is not None:  # data= with column names: the table counted by the data's own engine
         from ._data import evaluate_data
 
         return evaluate_data(data, y_true, y_pred, groups=groups, refits=refits, positive=positive, options=opts)

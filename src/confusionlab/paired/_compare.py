@@ -722,7 +722,7 @@ def compare_paired(
         random_state=random_state,
         target=target,
     )
-    if data is not None:  # data= with column names: the cells counted where the data lives (SPEC F5)
+    if data is not None:  # data= with column names: the cells counted by the data's own engine
         from ._data import compare_paired_data
 
         return compare_paired_data(data, y_true, pred_a, pred_b, metric, positive=positive, options=options)

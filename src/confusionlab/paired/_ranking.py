@@ -320,7 +320,7 @@ def rank_models(
     >>> r.best, r.method, round(r.value["a"] + r.value["b"], 12)
     ('a', 'exact', 1.0)
     """
-    if data is not None:  # data= with column names: the patterns counted where the data lives (SPEC F5)
+    if data is not None:  # data= with column names: the patterns counted by the data's own engine
         from ._data import rank_models_data
 
         options: dict[str, Any] = dict(  # every keyword of this signature but data and positive

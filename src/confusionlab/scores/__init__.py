@@ -119,7 +119,7 @@ def roc_curve(
     >>> round(curve.p_value(), 3)
     0.1
     """
-    if data is not None or score_bins is not None:  # SPEC F5: counted by the engine
+    if data is not None or score_bins is not None:  # the table counted by the data's own engine
         from ._data import curve_data, needs_data
 
         needs_data(data, score_bins=score_bins, multi_class=multi_class)
@@ -168,7 +168,7 @@ def precision_recall_curve(
     >>> round(pr.value, 4), pr.precision.tolist()
     (0.8333, [0.5, 0.6666666666666666, 0.5, 1.0, 1.0])
     """
-    if data is not None or score_bins is not None:  # SPEC F5: counted by the engine
+    if data is not None or score_bins is not None:  # the table counted by the data's own engine
         from ._data import curve_data, needs_data
 
         needs_data(data, score_bins=score_bins)

@@ -220,7 +220,7 @@ def compare_auc(
     >>> round(c.value, 4), round(c.p_value, 3)
     (0.0625, 0.712)
     """
-    if data is not None or score_bins is not None:  # SPEC F5: counted by the engine
+    if data is not None or score_bins is not None:  # the table counted by the data's own engine
         from ._data import compare_auc_data, needs_data
 
         needs_data(data, score_bins=score_bins)

@@ -54,9 +54,9 @@ The sure cells of a block are summed in one pass (their rows' prefixes gathered,
 ``3N·2⁻⁵³``). Two-sided, the second tail is counted only when the first is at least ½ (the two
 tails sum to at least 1).
 
-How fast (issue 22's goal, 0.3× scipy's exact Mann–Whitney without ties)
------------------------------------------------------------------------
-At 200 + 200 with ties (one decimal, 50 blocks; ``benchmarks/RESULTS.md``, the issue-22 sections
+How fast (the goal: 0.3× scipy's exact Mann–Whitney without ties)
+-----------------------------------------------------------------
+At 200 + 200 with ties (one decimal, 50 blocks; ``benchmarks/RESULTS.md``, its Scores sections
 at the end) the p-value took 0.41× scipy's exact Mann–Whitney without ties before its sure cells
 were summed in one pass, their completions taken by ``cumprod``, the rows stored only up to
 ``c·L/s`` and the calls driven by ``map``; 0.32–0.35× after; with the updates and the sure cells

@@ -161,7 +161,7 @@ _BLOCK_BYTES = 640 * 1024
 #: Values at each end of each array that seed the category list before the counting pass.
 _SAMPLE = 2048
 #: Most threads one count uses, and the fewest values that make a thread worth starting.
-#: One: on the 2-core machine of issue 24, two threads on 1,000 × 10,000 nominal took 11–16 ms
+#: One: on a 2-core machine, two threads on 1,000 × 10,000 nominal took 11–16 ms
 #: of wall time against 7–12 ms for one pass even at load 0.7 (their CPU time equal to the wall
 #: time: the second core was not there to be had), and more under load. A machine where a second
 #: thread gets a core of its own may set 2; :func:`_workers` still refuses busy cores.
@@ -174,7 +174,7 @@ def _workers(n_values: int) -> int:
 
     One pass is memory traffic plus about one comparison per value and category; a second
     thread overlaps the two only when it gets a core of its own. A thread that waits for a
-    core busy with another job makes the count slower than one thread (issue 24: 1,000 ×
+    core busy with another job makes the count slower than one thread (2 cores: 1,000 ×
     10,000 nominal, 8.9 ms of CPU on one thread against 11.4 ms and a slower wall time on two
     at load 4). So the threads are capped by the cores the one-minute load average leaves
     idle, counting this process's own running thread as idle. The counts are integers:

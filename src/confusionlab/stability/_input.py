@@ -122,12 +122,12 @@ def as_float(arr: np.ndarray, name: str) -> np.ndarray:
     if np.isinf(out).any():
         raise InvalidParameterError(f"{name} contains infinite values")
     largest = float(np.abs(out[~np.isnan(out)]).max(initial=0.0))
-    if largest > MAX_METRIC_VALUE:  # issue 21: 1e300 gave NaN or 1.0
+    if largest > MAX_METRIC_VALUE:  # unchecked, 1e300 gives NaN or 1.0
         raise InvalidParameterError(
             f"{name} holds values beyond ±{MAX_METRIC_VALUE:.0e}, whose squared differences overflow float64; "
             "divide the predictions (and the reference) by one constant first: the measures are scale-free"
         )
-    if 0.0 < largest < MIN_METRIC_SCALE:  # issue 21: 1e-160 drifted, 1e-300 was called "constant"
+    if 0.0 < largest < MIN_METRIC_SCALE:  # unchecked, 1e-160 drifts and 1e-300 is called "constant"
         raise InvalidParameterError(
             f"{name} holds only values below ±{MIN_METRIC_SCALE:.0e}, whose squared differences underflow "
             "float64; multiply the predictions (and the reference) by one constant first: the measures are scale-free"

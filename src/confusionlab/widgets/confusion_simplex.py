@@ -18,7 +18,7 @@ and one code per matrix (uint16, or uint32 when the table has more than 65,536
 entries) in the *lattice order* of :func:`lattice_columns`: the value of matrix ``j``
 is ``table[codes[j]]``, exactly the core's value, and the browser reorders the codes
 into its drawing order with :func:`drawing_permutation`, so a new N costs the kernel
-the metric and its encoding only (issue 24).
+the metric and its encoding only.
 
 The lattice, its orders and the encoding of the values are computed in ``_simplex_lattice``
 (pure functions, exported here); this module holds the widget, its traits, observers and
@@ -100,7 +100,7 @@ def metric_values(metric: str, N: int, stride: int = 1) -> np.ndarray:
     metrics are elementwise), computed :data:`_BLOCK` matrices at a time in one reused
     buffer filled from the pair list of :func:`lattice_columns`: no (M, 4) lattice is
     built and every temporary of the metric stays in the CPU cache, which more than
-    halves the time of a new N at N = 100 (issue 24).
+    halves the time of a new N at N = 100.
 
     Examples
     --------
@@ -440,7 +440,7 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
         A custom message ``{"prepare_lattice": [N, stride]}``, sent at once (outside the
         held state message): the browser enumerates the points and their drawing order
         while the kernel computes the metric, so the state that follows finds them ready
-        (issue 24). It changes no state; a browser that ignores it loses nothing.
+        on arrival. It changes no state; a browser that ignores it loses nothing.
         """
         if self.comm is not None:
             self.send({"prepare_lattice": [N, stride]})
@@ -457,7 +457,7 @@ class ConfusionSimplex(BundledWidget, bundle="confusion_simplex"):
 
         Each is a pure function of its key; the most recent ones are kept up to
         :data:`_VALUES_BYTES_KEPT` bytes, so a metric or N changed back is sent again without
-        being computed again (issue 24).
+        being computed again.
         """
         key = (metric_name, N, stride)
         cache = self.__dict__.setdefault("_encodings", {})
