@@ -66,7 +66,7 @@ def _to_numpy(df: Any, column: str) -> Any:
     """One column of a (small) Spark frame as a float64 numpy array (Arrow where Spark has it)."""
     if hasattr(df, "toArrow"):
         return np.asarray(df.toArrow().column(column).to_numpy(zero_copy_only=False), dtype=np.float64)
-    rows = df.select(column).collect()  # pragma: no cover - Spark < 4
+    rows = df.select(_col(column)).collect()  # pragma: no cover - Spark < 4
     return np.asarray([np.nan if r[0] is None else r[0] for r in rows], dtype=np.float64)  # pragma: no cover
 
 
@@ -110,8 +110,20 @@ def _sql_array(values: Any, kind: str = "DOUBLE") -> str:
 
 
 def _sql_name(col: str) -> str:
-    """``col`` quoted as a Spark SQL identifier (backticks, a backtick in the name doubled)."""
+    """``col`` quoted as a Spark SQL identifier (backticks, a backtick in the name doubled).
+
+    >>> _sql_name("a.b`c")
+    '`a.b``c`'
+    """
     return "`" + col.replace("`", "``") + "`"
+
+
+def _col(name: str) -> Any:
+    """The column ``name`` of a Spark frame, whatever its characters: quoted (:func:`_sql_name`), so that
+    a dot is no field access and a backtick no quote."""
+    from pyspark.sql import functions as F
+
+    return F.col(_sql_name(name))
 
 
 def _knots_tree(x: str, knots: Any, leaf: Any) -> str:
@@ -216,9 +228,7 @@ class _Keys:
         self.binned = binned
 
     def values(self, column: str) -> Any:
-        from pyspark.sql import functions as F
-
-        return F.col(column)
+        return _col(column)
 
     def bins(self, column: str, edges: Any) -> Any:
         from pyspark.sql import functions as F
@@ -228,18 +238,18 @@ class _Keys:
     def above(self, column: str, threshold: float) -> Any:
         from pyspark.sql import functions as F
 
-        return F.col(column) > F.lit(threshold)
+        return _col(column) > F.lit(threshold)
 
     def one_of(self, columns: tuple[str, ...], values: tuple[Any, ...]) -> Any:
         from pyspark.sql import functions as F
 
         if len(columns) == 1:
-            return F.col(columns[0]).isin(list(values))
+            return _col(columns[0]).isin(list(values))
         expr = F.lit(False)
         for combo in values:
             term = F.lit(True)
             for c, v in zip(columns, combo, strict=True):
-                term = term & (F.col(c) == F.lit(v))
+                term = term & (_col(c) == F.lit(v))
             expr = expr | term
         return expr
 
@@ -265,7 +275,7 @@ def _aggregate(
     cols = [F.when(any_missing, F.lit(None)).otherwise(e).alias(k) for k, e in keys.items()]
     cols += [f.alias(k) for k, f in flags.items()]
     lows = lows or {}
-    cols += [F.col(c).cast("double").alias(f"_v{k}") for k, c in lows.items()]
+    cols += [_col(c).cast("double").alias(f"_v{k}") for k, c in lows.items()]
     grouped = df.select(*cols).groupBy(*names)
     if lows:
         table = grouped.agg(F.count(F.lit(1)).alias("count"), *(F.min(f"_v{k}").alias(f"_lo_{k}") for k in lows))
@@ -404,7 +414,10 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
             df = df.withColumn(binned[col], F.lit(0))
             continue
         splits = [float("-inf"), *map(float, edges), float("inf")]
-        df = Bucketizer(splits=splits, inputCol=col, outputCol=binned[col], handleInvalid="keep").transform(df)
+        # Bucketizer reads its input by a name it does not quote, and orders −0.0 below 0.0 (Java's
+        # Double.compare): the column under a plain name, −0.0 made 0.0 (+ 0.0), as numpy's searchsorted
+        df = df.withColumn(f"_in{i}", _col(col).cast("double") + F.lit(0.0))
+        df = Bucketizer(splits=splits, inputCol=f"_in{i}", outputCol=binned[col], handleInvalid="keep").transform(df)
     keys = request.key_columns(_Keys(binned))
     return _aggregate(df, keys, request.columns, request.columnar, lows, request.max_cells)
 
@@ -425,14 +438,14 @@ def score_edges(frame: Any, column: str, bins: int) -> np.ndarray:
     scores that leave the cluster; Spark's own ``approxQuantile`` took 4-5 s per 10⁶ rows, 3-5× the
     count)."""
     df = _native(frame)
-    df = df.where(~_missing(df, column)).select(column)
+    df = df.where(~_missing(df, column)).select(_col(column).alias("_v"))
     rows = df.count()
     if rows == 0:
         return np.zeros(0)
     fraction = min(1.0, SAMPLE_PER_BIN * bins / rows)
     sample = _hashed_sample(df, fraction) if fraction < 1.0 else df
     x = (
-        np.asarray(sample.toArrow().column(column).to_numpy(), dtype=np.float64)
+        np.asarray(sample.toArrow().column("_v").to_numpy(), dtype=np.float64)
         if hasattr(sample, "toArrow")
         else np.asarray([r[0] for r in sample.collect()], dtype=np.float64)
     )
@@ -447,20 +460,20 @@ def score_binning(frame: Any, column: str, bins: int, *, sample: int, spread: bo
     df = _native(frame)
     if spread:
         rows = df.count()  # no filter: Spark counts without reading a column where it can
-        picked = _hashed_sample(df.select(column), min(1.0, sample / max(rows, 1)))
+        picked = _hashed_sample(df.select(_col(column).alias("_v")), min(1.0, sample / max(rows, 1)))
     elif head is not None:
         x = np.asarray(head.slice(0, sample).column(column).to_numpy(zero_copy_only=False), dtype=np.float64)
         return knots_from_sample(x, bins)
     else:
-        picked = df.select(column).limit(sample)
-    x = _to_numpy(picked, column)  # missing values arrive as NaN and are left out with the infinite ones
+        picked = df.select(_col(column).alias("_v")).limit(sample)
+    x = _to_numpy(picked, "_v")  # missing values arrive as NaN and are left out with the infinite ones
     return knots_from_sample(x, bins)
 
 
 def distinct_at_most(frame: Any, column: str, limit: int) -> int:
     """The number of distinct non-missing values of ``column``, counted by Spark, or ``limit + 1`` if more."""
     df = _native(frame)
-    return int(df.where(~_missing(df, column)).select(column).distinct().limit(limit + 1).count())
+    return int(df.where(~_missing(df, column)).select(_col(column)).distinct().limit(limit + 1).count())
 
 
 def glance(frame: Any, columns: Sequence[str], rows: int) -> Any:
@@ -470,13 +483,13 @@ def glance(frame: Any, columns: Sequence[str], rows: int) -> Any:
     if not hasattr(df, "toArrow"):  # pragma: no cover - Spark < 4
         return None
     # one partition: the same first rows, read by one task (10⁷ rows, local[2]: 0.13 s, a plain limit 0.26 s)
-    return df.select(*dict.fromkeys(columns)).coalesce(1).limit(rows).toArrow()
+    return df.select(*map(_col, dict.fromkeys(columns))).coalesce(1).limit(rows).toArrow()
 
 
 def head_distinct(frame: Any, columns: Sequence[str], rows: int, head: Any) -> dict[str, int]:
     """The distinct non-missing values of each of ``columns`` in the first ``rows`` rows (``head``: at
     least those rows of those columns, already read by :func:`glance`)."""
     if head is None:
-        head = _native(frame).select(*columns).limit(rows).toArrow()
+        head = _native(frame).select(*map(_col, columns)).limit(rows).toArrow()
     head = head.slice(0, rows)
     return {c: len(head.column(c).drop_null().unique()) for c in columns}
