@@ -1,7 +1,7 @@
 """How many first rows Spark's score bins need: the largest possible AUC difference of
 ``roc_curve(data=spark_frame, score_bins=10_000)`` as a function of ``KNOT_SAMPLE``.
 
-Spark bins a score column by :class:`~confusionlab.bias.engines.table.Knots`: a piecewise-linear
+Spark bins a score column by :class:`~confusionlab._tables.knots.Knots`: a piecewise-linear
 distribution function through ≈ 75 quantiles of the first ``KNOT_SAMPLE`` rows. Fewer rows make
 the glance that reads them cheaper and the bins less equal. This script measures the second part
 in numpy (the same bins as Spark's: ``Knots.bin_of`` is the arithmetic Spark's expression does):
@@ -25,8 +25,8 @@ import argparse
 
 import numpy as np
 
-from confusionlab.bias.engines.spark import _grid_bin_items
-from confusionlab.bias.engines.table import knots_from_sample
+from confusionlab._tables.knots import knots_from_sample
+from confusionlab._tables.spark import _grid_bin_items
 
 BINS = 10_000
 SAMPLES = (10_000, 20_000, 50_000, 100_000, 200_000)

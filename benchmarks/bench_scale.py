@@ -32,9 +32,11 @@ from __future__ import annotations
 import argparse
 import resource
 import statistics
+import sys
 import time
 import tracemalloc
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -129,7 +131,8 @@ def bench_dask(rows: int, repeat: int, warmup: int) -> None:
 def bench_spark(rows: int, repeat: int, warmup: int) -> None:
     from pyspark.sql import functions as F
 
-    from confusionlab.bias.engines.spark import local_spark_session
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # tests/_spark.py, the tests' session
+    from _spark import local_spark_session
 
     spark = local_spark_session("bench-scale")
     try:

@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from confusionlab import bias
 
 
 def session():
-    from confusionlab.bias.engines.spark import local_spark_session
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # tests/_spark.py, the tests' session
+    from _spark import local_spark_session
 
     return local_spark_session("confusionlab-bench", spark__driver__memory="4g")
 

@@ -119,9 +119,9 @@ def test_unadjusted_rows_for_comparison(df, full):
 
 def test_one_group_by(df, monkeypatch):
     """The audit counts once, through the engines' one counting call (the report's), on the pandas engine."""
+    from confusionlab._tables import narwhals as narwhals_engine
+    from confusionlab._tables import pandas as pandas_engine
     from confusionlab.bias import counts as counts_module
-    from confusionlab.bias.engines import narwhals as narwhals_engine
-    from confusionlab.bias.engines import pandas as pandas_engine
 
     calls, engine_calls = [], []
     original, original_engine = counts_module.count_cells, pandas_engine.count_cells

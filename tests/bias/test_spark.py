@@ -21,7 +21,7 @@ pytestmark = pytest.mark.xdist_group("engines")
 
 @pytest.fixture(scope="module")
 def spark():
-    from confusionlab.bias.engines.spark import local_spark_session
+    from _spark import local_spark_session
 
     session = local_spark_session("confusionlab-tests")
     yield session

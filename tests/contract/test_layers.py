@@ -121,8 +121,6 @@ KNOWN: set[tuple[str, str, str]] = {
     ("private", "confusionlab.widgets.evaluation_view", "confusionlab.evaluation._metrics._label"),
     ("private", "confusionlab.widgets.evaluation_view", "confusionlab.evaluation._metrics._metric_name"),
     ("private", "confusionlab.widgets.planner_view", "confusionlab.planner._plan.plan_prior"),
-    ("engine", "confusionlab.bias.engines.table", "dask"),
-    ("engine", "confusionlab.bias.engines.table", "spark"),
 }
 
 ENGINES = ("pandas", "polars", "narwhals", "dask", "spark", "duckdb", "pyarrow")

@@ -24,7 +24,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="package")
 def spark():
-    from confusionlab.bias.engines.spark import local_spark_session
+    from _spark import local_spark_session
 
     session = local_spark_session("confusionlab-data-tests")
     yield session

@@ -12,7 +12,8 @@ import pytest
 
 import confusionlab as cl
 from confusionlab import InvalidParameterError
-from confusionlab.bias.engines import table as table_module
+from confusionlab._tables import table as table_module
+from confusionlab._tables.knots import Knots, knots_from_sample
 
 from .conftest import in_engine
 
@@ -64,11 +65,11 @@ def test_spark_knots_bin_as_numpy_does(spark):
     the knots, and on ±inf (bin −1) and −0.0."""
     from pyspark.sql.types import DoubleType, StructField, StructType
 
-    from confusionlab.bias.engines.spark import _knots_bin
+    from confusionlab._tables.spark import _knots_bin
 
     rng = np.random.default_rng(2)
     sample = rng.standard_normal(5_000)
-    knots = table_module.knots_from_sample(sample, 997)
+    knots = knots_from_sample(sample, 997)
     x = np.asarray(knots.x)
     values = np.concatenate(
         [x, np.nextafter(x, -np.inf), np.nextafter(x, np.inf), rng.standard_normal(2_000) * 3, [-1e300, 1e300, -0.0]]
@@ -89,9 +90,9 @@ def test_knots_a_subnormal_apart_keep_every_bin_finite_and_monotone(spark):
     Spark's CASE tree and grid give numpy's."""
     from pyspark.sql.types import DoubleType, StructField, StructType
 
-    from confusionlab.bias.engines.spark import _grid_bin_items, _knots_bin
+    from confusionlab._tables.spark import _grid_bin_items, _knots_bin
 
-    knots = table_module.knots_from_sample(np.array([0.0, 5e-324, 1.0, 2.0, 3.0]), 4)
+    knots = knots_from_sample(np.array([0.0, 5e-324, 1.0, 2.0, 3.0]), 4)
     assert knots.x[:2] == (0.0, 5e-324) and np.all(np.isfinite(knots.a))
     values = np.array([-1.0, 0.0, 5e-324, 1e-323, 0.5, 1.0, 1.25, 2.0, 3.0, 4.0])
     want = knots.bin_of(values)
@@ -115,7 +116,7 @@ def test_spark_sql_double_literals_round_trip(spark):
     """The knots' SQL string writes each double as a literal Spark reads back to the same bits (±inf
     and NaN too), and so do the grid's constant arrays, so the CASE tree and the grid compare and
     multiply exactly the numbers of Knots."""
-    from confusionlab.bias.engines.spark import _sql_array, _sql_double
+    from confusionlab._tables.spark import _sql_array, _sql_double
 
     values = [*AWKWARD, np.inf, -np.inf]
     row = spark.range(1).selectExpr(*(f"{_sql_double(v)} AS v{i}" for i, v in enumerate(values))).collect()[0]
@@ -135,14 +136,14 @@ def test_spark_knots_bin_on_awkward_knots_and_column_name(spark):
     a space, a dot): Spark's bins are numpy's."""
     from pyspark.sql.types import DoubleType, StructField, StructType
 
-    from confusionlab.bias.engines.spark import _knots_bin
+    from confusionlab._tables.spark import _knots_bin
 
     x = np.array([-1e300, -5e-324, 5e-324, 0.1, 1 - 2**-53, 1.0, 1e300])
     c = np.array([0.0, 3.0, 3.5, 40.0, 60.0, 61.0, 99.0])
     with np.errstate(over="ignore"):
         a = np.append(np.diff(c) / np.diff(x), 0.0)
     finite = np.isfinite(a)
-    knots = table_module.Knots(tuple(x[finite].tolist()), tuple(c[finite].tolist()), tuple(a[finite].tolist()), 100)
+    knots = Knots(tuple(x[finite].tolist()), tuple(c[finite].tolist()), tuple(a[finite].tolist()), 100)
     kx = np.asarray(knots.x)
     values = np.concatenate([kx, np.nextafter(kx, -np.inf), np.nextafter(kx, np.inf), AWKWARD, [0.3, 0.99, 5.0]])
     name = "odd `score`.x y"
@@ -186,10 +187,9 @@ def test_spark_packed_key_cells_as_the_tuple_grouping(spark, label_type, labels,
     the bins found by the grid or, where it declines, by the CASE tree."""
     from pyspark.sql import functions as F
 
-    from confusionlab.bias.engines import CountRequest, count_cells
-    from confusionlab.bias.engines import spark as spark_engine
-    from confusionlab.bias.engines.spark import _packable
-    from confusionlab.bias.selection import LabelSelection
+    from confusionlab._tables import Bins, CountRequest, Values, count_cells
+    from confusionlab._tables import spark as spark_engine
+    from confusionlab._tables.spark import _packable
 
     rng = np.random.default_rng(9)
     n = 3_000
@@ -199,10 +199,8 @@ def test_spark_packed_key_cells_as_the_tuple_grouping(spark, label_type, labels,
     y = [labels[i] for i in rng.integers(0, len(labels), n)]
     rows = [(None if i % 97 == 0 else str(y[i]), None if i % 89 == 0 else float(s[i])) for i in range(n)]
     frame = spark.createDataFrame(rows, "y string, s double").select(F.col("y").cast(label_type).alias("y"), "s")
-    knots = table_module.knots_from_sample(s[np.isfinite(s)], 50)
-    request = CountRequest(
-        "y", LabelSelection(positive_values=None, threshold=None), None, facets=("s",), bins=(("s", knots),)
-    )
+    knots = knots_from_sample(s[np.isfinite(s)], 50)
+    request = CountRequest({"_l": Values("y"), "_k0": Bins("s", knots)})
     packed = dataclasses.replace(request, columnar=True)
     assert spark_engine._grid_bin_items("s", knots) is not None
     if not grid:
@@ -211,7 +209,7 @@ def test_spark_packed_key_cells_as_the_tuple_grouping(spark, label_type, labels,
     got, want = count_cells(frame, packed), count_cells(frame, request)  # columnar=False: the tuple grouping
 
     def cells(c):
-        return sorted(zip(c.keys["_l"], c.keys["_k0"], c.keys["_lo0"], c.n, strict=True))
+        return sorted(zip(c.keys["_l"], c.keys["_k0"], c.lows["_k0"], c.n, strict=True))
 
     assert cells(got) == cells(want)
     assert got.missing == want.missing and got.dropped == want.dropped
@@ -226,7 +224,7 @@ def test_spark_grid_bins_as_numpy_does(spark, seed, bins):
     a cell, or a range of no finite scale, leave it to the CASE tree."""
     from pyspark.sql.types import DoubleType, StructField, StructType
 
-    from confusionlab.bias.engines.spark import GRID_CELLS, _grid_bin_items
+    from confusionlab._tables.spark import GRID_CELLS, _grid_bin_items
 
     def grid_bins(frame, knots):
         items = _grid_bin_items("v", knots)
@@ -234,7 +232,7 @@ def test_spark_grid_bins_as_numpy_does(spark, seed, bins):
         return np.asarray([r[0] for r in frame.selectExpr(*items).select("_bin").collect()])
 
     rng = np.random.default_rng(seed)
-    knots = table_module.knots_from_sample(rng.standard_normal(20_000) * 10.0**seed, bins)
+    knots = knots_from_sample(rng.standard_normal(20_000) * 10.0**seed, bins)
     x = np.asarray(knots.x)
     edges = x[0] + np.arange(GRID_CELLS + 1) * ((x[-1] - x[0]) / GRID_CELLS)
     near = np.concatenate([x, edges])
@@ -243,11 +241,11 @@ def test_spark_grid_bins_as_numpy_does(spark, seed, bins):
     values = np.concatenate([values, [np.inf, -np.inf]])
     frame = spark.createDataFrame([(float(v),) for v in values], StructType([StructField("v", DoubleType())]))
     np.testing.assert_array_equal(grid_bins(frame, knots), knots.bin_of(values))
-    crowded = table_module.Knots((0.0, 1e-9, 2e-9, 1.0), (0.0, 1.0, 2.0, 3.0), (1e9, 1e9, 1.0, 0.0), 4)
-    tiny = table_module.Knots((0.0, 5e-324), (0.0, 1.0), (0.0, 0.0), 2)
+    crowded = Knots((0.0, 1e-9, 2e-9, 1.0), (0.0, 1.0, 2.0, 3.0), (1e9, 1e9, 1.0, 0.0), 4)
+    tiny = Knots((0.0, 5e-324), (0.0, 1.0), (0.0, 0.0), 2)
     assert _grid_bin_items("v", crowded) is None and _grid_bin_items("v", tiny) is None
     # the first two knots in one cell, the last two too: only inner knots need cells of their own
-    ends = table_module.Knots((0.0, 1e-9, 0.5, 1 - 1e-9, 1.0), (0.0, 1.0, 2.0, 3.0, 3.5), (1e9, 2.0, 2.0, 5e8, 0.0), 4)
+    ends = Knots((0.0, 1e-9, 0.5, 1 - 1e-9, 1.0), (0.0, 1.0, 2.0, 3.0, 3.5), (1e9, 2.0, 2.0, 5e8, 0.0), 4)
     near = np.asarray(ends.x)
     values = np.concatenate([near, np.nextafter(near, -np.inf), np.nextafter(near, np.inf), [-1.0, 0.25, 2.0]])
     frame = spark.createDataFrame([(float(v),) for v in values], StructType([StructField("v", DoubleType())]))

@@ -19,8 +19,9 @@ Confusion counts are ordered ``(tp, fn, fp, tn)``, as everywhere in ConfusionLab
 Missing values in the label, facet, predicted or group column are never a
 category: they are refused unless ``dropna=True``.
 
-Modules: :mod:`.selection` (facet and label arguments), :mod:`.engines` (one
-small module per dataframe engine behind one ``count_cells`` interface),
+Modules: :mod:`.selection` (facet and label arguments), :mod:`._request` (those
+compiled into the input layer's count request, :mod:`confusionlab._tables`: one small
+module per dataframe engine behind one ``count_cells`` interface),
 :mod:`.counts` (the count table), :mod:`.label_metrics` (pre-training),
 :mod:`.prediction_metrics` (post-training), :mod:`.uncertainty`,
 :mod:`.evaluator` (metrics and posteriors from a count table),

@@ -9,7 +9,7 @@ How it is computed
 ------------------
 1. **One group-by** over all facet columns, the label and the prediction, in the
    engine that holds the data, through the counting call every report uses
-   (:func:`.engines.count_cells`: pandas, numpy codes and one ``bincount``; Dask,
+   (:func:`._request.count_cells`: pandas, numpy codes and one ``bincount``; Dask,
    that on every partition; polars, pyarrow, DuckDB, one narwhals group-by;
    Spark, one ``groupBy(...).count()``). Only that small table of facet
    combinations comes back; every group below is a sum of its rows.
@@ -56,6 +56,7 @@ import pandas as pd
 
 from .._deprecation import renamed_arguments
 from .._result import Result, new_figure
+from .._tables import Cells, check_columns, to_narwhals
 from .._validation import (
     DEFAULT_TOLERANCE,
     InvalidParameterError,
@@ -69,8 +70,8 @@ from .._validation import (
     check_progress,
 )
 from ..palette import MISSING, THEME, VERDICT_COLOURS
+from ._request import BiasRequest, facet_key
 from .counts import CountTable, _assemble, counted_cells
-from .engines import Cells, CountRequest, check_columns, facet_key, to_narwhals
 from .evaluator import Evaluator
 from .figures import SHORT_VERDICTS
 from .report import _options
@@ -765,7 +766,7 @@ def audit(
                 f"{arg}: column {col!r} is {schema[col]}, not numeric; label_threshold needs numbers"
             )
     # One group-by over every facet column, in the engine, through the report's counting call.
-    request = CountRequest(label, lsel, None, predicted, dropna=dropna, facets=tuple(columns))
+    request = BiasRequest(label, lsel, None, predicted, dropna=dropna, facets=tuple(columns))
     cells = counted_cells(frame, request)
 
     # Combinations of facet values → a dense (G, L, P) table through the report's own assembly.
@@ -781,7 +782,7 @@ def audit(
         | ({"_p": cells.keys["_p"]} if predicted is not None else {}),
         cells.n,
     )
-    assembly = CountRequest(label, lsel, FacetSelection(tuple(columns), ()), predicted, "_combo")
+    assembly = BiasRequest(label, lsel, FacetSelection(tuple(columns), ()), predicted, "_combo")
     float_pred = predicted is not None and schema[predicted].is_float() and not schema[label].is_float()
     table = _assemble(as_cells, assembly, float_predictions=float_pred)
     by_combo = table.counts[:, 0]  # (G, L, P); groups are the combo ids in order

@@ -4,7 +4,7 @@ A bias report needs, per subgroup ``g``, facet ``f`` (``a`` = 0, ``d`` = 1),
 label value ``l`` and binarised prediction ``p``, the number of rows. That
 (G × 2 × L × P) table is computed where the data lives — pandas, polars,
 pyarrow, DuckDB or Dask, each through its own small module in
-:mod:`confusionlab.bias.engines` — in a single group-by, so a lazy engine never
+:mod:`confusionlab._tables` — in a single group-by, so a lazy engine never
 brings rows into Python; only the small table comes back.
 
 Confusion counts are ordered ``(tp, fn, fp, tn)`` everywhere, as in the rest of
@@ -20,9 +20,10 @@ from typing import Any
 
 import numpy as np
 
+from .._tables import Cells, check_columns, to_narwhals
 from .._validation import InvalidParameterError, check_count, check_flag, check_instance
 from ..confusion import CONFUSION_ORDER  # the core's count order; importable from here as before
-from .engines import Cells, CountRequest, check_columns, count_cells, to_narwhals
+from ._request import BiasRequest, count_cells
 from .selection import FacetSelection, LabelSelection, facet_selection, label_selection
 
 __all__ = [
@@ -257,7 +258,7 @@ def count_table(
                 f"{arg}: column {col!r} is {schema[col]}, not numeric; a threshold "
                 f"({thr!r}) needs numbers (use facet_values/positive_values instead)"
             )
-    request = CountRequest(label, labels, facet, predicted, group, dropna)
+    request = BiasRequest(label, labels, facet, predicted, group, dropna)
     return _assemble(
         counted_cells(frame, request),
         request,
@@ -265,8 +266,8 @@ def count_table(
     )
 
 
-def counted_cells(frame: Any, request: CountRequest) -> Cells:
-    """:func:`~.engines.count_cells`, refusing missing key values (unless ``request.dropna``) and empty data.
+def counted_cells(frame: Any, request: BiasRequest) -> Cells:
+    """:func:`~._request.count_cells`, refusing missing key values (unless ``request.dropna``) and empty data.
 
     The one place where a report and an audit turn missing values into an error:
     the message names the argument, the column and the count.
@@ -275,7 +276,7 @@ def counted_cells(frame: Any, request: CountRequest) -> Cells:
     --------
     >>> import pandas as pd
     >>> df = pd.DataFrame({"y": [1, None], "s": ["F", "M"]})
-    >>> counted_cells(df, CountRequest("y", label_selection([1]), None, facets=("s",)))
+    >>> counted_cells(df, BiasRequest("y", label_selection([1]), None, facets=("s",)))
     Traceback (most recent call last):
     ...
     ValueError: label: column 'y' has 1 missing value (None/NaN/<NA>); missing values are never a category: ...
@@ -300,7 +301,7 @@ def counted_cells(frame: Any, request: CountRequest) -> Cells:
     return cells
 
 
-def _assemble(cells: Any, request: CountRequest, *, float_predictions: bool = False) -> CountTable:
+def _assemble(cells: Any, request: BiasRequest, *, float_predictions: bool = False) -> CountTable:
     label, labels, predicted, group = request.label, request.labels, request.predicted, request.group
     n = np.asarray(cells.n, dtype=np.int64)
     lab_keys = cells.keys["_l"]

@@ -4,7 +4,7 @@ The evaluator knows which metric function reads which view of the table
 (facet sizes, binary or per-value label counts, per-facet confusion counts,
 per-subgroup outcomes) and which uncertainty model applies to it (see
 :mod:`.uncertainty`). It never touches the data: :mod:`.report` builds the
-table through :mod:`.engines` and hands it here.
+table through :mod:`confusionlab._tables` and hands it here.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Bias reports: all 21 of Clarify's metrics, each with its uncertainty.
 
 :func:`report` computes the one group-by count table (:mod:`.counts`, through
-the engine modules of :mod:`.engines`) where the data lives, evaluates every
+the engine modules of :mod:`confusionlab._tables`) where the data lives, evaluates every
 count-based metric on it (:mod:`.evaluator`), FT on the rows of the numeric
 features, and returns a :class:`~.results.BiasReport`, a read-only mapping
 from abbreviation to :class:`~.results.BiasMetric`. A metric that cannot be
@@ -19,6 +19,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .._deprecation import renamed_arguments
+from .._tables import check_columns, to_narwhals
 from .._validation import (
     DEFAULT_TOLERANCE,
     InvalidParameterError,
@@ -31,8 +32,9 @@ from .._validation import (
 )
 from ..models import resolve_prior
 from . import prediction_metrics as pm
+from ._request import BiasRequest
+from ._rows import distinct_values, facet_max, feature_rows
 from .counts import CountTable, count_table
-from .engines import CountRequest, check_columns, distinct_values, facet_max, feature_rows, to_narwhals
 from .evaluator import Evaluator, facet_error, root_seed
 from .results import DESCRIPTIONS, POSTTRAINING, PRETRAINING, BiasMetric, BiasReport
 from .selection import facet_selection, label_selection
@@ -89,7 +91,7 @@ def _options(
     )
 
 
-def _threshold_label(frame: Any, request: CountRequest) -> str:
+def _threshold_label(frame: Any, request: BiasRequest) -> str:
     sel = request.facet
     mx = facet_max(frame, request)
     if isinstance(sel.threshold, int) and isinstance(mx, (int, np.integer)):  # pandas' integer interval
@@ -97,7 +99,7 @@ def _threshold_label(frame: Any, request: CountRequest) -> str:
     return f"({float(sel.threshold)}, {float(mx)}]"
 
 
-def _flip_test(frame: Any, request: CountRequest, features: Sequence[str]) -> float:
+def _flip_test(frame: Any, request: BiasRequest, features: Sequence[str]) -> float:
     x, f, p = feature_rows(frame, request, features)
     err = facet_error(np.array([int((~f).sum()), int(f.sum())]), request.facet.text())
     if err:
@@ -135,7 +137,7 @@ def report(
     data : DataFrame-like
         pandas or polars DataFrame, pyarrow Table, DuckDB relation, Dask or
         PySpark DataFrame. Counting happens in that engine, in one group-by
-        (:func:`confusionlab.bias.engines.count_cells`).
+        (:func:`confusionlab.bias._request.count_cells`).
     label : str
         Label column.
     facet : str or list of str
@@ -264,7 +266,7 @@ def report(
     frame = to_narwhals(data)
     check_columns(frame, features=features)
     table = count_table(frame, label=label, labels=lsel, facet=fsel, predicted=predicted, group=group, dropna=dropna)
-    request = CountRequest(label, lsel, fsel, predicted, group, bool(dropna))
+    request = BiasRequest(label, lsel, fsel, predicted, group, bool(dropna))
     vot = _threshold_label(frame, request) if fsel.threshold is not None else fsel.describe()
     ev = Evaluator(table, **opts, facet_text=fsel.text())
     metrics: dict[str, BiasMetric] = {}

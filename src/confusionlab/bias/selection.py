@@ -2,7 +2,8 @@
 
 :func:`facet_selection` and :func:`label_selection` turn the facet and label
 arguments of :func:`confusionlab.bias.report` into small frozen objects that
-every dataframe engine (:mod:`confusionlab.bias.engines`) reads the same way.
+a report compiles into the input layer's request (:mod:`._request`), which every
+dataframe engine (:mod:`confusionlab._tables`) reads the same way.
 """
 
 from __future__ import annotations

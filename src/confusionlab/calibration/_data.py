@@ -1,6 +1,6 @@
 """``calibration(data=...)``: (group, true label, forecast) counted by the engine, then the array path.
 
-The table is counted where the data lives (:func:`confusionlab.bias.engines.table.count_columns`:
+The table is counted where the data lives (:func:`confusionlab._tables.count_columns`:
 one aggregation in Spark or Dask). Calibration's bootstrap resamples forecasts one by one, so
 the cells are expanded into their rows (memory checked; the cells sorted by group, label and forecast)
 and :func:`~confusionlab.calibration` runs on them: the bins, the ECE, the Brier score and the
@@ -29,7 +29,7 @@ def calibration_data(data: Any, y_true: Any, y_prob: Any, *, groups: Any = None,
     >>> round(calibration_data(df, "y", "q", bins=2, random_state=0).value, 4)  # ½·|0 − 0.2| + ½·|1 − 0.767|
     0.2167
     """
-    from ..bias.engines.table import MAX_LABELS, check_distinct, count_columns, distinct_at_most, engine_name
+    from .._tables import MAX_LABELS, check_distinct, count_columns, distinct_at_most, is_remote
     from ..evaluation._data import check_column_name, label_array
     from ..evaluation._labels import MAX_GROUPS
     from ..scores._data import MAX_DISTINCT_SCORES
@@ -40,7 +40,7 @@ def calibration_data(data: Any, y_true: Any, y_prob: Any, *, groups: Any = None,
     columns = {"y_true": check_column_name(y_true, "y_true"), "y_prob": check_column_name(y_prob, "y_prob")}
     if groups is not None:
         columns["groups"] = check_column_name(groups, "groups")
-    if engine_name(data) in ("spark", "dask"):
+    if is_remote(data):
         count = distinct_at_most(data, columns["y_prob"], MAX_DISTINCT_SCORES)
         if count > MAX_DISTINCT_SCORES:
             raise InvalidParameterError(

@@ -1,6 +1,6 @@
 """``evaluate(data=...)``: the (group, true label, prediction) table counted by the engine, then an Evaluation.
 
-The table is counted where the data lives (:func:`confusionlab.bias.engines.table.count_columns`:
+The table is counted where the data lives (:func:`confusionlab._tables.count_columns`:
 one aggregation in Spark or Dask, only the table leaves the cluster); the classes, the
 groups and the per-group confusion tables are then built from it exactly as
 :func:`~confusionlab.evaluate` builds them from arrays (the same sort of the classes and the
@@ -67,7 +67,7 @@ def evaluate_data(
     >>> evaluate("y", "p", data=df).value["recall"]
     0.75
     """
-    from ..bias.engines.table import MAX_LABELS, count_columns
+    from .._tables import MAX_LABELS, count_columns
 
     if refits is not None:
         raise InvalidParameterError(

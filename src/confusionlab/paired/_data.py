@@ -2,7 +2,7 @@
 
 The (true label, A's prediction, B's prediction) table — for a ranking (true label, each
 classifier's prediction) — is counted where the data lives
-(:func:`confusionlab.bias.engines.table.count_columns`: one aggregation in Spark or Dask);
+(:func:`confusionlab._tables.count_columns`: one aggregation in Spark or Dask);
 the labels are checked and the positive class chosen as the array path does, and the
 2 × 4 agreement cells go to :func:`~confusionlab.paired.compare_paired_cells`, so the
 numbers are the array path's. A ranking's 2**k pattern counts are expanded into one
@@ -24,7 +24,7 @@ __all__ = ["compare_paired_data", "rank_models_data"]
 
 def _positive_bits(data: Any, columns: dict[str, str], positive: Any, what: str) -> tuple[dict[str, Any], Any]:
     """Per cell: whether each column's label is the positive class; and the counts."""
-    from ..bias.engines.table import MAX_LABELS, count_columns
+    from .._tables import MAX_LABELS, count_columns
     from ..evaluation._data import label_array
 
     table = count_columns(data, columns, limits=dict.fromkeys(columns, MAX_LABELS))  # refused before counting

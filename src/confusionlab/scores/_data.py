@@ -1,7 +1,7 @@
 """``roc_curve``, ``precision_recall_curve`` and ``compare_auc`` with ``data=``: (group, true label,
 score) counted by the engine.
 
-The table is counted where the data lives (:func:`confusionlab.bias.engines.table.count_columns`:
+The table is counted where the data lives (:func:`confusionlab._tables.count_columns`:
 one aggregation in Spark or Dask, only the table leaves the cluster). A curve needs no more:
 its tie blocks (every distinct score and how many positives and negatives have it) are the
 table, so :class:`CountedScores` hands the curves, DeLong's variance and the exact null
@@ -114,8 +114,7 @@ def _infinite(name: str, column: str, rows: int) -> InvalidParameterError:
 
 
 def _count(frame: Any, columns: dict[str, str], plans: dict[str, Any]) -> Any:
-    from ..bias.engines import TooManyCells
-    from ..bias.engines.table import Knots, count_columns
+    from .._tables import Knots, TooManyCells, count_columns
 
     bins = {a: (p if isinstance(p, Knots) else p[1:]) for a, p in plans.items()}
     try:
@@ -129,7 +128,7 @@ def _count(frame: Any, columns: dict[str, str], plans: dict[str, Any]) -> Any:
         ) from None
 
 
-#: A bin of :class:`~confusionlab.bias.engines.table.Knots` holding more than this many times its
+#: A bin of :class:`~confusionlab._tables.Knots` holding more than this many times its
 #: share (1/bins) of the rows, with at least :data:`LOPSIDED_ROWS` rows per bin on average, means
 #: the knots' sample (the first rows) was unlike the rest: the knots are drawn again from all rows.
 LOPSIDED_SHARE = 4.0
@@ -137,7 +136,7 @@ LOPSIDED_ROWS = 20
 
 
 def _lopsided(table: Any, plans: dict[str, Any], bins: int) -> bool:
-    from ..bias.engines.table import Knots
+    from .._tables import Knots
 
     rows = int(table.n.sum())
     if rows < LOPSIDED_ROWS * bins:
@@ -157,7 +156,7 @@ def count_scores(
 ) -> tuple[dict[str, Any], dict[str, np.ndarray], np.ndarray, np.ndarray | None, Any, dict[str, np.ndarray]]:
     """The counted table: per cell whether the label is positive, each score (binned: its bin's lower
     edge), the group and the count; the positive label; the bins' edges per score argument."""
-    from ..bias.engines.table import Knots, distinct_at_most, engine_name, score_binning
+    from .._tables import Knots, distinct_at_most, is_remote, score_binning
     from ..evaluation._data import check_column_name, label_array
 
     bins = _check_bins(score_bins)
@@ -165,7 +164,7 @@ def count_scores(
     columns |= {arg: check_column_name(col, arg) for arg, col in scores.items()}
     if groups is not None:
         columns["groups"] = check_column_name(groups, "groups")
-    from ..bias.engines import check_columns, to_narwhals
+    from .._tables import check_columns, to_narwhals
 
     frame = to_narwhals(data)
     check_columns(frame, **columns)
@@ -176,7 +175,7 @@ def count_scores(
             raise InvalidParameterError(
                 f"{arg}: column {columns[arg]!r} must hold real numbers (scores, higher = more positive), got {dtype}"
             )
-    from ..bias.engines.table import HEAD_ROWS, KNOT_SAMPLE, MAX_LABELS, check_distinct, glance
+    from .._tables.table import HEAD_ROWS, KNOT_SAMPLE, MAX_LABELS, check_distinct, glance
     from ..evaluation._labels import MAX_GROUPS
 
     # Spark, binned: one glance at the first rows serves the label check and the knots' sample
@@ -185,7 +184,7 @@ def count_scores(
     check_distinct(frame, columns, limits, head=head)
     plans: dict[str, Any] = {}
     if bins is None:
-        if engine_name(frame) in ("spark", "dask"):  # counted there before any table is brought here
+        if is_remote(frame):  # counted there before any table is brought here
             for arg in scores:
                 count = distinct_at_most(frame, columns[arg], MAX_DISTINCT_SCORES)
                 if count > MAX_DISTINCT_SCORES:

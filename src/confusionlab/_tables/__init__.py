@@ -1,0 +1,84 @@
+"""The input layer: columns of any dataframe → count tables, counted where the data lives.
+
+Every ``data=`` call of the library and every bias report or audit needs the same kind of
+table: the number of rows per combination of a few keys. A :class:`CountRequest` names
+the keys (a column's values, its bins, or a boolean flag: a column above a threshold, a row
+among listed values); :func:`count_cells` counts them on the engine that holds the frame
+and returns :class:`Cells`. Each engine is one module with the same functions:
+
+* :mod:`.pandas` — numpy codes and one ``bincount`` (pandas' own group-by is slower than
+  this for a handful of small keys);
+* :mod:`.dask` — the pandas counter on every partition, the small per-partition tables
+  summed (no shuffle);
+* :mod:`.spark` — one ``groupBy(...).count()`` in Spark (only the small table is collected);
+* :mod:`.narwhals` — one lazy group-by for polars, pyarrow, DuckDB and anything else
+  narwhals wraps.
+
+:func:`~.engine.engine_of` picks the module once, by the frame's type. Each engine also
+counts, per column read, the rows whose value is missing (None, NaN, pandas ``<NA>``):
+those rows are never in a cell, and the caller decides whether to refuse them.
+:func:`count_columns` is the jobs' door: argument names → columns → a :class:`Table` of
+numpy arrays. :mod:`.knots` bins scores as a column expression, :mod:`.frames` wraps any
+frame in narwhals.
+
+Examples
+--------
+>>> import pandas as pd
+>>> df = pd.DataFrame({"y": [1, 0, 1, 1], "p": [1, 0, 0, 1]})
+>>> t = count_columns(df, {"y_true": "y", "y_pred": "p"})
+>>> sorted(zip(t.values["y_true"], t.values["y_pred"], t.n.tolist()))
+[(0, 0, 1), (1, 0, 1), (1, 1, 2)]
+"""
+
+from __future__ import annotations
+
+from .engine import count_cells, engine_of
+from .frames import check_columns, collect, column_names, missing_expr, to_narwhals
+from .knots import Knots, knots_from_sample
+from .request import Above, Bins, Cells, CountRequest, Key, OneOf, TooManyCells, Values
+from .table import (
+    HEAD_ROWS,
+    KNOT_SAMPLE,
+    MAX_CELLS,
+    MAX_LABELS,
+    Table,
+    check_distinct,
+    count_columns,
+    distinct_at_most,
+    glance,
+    is_remote,
+    score_binning,
+    score_edges,
+)
+
+__all__ = [
+    "HEAD_ROWS",
+    "KNOT_SAMPLE",
+    "MAX_CELLS",
+    "MAX_LABELS",
+    "Above",
+    "Bins",
+    "Cells",
+    "CountRequest",
+    "Key",
+    "Knots",
+    "OneOf",
+    "Table",
+    "TooManyCells",
+    "Values",
+    "check_columns",
+    "check_distinct",
+    "collect",
+    "column_names",
+    "count_cells",
+    "count_columns",
+    "distinct_at_most",
+    "engine_of",
+    "glance",
+    "is_remote",
+    "knots_from_sample",
+    "missing_expr",
+    "score_binning",
+    "score_edges",
+    "to_narwhals",
+]
