@@ -149,9 +149,17 @@ def to_html(notebook: str | Path, output_dir: str | Path, *, execute: bool = Tru
 
     try:
         nb = nbformat.read(notebook, as_version=4)
-    except (ValueError, nbformat.ValidationError, UnicodeDecodeError) as exc:  # invalid JSON is a ValueError
+        nbformat.validate(nb, relax_add_props=True)  # nbformat.read only logs what nbconvert later raises
+    except (AttributeError, TypeError):  # JSON of another shape: a list, a string, cells that are a number
         raise InvalidParameterError(
-            f"notebook {str(notebook)!r} is not a valid notebook (.ipynb JSON): {str(exc).splitlines()[0][:200]}"
+            f"notebook {str(notebook)!r} is not a valid notebook (.ipynb JSON): "
+            "its JSON does not have a notebook's shape"
+        ) from None
+    except (ValueError, nbformat.ValidationError, UnicodeDecodeError) as exc:  # invalid JSON is a ValueError
+        where = "".join(f"[{step!r}]" for step in getattr(exc, "absolute_path", ()))
+        raise InvalidParameterError(
+            f"notebook {str(notebook)!r} is not a valid notebook (.ipynb JSON): "
+            f"{where + ' ' if where else ''}{str(exc).splitlines()[0][:200]}"
         ) from None
     glossary = _link_glossary(nb, notebook.parent)
     if execute:
