@@ -11,6 +11,7 @@ import numpy as np
 
 from .._deprecation import renamed_arguments, renamed_attribute
 from .._result import Result, new_figure
+from .._text import as_written
 from .._validation import (
     DEFAULT_TOLERANCE,
     as_labels,
@@ -198,10 +199,10 @@ class Ranking(Result):
         err = np.array([[h - intervals[k][0] for k, h in zip(order, heights, strict=True)],
                         [intervals[k][1] - h for k, h in zip(order, heights, strict=True)]])  # fmt: skip
         ax.bar(range(len(order)), heights, color=colours, yerr=err if self.mc_error else None, capsize=3)
-        ax.set_xticks(range(len(order)), order)
+        as_written(ax.set_xticks(range(len(order)), order))
         ax.set_ylim(0, 1)
         ax.set_ylabel("P(best true value)" if self.target == "true_value" else "P(best on a new test set)")
-        ax.set_title(f"{self.metric}: {self.best!r} most likely best", fontsize="medium")
+        as_written(ax.set_title(f"{self.metric}: {self.best!r} most likely best", fontsize="medium"))
         return fig
 
     def compare(self, a: str, b: str) -> PairedComparison:

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .._result import Result, new_figure
+from .._text import as_written
 from .._validation import (
     as_labels,
     check_choice,
@@ -166,7 +167,7 @@ class MulticlassRocCurve(Result):
             ax.plot(curve.fpr, curve.tpr, color=colour, lw=1.4, label=f"{c}: AUC {curve.value:.3f}")
         ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="false-positive rate", ylabel="true-positive rate")
         ax.set_title(self.title)
-        ax.legend(loc="lower right", frameon=False, fontsize=8)
+        as_written(ax.legend(loc="lower right", frameon=False, fontsize=8))
         return fig
 
     def view(self) -> Any:
