@@ -133,7 +133,8 @@ def logit_interval(centre: float, variance: float, confidence: float, inflation:
     z = float(norm.ppf(0.5 + confidence / 2.0))
     half = z * math.sqrt(inflation * variance) / (centre * (1.0 - centre))
     eta = float(logit(centre))
-    return float(expit(eta - half)), float(expit(eta + half))
+    # around the centre also when the half-width is below the logistic's rounding (a tiny confidence)
+    return min(float(expit(eta - half)), centre), max(float(expit(eta + half)), centre)
 
 
 # ---------------------------------------------------------------- small classes: the score interval
@@ -176,6 +177,8 @@ def score_interval(
     if auc >= 1.0:  # the mirror image of AUC 0 (V_BN(θ) = V_BN(1 − θ)), where θ near the boundary is exact
         return 1.0 - score_interval(0.0, variance, n, p, confidence, inflation)[1], 1.0
     z2 = float(norm.ppf(0.5 + confidence / 2.0)) ** 2 * inflation
+    if z2 == 0.0:  # a confidence so small that ½ + confidence/2 rounds to ½: the interval is the point
+        return auc, auc
     at = float(binormal_variance(auc, p, n))
     r = max(1.0, variance / at) if at > 0 else 1.0
 
