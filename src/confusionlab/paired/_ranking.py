@@ -78,8 +78,9 @@ class Ranking(Result):
     ----------
     names : list of str
     prob_best : dict
-        P(each classifier has the best metric on a new test set); a tie for the best is
-        shared equally, so the probabilities add up to 1. Also :attr:`value`.
+        P(each classifier has the best metric on a new test set, or the best true value under
+        ``target="true_value"``); a tie for the best is shared equally, so the probabilities
+        add up to 1. Also :attr:`value`.
     expected_rank : dict
         Expected rank, 1 = best; tied classifiers share the mean of their ranks.
     pairwise : ndarray, shape (k, k)
@@ -139,7 +140,8 @@ class Ranking(Result):
 
     @property
     def value(self) -> dict[str, float]:
-        """Classifier name → P(it has the best metric on a new test set) (:attr:`prob_best`).
+        """Classifier name → P(it has the best metric on a new test set, or the best true value
+        under ``target="true_value"``) (:attr:`prob_best`).
 
         Until 0.1 ``value`` was the name of the classifier most likely best: that is now
         :attr:`best`.
@@ -148,14 +150,15 @@ class Ranking(Result):
 
     @property
     def best(self) -> str:
-        """The classifier most likely to be best (the largest :attr:`prob_best`; ``value`` until 0.1)."""
-        return max(self.names, key=self.prob_best.__getitem__)
+        """The classifier most likely to be best (the largest :attr:`prob_best`, a tie broken by the
+        smaller expected rank; ``value`` until 0.1)."""
+        return self._order()[0]
 
     draws = renamed_attribute("n_draws")
 
     def _order(self) -> list[str]:
-        """Names best first: by P(best), ties as given (so the first is :attr:`best`)."""
-        return sorted(self.names, key=lambda k: -self.prob_best[k])
+        """Names best first: by P(best), ties (often at P(best) = 0) by expected rank, then as given."""
+        return sorted(self.names, key=lambda k: (-self.prob_best[k], self.expected_rank[k]))
 
     def interval(self, confidence: float = 0.95) -> dict[str, tuple[float, float]]:
         """Classifier → the ``confidence`` interval of its P(best) (keyed like :attr:`value`).
