@@ -30,10 +30,11 @@ from __future__ import annotations
 import base64
 import html
 import io
+import os
 from pathlib import Path
 from typing import Any, ClassVar
 
-from ._validation import check_confidence
+from ._validation import check_confidence, check_instance
 from ._views import view_of
 from .palette import THEME
 
@@ -79,6 +80,21 @@ def new_figure(ax: Any = None, *, figsize: tuple[float, float] = (6.0, 3.6)) -> 
 
     fig = Figure(figsize=figsize, layout="constrained")
     return fig, fig.add_subplot()
+
+
+def page_path(path: Any) -> Path | None:
+    """``to_html``'s ``path`` as a Path (None stays None); anything else is refused naming ``path``.
+
+    >>> page_path(3)
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: path must be a path to the page's file (str or os.PathLike) or None, got int 3
+    """
+    if path is None:
+        return None
+    return Path(
+        check_instance(path, "path", (str, os.PathLike), "a path to the page's file (str or os.PathLike) or None")
+    )
 
 
 class Result:
@@ -146,14 +162,14 @@ class Result:
         str
             The page: one HTML document with its figure embedded, loading nothing.
         """
-        confidence = check_confidence(confidence)
+        confidence, path = check_confidence(confidence), page_path(path)
         parts = [f"<p class='confusionlab-summary'>{html.escape(self.summary(confidence))}</p>"]
         fig = self.plot()
         parts.append(f"<img alt='{html.escape(self.title)}' src='{figure_data_uri(fig)}'>")
         parts.append(self._frame_html())
         page = html_page(self.title, "".join(parts), page_class=f"confusionlab-{_css_name(type(self).__name__)}")
         if path is not None:
-            Path(path).write_text(page, encoding="utf-8")
+            path.write_text(page, encoding="utf-8")
         return page
 
     def _repr_html_(self) -> str:

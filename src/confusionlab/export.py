@@ -7,9 +7,12 @@ small renderer, built from ``js/export/``) beside the page: anywidgets are drawn
 the ES module stored in their state, boxes of ipywidgets as containers, other controls
 as text. Open the page from disk; nothing is loaded from the internet.
 
-The glossary stays reachable: a link in a markdown cell to a ``glossary.md`` that exists
-(the lessons' ``../docs/glossary.md``) is rendered once to ``glossary.html`` beside the
-pages and the link points there, and every such page gets a "Glossary" link at its top.
+The glossary stays reachable: a link in a markdown cell to the project's ``glossary.md``
+(the lessons' ``../docs/glossary.md``, or a ``glossary.md`` inside the notebook's folder)
+is rendered once to ``glossary.html`` beside the pages and the link points there, and every
+such page gets a "Glossary" link at its top. No other file is read: a link that leaves the
+notebook's folder any other way, is absolute or passes through a symbolic link is left as
+it is, and the glossary's raw HTML is shown as text, never run.
 
 Command line::
 
@@ -24,7 +27,7 @@ import os
 import re
 import shutil
 from collections.abc import Sequence
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from ._validation import InvalidParameterError, check_instance, check_int
 
@@ -38,8 +41,35 @@ GLOSSARY = "glossary.html"
 _GLOSSARY_LINK = re.compile(r"\]\(([^()\s]*glossary\.md)(#[^()\s]*)?\)")
 
 
+#: The one link that may leave the notebook's folder: the lessons' layout, ``notebooks/`` beside ``docs/``.
+_LESSONS_GLOSSARY = ("..", "docs", "glossary.md")
+
+
+def _glossary_file(folder: Path, link: str) -> Path | None:
+    """The glossary file ``link`` names from ``folder``, or None when it is not one that may be published.
+
+    Publishable: a regular file named ``glossary.md`` inside ``folder``, or the lessons'
+    ``../docs/glossary.md``, reached without a symbolic link on the way.
+    """
+    parts = PurePosixPath(link).parts
+    if parts == _LESSONS_GLOSSARY:
+        base, parts = folder.resolve().parent, parts[1:]
+    elif parts and not PurePosixPath(link).is_absolute() and all(part not in ("..", ".") for part in parts):
+        base = folder.resolve()
+    else:
+        return None
+    if parts[-1] != "glossary.md" or any("\\" in part or ":" in part for part in parts):
+        return None
+    target = base
+    for part in parts:
+        target = target / part
+        if target.is_symlink():
+            return None
+    return target if target.is_file() else None
+
+
 def _link_glossary(nb: object, folder: Path) -> Path | None:
-    """Point the notebook's links to an existing ``glossary.md`` at :data:`GLOSSARY`; the source file, if any."""
+    """Point the notebook's links to the project's ``glossary.md`` at :data:`GLOSSARY`; the source file, if any."""
     found = None
     for cell in nb.cells:  # type: ignore[attr-defined]
         if cell.cell_type != "markdown":
@@ -47,8 +77,8 @@ def _link_glossary(nb: object, folder: Path) -> Path | None:
 
         def swap(match: re.Match) -> str:
             nonlocal found
-            target = (folder / match.group(1)).resolve()
-            if not target.is_file():
+            target = _glossary_file(folder, match.group(1))
+            if target is None:
                 return match.group(0)
             found = found or target
             return f"]({GLOSSARY}{match.group(2) or ''})"
@@ -58,9 +88,16 @@ def _link_glossary(nb: object, folder: Path) -> Path | None:
 
 
 def _glossary_page(source: Path) -> str:
-    """The glossary as a self-contained page (markdown rendered by nbconvert; no external resources)."""
-    from nbconvert.filters import markdown2html
+    """The glossary as a self-contained page (markdown rendered by nbconvert; raw HTML escaped, no scripts)."""
+    from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
 
+    class Escaped(IPythonRenderer):
+        """nbconvert's renderer with raw HTML, mermaid blocks and script URLs shown as text."""
+
+        def block_mermaidjs(self, code: str) -> str:
+            return f"<pre><code>{html.escape(code)}</code></pre>\n"
+
+    markdown2html = MarkdownWithMath(renderer=Escaped(escape=True, allow_harmful_protocols=False)).render
     text = source.read_text(encoding="utf-8")
     title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), "Glossary")
     style = (
@@ -112,9 +149,17 @@ def to_html(notebook: str | Path, output_dir: str | Path, *, execute: bool = Tru
 
     try:
         nb = nbformat.read(notebook, as_version=4)
-    except (ValueError, nbformat.ValidationError, UnicodeDecodeError) as exc:  # invalid JSON is a ValueError
+        nbformat.validate(nb, relax_add_props=True)  # nbformat.read only logs what nbconvert later raises
+    except (AttributeError, TypeError):  # JSON of another shape: a list, a string, cells that are a number
         raise InvalidParameterError(
-            f"notebook {str(notebook)!r} is not a valid notebook (.ipynb JSON): {str(exc).splitlines()[0][:200]}"
+            f"notebook {str(notebook)!r} is not a valid notebook (.ipynb JSON): "
+            "its JSON does not have a notebook's shape"
+        ) from None
+    except (ValueError, nbformat.ValidationError, UnicodeDecodeError) as exc:  # invalid JSON is a ValueError
+        where = "".join(f"[{step!r}]" for step in getattr(exc, "absolute_path", ()))
+        raise InvalidParameterError(
+            f"notebook {str(notebook)!r} is not a valid notebook (.ipynb JSON): "
+            f"{where + ' ' if where else ''}{str(exc).splitlines()[0][:200]}"
         ) from None
     glossary = _link_glossary(nb, notebook.parent)
     if execute:

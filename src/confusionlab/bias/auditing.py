@@ -55,7 +55,7 @@ import numpy as np
 import pandas as pd
 
 from .._deprecation import renamed_arguments
-from .._result import Result, new_figure
+from .._result import Result, new_figure, page_path
 from .._tables import Cells, check_columns, to_narwhals
 from .._validation import (
     DEFAULT_TOLERANCE,
@@ -411,9 +411,10 @@ class Audit(Result):
             title = str(old.pop("title"))
         if old:
             raise InvalidParameterError(f"Audit.to_html() got unexpected keyword arguments {sorted(old)}")
+        path = page_path(path)
         page = _html_page(self._judged_at(check_confidence(confidence)), title)
         if path is not None:
-            Path(path).write_text(page, encoding="utf-8")
+            path.write_text(page, encoding="utf-8")
         return page
 
     # -- the DataFrame uses kept, by delegation to the rows -----------------------------------

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from .._text import as_written
 from ..palette import MISSING, NEUTRAL, SIGN_COLOURS, THEME, VERDICT_COLOURS, to_rgb
 
 __all__ = [
@@ -63,7 +64,9 @@ def draw_distribution(ax: Any, metric: Any, confidence: float = 0.95) -> None:
     dist = metric.distribution
     if dist is None:
         why = metric.error or "no posterior distribution (FT is not a function of counts)"
-        ax.text(0.5, 0.5, f"{metric.name}: {why}", ha="center", va="center", wrap=True, transform=ax.transAxes)
+        as_written(
+            ax.text(0.5, 0.5, f"{metric.name}: {why}", ha="center", va="center", wrap=True, transform=ax.transAxes)
+        )
         ax.set_title(metric.description)
         return
     lo, hi = dist.interval(confidence)
@@ -139,8 +142,8 @@ def draw_verdict_grid(ax: Any, grid: Any, *, title: str = "") -> None:
     ax.imshow(image.reshape(*cells.shape, 3), aspect="auto", interpolation="nearest")
     for (i, j), v in np.ndenumerate(cells):
         ax.text(j, i, SHORT_VERDICTS.get(v, "–"), ha="center", va="center", fontsize="small", color=THEME["foreground"])
-    ax.set_xticks(range(cells.shape[1]), [str(c) for c in grid.columns])
-    ax.set_yticks(range(cells.shape[0]), [f"{facet}: {group}" for facet, group in grid.index])
+    as_written(ax.set_xticks(range(cells.shape[1]), [str(c) for c in grid.columns]))
+    as_written(ax.set_yticks(range(cells.shape[0]), [f"{facet}: {group}" for facet, group in grid.index]))
     ax.tick_params(axis="x", top=True, labeltop=True, bottom=False, labelbottom=False)
     handles = [Patch(color=c, label=v) for v, c in VERDICT_COLOURS.items()]
     ax.legend(handles=handles, fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))

@@ -10,6 +10,7 @@ of the rows in that order, the same from every engine.
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 import numpy as np
@@ -53,7 +54,7 @@ def calibration_data(data: Any, y_true: Any, y_prob: Any, *, groups: Any = None,
     rows = int(table.n.sum())
     check_memory(24.0 * rows, f"{rows:,} forecasts expanded from their cells", "calibrate a sample of the rows")
     t_cells = label_array(table.values["y_true"])
-    q_cells = np.asarray(table.values["y_prob"], dtype=np.float64)
+    q_cells = _forecasts(table.values["y_prob"], columns["y_prob"])
     g_cells = None if groups is None else label_array(table.values["groups"])
     keys = [q_cells, np.unique(t_cells.astype(str), return_inverse=True)[1]]
     if g_cells is not None:
@@ -63,3 +64,24 @@ def calibration_data(data: Any, y_true: Any, y_prob: Any, *, groups: Any = None,
     t, q = t_cells[index], q_cells[index]
     g = None if g_cells is None else g_cells[index]
     return calibration(t, q, groups=g, **options)
+
+
+def _forecasts(values: Any, column: str) -> np.ndarray:
+    """The counted forecasts as floats; a column of text (or anything but numbers) is refused by name.
+
+    >>> _forecasts(np.array(["a", "b"]), "q")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: y_prob: column 'q' must hold numbers (probabilities), got 'a' of type str
+    """
+    raw = np.asarray(values)
+    if raw.dtype.kind in "biuf":
+        return raw.astype(np.float64, copy=False)
+    bad = next((v for v in raw.ravel() if isinstance(v, bool) or not isinstance(v, numbers.Real)), None)
+    if raw.dtype.kind != "O" or bad is not None:
+        shown = bad if bad is not None else raw.ravel()[0]
+        shown = shown.item() if isinstance(shown, np.generic) else shown
+        raise InvalidParameterError(
+            f"y_prob: column {column!r} must hold numbers (probabilities), got {shown!r} of type {type(shown).__name__}"
+        )
+    return raw.astype(np.float64)

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._result import Result, new_figure
+from .._text import as_written
 from .._validation import check_confidence, check_int, check_memory, check_n_draws, check_random_state
 from ..palette import NEUTRAL, THEME
 from ._band import ConsistencyBand, consistency_band
@@ -28,7 +29,7 @@ def finish_reliability_axes(ax: Any, title: str) -> None:
     ax.set_xlabel("mean forecast")
     ax.set_ylabel("observed frequency")
     ax.set_title(title, fontsize=9)
-    ax.legend(loc="upper left", fontsize=8, frameon=False)
+    as_written(ax.legend(loc="upper left", fontsize=8, frameon=False))
 
 
 class Calibration(Result):

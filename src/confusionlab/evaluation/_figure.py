@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._text import as_written
 from ..palette import NEUTRAL, SOURCE_COLOURS
 from ._metrics import _label
 
@@ -30,7 +31,7 @@ def evaluation_figure(ev: Evaluation, metric: str, confidence: float, max_groups
     names = _shown(ev, max_groups)
     fig = Figure(figsize=(9, 1.6 * len(names) + 0.8), layout="constrained")
     axes = fig.subplots(len(names), 2, squeeze=False, width_ratios=[3, 1])
-    fig.suptitle(ev.question(metric), fontsize=10, parse_math=False)
+    as_written(fig.suptitle(ev.question(metric), fontsize=10))
     for row, name in enumerate(names):
         d = ev.distribution(metric, name)
         ax, bar = axes[row]
@@ -42,11 +43,8 @@ def evaluation_figure(ev: Evaluation, metric: str, confidence: float, max_groups
             means = ev.refit_means(metric, name)
             ax.plot(means, np.full(len(means), d._p.max() * 1.05), "|", color=_REFIT, markersize=10)
         flag = "  (too small to say)" if ev.too_small(metric, name) else ""
-        ax.set_title(
-            f"{name}: {ev.value_of(metric, name):.3f} [{lo:.3f}, {hi:.3f}]{flag}",
-            fontsize=9,
-            loc="left",
-            parse_math=False,  # group names are text: "$50K-$75K" is not mathtext
+        as_written(
+            ax.set_title(f"{name}: {ev.value_of(metric, name):.3f} [{lo:.3f}, {hi:.3f}]{flag}", fontsize=9, loc="left")
         )
         ax.set_yticks([])
         dec = ev.decompose(metric, name)
@@ -57,7 +55,7 @@ def evaluation_figure(ev: Evaluation, metric: str, confidence: float, max_groups
         bar.set_xlim(0, 1)
         bar.set_yticks([])
         bar.set_title(f"sd {dec['total_sd']:.3f}", fontsize=9)
-    axes[-1][0].set_xlabel(metric, parse_math=False)
+    as_written(axes[-1][0].set_xlabel(metric))
     axes[-1][1].set_xlabel("share of variance")
     if ev.n_refits:
         axes[0][1].legend(fontsize=7, loc="lower right")
@@ -76,9 +74,9 @@ def draw_intervals(ev: Evaluation, ax: Any, metric: str, confidence: float, max_
             means = ev.refit_means(metric, name)
             ax.plot(means, np.full(len(means), row), "|", color=_REFIT, markersize=9)
     ax.set_yticks(range(len(names)))
-    ax.set_yticklabels(
-        [f"{n} (too small)" if ev.too_small(metric, n) else str(n) for n in names], fontsize=8, parse_math=False
+    as_written(
+        ax.set_yticklabels([f"{n} (too small)" if ev.too_small(metric, n) else str(n) for n in names], fontsize=8)
     )
     ax.set_ylim(-0.6, len(names) - 0.4)
     ax.set_xlabel(f"{_label(metric)}: observed (dot), {confidence:.0%} interval (bar)")
-    ax.set_title(ev.question(metric), fontsize=9, parse_math=False)
+    as_written(ax.set_title(ev.question(metric), fontsize=9))

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from .._result import Result
+from .._result import Result, page_path
 from .._validation import InvalidParameterError, TooLargeError, check_confidence, check_int, check_memory
 from ..confusion import ConfusionMatrix
 from ..distribution import (
@@ -828,10 +828,10 @@ class Evaluation(Result):
                 raise InvalidParameterError("to_html(path=None, *, metric=None, confidence=0.95) takes 1 positional")
             _legacy("to_html(path, metric, confidence)", "to_html(path, metric=..., confidence=...)")
             metric, confidence = (*legacy, *(metric, confidence)[len(legacy) :])
-        name = _metric_name(metric or self.metrics[0], "metric")
+        name, path = _metric_name(metric or self.metrics[0], "metric"), page_path(path)
         page = evaluation_page(self, name, check_confidence(confidence))
         if path is not None:
-            Path(path).write_text(page, encoding="utf-8")
+            path.write_text(page, encoding="utf-8")
         return page
 
     def summary(self, confidence: float = 0.95) -> str:

@@ -75,7 +75,8 @@ class PairedJoint:
 
 
 class PairedComparison(Result):
-    """How classifier A's metric relates to B's on a new test set of the same examples.
+    """How classifier A's metric relates to B's: on a new test set of the same examples, or in
+    their true values under ``target="true_value"``.
 
     The result of :func:`compare_paired` and :func:`compare_paired_cells`; it speaks the
     library's result protocol (:attr:`value`, :meth:`interval`, :meth:`to_frame`,
@@ -86,7 +87,7 @@ class PairedComparison(Result):
     value : float
         The observed difference metric_A − metric_B on the test set (A's metric minus
         B's; ``undefined`` where one is 0/0). :meth:`interval` is the interval of the
-        same difference on a new test set.
+        same difference on a new test set (of the true values under ``target="true_value"``).
     prob_greater, prob_equal, prob_less : float
         P(metric_A > metric_B), P(=), P(<), of the retained mass normalised to 1. Ties
         are decided on exact values (exact ranks), never on floats.
@@ -269,7 +270,8 @@ class PairedComparison(Result):
         return values[keep], masses[keep] * (1.0 - self.pruned_mass), np.ones(int(keep.sum()), dtype=np.int64)
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """Central ``confidence`` interval of the difference A − B on a new test set (:attr:`difference`)."""
+        """Central ``confidence`` interval of the difference A − B (:attr:`difference`): on a new test
+        set, or of the true values under ``target="true_value"``."""
         return self.difference.interval(check_confidence(confidence))
 
     # -- decisions -----------------------------------------------------------------------
@@ -328,7 +330,8 @@ class PairedComparison(Result):
     # -- the result protocol -------------------------------------------------------------
     def to_frame(self, confidence: float = 0.95) -> Any:
         """A pandas DataFrame: rows ``A``, ``B`` and ``A − B``; columns ``observed`` (on the
-        test set), ``mean`` and ``std`` (on a new test set) and the central ``confidence``
+        test set), ``mean`` and ``std`` (on a new test set, or of the true values under
+        ``target="true_value"``) and the central ``confidence``
         interval ``lower``, ``upper`` (the level is in ``frame.attrs["confidence"]``).
 
         The rows ``A`` and ``B`` are :attr:`distribution_a` and :attr:`distribution_b`, the
@@ -677,7 +680,8 @@ def compare_paired(
     -------
     PairedComparison
         Its :attr:`~PairedComparison.value` is the observed difference A − B,
-        :meth:`~PairedComparison.interval` that difference's interval on a new test set.
+        :meth:`~PairedComparison.interval` that difference's interval on a new test set (of the
+        true values under ``target="true_value"``).
 
     See Also
     --------

@@ -11,6 +11,7 @@ import numpy as np
 
 from .._deprecation import renamed_arguments, renamed_attribute
 from .._result import Result, new_figure
+from .._text import as_written
 from .._validation import (
     DEFAULT_TOLERANCE,
     as_labels,
@@ -77,8 +78,9 @@ class Ranking(Result):
     ----------
     names : list of str
     prob_best : dict
-        P(each classifier has the best metric on a new test set); a tie for the best is
-        shared equally, so the probabilities add up to 1. Also :attr:`value`.
+        P(each classifier has the best metric on a new test set, or the best true value under
+        ``target="true_value"``); a tie for the best is shared equally, so the probabilities
+        add up to 1. Also :attr:`value`.
     expected_rank : dict
         Expected rank, 1 = best; tied classifiers share the mean of their ranks.
     pairwise : ndarray, shape (k, k)
@@ -138,7 +140,8 @@ class Ranking(Result):
 
     @property
     def value(self) -> dict[str, float]:
-        """Classifier name → P(it has the best metric on a new test set) (:attr:`prob_best`).
+        """Classifier name → P(it has the best metric on a new test set, or the best true value
+        under ``target="true_value"``) (:attr:`prob_best`).
 
         Until 0.1 ``value`` was the name of the classifier most likely best: that is now
         :attr:`best`.
@@ -147,14 +150,15 @@ class Ranking(Result):
 
     @property
     def best(self) -> str:
-        """The classifier most likely to be best (the largest :attr:`prob_best`; ``value`` until 0.1)."""
-        return max(self.names, key=self.prob_best.__getitem__)
+        """The classifier most likely to be best (the largest :attr:`prob_best`, a tie broken by the
+        smaller expected rank; ``value`` until 0.1)."""
+        return self._order()[0]
 
     draws = renamed_attribute("n_draws")
 
     def _order(self) -> list[str]:
-        """Names best first: by P(best), ties as given (so the first is :attr:`best`)."""
-        return sorted(self.names, key=lambda k: -self.prob_best[k])
+        """Names best first: by P(best), ties (often at P(best) = 0) by expected rank, then as given."""
+        return sorted(self.names, key=lambda k: (-self.prob_best[k], self.expected_rank[k]))
 
     def interval(self, confidence: float = 0.95) -> dict[str, tuple[float, float]]:
         """Classifier → the ``confidence`` interval of its P(best) (keyed like :attr:`value`).
@@ -198,10 +202,10 @@ class Ranking(Result):
         err = np.array([[h - intervals[k][0] for k, h in zip(order, heights, strict=True)],
                         [intervals[k][1] - h for k, h in zip(order, heights, strict=True)]])  # fmt: skip
         ax.bar(range(len(order)), heights, color=colours, yerr=err if self.mc_error else None, capsize=3)
-        ax.set_xticks(range(len(order)), order)
+        as_written(ax.set_xticks(range(len(order)), order))
         ax.set_ylim(0, 1)
         ax.set_ylabel("P(best true value)" if self.target == "true_value" else "P(best on a new test set)")
-        ax.set_title(f"{self.metric}: {self.best!r} most likely best", fontsize="medium")
+        as_written(ax.set_title(f"{self.metric}: {self.best!r} most likely best", fontsize="medium"))
         return fig
 
     def compare(self, a: str, b: str) -> PairedComparison:

@@ -25,6 +25,7 @@ import numpy as np
 from scipy.stats import norm
 
 from .._result import Result, new_figure
+from .._text import as_written
 from .._validation import (
     check_choice,
     check_classifiers,
@@ -165,7 +166,7 @@ class AucComparison(Result):
         ax.hlines(y, frame["lower"], frame["upper"], colors=colours, lw=2)
         ax.scatter(frame["difference"], y, color=colours, zorder=3)
         ax.axvline(0, color=NEUTRAL, lw=0.8)
-        ax.set_yticks(y, [f"{html.unescape(a)} − {b}" for a, b in zip(frame["a"], frame["b"], strict=True)])
+        as_written(ax.set_yticks(y, [f"{html.unescape(a)} − {b}" for a, b in zip(frame["a"], frame["b"], strict=True)]))
         ax.set_xlabel("difference of AUC (95 % interval)")
         ax.set_title(self.title, color=THEME["foreground"])
         return fig

@@ -24,7 +24,10 @@ variance of Hanley & McNeil (1982) at A*,
     Var = [A*(1 − A*) + (p − 1)(Q1 − A*²) + (n − 1)(Q2 − A*²)] / (p·n),
     Q1 = A*/(2 − A*),  Q2 = 2A*²/(1 + A*),
 
-which is positive for every finite sample, so the interval keeps a positive width.
+which is positive for every finite sample, so the interval keeps a positive width. At AUC 0 or 1
+that width grows with the sample on the logit scale (about z·√n at ``p = n``: the interval tends to
+[0, 1]), so there the default interval is the score interval (:func:`score_interval`), whose
+width shrinks as the classes grow; the boundary rule is what ``method="logit"`` asks for.
 """
 
 from __future__ import annotations
@@ -130,7 +133,8 @@ def logit_interval(centre: float, variance: float, confidence: float, inflation:
     z = float(norm.ppf(0.5 + confidence / 2.0))
     half = z * math.sqrt(inflation * variance) / (centre * (1.0 - centre))
     eta = float(logit(centre))
-    return float(expit(eta - half)), float(expit(eta + half))
+    # around the centre also when the half-width is below the logistic's rounding (a tiny confidence)
+    return min(float(expit(eta - half)), centre), max(float(expit(eta + half)), centre)
 
 
 # ---------------------------------------------------------------- small classes: the score interval
@@ -170,15 +174,20 @@ def score_interval(
     >>> round(lo, 4), hi
     (0.9644, 1.0)
     """
+    if auc >= 1.0:  # the mirror image of AUC 0 (V_BN(θ) = V_BN(1 − θ)), where θ near the boundary is exact
+        return 1.0 - score_interval(0.0, variance, n, p, confidence, inflation)[1], 1.0
     z2 = float(norm.ppf(0.5 + confidence / 2.0)) ** 2 * inflation
+    if z2 == 0.0:  # a confidence so small that ½ + confidence/2 rounds to ½: the interval is the point
+        return auc, auc
     at = float(binormal_variance(auc, p, n))
     r = max(1.0, variance / at) if at > 0 else 1.0
 
     def excess(theta: float) -> float:
         return (auc - theta) ** 2 - z2 * r * float(binormal_variance(theta, p, n))
 
-    # Â itself is inside; at Â = 0 or 1 (V_BN = 0 there) start a hair inside (0, 1)
-    below, above = min(auc, 1.0 - 1e-9), max(auc, 1e-9)
-    lo = brentq(excess, 0.0, below, xtol=1e-12) if excess(0.0) > 0 and excess(below) < 0 else 0.0
-    hi = brentq(excess, above, 1.0, xtol=1e-12) if excess(1.0) > 0 and excess(above) < 0 else 1.0
+    # Â itself is inside; at Â = 0 (V_BN = 0 there) start a hair above it, closer the larger the sample
+    above = auc if auc > 0.0 else next((h for h in 10.0 ** -np.arange(9, 300) if excess(h) < 0), 0.0)
+    lo = brentq(excess, 0.0, auc, xtol=1e-12) if excess(0.0) > 0 and excess(auc) < 0 else 0.0
+    tol = 1e-12 if auc > 0.0 else min(1e-12, 1e-9 * above)  # the upper end is of the hair's order
+    hi = brentq(excess, above, 1.0, xtol=tol) if excess(1.0) > 0 and excess(above) < 0 else 1.0
     return float(min(lo, auc)), float(max(hi, auc))

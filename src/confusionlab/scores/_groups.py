@@ -27,6 +27,7 @@ import numpy as np
 from scipy.stats import norm
 
 from .._result import Result, new_figure
+from .._text import as_written
 from .._validation import InvalidParameterError, as_labels, check_choice, check_confidence, check_same_length
 from ..confusion import _distinct
 from ..palette import CONTOUR_COLOURS, NEUTRAL
@@ -199,7 +200,7 @@ class GroupedCurves(Result):
         )
         ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel=xlabel, ylabel=ylabel)
         ax.set_title(f"{self.title}: largest {_NAMES[self.kind]} gap {self.value:.3f}")
-        ax.legend(loc="lower right" if self.kind == "roc" else "lower left", frameon=False, fontsize=8)
+        as_written(ax.legend(loc="lower right" if self.kind == "roc" else "lower left", frameon=False, fontsize=8))
         return fig
 
 
@@ -417,7 +418,7 @@ class GroupedAucComparison(Result):
         ax.scatter(frame["difference"], y, color=colours, zorder=3)
         ax.axvline(0, color=NEUTRAL, lw=0.8)
         labels = [f"{g}: {a} − {b}" for g, a, b in zip(frame["group"], frame["a"], frame["b"], strict=True)]
-        ax.set_yticks(y, labels)
+        as_written(ax.set_yticks(y, labels))
         ax.set_xlabel("difference of AUC (95 % intervals simultaneous over the groups)")
         gap = self.value if len(self.pairs) == 1 else max(self.value.values())
         ax.set_title(f"{self.title}: largest gap {gap:.3f}")

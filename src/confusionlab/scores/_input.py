@@ -244,7 +244,7 @@ def _distinct_integers(t: np.ndarray) -> list[Any]:
     # offsets from the smallest label, in a type that cannot overflow (t ≥ lo, range < 2^16)
     offsets = t - t.dtype.type(lo) if t.dtype.kind == "u" else t.astype(np.int64) - lo
     counts = np.bincount(offsets.astype(np.intp, copy=False), minlength=hi - lo + 1)
-    return (np.flatnonzero(counts) + lo).tolist()
+    return [lo + k for k in np.flatnonzero(counts).tolist()]  # Python ints: lo may not fit an int64 (uint64)
 
 
 def binary_scores(y_true: Any, y_score: Any, *, positive: Any = None, name: str = "y_score") -> Scores:

@@ -11,7 +11,8 @@ the placements of example ``e`` in problem ``k``. The examples of one class are
 exchangeable draws (the class sizes fixed), so ``Cov(AUC_k, AUC_l) ≈ Σ_c N_c · cov_c(φ_k, φ_l)``
 with ``cov_c`` the sample covariance (ddof 1) over the examples of class ``c``. With two
 classes this is DeLong's variance. The interval is on the logit scale like the binary one
-(boundary rule at the smallest class).
+(boundary rule at the smallest class); at a macro AUC of 0 or 1 it is the binary score
+interval at the smallest class against the rest.
 
 Hand & Till (2001) (``multi_class="hand-till"``): ``M = 2/(K(K − 1)) Σ_{j<k} [A(j|k) + A(k|j)]/2``,
 ``A(j|k)`` the AUC of column ``j`` for class ``j`` against class ``k`` on those two classes'
@@ -27,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from .._result import Result, new_figure
+from .._text import as_written
 from .._validation import (
     as_labels,
     check_choice,
@@ -123,8 +125,11 @@ class MulticlassRocCurve(Result):
             variance = float(self.covariance().sum()) / (k * k)
             sizes = np.bincount(self._codes, minlength=k)
             smallest = int(sizes.min())
-            centre, variance = _delong.delong_variance(self.value, variance, smallest, int(sizes.sum()) - smallest)
-            return _delong.logit_interval(centre, variance, confidence, 2.0 if target == "next_test_set" else 1.0)
+            rest, inflation = int(sizes.sum()) - smallest, 2.0 if target == "next_test_set" else 1.0
+            if self.value in (0.0, 1.0):  # separated: the logit scale has no width to give
+                return _delong.score_interval(self.value, variance, smallest, rest, confidence, inflation)
+            centre, variance = _delong.delong_variance(self.value, variance, smallest, rest)
+            return _delong.logit_interval(centre, variance, confidence, inflation)
         from ._bootstrap import percentile_interval
 
         n_resamples = check_n_resamples(n_resamples, bytes_per_resample=8.0 * self._codes.shape[0])
@@ -166,7 +171,7 @@ class MulticlassRocCurve(Result):
             ax.plot(curve.fpr, curve.tpr, color=colour, lw=1.4, label=f"{c}: AUC {curve.value:.3f}")
         ax.set(xlim=(0, 1), ylim=(0, 1.01), xlabel="false-positive rate", ylabel="true-positive rate")
         ax.set_title(self.title)
-        ax.legend(loc="lower right", frameon=False, fontsize=8)
+        as_written(ax.legend(loc="lower right", frameon=False, fontsize=8))
         return fig
 
 

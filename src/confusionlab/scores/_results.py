@@ -148,7 +148,9 @@ class RocCurve(_ScoreCurve):
             V_BN the equal-variance binormal variance and r = max(1, DeLong's variance / V_BN(Â))
             (see :func:`confusionlab.scores._delong.score_interval`). ``"delong"`` (default):
             ``"score"`` when the smaller class has fewer than 100 examples
-            (:data:`confusionlab.scores._delong.SMALL_CLASS`), else ``"logit"``.
+            (:data:`confusionlab.scores._delong.SMALL_CLASS`) or the AUC is 0 or 1 (the classes
+            perfectly separated: the logit scale has no width to give there, and the boundary
+            rule's width grows with the sample), else ``"logit"``.
             ``"bootstrap"``: the stratified percentile bootstrap.
         target : {"true_value", "next_test_set"}
             The question: the true AUC, or the AUC of a new test set of the same size (the
@@ -184,18 +186,21 @@ class RocCurve(_ScoreCurve):
     def interval_method(self) -> str:
         """How the default interval is built at these class sizes, in words."""
         if self._method() == "score":
-            return "score interval, the larger of DeLong's and the binormal variance (a class below 100)"
+            why = "a class below 100" if min(self.p, self.n) < _delong.SMALL_CLASS else "the classes separated"
+            return f"score interval, the larger of DeLong's and the binormal variance ({why})"
         return "DeLong, logit scale"
 
     def _method(self, method: str = "delong") -> str:
-        """``"score"`` or ``"logit"``: what ``method="delong"`` means at these class sizes."""
+        """``"score"`` or ``"logit"``: what ``method="delong"`` means at these class sizes and this AUC."""
         if method != "delong":
             return method
-        return "score" if min(self.p, self.n) < _delong.SMALL_CLASS else "logit"
+        separated = self.value in (0.0, 1.0)
+        return "score" if min(self.p, self.n) < _delong.SMALL_CLASS or separated else "logit"
 
     def _interval_variance(self) -> float:
         """The AUC's variance the default interval is built from (for the groups' gap): DeLong's
-        (boundary rule), or for a small class the larger of it and the binormal variance at Â."""
+        (boundary rule), or for a small class or separated classes the larger of it and the
+        binormal variance at Â."""
         if self._method() == "score":
             at = self.value
             if at <= 0.0 or at >= 1.0:  # V_BN is 0 there: half a pair from the boundary, as the logit rule
