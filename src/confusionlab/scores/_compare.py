@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy.stats import norm
 
+from .._deprecation import property_now_method
 from .._result import Result, new_figure
 from .._validation import (
     check_choice,
@@ -64,7 +65,7 @@ class AucComparison(Result):
 
     With two classifiers :attr:`value` is ``AUC_A − AUC_B`` (a number); with more it is a
     mapping ``(a, b) → AUC_a − AUC_b`` over every pair, like :meth:`interval`,
-    :attr:`p_value` (Holm-adjusted) and :attr:`prob_greater`.
+    :meth:`p_value` (Holm-adjusted) and :attr:`prob_greater`.
     """
 
     title = "AUC comparison"
@@ -107,9 +108,11 @@ class AucComparison(Result):
             [(max(float(d - h), -1.0), min(float(d + h), 1.0)) for d, h in zip(self._difference, half, strict=True)]
         )
 
-    @property
+    @property_now_method
     def p_value(self) -> Any:
-        """The two-sided p-value of no difference (Holm-adjusted with more than two classifiers)."""
+        """The two-sided p-value of no difference, a float (Holm-adjusted with more than two
+        classifiers, then a mapping keyed like :attr:`value`; the unadjusted ones are
+        :meth:`to_frame`'s ``p_value`` column)."""
         return self._keyed(self._holm.tolist())
 
     @property
@@ -217,7 +220,7 @@ def compare_auc(
     >>> import confusionlab as cl
     >>> y = [0, 0, 0, 1, 1, 1, 0, 1]
     >>> c = cl.compare_auc(y, [0.1, 0.3, 0.2, 0.8, 0.7, 0.9, 0.6, 0.4], [0.2, 0.1, 0.5, 0.6, 0.3, 0.7, 0.4, 0.8])
-    >>> round(c.value, 4), round(c.p_value, 3)
+    >>> round(c.value, 4), round(c.p_value(), 3)
     (0.0625, 0.712)
     """
     if data is not None or score_bins is not None:  # SPEC F5: counted by the engine

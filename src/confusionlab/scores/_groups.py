@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import norm
 
+from .._deprecation import renamed_attribute
 from .._result import Result, new_figure
 from .._validation import InvalidParameterError, as_labels, check_choice, check_confidence, check_same_length
 from ..confusion import _distinct
@@ -303,10 +304,12 @@ class GroupedAucComparison(Result):
         """Each group's AUC of each classifier."""
         return {name: dict(m.aucs) for name, m in self.members.items()}
 
-    @property
-    def p_values(self) -> dict[Any, Any]:
-        """Each group's two-sided p-value of no difference (Holm over the pairs within the group)."""
-        return {name: m.p_value for name, m in self.members.items()}
+    def p_value(self) -> dict[Any, Any]:
+        """Each group's two-sided p-value of no difference, a float (Holm over the pairs within the
+        group, then a mapping over the pairs)."""
+        return {name: m.p_value() for name, m in self.members.items()}
+
+    p_values = renamed_attribute("p_value", call=True)
 
     @property
     def value(self) -> Any:
@@ -392,7 +395,7 @@ class GroupedAucComparison(Result):
         gap, (high, low), (lo, hi) = pick(self.value), pick(self.largest_gap), pick(self.interval(confidence))
         ends = self.intervals(confidence)
         per = "; ".join(
-            f"{g}: {pick(m.value):+.3f} [{pick(ends[g])[0]:+.3f}, {pick(ends[g])[1]:+.3f}], p = {pick(m.p_value):.3g}"
+            f"{g}: {pick(m.value):+.3f} [{pick(ends[g])[0]:+.3f}, {pick(ends[g])[1]:+.3f}], p = {pick(m.p_value()):.3g}"
             for g, m in self.members.items()
         )
         holm_note = ", Holm over the classifier pairs" if len(self.pairs) > 1 else ""
