@@ -121,10 +121,12 @@ class AucComparison(Result):
         return self._keyed(norm.cdf(self._z).tolist())
 
     def to_frame(self) -> Any:
-        """One row per pair: the AUCs, the difference, its standard error and interval, the p-values."""
+        """One row per pair: the AUCs, the difference, its standard error and interval, the p-values
+        and ``target``, the question the interval answers (``"true_value"``)."""
         import pandas as pd
 
-        lo_hi = self.interval()
+        target = "true_value"
+        lo_hi = self.interval(target=target)
         lo_hi = [lo_hi] if len(self.pairs) == 1 else list(lo_hi.values())
         rows = []
         for k, (a, b) in enumerate(self.pairs):
@@ -141,6 +143,7 @@ class AucComparison(Result):
                     "p_value": float(self._raw_p[k]),
                     "p_holm": float(self._holm[k]),
                     "prob_greater": float(norm.cdf(self._z[k])),
+                    "target": target,
                 }
             )
         return pd.DataFrame(rows)

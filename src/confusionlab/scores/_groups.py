@@ -155,10 +155,12 @@ class GroupedCurves(Result):
 
     # -- the protocol -------------------------------------------------------------------
     def to_frame(self) -> Any:
-        """One row per group: positives, negatives, the AUC (AP) and its simultaneous 95 % interval."""
+        """One row per group: positives, negatives, the AUC (AP), its simultaneous 95 % interval and
+        ``target``, the question the interval answers (``"true_value"``)."""
         import pandas as pd
 
-        ends = self.intervals(0.95)
+        target = "true_value"
+        ends = self.intervals(0.95, target=target)
         return pd.DataFrame(
             {
                 "group": self.names,
@@ -167,6 +169,7 @@ class GroupedCurves(Result):
                 "value": list(self.values.values()),
                 "lower": [ends[k][0] for k in self.names],
                 "upper": [ends[k][1] for k in self.names],
+                "target": target,
             }
         )
 
@@ -369,10 +372,11 @@ class GroupedAucComparison(Result):
     # -- the protocol -------------------------------------------------------------------
     def to_frame(self) -> Any:
         """One row per group and classifier pair: the AUCs, the difference, its standard deviation,
-        its 95 % interval simultaneous over the groups, the p-values (raw and Holm within the group)."""
+        its 95 % interval simultaneous over the groups, the p-values (raw and Holm within the group)
+        and ``target``, the question the interval answers (``"true_value"``)."""
         import pandas as pd
 
-        ends = self.intervals(0.95)
+        ends = self.intervals(0.95, target="true_value")
         rows = []
         for name, m in self.members.items():
             frame = m.to_frame()
