@@ -29,7 +29,15 @@ from typing import Any, TypeVar
 
 from ._validation import InvalidParameterError
 
-__all__ = ["moved_module", "moved_names", "renamed_arguments", "renamed_attribute", "renamed_value"]
+__all__ = [
+    "float_with_moved_attributes",
+    "moved_module",
+    "moved_names",
+    "property_now_method",
+    "renamed_arguments",
+    "renamed_attribute",
+    "renamed_value",
+]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -107,6 +115,9 @@ def moved_module(old: str, new: str, *, stacklevel: int = 3) -> None:
 class renamed_attribute:
     """An attribute's old name: reading it gives the new one's value with a FutureWarning.
 
+    With ``call=True`` the new name is a method and reading the old attribute calls it (a
+    property renamed into a method: ``p_values`` → ``p_value()``).
+
     >>> import warnings
     >>> class Plan:
     ...     half_width = 0.05
@@ -119,8 +130,8 @@ class renamed_attribute:
     Plan.target is renamed half_width; the old name will stop working in the next release
     """
 
-    def __init__(self, new: str) -> None:
-        self.new = new
+    def __init__(self, new: str, *, call: bool = False) -> None:
+        self.new, self.call = new, call
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.old, self.owner = name, owner.__name__
@@ -130,11 +141,166 @@ class renamed_attribute:
         if obj is None:
             return self
         warnings.warn(
-            f"{self.owner}.{self.old} is renamed {self.new}; the old name will stop working in the next release",
+            f"{self.owner}.{self.old} is renamed {self.new}{'()' if self.call else ''}; the old name will stop "
+            "working in the next release",
             FutureWarning,
             stacklevel=2,
         )
-        return getattr(obj, self.new)
+        value = getattr(obj, self.new)
+        return value() if self.call else value
+
+
+def _warn_renamed(old: str, new: str, stacklevel: int = 3) -> None:
+    warnings.warn(
+        f"{old} is renamed {new}; the old name will stop working in the next release",
+        FutureWarning,
+        stacklevel=stacklevel,
+    )
+
+
+class _FloatWithMovedAttributes(float):
+    """A float whose former attributes still answer for one release, each with a FutureWarning."""
+
+    def __new__(
+        cls, value: float, details: Any, names: tuple[str, ...], old: str, new: str
+    ) -> _FloatWithMovedAttributes:
+        out = super().__new__(cls, value)
+        out.__dict__.update(_details=details, _names=names, _old=old, _new=new)
+        return out
+
+    def __getattr__(self, name: str) -> Any:
+        state = self.__dict__
+        if name in state.get("_names", ()):
+            _warn_renamed(f"{state['_old']}.{name}", f"{state['_new']}.{name}")
+            return getattr(state["_details"], name)
+        raise AttributeError(f"'float' object has no attribute {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return float, (float(self),)
+
+
+def float_with_moved_attributes(value: float, details: Any, names: tuple[str, ...], *, old: str, new: str) -> float:
+    """``value`` as a float whose attributes ``names`` still answer, read from ``details`` with a FutureWarning.
+
+    For a method that returned an object holding a number and now returns the number itself:
+    ``old`` names the old spelling (``"Calibration.p_value()"``), ``new`` where the attributes
+    live now (``"Calibration.test()"``). The float is plain in every other use.
+
+    >>> import warnings
+    >>> from types import SimpleNamespace
+    >>> details = SimpleNamespace(mc_error=0.01)
+    >>> p = float_with_moved_attributes(0.25, details, ("mc_error",), old="T.p_value()", new="T.test()")
+    >>> p * 2
+    0.5
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     p.mc_error
+    0.01
+    >>> print(caught[0].message)
+    T.p_value().mc_error is renamed T.test().mc_error; the old name will stop working in the next release
+    """
+    return _FloatWithMovedAttributes(value, details, tuple(names), old, new)
+
+
+class _Uncalled:
+    """What a former property's value shares: calling it is the new spelling (no warning); using
+    it uncalled, as the old value, warns."""
+
+    __slots__ = ()
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.__dict__["_method"](*args, **kwargs)
+
+    def _warn(self) -> None:
+        name = self.__dict__["_name"]
+        warnings.warn(
+            f"{name} is a method now: write {name}(); the value without the call will stop working in the next release",
+            FutureWarning,
+            stacklevel=3,
+        )
+
+
+def _warning_twin(base: type, method: str) -> Callable[..., Any]:
+    plain = getattr(base, method)
+
+    def twin(self: Any, *args: Any) -> Any:
+        self._warn()
+        return plain(self, *args)
+
+    twin.__name__ = method
+    return twin
+
+
+_FLOAT_USES = (
+    "__abs__ __add__ __bool__ __divmod__ __eq__ __float__ __floordiv__ __format__ __ge__ __gt__ __int__ __le__ "
+    "__lt__ __mod__ __mul__ __ne__ __neg__ __pos__ __pow__ __radd__ __rdivmod__ __repr__ __rfloordiv__ __rmod__ "
+    "__rmul__ __round__ __rpow__ __rsub__ __rtruediv__ __str__ __sub__ __truediv__ __trunc__"
+).split()
+_MAPPING_USES = (
+    "__contains__ __eq__ __getitem__ __iter__ __len__ __ne__ __or__ __repr__ __reversed__ __str__ copy get items "
+    "keys values"
+).split()
+
+
+class _UncalledFloat(_Uncalled, float):
+    __hash__ = float.__hash__
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return float, (float.__float__(self),)
+
+
+class _UncalledMapping(_Uncalled, dict):
+    def __reduce__(self) -> tuple[Any, ...]:
+        return dict, (dict(dict.items(self)),)
+
+
+for _use in _FLOAT_USES:
+    setattr(_UncalledFloat, _use, _warning_twin(float, _use))
+for _use in _MAPPING_USES:
+    setattr(_UncalledMapping, _use, _warning_twin(dict, _use))
+del _use
+
+
+class property_now_method:
+    """A property that became a method: ``obj.name()`` is the new spelling; ``obj.name`` used as
+    the old value (a number or a mapping) still works for one release, with a FutureWarning.
+
+    >>> import warnings
+    >>> class Test:
+    ...     @property_now_method
+    ...     def p_value(self):
+    ...         return 0.5
+    >>> Test().p_value()
+    0.5
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     Test().p_value < 0.6
+    True
+    >>> print(caught[0].message)
+    Test.p_value is a method now: write Test.p_value(); the value without the call will stop working in the next release
+    """
+
+    def __init__(self, method: Callable[..., Any]) -> None:
+        self.method = method
+        functools.update_wrapper(self, method)
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.qualname = f"{owner.__name__}.{name}"
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self.method
+        bound = functools.partial(self.method, obj)
+        value = bound()
+        shim: Any
+        if isinstance(value, Mapping):
+            shim = _UncalledMapping(value)
+        elif isinstance(value, float):
+            shim = _UncalledFloat(value)
+        else:
+            return bound
+        shim.__dict__.update(_method=bound, _name=self.qualname)
+        return shim
 
 
 def moved_names(old: str, new: ModuleType, names: Collection[str]) -> Callable[[str], Any]:

@@ -125,6 +125,23 @@ def test_to_frame(result):
     assert len(frame) > 0 and len(frame.columns) > 0
 
 
+#: Interval columns. A frame holding them says which question they answer in a ``target``
+#: column. (Calibration's ``band_lower``/``band_upper`` are a consistency band under the
+#: hypothesis of calibration, not an interval for either question.)
+INTERVAL_COLUMNS = {"lower", "upper"}
+
+
+def test_a_frame_with_intervals_says_which_question_they_answer(result):
+    frame = result.to_frame()
+    if not INTERVAL_COLUMNS & set(frame.columns):
+        return
+    assert "target" in frame.columns, f"{type(result).__name__}.to_frame() has intervals but no target column"
+    assert list(frame.columns)[-1] == "target", "target is appended after the other columns"
+    assert set(frame["target"]) <= {"true_value", "next_test_set"}
+    if isinstance(getattr(result, "target", None), str):
+        assert set(frame["target"]) == {result.target}
+
+
 def test_to_html_is_one_self_contained_page(result, tmp_path):
     page = result.to_html()
     assert isinstance(page, str) and page.startswith("<!DOCTYPE html>")

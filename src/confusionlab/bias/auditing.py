@@ -94,7 +94,7 @@ _PRE = tuple(m for m in AUDIT_METRICS if m in PRETRAINING)
 DEFAULT_METRICS = {"post": ("DPPL", "RD", "SD", "AD"), "pre": ("DPL",)}
 
 #: Columns of an :class:`Audit`, in order.
-COLUMNS = ("facet", "group", "metric", "value", "lower", "upper", "verdict")
+COLUMNS = ("facet", "group", "metric", "value", "lower", "upper", "verdict", "target")
 
 #: Threads judging groups at once (the intervals of a group are numpy work that releases the GIL).
 _WORKERS = min(4, os.cpu_count() or 1)
@@ -109,13 +109,14 @@ class Audit(Result):
 
     A result of the library's protocol that holds a table: :meth:`to_frame` gives
     the plain DataFrame with columns ``facet, group, metric, value, lower, upper,
-    verdict`` (see :data:`COLUMNS`), ``lower``/``upper`` being the simultaneous
-    interval of each row. The common uses of a DataFrame work on the audit itself
+    verdict, target`` (see :data:`COLUMNS`), ``lower``/``upper`` being the simultaneous
+    interval of each row and ``target`` the question it answers. The common uses of a DataFrame work on the audit itself
     and act on that table: ``len``, iteration over the column names, ``in``,
     ``audit["verdict"]`` (a Series), ``audit[["group", "verdict"]]`` (a DataFrame),
     ``audit[mask]`` (an Audit of those rows, with the same attributes), the columns
     as attributes (``audit.verdict``; but ``audit.value`` is the protocol's mapping,
-    the column is ``audit["value"]``), ``.columns``, ``.index``, ``.shape``,
+    the column is ``audit["value"]``, and ``audit.target`` the audit's question, the
+    column ``audit["target"]``), ``.columns``, ``.index``, ``.shape``,
     ``.loc``, ``.iloc`` and read-only methods such as ``groupby``, ``itertuples``,
     ``query``, ``merge``, ``set_index``, ``head`` (:data:`FRAME_METHODS`), which
     return plain pandas objects. ``pandas.DataFrame(audit)`` does not: use
@@ -662,7 +663,7 @@ def audit(
     -------
     Audit
         One row per (group, metric) with columns ``facet, group, metric, value,
-        lower, upper, verdict`` (group as text; :meth:`Audit.to_frame` gives
+        lower, upper, verdict, target`` (group as text; :meth:`Audit.to_frame` gives
         them as a DataFrame); ``value`` and the interval are NaN where the
         metric is undefined.
 
@@ -941,8 +942,10 @@ def audit(
         rows.extend(group_rows)
         notes.extend(group_notes)
         mc_errors.update(errors)
+    frame = pd.DataFrame(rows, columns=list(COLUMNS))
+    frame["target"] = opts["target"]
     return Audit(
-        pd.DataFrame(rows, columns=list(COLUMNS)),
+        frame,
         confidence=confidence,
         level=level,
         margin=margins,

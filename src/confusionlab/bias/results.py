@@ -360,6 +360,7 @@ class BiasMetric(Result):
             "no_bias": self.no_bias,
             "prob_sign_real": self.prob_sign_real,
             "error": self.error,
+            "target": self.target,
         }
 
     def to_frame(self, confidence: float = 0.95) -> Any:
@@ -473,7 +474,8 @@ class BiasReport(Result, Mapping[str, BiasMetric]):
         return {k: m.interval(confidence, target) for k, m in self._metrics.items()}
 
     def to_frame(self, confidence: float = 0.95) -> Any:
-        """A pandas DataFrame: one row per metric with value, interval and sign probability."""
+        """A pandas DataFrame: one row per metric with value, interval, sign probability, the error
+        where there is one and ``target``, the question the interval answers."""
         import pandas as pd
 
         confidence = check_confidence(confidence)

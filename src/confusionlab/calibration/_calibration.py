@@ -120,7 +120,7 @@ def calibration(
     See Also
     --------
     Calibration.band : the exact consistency band.
-    Calibration.p_value : the Monte Carlo test of calibration.
+    Calibration.p_value : the p-value of the Monte Carlo test of calibration (``.test()``: the test).
 
     Examples
     --------
@@ -132,7 +132,7 @@ def calibration(
     >>> cal = cl.calibration(y, q, bins=10, random_state=0)
     >>> round(cal.value, 3), cal.counts.tolist()[:3]
     (0.029, [200, 200, 200])
-    >>> int(cal.band().outside.sum()), cal.p_value().p_value > 0.05
+    >>> int(cal.band().outside.sum()), cal.p_value() > 0.05
     (0, True)
     """
     if data is not None:  # data= with column names: the table counted by the data's own engine

@@ -26,11 +26,12 @@ from typing import Any
 
 import numpy as np
 
+from .._deprecation import float_with_moved_attributes
 from .._result import Result, new_figure
 from .._validation import check_confidence, check_n_draws, check_random_state
 from ..palette import CONTOUR_COLOURS, NEUTRAL
 from ._band import ConsistencyBand
-from ._pvalue import CalibrationTest, draw_counts, ece_statistic, monte_carlo_test
+from ._pvalue import MOVED_TO_TEST, CalibrationTest, draw_counts, ece_statistic, monte_carlo_test
 from ._result import _DRAW_BYTES, Calibration, finish_reliability_axes
 
 __all__ = ["CalibrationSet"]
@@ -71,7 +72,7 @@ class CalibrationSet(Result):
     >>> cs = cl.calibration(y, q, bins=5, groups=groups, random_state=0)
     >>> {name: int(b.outside.sum()) for name, b in cs.band().items()}
     {'F': 0, 'M': 5}
-    >>> cs.p_value().p_value < 0.001
+    >>> cs.p_value() < 0.001
     True
     """
 
@@ -129,10 +130,17 @@ class CalibrationSet(Result):
         level = self.member_confidence(confidence)
         return {name: c.band(level) for name, c in self.members.items()}
 
-    def p_value(self, n_draws: int | None = None, random_state: Any = None) -> CalibrationTest:
+    def p_value(self, n_draws: int | None = None, random_state: Any = None) -> float:
+        """The p-value of the test that every member is calibrated, a float (arguments as :meth:`test`)."""
+        test = self.test(n_draws, random_state)
+        return float_with_moved_attributes(
+            test.p_value, test, MOVED_TO_TEST, old="CalibrationSet.p_value()", new="CalibrationSet.test()"
+        )
+
+    def test(self, n_draws: int | None = None, random_state: Any = None) -> CalibrationTest:
         """The test that every member is calibrated (see the module docstring); ``.statistic`` is :attr:`value`."""
         if self.kind == "classwise":
-            tests = [c.p_value() for c in self.members.values()]
+            tests = [c.test() for c in self.members.values()]
             k = len(tests)
             best = min(tests, key=lambda t: t.p_value)
             return CalibrationTest(
@@ -178,7 +186,7 @@ class CalibrationSet(Result):
         bands = self.band(confidence)
         outside = sum(int(b.outside.sum()) for b in bands.values())
         bins = sum(c.n_bins for c in self.members.values())
-        test = self.p_value()
+        test = self.test()
         pct = f"{confidence:.0%}"
         per = "; ".join(f"{name}: ECE {c.value:.3g}" for name, c in self.members.items())
         return (

@@ -26,6 +26,10 @@ __all__ = ["CalibrationTest", "calibration_test", "draw_counts", "ece_statistic"
 _TIE = 1e-12
 
 
+#: The attributes ``p_value()`` used to return and ``test()`` returns now.
+MOVED_TO_TEST = ("p_value", "mc_error", "statistic", "n_draws")
+
+
 @dataclass(frozen=True)
 class CalibrationTest:
     """The Monte Carlo test of calibration.

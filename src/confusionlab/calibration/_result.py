@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 
+from .._deprecation import float_with_moved_attributes
 from .._result import Result, new_figure
 from .._text import as_written
 from .._validation import check_confidence, check_int, check_memory, check_n_draws, check_random_state
@@ -15,7 +16,7 @@ from ._band import ConsistencyBand, consistency_band
 from ._bins import Bins
 from ._ece import BootstrapDraws, bootstrap, brier_score, expected_calibration_error, percentile_interval
 from ._poisson_binomial import PoissonBinomial, pmf_bytes, poisson_binomial_pmf
-from ._pvalue import CalibrationTest, calibration_test
+from ._pvalue import MOVED_TO_TEST, CalibrationTest, calibration_test
 
 __all__ = ["Calibration"]
 
@@ -193,8 +194,18 @@ class Calibration(Result):
     def _test(self, n_draws: int, rng: np.random.Generator) -> CalibrationTest:
         return calibration_test(self._pmfs, self.positives, self._bins.forecast_sums, self.n_forecasts, n_draws, rng)
 
-    def p_value(self, n_draws: int | None = None, random_state: Any = None) -> CalibrationTest:
+    def p_value(self, n_draws: int | None = None, random_state: Any = None) -> float:
         """P(ECE ≥ observed | calibrated), by drawing the outcomes from the forecasts themselves.
+
+        A float (arguments as :meth:`test`, which gives the test with its Monte Carlo error).
+        """
+        test = self.test(n_draws, random_state)
+        return float_with_moved_attributes(
+            test.p_value, test, MOVED_TO_TEST, old="Calibration.p_value()", new="Calibration.test()"
+        )
+
+    def test(self, n_draws: int | None = None, random_state: Any = None) -> CalibrationTest:
+        """The Monte Carlo test of calibration: :meth:`p_value` with its Monte Carlo error.
 
         Parameters
         ----------
@@ -244,7 +255,7 @@ class Calibration(Result):
         lo, hi = self.interval(confidence)
         b_lo, b_hi = self.brier_interval(confidence)
         band = self.band(confidence)
-        test = self.p_value()
+        test = self.test()
         outside = int(band.outside.sum())
         pct = f"{confidence:.0%}"
         verdict = (

@@ -77,11 +77,15 @@ class Comparison(Result):
         return self.difference.interval(confidence)
 
     def to_frame(self) -> Any:
-        """One row: the metric, P(A > B), P(A = B), P(A < B), the difference (:attr:`value`) and its
-        central 95 % interval. The difference's PMF is ``self.difference.to_frame()``."""
+        """One row: the metric, P(A > B), P(A = B), P(A < B), the difference (:attr:`value`), its
+        central 95 % interval and ``target``, the question of the two sides' distributions (the
+        difference's when built without them; ``"<a's> - <b's>"`` when the sides ask different ones).
+        The difference's PMF is ``self.difference.to_frame()``."""
         import pandas as pd
 
         lo, hi = self.interval(0.95)
+        sides = [side.target for side in (self.a, self.b) if side is not None]
+        target = self.difference.target if not sides else " - ".join(dict.fromkeys(sides))
         row = {
             "metric": self.difference.metric.removesuffix(" difference"),
             "prob_greater": self.prob_greater,
@@ -91,6 +95,7 @@ class Comparison(Result):
             "lower": lo,
             "upper": hi,
             "confidence": 0.95,
+            "target": target,
         }
         return pd.DataFrame([row])
 

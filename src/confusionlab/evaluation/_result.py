@@ -679,7 +679,8 @@ class Evaluation(Result):
 
     def to_frame(self, metrics: Sequence[str] | None = None, confidence: float = 0.95) -> Any:
         """A pandas DataFrame, one row per (group, metric): value, mean, interval, the
-        decomposition, sizes and the ``too_small`` flag.
+        decomposition, sizes, the ``too_small`` flag and ``target``, the question the interval
+        answers (``"next_test_set"`` or ``"true_value"``, :attr:`target`).
 
         Parameters
         ----------
@@ -722,6 +723,7 @@ class Evaluation(Result):
         frame = {"group": list(self.groups) * k, "metric": np.repeat(np.array(names, dtype=object), len(self.groups))}
         frame |= columns | {key: np.tile(column.astype(np.int64), k) for key, column in sizes.items()}
         frame["too_small"] = np.concatenate(small) if small else np.zeros(0, dtype=bool)
+        frame["target"] = [self.target] * len(frame["too_small"])
         return pd.DataFrame(frame)
 
     def _all_sizes(self) -> dict[str, np.ndarray]:

@@ -332,7 +332,8 @@ class PairedComparison(Result):
         """A pandas DataFrame: rows ``A``, ``B`` and ``A − B``; columns ``observed`` (on the
         test set), ``mean`` and ``std`` (on a new test set, or of the true values under
         ``target="true_value"``) and the central ``confidence``
-        interval ``lower``, ``upper`` (the level is in ``frame.attrs["confidence"]``).
+        interval ``lower``, ``upper`` (the level is in ``frame.attrs["confidence"]``), and
+        ``target``, the question the interval answers (:attr:`target`).
 
         The rows ``A`` and ``B`` are :attr:`distribution_a` and :attr:`distribution_b`, the
         row ``A − B`` is :attr:`difference` (whose interval is :meth:`interval`).
@@ -350,7 +351,14 @@ class PairedComparison(Result):
             ("A", "B", "A − B"), observed, (self.distribution_a, self.distribution_b, self.difference), strict=True
         ):
             lo, hi = dist.interval(c)
-            rows[name] = {"observed": obs, "mean": dist.mean(), "std": dist.std(), "lower": lo, "upper": hi}
+            rows[name] = {
+                "observed": obs,
+                "mean": dist.mean(),
+                "std": dist.std(),
+                "lower": lo,
+                "upper": hi,
+                "target": self.target,
+            }
         frame = pd.DataFrame.from_dict(rows, orient="index")
         frame.index.name = self.metric
         frame.attrs["confidence"] = c

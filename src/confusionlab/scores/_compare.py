@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy.stats import norm
 
+from .._deprecation import property_now_method
 from .._result import Result, new_figure
 from .._text import as_written
 from .._validation import (
@@ -65,7 +66,7 @@ class AucComparison(Result):
 
     With two classifiers :attr:`value` is ``AUC_A − AUC_B`` (a number); with more it is a
     mapping ``(a, b) → AUC_a − AUC_b`` over every pair, like :meth:`interval`,
-    :attr:`p_value` (Holm-adjusted) and :attr:`prob_greater`.
+    :meth:`p_value` (Holm-adjusted) and :attr:`prob_greater`.
     """
 
     title = "AUC comparison"
@@ -108,9 +109,11 @@ class AucComparison(Result):
             [(max(float(d - h), -1.0), min(float(d + h), 1.0)) for d, h in zip(self._difference, half, strict=True)]
         )
 
-    @property
+    @property_now_method
     def p_value(self) -> Any:
-        """The two-sided p-value of no difference (Holm-adjusted with more than two classifiers)."""
+        """The two-sided p-value of no difference, a float (Holm-adjusted with more than two
+        classifiers, then a mapping keyed like :attr:`value`; the unadjusted ones are
+        :meth:`to_frame`'s ``p_value`` column)."""
         return self._keyed(self._holm.tolist())
 
     @property
@@ -119,10 +122,12 @@ class AucComparison(Result):
         return self._keyed(norm.cdf(self._z).tolist())
 
     def to_frame(self) -> Any:
-        """One row per pair: the AUCs, the difference, its standard error and interval, the p-values."""
+        """One row per pair: the AUCs, the difference, its standard error and interval, the p-values
+        and ``target``, the question the interval answers (``"true_value"``)."""
         import pandas as pd
 
-        lo_hi = self.interval()
+        target = "true_value"
+        lo_hi = self.interval(target=target)
         lo_hi = [lo_hi] if len(self.pairs) == 1 else list(lo_hi.values())
         rows = []
         for k, (a, b) in enumerate(self.pairs):
@@ -139,6 +144,7 @@ class AucComparison(Result):
                     "p_value": float(self._raw_p[k]),
                     "p_holm": float(self._holm[k]),
                     "prob_greater": float(norm.cdf(self._z[k])),
+                    "target": target,
                 }
             )
         return pd.DataFrame(rows)
@@ -218,7 +224,7 @@ def compare_auc(
     >>> import confusionlab as cl
     >>> y = [0, 0, 0, 1, 1, 1, 0, 1]
     >>> c = cl.compare_auc(y, [0.1, 0.3, 0.2, 0.8, 0.7, 0.9, 0.6, 0.4], [0.2, 0.1, 0.5, 0.6, 0.3, 0.7, 0.4, 0.8])
-    >>> round(c.value, 4), round(c.p_value, 3)
+    >>> round(c.value, 4), round(c.p_value(), 3)
     (0.0625, 0.712)
     """
     if data is not None or score_bins is not None:  # the table counted by the data's own engine

@@ -313,7 +313,7 @@ def compare_auc_data(
     >>> df = pd.DataFrame({"y": [0, 0, 0, 1, 1, 1, 0, 1], "a": [0.1, 0.3, 0.2, 0.8, 0.7, 0.9, 0.6, 0.4],
     ...                    "b": [0.2, 0.1, 0.5, 0.6, 0.3, 0.7, 0.4, 0.8], "g": ["u", "v"] * 4})
     >>> c = compare_auc_data(df, "y", "a", "b")
-    >>> round(c.value, 4), round(c.p_value, 3)
+    >>> round(c.value, 4), round(c.p_value(), 3)
     (0.0625, 0.712)
     >>> per = compare_auc_data(df, "y", "a", "b", groups="g")
     >>> per.names, {k: round(v, 4) for k, v in per.differences.items()}

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from scipy.stats import norm
 
+from .._deprecation import renamed_attribute
 from .._result import Result, new_figure
 from .._text import as_written
 from .._validation import InvalidParameterError, as_labels, check_choice, check_confidence, check_same_length
@@ -155,10 +156,12 @@ class GroupedCurves(Result):
 
     # -- the protocol -------------------------------------------------------------------
     def to_frame(self) -> Any:
-        """One row per group: positives, negatives, the AUC (AP) and its simultaneous 95 % interval."""
+        """One row per group: positives, negatives, the AUC (AP), its simultaneous 95 % interval and
+        ``target``, the question the interval answers (``"true_value"``)."""
         import pandas as pd
 
-        ends = self.intervals(0.95)
+        target = "true_value"
+        ends = self.intervals(0.95, target=target)
         return pd.DataFrame(
             {
                 "group": self.names,
@@ -167,6 +170,7 @@ class GroupedCurves(Result):
                 "value": list(self.values.values()),
                 "lower": [ends[k][0] for k in self.names],
                 "upper": [ends[k][1] for k in self.names],
+                "target": target,
             }
         )
 
@@ -304,10 +308,12 @@ class GroupedAucComparison(Result):
         """Each group's AUC of each classifier."""
         return {name: dict(m.aucs) for name, m in self.members.items()}
 
-    @property
-    def p_values(self) -> dict[Any, Any]:
-        """Each group's two-sided p-value of no difference (Holm over the pairs within the group)."""
-        return {name: m.p_value for name, m in self.members.items()}
+    def p_value(self) -> dict[Any, Any]:
+        """Each group's two-sided p-value of no difference, a float (Holm over the pairs within the
+        group, then a mapping over the pairs)."""
+        return {name: m.p_value() for name, m in self.members.items()}
+
+    p_values = renamed_attribute("p_value", call=True)
 
     @property
     def value(self) -> Any:
@@ -367,10 +373,11 @@ class GroupedAucComparison(Result):
     # -- the protocol -------------------------------------------------------------------
     def to_frame(self) -> Any:
         """One row per group and classifier pair: the AUCs, the difference, its standard deviation,
-        its 95 % interval simultaneous over the groups, the p-values (raw and Holm within the group)."""
+        its 95 % interval simultaneous over the groups, the p-values (raw and Holm within the group)
+        and ``target``, the question the interval answers (``"true_value"``)."""
         import pandas as pd
 
-        ends = self.intervals(0.95)
+        ends = self.intervals(0.95, target="true_value")
         rows = []
         for name, m in self.members.items():
             frame = m.to_frame()
@@ -393,7 +400,7 @@ class GroupedAucComparison(Result):
         gap, (high, low), (lo, hi) = pick(self.value), pick(self.largest_gap), pick(self.interval(confidence))
         ends = self.intervals(confidence)
         per = "; ".join(
-            f"{g}: {pick(m.value):+.3f} [{pick(ends[g])[0]:+.3f}, {pick(ends[g])[1]:+.3f}], p = {pick(m.p_value):.3g}"
+            f"{g}: {pick(m.value):+.3f} [{pick(ends[g])[0]:+.3f}, {pick(ends[g])[1]:+.3f}], p = {pick(m.p_value()):.3g}"
             for g, m in self.members.items()
         )
         holm_note = ", Holm over the classifier pairs" if len(self.pairs) > 1 else ""

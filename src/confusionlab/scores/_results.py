@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from .._deprecation import float_with_moved_attributes
 from .._result import Result, new_figure
 from .._validation import (
     TooLargeError,
@@ -227,14 +228,24 @@ class RocCurve(_ScoreCurve):
                 f"than {_null.EXACT_WORK_LIMIT:.3g}; use p_value(method='normal')"
             )
 
-    def p_value(self, alternative: str = "greater", method: str = "auto") -> _null.PValue:
-        """The permutation p-value of the AUC under no discrimination (a float with ``.method``).
+    def p_value(self, alternative: str = "greater", method: str = "auto") -> float:
+        """The permutation p-value of the AUC under no discrimination, a float.
 
-        ``alternative="greater"`` asks whether the scores rank positives higher than chance.
-        ``method="auto"`` is exact up to the counting's size, then the tie-corrected normal
-        approximation; ``"exact"`` and ``"normal"`` force one. The exact p-value counts only the
-        tail(s) it needs (the same number as ``null_distribution().p_value_at``, for less work).
+        ``alternative="greater"`` asks whether the scores rank positives higher than chance
+        (``"less"``, ``"two-sided"``). ``method="auto"`` is exact up to the counting's size,
+        then the tie-corrected normal approximation; ``"exact"`` and ``"normal"`` force one.
+        The exact p-value counts only the tail(s) it needs (the same number as
+        ``null_distribution().p_value_at``, for less work). :meth:`test` says which method
+        gave it.
         """
+        test = self.test(alternative, method)
+        return float_with_moved_attributes(
+            float(test), test, ("method",), old="RocCurve.p_value()", new="RocCurve.test()"
+        )
+
+    def test(self, alternative: str = "greater", method: str = "auto") -> _null.PValue:
+        """The test of no discrimination: its p-value (a float, the number :meth:`p_value` gives)
+        with ``.method``, ``"exact"`` or ``"normal"`` (arguments as :meth:`p_value`)."""
         method = check_choice(method, "method", ("auto", "exact", "normal"))
         if method == "auto":
             sizes, _ = _null.tie_blocks(self._scores)
