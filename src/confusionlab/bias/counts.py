@@ -22,6 +22,7 @@ import numpy as np
 
 from .._validation import InvalidParameterError, check_count, check_flag, check_instance
 from ..confusion import CONFUSION_ORDER  # the core's count order; importable from here as before
+from ..labels import code_groups
 from .engines import Cells, CountRequest, check_columns, count_cells, to_narwhals
 from .selection import FacetSelection, LabelSelection, facet_selection, label_selection
 
@@ -345,9 +346,8 @@ def _assemble(cells: Any, request: CountRequest, *, float_predictions: bool = Fa
     else:
         pi, n_pred = np.zeros(len(n), dtype=np.intp), 1
     if group is not None:
-        groups = tuple(sorted(set(cells.keys["_g"]), key=_sort_key))
-        g_idx = {v: i for i, v in enumerate(groups)}
-        gi = np.asarray([g_idx[v] for v in cells.keys["_g"]], dtype=np.intp)
+        names, gi = code_groups(np.asarray(cells.keys["_g"], dtype=object))
+        groups = tuple(names)
     else:
         groups, gi = None, np.zeros(len(n), dtype=np.intp)
     counts = np.zeros((len(groups or (0,)), 2, len(label_values), n_pred), dtype=np.int64)

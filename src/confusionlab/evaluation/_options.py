@@ -18,8 +18,8 @@ from .._validation import (
     check_random_state,
     check_tolerance,
 )
-from ..confusion import _positive_label
 from ..distribution import METHODS, TARGETS
+from ..labels import positive_label
 from ..lattice import MAX_SIMPLEX_POINTS, _largest_simplex
 from ..models import MODELS, SIMPLEX_MODELS, resolve_prior
 from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, _is_macro, _metric_name
@@ -142,11 +142,11 @@ def positive_and_metrics(
             )
     positive_index = None
     if k <= 2 or positive is not None:
-        positive_label = _positive_label(classes, positive)
-        if not any(c == positive_label for c in classes):  # no positive at all (1 of 0/1 labels): p = 0
-            classes = [*classes, positive_label]
+        label = positive_label(classes, positive)
+        if not any(c == label for c in classes):  # no positive at all (1 of 0/1 labels): p = 0
+            classes = [*classes, label]
             k = len(classes)
-        positive_index = next(i for i, c in enumerate(classes) if c == positive_label)
+        positive_index = next(i for i, c in enumerate(classes) if c == label)
     chosen = metrics if metrics is not None else list(DEFAULT_METRICS if k <= 2 else DEFAULT_MULTICLASS_METRICS)
     if not chosen:
         raise InvalidParameterError("metrics is empty; give at least one metric name")

@@ -27,8 +27,9 @@ from .._validation import (
     check_same_length,
     check_test_set_size,
 )
-from ..confusion import ConfusionMatrix, _distinct, _equals, _positive_label
+from ..confusion import ConfusionMatrix
 from ..distribution import TARGETS
+from ..labels import distinct_labels, labels_equal, positive_label
 from ..metrics import Metric, get_metric, metric_value
 from ..palette import NEUTRAL, PAIR_COLOURS
 from ._compare import (
@@ -344,11 +345,11 @@ def rank_models(
     check_same_length(
         {"y_true": t, **{f"predictions[{k!r}]": a for k, a in zip(names, preds, strict=True)}}, "a ranking"
     )
-    labels = _distinct(t, *preds)
+    labels = distinct_labels(t, *preds)
     check_binary_labels(labels, positive, ("y_true", "the predictions"), "a ranking")
-    positive = _positive_label(labels, positive)
-    truth = _equals(t, positive)
-    bits = np.stack([_equals(a, positive) for a in preds])  # (k, N)
+    positive = positive_label(labels, positive)
+    truth = labels_equal(t, positive)
+    bits = np.stack([labels_equal(a, positive) for a in preds])  # (k, N)
     k = len(names)
     pattern = (bits.astype(np.int64) << np.arange(k)[:, None]).sum(axis=0)
     cells_pos = np.bincount(pattern[truth], minlength=2**k)
