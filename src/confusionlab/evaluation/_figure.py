@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..palette import NEUTRAL, SOURCE_COLOURS
-from ._metrics import _label
+from ._metrics import metric_label
 
 if TYPE_CHECKING:
     from ._result import Evaluation
@@ -80,5 +80,5 @@ def draw_intervals(ev: Evaluation, ax: Any, metric: str, confidence: float, max_
         [f"{n} (too small)" if ev.too_small(metric, n) else str(n) for n in names], fontsize=8, parse_math=False
     )
     ax.set_ylim(-0.6, len(names) - 0.4)
-    ax.set_xlabel(f"{_label(metric)}: observed (dot), {confidence:.0%} interval (bar)")
+    ax.set_xlabel(f"{metric_label(metric)}: observed (dot), {confidence:.0%} interval (bar)")
     ax.set_title(ev.question(metric), fontsize=9, parse_math=False)

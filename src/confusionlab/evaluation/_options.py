@@ -22,7 +22,7 @@ from ..distribution import METHODS, TARGETS
 from ..labels import positive_label
 from ..lattice import MAX_SIMPLEX_POINTS, _largest_simplex
 from ..models import MODELS, SIMPLEX_MODELS, resolve_prior
-from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, _is_macro, _metric_name
+from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, _is_macro, metric_name
 from ._sampling import check_macro_memory
 
 #: Most Monte Carlo draws of a macro average an evaluation accepts.
@@ -134,7 +134,7 @@ def positive_and_metrics(
     metrics = options.metrics
     k = len(classes)
     if k > 2 and positive is None:
-        asked = [name for name in (metrics or ()) if not _is_macro(_metric_name(name, "metrics"))]
+        asked = [name for name in (metrics or ()) if not _is_macro(metric_name(name, "metrics"))]
         if asked:
             raise InvalidParameterError(
                 f"metrics {asked!r} are binary but y_true and the predictions hold {k} classes; pass "
@@ -150,7 +150,7 @@ def positive_and_metrics(
     chosen = metrics if metrics is not None else list(DEFAULT_METRICS if k <= 2 else DEFAULT_MULTICLASS_METRICS)
     if not chosen:
         raise InvalidParameterError("metrics is empty; give at least one metric name")
-    chosen = [_metric_name(name, "metrics") for name in chosen]
+    chosen = [metric_name(name, "metrics") for name in chosen]
     if any(_is_macro(name) for name in chosen):
         check_macro_memory(options.n_draws, max(1, options.n_draws // n_vectors_drawn), k)
     return classes, positive_index, chosen
