@@ -59,7 +59,6 @@ from .._result import Result, new_figure
 from .._validation import (
     DEFAULT_TOLERANCE,
     InvalidParameterError,
-    check_column_names,
     check_confidence,
     check_flag,
     check_instance,
@@ -69,6 +68,7 @@ from .._validation import (
     check_progress,
 )
 from ..palette import MISSING, THEME, VERDICT_COLOURS
+from ._checks import check_column_names
 from .counts import CountTable, _assemble, counted_cells
 from .engines import Cells, CountRequest, check_columns, facet_key, to_narwhals
 from .evaluator import Evaluator

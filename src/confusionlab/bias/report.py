@@ -23,7 +23,6 @@ from .._validation import (
     DEFAULT_TOLERANCE,
     InvalidParameterError,
     check_choice,
-    check_column_names,
     check_flag,
     check_instance,
     check_progress,
@@ -31,6 +30,7 @@ from .._validation import (
 )
 from ..models import resolve_prior
 from . import prediction_metrics as pm
+from ._checks import check_column_names
 from .counts import CountTable, count_table
 from .engines import CountRequest, check_columns, distinct_values, facet_max, feature_rows, to_narwhals
 from .evaluator import Evaluator, facet_error, root_seed

@@ -10,8 +10,6 @@ from .._validation import (
     InvalidParameterError,
     as_labels,
     check_choice,
-    check_forecast_size,
-    check_forecasts,
     check_int,
     check_n_draws,
     check_n_resamples,
@@ -20,6 +18,7 @@ from .._validation import (
 )
 from ..labels import code_groups, distinct_labels, labels_equal, positive_label, same_label
 from ._bins import STRATEGIES, bin_forecasts
+from ._checks import check_forecast_size, check_forecasts
 from ._ece import BYTES_PER_RESAMPLE
 from ._multi import CalibrationSet
 from ._result import _DRAW_BYTES, Calibration

@@ -7,17 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import (
-    as_labels,
-    check_binary_labels,
-    check_count,
-    check_labels_not_scores,
-    check_nonempty,
-    check_same_length,
-    check_shape,
-)
+from .._validation import as_labels, check_count, check_labels_not_scores, check_same_length
 from ..confusion import ConfusionMatrix
 from ..labels import distinct_labels, labels_equal, positive_label
+from ._checks import check_binary_labels, check_nonempty, check_shape
 
 __all__ = ["CELLS", "PairedCounts"]
 

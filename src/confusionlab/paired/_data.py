@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import InvalidParameterError, check_binary_labels, check_memory
+from .._validation import InvalidParameterError, check_memory
 from ..labels import distinct_labels, labels_equal, positive_label
+from ._checks import check_binary_labels
 
 __all__ = ["compare_paired_data", "rank_models_data"]
 

@@ -14,24 +14,21 @@ from .._result import Result, new_figure
 from .._validation import (
     DEFAULT_TOLERANCE,
     as_labels,
-    check_binary_labels,
     check_choice,
     check_classifiers,
     check_confidence,
     check_labels_not_scores,
-    check_member,
     check_n_draws,
-    check_observed_class,
     check_progress,
     check_random_state,
     check_same_length,
-    check_test_set_size,
 )
 from ..confusion import ConfusionMatrix
 from ..distribution import TARGETS
 from ..labels import distinct_labels, labels_equal, positive_label
 from ..metrics import Metric, get_metric, metric_value
 from ..palette import NEUTRAL, PAIR_COLOURS
+from ._checks import check_binary_labels, check_member, check_observed_class, check_test_set_size
 from ._compare import (
     MAX_BOX_POINTS,
     PairedComparison,

@@ -23,7 +23,6 @@ from .._result import Result, new_figure
 from .._validation import (
     DEFAULT_TOLERANCE,
     InvalidParameterError,
-    check_assurance_tolerance,
     check_choice,
     check_confidence,
     check_half_width,
@@ -39,6 +38,7 @@ from ..models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, resolve_prior
 from ..palette import NEUTRAL, THEME
 from . import _assurance, _normal
 from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES, _assurance_at, outcome_count, suggested_outcomes
+from ._checks import check_assurance_tolerance
 from ._criterion import _Evaluator, honest_min_size, normal_half_width, plan_counts
 from ._rates import rates_for_value
 from ._search import MAX_SIZE, smallest_size, stable_size, with_slack

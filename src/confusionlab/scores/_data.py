@@ -29,8 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import InvalidParameterError, check_int, check_memory, check_score_classes
+from .._validation import InvalidParameterError, check_int, check_memory
 from ..labels import distinct_labels, labels_equal, positive_label
+from ._checks import check_score_classes
 from ._input import Scores
 
 __all__ = ["MAX_DISTINCT_SCORES", "MAX_SCORE_CELLS", "CountedScores", "compare_auc_data", "curve_data", "needs_data"]

@@ -16,14 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import (
-    InvalidParameterError,
-    as_labels,
-    check_memory,
-    check_score_classes,
-    check_scores,
-)
+from .._validation import InvalidParameterError, as_labels, check_memory
 from ..labels import distinct_labels, labels_equal, positive_label
+from ._checks import check_score_classes, check_scores
 
 __all__ = ["Scores", "binary_scores", "tie_blocks"]
 

@@ -27,18 +27,11 @@ from typing import Any
 import numpy as np
 
 from .._result import Result, new_figure
-from .._validation import (
-    as_labels,
-    check_choice,
-    check_confidence,
-    check_memory,
-    check_n_resamples,
-    check_random_state,
-    check_score_matrix,
-)
+from .._validation import as_labels, check_choice, check_confidence, check_memory, check_n_resamples, check_random_state
 from ..labels import distinct_labels
 from ..palette import CONTOUR_COLOURS, NEUTRAL
 from . import _delong
+from ._checks import check_score_matrix
 from ._input import split_scores
 from ._results import N_RESAMPLES, TARGETS, RocCurve, interim_view
 

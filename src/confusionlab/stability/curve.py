@@ -34,16 +34,9 @@ from scipy.special import ndtri
 
 from .._deprecation import renamed_arguments
 from .._result import Result, new_figure
-from .._validation import (
-    InvalidParameterError,
-    check_confidence,
-    check_int,
-    check_learner_counts,
-    check_memory,
-    check_on_undefined,
-    check_random_state,
-)
+from .._validation import InvalidParameterError, check_confidence, check_int, check_memory, check_random_state
 from ..palette import NEUTRAL, THEME
+from ._checks import check_learner_counts, check_on_undefined
 from ._input import check_scale
 from ._undefined import OnUndefined, UndefinedCoefficientWarning, UndefinedError
 from .comparators import fleiss_kappa, gwet_ac1, icc, krippendorff_alpha
