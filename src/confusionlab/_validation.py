@@ -78,6 +78,7 @@ __all__ = [
     "check_quantiles",
     "check_random_state",
     "check_rate",
+    "check_real",
     "check_real_array",
     "check_same_length",
     "check_score_threshold",
@@ -171,7 +172,16 @@ def check_positive_count(value: Any, name: str) -> int:
     return result
 
 
-def _real(value: Any, name: str, what: str) -> float:
+def check_real(value: Any, name: str, what: str) -> float:
+    """``value`` as a float if it is a real number (booleans refused); ``what`` names what is expected.
+
+    >>> check_real(3, "margin", "a number")
+    3.0
+    >>> check_real("3", "margin", "a number")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: margin must be a number, got str '3'
+    """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise InvalidParameterError(f"{name} must be {what}, got {type(value).__name__} {value!r}")
     return float(value)
@@ -179,7 +189,7 @@ def _real(value: Any, name: str, what: str) -> float:
 
 def check_probability(value: Any, name: str, *, open_interval: bool = False) -> float:
     """Return ``value`` as a float in [0, 1] (or (0, 1) when ``open_interval``)."""
-    fvalue = _real(value, name, "a real number")
+    fvalue = check_real(value, name, "a real number")
     if math.isnan(fvalue):
         raise InvalidParameterError(f"{name} must be a number in [0, 1], got NaN")
     if open_interval and not 0.0 < fvalue < 1.0:
@@ -213,7 +223,7 @@ def check_confidence(value: Any, name: str = "confidence") -> float:
 
 def check_positive_real(value: Any, name: str) -> float:
     """Return ``value`` as a finite float > 0."""
-    fvalue = _real(value, name, "a positive real number")
+    fvalue = check_real(value, name, "a positive real number")
     if not math.isfinite(fvalue) or fvalue <= 0:
         raise InvalidParameterError(f"{name} must be a finite positive number, got {value!r}")
     return fvalue
@@ -229,7 +239,7 @@ def check_finite_real(value: Any, name: str, *, what: str = "a finite number") -
     ...
     confusionlab.InvalidParameterError: level must be a finite number, got inf
     """
-    fvalue = _real(value, name, what)
+    fvalue = check_real(value, name, what)
     if not math.isfinite(fvalue):
         raise InvalidParameterError(f"{name} must be {what}, got {fvalue}")
     return fvalue
@@ -245,7 +255,7 @@ def check_half_width(value: Any, name: str = "half_width") -> float:
     ...
     confusionlab.InvalidParameterError: half_width must be a finite number > 0 (the ± an interval must reach), got 0
     """
-    fvalue = _real(value, name, "a positive number")
+    fvalue = check_real(value, name, "a positive number")
     if not (math.isfinite(fvalue) and fvalue > 0):
         raise InvalidParameterError(f"{name} must be a finite number > 0 (the ± an interval must reach), got {value!r}")
     return fvalue
@@ -265,7 +275,7 @@ def check_margin(value: Any, name: str = "margin") -> float:
     ...
     confusionlab.InvalidParameterError: margin must be a finite number ≥ 0 (the half-width of the band ... got nan
     """
-    fvalue = _real(value, name, "a non-negative number")
+    fvalue = check_real(value, name, "a non-negative number")
     if not (math.isfinite(fvalue) and fvalue >= 0):
         raise InvalidParameterError(
             f"{name} must be a finite number ≥ 0 (the half-width of the band of practical equivalence), got {value!r}"
@@ -279,7 +289,7 @@ def check_score_threshold(value: Any, name: str = "threshold") -> float:
     >>> check_score_threshold(0.5), check_score_threshold(float("inf"))
     (0.5, inf)
     """
-    fvalue = _real(value, name, "a real number")
+    fvalue = check_real(value, name, "a real number")
     if math.isnan(fvalue):
         raise InvalidParameterError(f"{name} must be a real number, got nan")
     return fvalue
@@ -326,7 +336,7 @@ def check_tolerance(value: Any, name: str = "tolerance") -> float:
     >>> check_tolerance(1e-9)
     1e-09
     """
-    fvalue = _real(value, name, "a small non-negative number (mass dropped per marginal)")
+    fvalue = check_real(value, name, "a small non-negative number (mass dropped per marginal)")
     if math.isnan(fvalue) or not 0.0 <= fvalue <= MAX_TOLERANCE:
         raise InvalidParameterError(
             f"{name} must lie in [0, {MAX_TOLERANCE}] (the probability mass dropped from each marginal's "
@@ -346,7 +356,7 @@ def check_undefined(value: Any, *, allow_exclude: bool = True) -> float | None:
         if allow_exclude and value.strip().lower() == "exclude":
             return None
         raise InvalidParameterError(f"undefined must be {what}, got {value!r}")
-    fvalue = _real(value, "undefined", what)
+    fvalue = check_real(value, "undefined", what)
     if math.isnan(fvalue):
         raise InvalidParameterError(f"undefined must be {what}, not NaN")
     return fvalue

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import InvalidParameterError, _real, missing_mask
+from .._validation import InvalidParameterError, check_real, missing_mask
 
 __all__ = ["check_column_names", "check_exactly_one", "check_threshold", "check_value_list"]
 
@@ -82,7 +82,7 @@ def check_threshold(value: Any, name: str) -> int | float:
     >>> check_threshold(40, "facet_threshold"), check_threshold(0.5, "label_threshold")
     (40, 0.5)
     """
-    fvalue = _real(value, name, "a number")
+    fvalue = check_real(value, name, "a number")
     if not math.isfinite(fvalue):
         raise InvalidParameterError(f"{name} must be a finite number, got {value!r}")
     return int(value) if isinstance(value, numbers.Integral) else fvalue

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .._validation import MAX_TOLERANCE, InvalidParameterError, _real
+from .._validation import MAX_TOLERANCE, InvalidParameterError, check_real
 
 __all__ = ["check_assurance_tolerance"]
 
@@ -21,7 +21,7 @@ def check_assurance_tolerance(value: Any, default: float) -> float:
     ...
     confusionlab.InvalidParameterError: assurance_tolerance must lie in [0, 0.01] (the mass of the test outcomes ...
     """
-    fvalue = _real(value, "assurance_tolerance", "a small non-negative number (mass left out per marginal)")
+    fvalue = check_real(value, "assurance_tolerance", "a small non-negative number (mass left out per marginal)")
     if math.isnan(fvalue) or not 0.0 <= fvalue <= MAX_TOLERANCE:
         raise InvalidParameterError(
             f"assurance_tolerance must lie in [0, {MAX_TOLERANCE}] (the mass of the test outcomes left out of the "
