@@ -100,14 +100,15 @@ def page_path(path: Any) -> Path | None:
 class Result:
     """Base class of every result object (the protocol is in this module's docstring)."""
 
-    #: Every public subclass, in the order they were defined (the protocol test walks them).
+    #: Every public subclass, in the order they were defined (the protocol test walks them); a shared
+    #: base declared ``class Base(Result, abstract=True)`` is left out.
     registry: ClassVar[list[type[Result]]] = []
     #: The page's heading and the figure's title.
     title: ClassVar[str] = "ConfusionLab result"
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, *, abstract: bool = False, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if not cls.__name__.startswith("_"):
+        if not abstract and not cls.__name__.startswith("_"):
             Result.registry.append(cls)
 
     # -- written by each subclass ------------------------------------------------------

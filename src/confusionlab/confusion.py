@@ -22,6 +22,7 @@ from ._validation import (
     check_labels_not_scores,
     check_probability,
 )
+from .labels import distinct_labels, labels_equal, positive_label
 
 __all__ = ["CONFUSION_ORDER", "ConfusionMatrix"]
 
@@ -164,15 +165,15 @@ class ConfusionMatrix:
             )
         if t.shape[0] == 0:
             raise InvalidParameterError("y_true and y_pred are empty: a confusion matrix needs at least one example")
-        labels = _distinct(t, p)
+        labels = distinct_labels(t, p)
         if len(labels) > 2 and positive is None:
             shown = ", ".join(map(repr, labels[:6])) + (" …" if len(labels) > 6 else "")
             raise InvalidParameterError(
                 f"y_true and y_pred hold {len(labels)} distinct labels ({shown}); a binary confusion matrix needs "
                 "two, or positive=<label> to count that class against all the others (one-vs-rest)"
             )
-        positive = _positive_label(labels, positive)
-        t_pos, p_pos = _equals(t, positive), _equals(p, positive)
+        positive = positive_label(labels, positive)
+        t_pos, p_pos = labels_equal(t, positive), labels_equal(p, positive)
         tp = int(np.count_nonzero(t_pos & p_pos))
         fn = int(np.count_nonzero(t_pos & ~p_pos))
         fp = int(np.count_nonzero(~t_pos & p_pos))
@@ -262,52 +263,3 @@ def _whole_count(rate: Any, size: int, name: str) -> int:
         "whole counts); give a rate "
         f"k/{size:,} for a whole k, or the counts themselves (ConfusionMatrix(tp=..., fn=..., fp=..., tn=...))"
     )
-
-
-def _distinct(*arrays: np.ndarray) -> list[Any]:
-    seen: dict[Any, None] = {}
-    for arr in arrays:
-        for v in np.unique(arr).tolist() if arr.dtype != object else set(arr.tolist()):
-            seen.setdefault(v, None)
-    try:
-        return sorted(seen)
-    except TypeError:
-        return sorted(seen, key=repr)
-
-
-def _positive_label(labels: list[Any], positive: Any) -> Any:
-    if positive is not None:
-        if not any(_same_label(v, positive) for v in labels):
-            raise InvalidParameterError(
-                f"positive={positive!r} occurs in neither y_true nor y_pred (labels: {labels!r}); "
-                "check its spelling and type"
-            )
-        return positive
-    numeric = all(isinstance(v, _NUMBER) for v in labels)
-    if numeric and (set(labels) <= {0, 1} or set(labels) <= {-1, 1}):
-        return True if all(isinstance(v, bool | np.bool_) for v in labels) else 1
-    raise InvalidParameterError(
-        f"cannot tell which label is positive among {labels!r}; pass positive=<label> "
-        "(the default is 1/True for labels 0/1, False/True or -1/1)"
-    )
-
-
-_NUMBER = (bool, int, float, np.number, np.bool_)
-
-
-def _same_label(a: Any, b: Any) -> bool:
-    if isinstance(a, _NUMBER) and isinstance(b, _NUMBER):
-        return bool(a == b)
-    if isinstance(a, str) and isinstance(b, str):
-        return a == b
-    return type(a) is type(b) and bool(a == b)
-
-
-def _equals(arr: np.ndarray, positive: Any) -> np.ndarray:
-    if arr.dtype == object:
-        return np.fromiter((_same_label(v, positive) for v in arr), dtype=bool, count=arr.shape[0])
-    if arr.dtype.kind in "biuf" and not isinstance(positive, _NUMBER):
-        return np.zeros(arr.shape, dtype=bool)
-    if arr.dtype.kind == "U" and not isinstance(positive, str):
-        return np.zeros(arr.shape, dtype=bool)
-    return np.asarray(arr == positive, dtype=bool)

@@ -144,7 +144,7 @@ def test_any_input_is_answered_as_scikit_learn_or_refused_by_name(codes, data, l
     st.booleans(),
 )
 def test_integer_labels_counted_like_the_general_path(dtype, values, narrow):
-    from confusionlab.confusion import _distinct
+    from confusionlab.labels import distinct_labels as _distinct
     from confusionlab.scores._input import _distinct_integers
 
     if narrow:

@@ -22,8 +22,9 @@ from hypothesis import strategies as hs
 from hypothesis.extra import numpy as hnp
 
 from confusionlab import stability as st
-from confusionlab._validation import TooLargeError, check_categories, set_memory_limit
+from confusionlab._validation import TooLargeError, set_memory_limit
 from confusionlab.stability import _counting
+from confusionlab.stability._checks import check_categories
 
 
 def counts_before(arrays, categories, ordinal=False):

@@ -60,7 +60,6 @@ from .._tables import Cells, check_columns, to_narwhals
 from .._validation import (
     DEFAULT_TOLERANCE,
     InvalidParameterError,
-    check_column_names,
     check_confidence,
     check_flag,
     check_instance,
@@ -70,6 +69,7 @@ from .._validation import (
     check_progress,
 )
 from ..palette import MISSING, THEME, VERDICT_COLOURS
+from ._checks import check_column_names
 from ._request import BiasRequest, facet_key
 from .counts import CountTable, _assemble, counted_cells
 from .evaluator import Evaluator

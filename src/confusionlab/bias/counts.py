@@ -23,6 +23,7 @@ import numpy as np
 from .._tables import Cells, check_columns, to_narwhals
 from .._validation import InvalidParameterError, check_count, check_flag, check_instance
 from ..confusion import CONFUSION_ORDER  # the core's count order; importable from here as before
+from ..labels import code_groups
 from ._request import BiasRequest, count_cells
 from .selection import FacetSelection, LabelSelection, facet_selection, label_selection
 
@@ -346,9 +347,8 @@ def _assemble(cells: Any, request: BiasRequest, *, float_predictions: bool = Fal
     else:
         pi, n_pred = np.zeros(len(n), dtype=np.intp), 1
     if group is not None:
-        groups = tuple(sorted(set(cells.keys["_g"]), key=_sort_key))
-        g_idx = {v: i for i, v in enumerate(groups)}
-        gi = np.asarray([g_idx[v] for v in cells.keys["_g"]], dtype=np.intp)
+        names, gi = code_groups(np.asarray(cells.keys["_g"], dtype=object))
+        groups = tuple(names)
     else:
         groups, gi = None, np.zeros(len(n), dtype=np.intp)
     counts = np.zeros((len(groups or (0,)), 2, len(label_values), n_pred), dtype=np.int64)

@@ -30,9 +30,7 @@ from .._validation import (
 )
 from ..distribution import TRUE_VALUE_NODES, MetricDistribution
 from ..models import TARGETS, resolve_prior
-from ..planner import DRIFT_ALLOWANCE, smallest_size, stable_size
-from ..planner._half_width import interval_half_width
-from ..planner._plan import _SizePlan
+from ..planner import DRIFT_ALLOWANCE, SizePlan, interval_half_width, smallest_size, stable_size
 from . import label_metrics as lm
 from .evaluator import _di_from_outcomes
 from .uncertainty import exact_binary_facets
@@ -49,7 +47,7 @@ _MAX_POINTS = 10_000_000
 
 
 @dataclass(frozen=True)
-class GroupSizePlan(_SizePlan):
+class GroupSizePlan(SizePlan):
     """The smallest facet-d size meeting a requested half-width (:func:`plan_group_size`).
 
     Attributes

@@ -24,7 +24,6 @@ from .._validation import (
     DEFAULT_TOLERANCE,
     InvalidParameterError,
     check_choice,
-    check_column_names,
     check_flag,
     check_instance,
     check_progress,
@@ -32,6 +31,7 @@ from .._validation import (
 )
 from ..models import resolve_prior
 from . import prediction_metrics as pm
+from ._checks import check_column_names
 from ._request import BiasRequest
 from ._rows import distinct_values, facet_max, feature_rows
 from .counts import CountTable, count_table

@@ -14,13 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import (
-    InvalidParameterError,
-    check_column_names,
-    check_exactly_one,
-    check_threshold,
-    check_value_list,
-)
+from .._validation import InvalidParameterError
+from ._checks import check_column_names, check_exactly_one, check_threshold, check_value_list
 
 __all__ = ["FacetSelection", "LabelSelection", "facet_selection", "label_selection"]
 

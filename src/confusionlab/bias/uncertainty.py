@@ -120,7 +120,7 @@ def _check_draws(n_draws: Any, name: str = "n_draws", *, minimum: int = 1, cells
     >>> _check_draws(10**9)
     Traceback (most recent call last):
     ...
-    confusionlab._validation.TooLargeError: n_draws=1,000,000,000 Monte Carlo draws would need about ...
+    confusionlab.TooLargeError: n_draws=1,000,000,000 Monte Carlo draws would need about ...
     """
     return check_n_draws(n_draws, name, minimum=minimum, bytes_per_draw=_BYTES_PER_DRAW + 8.0 * cells)
 
@@ -693,7 +693,7 @@ def dirichlet_multinomial_draws(
         facet, …) gets its own ``DirMult(n, cells + α)`` with its observed total n.
     n_draws : int
         Number of draws; all of them are returned, so the request is refused
-        (:class:`~confusionlab._validation.TooLargeError`) when they would not
+        (:class:`~confusionlab.TooLargeError`) when they would not
         fit in :func:`~confusionlab._validation.memory_limit`. To reduce draws to
         a metric in bounded memory, use :func:`sampled_metric`.
     random_state : None, int, SeedSequence or Generator

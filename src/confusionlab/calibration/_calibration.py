@@ -10,16 +10,15 @@ from .._validation import (
     InvalidParameterError,
     as_labels,
     check_choice,
-    check_forecast_size,
-    check_forecasts,
     check_int,
     check_n_draws,
     check_n_resamples,
     check_random_state,
     check_same_length,
 )
-from ..confusion import _distinct, _equals, _positive_label, _same_label
+from ..labels import code_groups, distinct_labels, labels_equal, positive_label, same_label
 from ._bins import STRATEGIES, bin_forecasts
+from ._checks import check_forecast_size, check_forecasts
 from ._ece import BYTES_PER_RESAMPLE
 from ._multi import CalibrationSet
 from ._result import _DRAW_BYTES, Calibration
@@ -185,7 +184,7 @@ def calibration(
             seeds = check_random_state(random_state).spawn(len(labels))
             members = {
                 label: Calibration(
-                    bin_forecasts(matrix[:, k], _equals(t, label), bins, strategy),
+                    bin_forecasts(matrix[:, k], labels_equal(t, label), bins, strategy),
                     positive=label,
                     random_state=seeds[k],
                     **options,
@@ -197,15 +196,15 @@ def calibration(
         q = matrix[np.arange(matrix.shape[0]), top]
         y = np.zeros(q.size, dtype=bool)
         for k, label in enumerate(labels):
-            y |= (top == k) & _equals(t, label)
+            y |= (top == k) & labels_equal(t, label)
         positive = True
     if g is None:
         return Calibration(bin_forecasts(q, y, bins, strategy), positive=positive, random_state=random_state, **options)
-    names = _distinct(g)
+    names, codes = code_groups(g)
     seeds = check_random_state(random_state).spawn(len(names))
     members = {}
     for k, name in enumerate(names):
-        rows = _equals(g, name)
+        rows = codes == k
         members[name] = Calibration(
             bin_forecasts(q[rows], y[rows], bins, strategy), positive=positive, random_state=seeds[k], **options
         )
@@ -224,7 +223,7 @@ def _forecast_matrix(y_prob: Any, t: np.ndarray, classes: Any) -> tuple[np.ndarr
             f"got shape {arr.shape}"
         )
     matrix = np.column_stack([check_forecasts(arr[:, k], f"y_prob[:, {k}]") for k in range(arr.shape[1])])
-    labels = _distinct(t) if classes is None else list(as_labels(classes, "classes").tolist())
+    labels = distinct_labels(t) if classes is None else list(as_labels(classes, "classes").tolist())
     if len(labels) != matrix.shape[1] or len(set(map(repr, labels))) != len(labels):
         raise InvalidParameterError(
             f"y_prob has {matrix.shape[1]} columns and there are {len(labels)} distinct classes {labels!r}; "
@@ -235,7 +234,7 @@ def _forecast_matrix(y_prob: Any, t: np.ndarray, classes: Any) -> tuple[np.ndarr
 
 def _outcomes(t: np.ndarray, positive: Any) -> tuple[np.ndarray, Any]:
     """Booleans ``t == positive`` and the positive label (the library's rule for which it is)."""
-    labels = _distinct(t)
+    labels = distinct_labels(t)
     if len(labels) > 2 and positive is None:
         shown = ", ".join(map(repr, labels[:6])) + (" …" if len(labels) > 6 else "")
         raise InvalidParameterError(
@@ -243,17 +242,17 @@ def _outcomes(t: np.ndarray, positive: Any) -> tuple[np.ndarray, Any]:
             "positive=<label> for the class whose probability y_prob is (one-vs-rest)"
         )
     if positive is None:
-        positive = _positive_label(labels, None)
-    elif not any(_same_label(v, positive) for v in labels) and not _is_default(labels, positive):
+        positive = positive_label(labels, None)
+    elif not any(same_label(v, positive) for v in labels) and not _is_default(labels, positive):
         raise InvalidParameterError(
             f"positive={positive!r} does not occur in y_true (labels: {labels!r}); check its spelling and type"
         )
-    return _equals(t, positive), positive
+    return labels_equal(t, positive), positive
 
 
 def _is_default(labels: list[Any], positive: Any) -> bool:
     """Whether ``positive`` is the default positive label of ``labels`` (1 for labels that are all 0)."""
     try:
-        return _same_label(_positive_label(labels, None), positive)
+        return same_label(positive_label(labels, None), positive)
     except InvalidParameterError:
         return False

@@ -40,7 +40,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import fft as sp_fft
 
-from .._validation import check_confidence, check_forecasts, check_memory
+from .._validation import check_confidence, check_memory
+from ._checks import check_forecasts
 
 __all__ = ["PoissonBinomial", "central_interval", "pmf_bytes", "poisson_binomial_pmf"]
 

@@ -44,6 +44,8 @@ from ._metrics import (
     MACRO_PREFIX,
     MULTICLASS_MCC,
     QUESTIONS,
+    metric_label,
+    metric_name,
     multiclass_mcc,
 )
 from ._result import Evaluation, MetricValues
@@ -60,6 +62,8 @@ __all__ = [
     "Evaluation",
     "MetricValues",
     "evaluate",
+    "metric_label",
+    "metric_name",
     "mixture",
     "multiclass_mcc",
 ]

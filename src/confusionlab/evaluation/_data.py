@@ -17,6 +17,7 @@ from .._validation import (
     InvalidParameterError,
     check_labels_not_scores,
 )
+from ..labels import code_groups
 from ._labels import ALL, MAX_GROUPS, _classes
 from ._options import Options, check_simplex_fits, check_target_model, positive_and_metrics
 from ._result import Evaluation
@@ -106,20 +107,20 @@ def evaluate_data(
         n_real = 1
     else:
         g = label_array(table.values["groups"])
-        names, g_codes = np.unique(g.astype(str) if g.dtype == object else g, return_inverse=True)
-        if names.size > MAX_GROUPS:
+        names, g_codes = code_groups(g)
+        if len(names) > MAX_GROUPS:
             raise InvalidParameterError(
-                f"groups has {names.size:,} distinct values, more than {MAX_GROUPS:,}; is it continuous?"
+                f"groups has {len(names):,} distinct values, more than {MAX_GROUPS:,}; is it continuous?"
             )
-        sizes = np.bincount(g_codes, weights=table.n, minlength=names.size)
-        single = names[sizes < 2]
-        if single.size:
+        sizes = np.bincount(g_codes, weights=table.n, minlength=len(names))
+        single = [names[i] for i in np.flatnonzero(sizes < 2)]
+        if single:
             raise InvalidParameterError(
-                f"groups: {single.size} group(s) have a single row ({', '.join(map(repr, single[:5].tolist()))}); "
+                f"groups: {len(single)} group(s) have a single row ({', '.join(map(repr, single[:5]))}); "
                 "a group needs at least two objects — merge or drop them"
             )
-        group_names = [*names.tolist(), ALL]
-        n_real = names.size
+        group_names = [*names, ALL]
+        n_real = len(names)
     tables = np.zeros((n_real, k, k), dtype=np.int64)
     np.add.at(tables, (g_codes, t_codes, p_codes), table.n)
     if groups is not None:

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._text import as_written
 from ..palette import NEUTRAL, SOURCE_COLOURS
-from ._metrics import _label
+from ._metrics import metric_label
 
 if TYPE_CHECKING:
     from ._result import Evaluation
@@ -78,5 +78,5 @@ def draw_intervals(ev: Evaluation, ax: Any, metric: str, confidence: float, max_
         ax.set_yticklabels([f"{n} (too small)" if ev.too_small(metric, n) else str(n) for n in names], fontsize=8)
     )
     ax.set_ylim(-0.6, len(names) - 0.4)
-    ax.set_xlabel(f"{_label(metric)}: observed (dot), {confidence:.0%} interval (bar)")
+    ax.set_xlabel(f"{metric_label(metric)}: observed (dot), {confidence:.0%} interval (bar)")
     as_written(ax.set_title(ev.question(metric), fontsize=9))

@@ -8,14 +8,13 @@ then gives every group's confusion table, and the whole test set's is their sum.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from .._validation import InvalidParameterError, as_labels, check_memory, missing_mask
-from ..confusion import _distinct
+from ..labels import code_groups, distinct_labels
 
 __all__ = ["ALL", "MAX_GROUPS", "whole_test_set_name"]
 
@@ -60,12 +59,7 @@ def _group_codes(groups: Any, objects: int) -> tuple[np.ndarray | None, list[Any
         raise InvalidParameterError(
             f"groups must have one label per object: length {objects} (as y_true), got {g.shape[0]}"
         )
-    if g.dtype == object:
-        names, codes = _object_codes(g)
-    else:
-        uniq, codes = np.unique(g, return_inverse=True)
-        names = uniq.tolist()
-        codes = codes.reshape(-1)
+    names, codes = code_groups(g)
     if len(names) > MAX_GROUPS:
         raise InvalidParameterError(
             f"groups has {len(names):,} distinct values, more than {MAX_GROUPS:,}; is it continuous?"
@@ -95,34 +89,6 @@ def whole_test_set_name(names: list[Any]) -> str:
     return name
 
 
-def _object_codes(g: np.ndarray) -> tuple[list[Any], np.ndarray]:
-    """Distinct labels of an object array (Python equality: 1 and 1.0 are one group, 1 and
-    "1" two) in a stable order (numbers, then the rest by their text), and each row's code.
-
-    Two distinct labels that read the same (1 and "1") cannot be told apart in a table, a
-    figure or a page: refused, naming them."""
-    lookup: dict[Any, int] = {}
-    first = np.fromiter((lookup.setdefault(v, len(lookup)) for v in g.tolist()), dtype=np.int64, count=g.size)
-    labels = list(lookup)
-    texts: dict[str, Any] = {}
-    for v in labels:
-        other = texts.setdefault(str(v), v)
-        if other is not v:
-            raise InvalidParameterError(
-                f"groups holds {other!r} ({type(other).__name__}) and {v!r} ({type(v).__name__}), two groups "
-                "that read the same; convert the column to one type (e.g. groups.astype(str)) or rename one"
-            )
-
-    def key(v: Any) -> tuple[int, Any]:
-        is_number = isinstance(v, numbers.Real) and not isinstance(v, bool | np.bool_)
-        return (0, float(v), "") if is_number else (1, 0.0, str(v))
-
-    order = sorted(range(len(labels)), key=lambda i: key(labels[i]))
-    rank = np.empty(len(labels), dtype=np.int64)
-    rank[order] = np.arange(len(labels))
-    return [labels[i] for i in order], rank[first]
-
-
 def _classes(t: np.ndarray, predictions: list[np.ndarray]) -> list[Any]:
     """The classes of the true labels and every prediction array, in the order of the count tables."""
     classes = None
@@ -131,7 +97,7 @@ def _classes(t: np.ndarray, predictions: list[np.ndarray]) -> list[Any]:
         span = np.array([v for pair in lo_hi for v in pair], dtype=t.dtype if t.dtype.kind in "biu" else np.int64)
         classes = _fast_classes(t, span)
     if classes is None:
-        classes = _distinct(t, *(a.reshape(-1) for a in predictions))
+        classes = distinct_labels(t, *(a.reshape(-1) for a in predictions))
     return classes
 
 

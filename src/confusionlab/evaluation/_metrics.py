@@ -15,6 +15,8 @@ __all__ = [
     "MACRO_PREFIX",
     "MULTICLASS_MCC",
     "QUESTIONS",
+    "metric_label",
+    "metric_name",
     "multiclass_mcc",
     "table_values",
 ]
@@ -36,9 +38,30 @@ QUESTIONS = {
 _REFIT_WORDS = {"next_test_set": ", scored by a new refit of the model", "true_value": " for a new refit of the model"}
 
 
-def _metric_name(name: Any, argument: str) -> str:
-    """The canonical name of a metric or a macro average (``"F1"`` → ``"f1"``), or an
-    InvalidParameterError naming ``argument``."""
+def metric_name(name: Any, argument: str) -> str:
+    """The canonical name of a metric, a macro average or the multi-class MCC.
+
+    Parameters
+    ----------
+    name : str
+        A metric's name or alias, ``"macro_"`` and a metric, or ``"multiclass_mcc"``.
+    argument : str
+        The argument that holds ``name``, for the message.
+
+    Returns
+    -------
+    str
+
+    Raises
+    ------
+    InvalidParameterError
+        ``name`` is no metric, naming ``argument``.
+
+    Examples
+    --------
+    >>> metric_name("F1", "metric"), metric_name("Macro_Recall", "metrics")
+    ('f1', 'macro_recall')
+    """
     if not isinstance(name, str):
         raise InvalidParameterError(f"{argument} must hold metric names, got {name!r}")
     key = name.strip().lower()
@@ -61,8 +84,16 @@ def _is_macro(name: str) -> bool:
     return name.startswith(MACRO_PREFIX) or name == MULTICLASS_MCC
 
 
-def _label(name: str) -> str:
-    """How a (canonical) metric name is written for people: the metric's label, or the macro name."""
+def metric_label(name: str) -> str:
+    """How a canonical metric name (as :func:`metric_name` gives it) is written for people.
+
+    The metric's label; a macro average keeps its name.
+
+    Examples
+    --------
+    >>> metric_label("multiclass_mcc"), metric_label("macro_f1")
+    ('multi-class MCC', 'macro_f1')
+    """
     if name == MULTICLASS_MCC:
         return "multi-class MCC"
     return name if _is_macro(name) else get_metric(name).label

@@ -18,12 +18,11 @@ from .._validation import (
     check_random_state,
     check_tolerance,
 )
-from ..confusion import _positive_label
 from ..distribution import METHODS
-from ..lattice import MAX_SIMPLEX_POINTS
-from ..lattice import largest_simplex as _largest_simplex
+from ..labels import positive_label
+from ..lattice import MAX_SIMPLEX_POINTS, largest_simplex
 from ..models import MODELS, SIMPLEX_MODELS, TARGETS, resolve_prior
-from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, _is_macro, _metric_name
+from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, _is_macro, metric_name
 from ._sampling import check_macro_memory
 
 #: Most Monte Carlo draws of a macro average an evaluation accepts.
@@ -122,7 +121,7 @@ def check_simplex_fits(options: Options, m: int) -> None:
             f"model={model!r} spreads each distribution over the simplex of C(N + 3, 3) matrices, "
             f"{comb(m + 3, 3):,} for N = {m:,} test objects, more than the {MAX_SIMPLEX_POINTS:,} it builds; use "
             "method='auto' (Monte Carlo of the same model where exact does not fit), model='beta-binomial' (exact "
-            f"at any size; the prevalence fixed), or a test set of at most {_largest_simplex()} objects"
+            f"at any size; the prevalence fixed), or a test set of at most {largest_simplex()} objects"
         )
 
 
@@ -135,7 +134,7 @@ def positive_and_metrics(
     metrics = options.metrics
     k = len(classes)
     if k > 2 and positive is None:
-        asked = [name for name in (metrics or ()) if not _is_macro(_metric_name(name, "metrics"))]
+        asked = [name for name in (metrics or ()) if not _is_macro(metric_name(name, "metrics"))]
         if asked:
             raise InvalidParameterError(
                 f"metrics {asked!r} are binary but y_true and the predictions hold {k} classes; pass "
@@ -143,15 +142,15 @@ def positive_and_metrics(
             )
     positive_index = None
     if k <= 2 or positive is not None:
-        positive_label = _positive_label(classes, positive)
-        if not any(c == positive_label for c in classes):  # no positive at all (1 of 0/1 labels): p = 0
-            classes = [*classes, positive_label]
+        label = positive_label(classes, positive)
+        if not any(c == label for c in classes):  # no positive at all (1 of 0/1 labels): p = 0
+            classes = [*classes, label]
             k = len(classes)
-        positive_index = next(i for i, c in enumerate(classes) if c == positive_label)
+        positive_index = next(i for i, c in enumerate(classes) if c == label)
     chosen = metrics if metrics is not None else list(DEFAULT_METRICS if k <= 2 else DEFAULT_MULTICLASS_METRICS)
     if not chosen:
         raise InvalidParameterError("metrics is empty; give at least one metric name")
-    chosen = [_metric_name(name, "metrics") for name in chosen]
+    chosen = [metric_name(name, "metrics") for name in chosen]
     if any(_is_macro(name) for name in chosen):
         check_macro_memory(options.n_draws, max(1, options.n_draws // n_vectors_drawn), k)
     return classes, positive_index, chosen

@@ -33,7 +33,7 @@ from ..distribution import (
 from ..metrics import Metric, get_metric
 from ..models import SIMPLEX_MODELS, SLICE_MODELS, slice_model
 from . import _sampling
-from ._metrics import _REFIT_WORDS, QUESTIONS, _is_macro, _label, _metric_name, table_values
+from ._metrics import _REFIT_WORDS, QUESTIONS, _is_macro, metric_label, metric_name, table_values
 from ._sampling import check_macro_memory, macro_distribution
 
 __all__ = ["Evaluation"]
@@ -76,7 +76,7 @@ class MetricValues(dict):
 
     def __missing__(self, key: Any) -> float:
         try:
-            name = _metric_name(key, "metric")
+            name = metric_name(key, "metric")
         except InvalidParameterError:
             raise KeyError(key) from None
         if name in self:
@@ -422,7 +422,7 @@ class Evaluation(Result):
 
     def refit_means(self, metric: str, group: Any = None) -> np.ndarray:
         """The metric's mean under each refit's distribution (one value per refit)."""
-        metric = _metric_name(metric, "metric")
+        metric = metric_name(metric, "metric")
         self._require_refits("refit_means")
         return self._mixed(metric, self._group_index(group))[2]
 
@@ -461,7 +461,7 @@ class Evaluation(Result):
         >>> evaluate([1, 1, 0, 0], [1, 0, 0, 1], groups=list("aabb")).value_of("recall", "a")
         0.5
         """
-        metric = _metric_name(metric, "metric")
+        metric = metric_name(metric, "metric")
         g = self._group_index(group)
         tables = [self._record[g]] if self._record is not None else [t[g] for t in self.counts]
         vals = []
@@ -502,12 +502,12 @@ class Evaluation(Result):
         model=model, target=target)``. Refits: the equal-weight mixture of the refits'
         distributions. Macro averages: Monte Carlo (their error: :meth:`mc_error`).
         """
-        metric = _metric_name(metric, "metric")
+        metric = metric_name(metric, "metric")
         return self._mixed(metric, self._group_index(group))[0]
 
     def by_group(self, metric: str) -> dict[Any, MetricDistribution]:
         """{group: distribution} for every group (``"all"`` excluded)."""
-        metric = _metric_name(metric, "metric")
+        metric = metric_name(metric, "metric")
         self._prefetch(metric, range(len(self.groups) - 1))
         return {name: self.distribution(metric, name) for name in self.groups[:-1]}
 
@@ -560,7 +560,7 @@ class Evaluation(Result):
         >>> abs(d["total_sd"] ** 2 - d["test_set_sd"] ** 2 - d["refit_sd"] ** 2) < 1e-12
         True
         """
-        metric = _metric_name(metric, "metric")
+        metric = metric_name(metric, "metric")
         if by_group:
             self._prefetch(metric, range(len(self.groups) - 1))
             return {name: self._mixed(metric, i)[1] for i, name in enumerate(self.groups[:-1])}
@@ -568,7 +568,7 @@ class Evaluation(Result):
 
     def per_class(self, metric: str, group: Any = None) -> dict[Any, MetricDistribution]:
         """{class: exact one-vs-rest distribution of ``metric``} (mixture over refits)."""
-        name = _metric_name(metric, "metric")
+        name = metric_name(metric, "metric")
         if _is_macro(name):
             raise InvalidParameterError(
                 f"metric {metric!r} is a macro average; per_class takes a binary metric such as 'f1'"
@@ -583,7 +583,7 @@ class Evaluation(Result):
         For R refits it is that of the mixture's mean, √(Σ e_r²)/R, the e_r of each
         refit's draws (sd / √draws).
         """
-        name = _metric_name(metric, "metric")
+        name = metric_name(metric, "metric")
         if not _is_macro(name):
             return self.distribution(name, group).mc_error
         errors = self._macro(name, self._group_index(group))[1]
@@ -592,7 +592,7 @@ class Evaluation(Result):
     def question(self, metric: str) -> str:
         """The question the distributions answer, in words."""
         refit = _REFIT_WORDS[self.target] if self.n_refits else ""
-        return QUESTIONS[self.target].format(metric=_label(_metric_name(metric, "metric")), refit=refit)
+        return QUESTIONS[self.target].format(metric=metric_label(metric_name(metric, "metric")), refit=refit)
 
     # ------------------------------------------------------------------ macro averages
     def _macro(self, metric: str, g: int) -> tuple[list[MetricDistribution], list[float]]:
@@ -672,7 +672,7 @@ class Evaluation(Result):
         """Whether the group has fewer than ``min_class_size`` positives or negatives (the
         smallest class for macro averages): too small to say anything."""
         s = self.sizes(group)
-        name = _metric_name(metric, "metric")
+        name = metric_name(metric, "metric")
         if _is_macro(name) or self.positive_index is None:
             return s["smallest_class"] < self.min_class_size
         return min(s["positives"], s["negatives"]) < self.min_class_size
@@ -697,7 +697,7 @@ class Evaluation(Result):
         sizes = self._all_sizes()
         every = range(len(self.groups))
         levels = np.array([(1 - confidence) / 2, (1 + confidence) / 2])  # interval(): ppf at both ends
-        names = [_metric_name(m, "metrics") for m in (metrics or self.metrics)]
+        names = [metric_name(m, "metrics") for m in (metrics or self.metrics)]
         columns: dict[str, list[Any]] = {key: [] for key in ("value", "mean", "lower", "upper", "method")}
         columns |= {key: [] for key in ("mc_error", "cdf_error", "test_set_sd", "refit_sd", "total_sd")}
         small = []
@@ -796,7 +796,7 @@ class Evaluation(Result):
             _legacy("plot(metric, confidence, max_groups)", "plot(ax=None, *, metric=..., confidence=...)")
             metric, confidence, max_groups = (*old, *(metric, confidence, max_groups)[len(old) :])
             ax = None
-        name = _metric_name(metric or self.metrics[0], "metric")
+        name = metric_name(metric or self.metrics[0], "metric")
         confidence = check_confidence(confidence)
         max_groups = check_int(max_groups, "max_groups", minimum=1)
         if ax is None:
@@ -830,7 +830,7 @@ class Evaluation(Result):
                 raise InvalidParameterError("to_html(path=None, *, metric=None, confidence=0.95) takes 1 positional")
             _legacy("to_html(path, metric, confidence)", "to_html(path, metric=..., confidence=...)")
             metric, confidence = (*legacy, *(metric, confidence)[len(legacy) :])
-        name, path = _metric_name(metric or self.metrics[0], "metric"), page_path(path)
+        name, path = metric_name(metric or self.metrics[0], "metric"), page_path(path)
         page = evaluation_page(self, name, check_confidence(confidence))
         if path is not None:
             path.write_text(page, encoding="utf-8")
@@ -849,7 +849,7 @@ class Evaluation(Result):
         d = self.distribution(name)
         how = "" if d.method == "exact" else f", {d.method}: cdf within {d.cdf_error:.2g} of the exact one"
         return (
-            f"{_label(name)} = {self.value_of(name):.3g}{refits} on {self.sizes()['objects']:,} test objects; "
+            f"{metric_label(name)} = {self.value_of(name):.3g}{refits} on {self.sizes()['objects']:,} test objects; "
             f"{answer}{scored} between {lo:.3g} and {hi:.3g} ({confidence:.0%} interval, {self.model} model{how})."
         )
 

@@ -21,9 +21,7 @@ from .._validation import (
     check_margin,
     check_memory,
     check_n_draws,
-    check_observed_class,
     check_random_state,
-    check_test_set_size,
     check_tolerance,
     check_undefined,
     memory_limit,
@@ -32,6 +30,7 @@ from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric, metric_value
 from ..models import TARGETS
 from ..palette import NEUTRAL, PAIR_COLOURS, THEME
+from ._checks import check_observed_class, check_test_set_size
 from ._counts import PairedCounts
 from ._engine import ExactEngine, MonteCarloEngine, TrueValueEngine
 from ._model import box_points_estimate, cell_windows, check_model, count_joint, joint_bytes, single_model, table_shape

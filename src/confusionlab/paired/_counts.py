@@ -7,16 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import (
-    as_labels,
-    check_binary_labels,
-    check_count,
-    check_labels_not_scores,
-    check_nonempty,
-    check_same_length,
-    check_shape,
-)
-from ..confusion import ConfusionMatrix, _distinct, _equals, _positive_label
+from .._validation import as_labels, check_count, check_labels_not_scores, check_same_length
+from ..confusion import ConfusionMatrix
+from ..labels import distinct_labels, labels_equal, positive_label
+from ._checks import check_binary_labels, check_nonempty, check_shape
 
 __all__ = ["CELLS", "PairedCounts"]
 
@@ -93,10 +87,10 @@ class PairedCounts:
         a = check_labels_not_scores(as_labels(pred_a, "pred_a"), "pred_a")
         b = check_labels_not_scores(as_labels(pred_b, "pred_b"), "pred_b")
         check_same_length({"y_true": t, "pred_a": a, "pred_b": b}, "a comparison")
-        labels = _distinct(t, a, b)
+        labels = distinct_labels(t, a, b)
         check_binary_labels(labels, positive, ("y_true", "pred_a", "pred_b"), "a paired comparison")
-        positive = _positive_label(labels, positive)
-        tpos, apos, bpos = (_equals(x, positive) for x in (t, a, b))
+        positive = positive_label(labels, positive)
+        tpos, apos, bpos = (labels_equal(x, positive) for x in (t, a, b))
 
         def row(mask: np.ndarray) -> tuple[int, int, int, int]:
             aa, bb = apos[mask], bpos[mask]

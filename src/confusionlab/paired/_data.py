@@ -16,8 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import InvalidParameterError, check_binary_labels, check_memory
-from ..confusion import _distinct, _equals, _positive_label
+from .._validation import InvalidParameterError, check_memory
+from ..labels import distinct_labels, labels_equal, positive_label
+from ._checks import check_binary_labels
 
 __all__ = ["compare_paired_data", "rank_models_data"]
 
@@ -32,10 +33,10 @@ def _positive_bits(data: Any, columns: dict[str, str], positive: Any, what: str)
     if int(table.n.sum()) == 0:
         raise InvalidParameterError(f"data has no rows: {what} needs at least one example")
     arrays = {arg: label_array(table.values[arg]) for arg in columns}
-    labels = _distinct(*arrays.values())
+    labels = distinct_labels(*arrays.values())
     check_binary_labels(labels, positive, tuple(columns), what)
-    positive = _positive_label(labels, positive)
-    return {arg: _equals(a, positive) for arg, a in arrays.items()}, table.n
+    positive = positive_label(labels, positive)
+    return {arg: labels_equal(a, positive) for arg, a in arrays.items()}, table.n
 
 
 def compare_paired_data(

@@ -38,8 +38,9 @@ import numpy as np
 from scipy import special
 
 from .._deprecation import renamed_value
-from .._validation import check_memory, check_observed_class, check_paired_model
+from .._validation import check_memory
 from ..models import PAIRED_MODEL_RENAMES, PAIRED_MODELS, marginal
+from ._checks import check_observed_class, check_paired_model
 
 __all__ = [
     "CountJoint",

@@ -15,23 +15,21 @@ from .._text import as_written
 from .._validation import (
     DEFAULT_TOLERANCE,
     as_labels,
-    check_binary_labels,
     check_choice,
     check_classifiers,
     check_confidence,
     check_labels_not_scores,
-    check_member,
     check_n_draws,
-    check_observed_class,
     check_progress,
     check_random_state,
     check_same_length,
-    check_test_set_size,
 )
-from ..confusion import ConfusionMatrix, _distinct, _equals, _positive_label
+from ..confusion import ConfusionMatrix
+from ..labels import distinct_labels, labels_equal, positive_label
 from ..metrics import Metric, get_metric, metric_value
 from ..models import TARGETS
 from ..palette import NEUTRAL, PAIR_COLOURS
+from ._checks import check_binary_labels, check_member, check_observed_class, check_test_set_size
 from ._compare import (
     MAX_BOX_POINTS,
     PairedComparison,
@@ -348,11 +346,11 @@ def rank_models(
     check_same_length(
         {"y_true": t, **{f"predictions[{k!r}]": a for k, a in zip(names, preds, strict=True)}}, "a ranking"
     )
-    labels = _distinct(t, *preds)
+    labels = distinct_labels(t, *preds)
     check_binary_labels(labels, positive, ("y_true", "the predictions"), "a ranking")
-    positive = _positive_label(labels, positive)
-    truth = _equals(t, positive)
-    bits = np.stack([_equals(a, positive) for a in preds])  # (k, N)
+    positive = positive_label(labels, positive)
+    truth = labels_equal(t, positive)
+    bits = np.stack([labels_equal(a, positive) for a in preds])  # (k, N)
     k = len(names)
     pattern = (bits.astype(np.int64) << np.arange(k)[:, None]).sum(axis=0)
     cells_pos = np.bincount(pattern[truth], minlength=2**k)

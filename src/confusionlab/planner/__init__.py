@@ -35,7 +35,8 @@ from __future__ import annotations
 from .._validation import check_rate
 from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES
 from ._criterion import DRIFT_ALLOWANCE, normal_half_width, plan_counts
-from ._plan import PLAN_MODELS, TestSizePlan, plan_test_size
+from ._half_width import interval_half_width
+from ._plan import PLAN_MODELS, SizePlan, TestSizePlan, plan_prior, plan_test_size
 from ._rates import rates_for_value
 from ._search import MAX_SIZE, TargetUnreachableError, smallest_size, stable_size
 
@@ -45,11 +46,14 @@ __all__ = [
     "MAX_OUTCOMES",
     "MAX_SIZE",
     "PLAN_MODELS",
+    "SizePlan",
     "TargetUnreachableError",
     "TestSizePlan",
     "check_rate",
+    "interval_half_width",
     "normal_half_width",
     "plan_counts",
+    "plan_prior",
     "plan_test_size",
     "rates_for_value",
     "smallest_size",

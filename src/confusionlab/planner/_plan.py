@@ -23,7 +23,6 @@ from .._result import Result, new_figure
 from .._validation import (
     DEFAULT_TOLERANCE,
     InvalidParameterError,
-    check_assurance_tolerance,
     check_choice,
     check_confidence,
     check_half_width,
@@ -39,6 +38,7 @@ from ..models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, TARGETS, resolve_prio
 from ..palette import NEUTRAL, THEME
 from . import _assurance, _normal
 from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES, _assurance_at, outcome_count, suggested_outcomes
+from ._checks import check_assurance_tolerance
 from ._criterion import _Evaluator, honest_min_size, normal_half_width, plan_counts
 from ._rates import rates_for_value
 from ._search import MAX_SIZE, smallest_size, stable_size, with_slack
@@ -65,7 +65,7 @@ def plan_prior(prior: Any, target: str) -> float:
 
 
 class _DefaultConfidence(float):
-    """The default ``confidence`` of a plan's :meth:`~_SizePlan.interval` (0.95 in the signature).
+    """The default ``confidence`` of a plan's :meth:`~SizePlan.interval` (0.95 in the signature).
 
     Told apart from a 0.95 the caller passes, so that for one release ``interval()`` keeps
     giving the plan's own confidence (with a FutureWarning when that is not 0.95).
@@ -75,8 +75,10 @@ class _DefaultConfidence(float):
 _DEFAULT_CONFIDENCE = _DefaultConfidence(0.95)
 
 
-class _SizePlan(Result):
-    """What a test-size plan and a facet-size plan share: the curve, its table, figure and interval.
+class SizePlan(Result, abstract=True):
+    """The base of a size plan (:class:`TestSizePlan`, :class:`~confusionlab.bias.GroupSizePlan`).
+
+    What a test-size plan and a facet-size plan share: the curve, its table, figure and interval.
 
     A subclass is a frozen dataclass with the fields ``half_width`` (achieved),
     ``requested_half_width`` (the goal), ``confidence`` and ``curve`` (size → half-width),
@@ -166,7 +168,7 @@ class _SizePlan(Result):
 
 
 @dataclass(frozen=True, repr=False)
-class TestSizePlan(_SizePlan):
+class TestSizePlan(SizePlan):
     """The smallest test set meeting a requested half-width (:func:`plan_test_size`).
 
     Attributes

@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_multi_class, check_omitted, check_scores
 from ._band import PrecisionRecallBand, RocBand
+from ._checks import check_multi_class, check_omitted, check_scores
 from ._compare import AucComparison, compare_auc
 from ._groups import GroupedAucComparison, GroupedCurves, grouped_curves
 from ._input import binary_scores, truth

@@ -27,15 +27,9 @@ from scipy.stats import norm
 from .._deprecation import property_now_method
 from .._result import Result, new_figure
 from .._text import as_written
-from .._validation import (
-    check_choice,
-    check_classifiers,
-    check_confidence,
-    check_memory,
-    check_omitted,
-    check_scores,
-)
+from .._validation import check_choice, check_classifiers, check_confidence, check_memory
 from ..palette import CONTOUR_COLOURS, NEUTRAL, THEME
+from ._checks import check_omitted, check_scores
 from ._delong import placements
 from ._input import split_scores, truth
 from ._results import TARGETS

@@ -29,8 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import InvalidParameterError, check_int, check_memory, check_score_classes
-from ..confusion import _distinct, _equals, _positive_label
+from .._validation import InvalidParameterError, check_int, check_memory
+from ..labels import distinct_labels, labels_equal, positive_label
+from ._checks import check_score_classes
 from ._input import Scores
 
 __all__ = ["MAX_DISTINCT_SCORES", "MAX_SCORE_CELLS", "CountedScores", "compare_auc_data", "curve_data", "needs_data"]
@@ -200,10 +201,10 @@ def count_scores(
     if int(table.n.sum()) == 0:
         raise InvalidParameterError("data has no rows: a curve needs positive and negative examples")
     t = label_array(table.values["y_true"])
-    labels = _distinct(t)
+    labels = distinct_labels(t)
     check_score_classes(labels, positive)
-    label = _positive_label(labels, positive)
-    is_pos = _equals(t, label)
+    label = positive_label(labels, positive)
+    is_pos = labels_equal(t, label)
     values: dict[str, np.ndarray] = {}
     edges: dict[str, np.ndarray] = {}
     for arg in scores:

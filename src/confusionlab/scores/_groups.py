@@ -30,7 +30,7 @@ from .._deprecation import renamed_attribute
 from .._result import Result, new_figure
 from .._text import as_written
 from .._validation import InvalidParameterError, as_labels, check_choice, check_confidence, check_same_length
-from ..confusion import _distinct
+from ..labels import code_groups
 from ..palette import CONTOUR_COLOURS, NEUTRAL
 from ._compare import AucComparison
 from ._input import Scores, split_scores
@@ -442,14 +442,12 @@ def _group_codes(is_pos: np.ndarray, groups: Any, what: str, alone: str) -> tupl
 def group_names(g: np.ndarray, alone: str) -> tuple[list[Any], np.ndarray]:
     """The sorted distinct labels of ``g`` (no missing ones) and each entry's index among them;
     refused unless there are two or more (``alone`` says what to do with one)."""
-    names = _distinct(g)
+    names, codes = code_groups(g)
     if len(names) < 2:
         raise InvalidParameterError(
             f"groups holds {len(names)} group(s) ({', '.join(map(repr, names))}); a comparison of groups needs at "
             f"least two (omit groups= for {alone})"
         )
-    lookup = {v: k for k, v in enumerate(names)}
-    codes = np.fromiter((lookup[v] for v in g.tolist()), dtype=np.int64, count=g.shape[0])
     return names, codes
 
 

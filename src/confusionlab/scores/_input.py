@@ -16,14 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import (
-    InvalidParameterError,
-    as_labels,
-    check_memory,
-    check_score_classes,
-    check_scores,
-)
-from ..confusion import _distinct, _equals, _positive_label
+from .._validation import InvalidParameterError, as_labels, check_memory
+from ..labels import distinct_labels, labels_equal, positive_label
+from ._checks import check_score_classes, check_scores
 
 __all__ = ["Scores", "binary_scores", "tie_blocks"]
 
@@ -220,16 +215,16 @@ def tie_blocks(positives: np.ndarray, negatives: np.ndarray) -> tuple[np.ndarray
 def truth(y_true: Any, positive: Any) -> tuple[np.ndarray, Any]:
     """``(is_positive, positive_label)`` of the true labels (refused: missing labels, one class)."""
     t = as_labels(y_true, "y_true")
-    labels = _distinct_integers(t) if t.dtype.kind in "biu" else _distinct(t)
+    labels = _distinct_integers(t) if t.dtype.kind in "biu" else distinct_labels(t)
     check_score_classes(labels, positive)
-    label = _positive_label(labels, positive)
-    return _equals(t, label), label
+    label = positive_label(labels, positive)
+    return labels_equal(t, label), label
 
 
 def _distinct_integers(t: np.ndarray) -> list[Any]:
-    """The sorted distinct labels of integer or boolean labels as ``_distinct`` gives them (Python
-    ints or bools), by counting when their range is small (no hash table or sort: 10⁷ 0/1 labels
-    in ≈ 20 ms instead of ≈ 160 ms).
+    """The sorted distinct labels of integer or boolean labels as
+    :func:`~confusionlab.labels.distinct_labels` gives them (Python ints or bools), by counting
+    when their range is small (no hash table or sort: 10⁷ 0/1 labels in ≈ 20 ms instead of ≈ 160 ms).
 
     >>> _distinct_integers(np.array([3, 1, 3, 2])), _distinct_integers(np.array([True, True]))
     ([1, 2, 3], [True])
@@ -240,7 +235,7 @@ def _distinct_integers(t: np.ndarray) -> list[Any]:
         return [v for v, present in ((False, not t.all()), (True, bool(t.any()))) if present]
     lo, hi = int(t.min()), int(t.max())
     if hi - lo >= 1 << 16:
-        return _distinct(t)
+        return distinct_labels(t)
     # offsets from the smallest label, in a type that cannot overflow (t ≥ lo, range < 2^16)
     offsets = t - t.dtype.type(lo) if t.dtype.kind == "u" else t.astype(np.int64) - lo
     counts = np.bincount(offsets.astype(np.intp, copy=False), minlength=hi - lo + 1)

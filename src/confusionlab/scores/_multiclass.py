@@ -29,18 +29,11 @@ import numpy as np
 
 from .._result import Result, new_figure
 from .._text import as_written
-from .._validation import (
-    as_labels,
-    check_choice,
-    check_confidence,
-    check_memory,
-    check_n_resamples,
-    check_random_state,
-    check_score_matrix,
-)
-from ..confusion import _distinct
+from .._validation import as_labels, check_choice, check_confidence, check_memory, check_n_resamples, check_random_state
+from ..labels import distinct_labels
 from ..palette import CONTOUR_COLOURS, NEUTRAL
 from . import _delong
+from ._checks import check_score_matrix
 from ._input import split_scores
 from ._results import N_RESAMPLES, TARGETS, RocCurve
 
@@ -179,7 +172,7 @@ def multiclass_roc(y_true: Any, y_score: Any, multi_class: str) -> MulticlassRoc
     """The multi-class result; the columns of ``y_score`` follow the sorted classes of ``y_true``."""
     multi_class = check_choice(multi_class, "multi_class", ("ovr", "hand-till"))
     t = as_labels(y_true, "y_true")
-    classes = _distinct(t)
+    classes = distinct_labels(t)
     scores = check_score_matrix(y_score, "y_score", t.shape[0], len(classes))
     lookup = {c: i for i, c in enumerate(classes)}
     codes = np.fromiter((lookup[v] for v in t.tolist()), dtype=np.int64, count=t.shape[0])

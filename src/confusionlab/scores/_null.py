@@ -106,7 +106,8 @@ from scipy.linalg.blas import daxpy
 from scipy.stats import norm
 from threadpoolctl import ThreadpoolController
 
-from .._validation import check_alternative, check_memory
+from .._validation import check_memory
+from ._checks import check_alternative
 from ._input import Scores
 
 __all__ = [

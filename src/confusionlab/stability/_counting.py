@@ -31,7 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_categories, check_memory
+from .._validation import check_memory
+from ._checks import check_categories
 from ._input import categories_from_dtype, encode
 
 __all__ = ["CountInput", "Counted", "category_counts", "object_counts"]

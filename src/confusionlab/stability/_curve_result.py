@@ -17,8 +17,9 @@ from scipy.special import ndtri
 
 from .._deprecation import renamed_arguments
 from .._result import Result, new_figure
-from .._validation import InvalidParameterError, check_confidence, check_on_undefined
+from .._validation import InvalidParameterError, check_confidence
 from ..palette import NEUTRAL, THEME
+from ._checks import check_on_undefined
 from ._undefined import OnUndefined, UndefinedCoefficientWarning, UndefinedError
 from .comparators import fleiss_kappa, gwet_ac1, icc, krippendorff_alpha
 from .measures import StabilityResult, phi, psi

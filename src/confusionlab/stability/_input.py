@@ -20,7 +20,8 @@ from typing import Any, Literal
 
 import numpy as np
 
-from .._validation import STABILITY_SCALES, InvalidParameterError, check_scale, missing_mask
+from .._validation import InvalidParameterError, missing_mask
+from ._checks import STABILITY_SCALES, check_scale
 
 Scale = Literal["nominal", "ordinal", "metric"]
 SCALES: tuple[str, ...] = STABILITY_SCALES

@@ -4,7 +4,7 @@ A coefficient can be mathematically undefined (Fleiss' κ when every prediction 
 category, ICC with one object, any chance-corrected measure whose expected disagreement is
 0). ConfusionLab never returns a bare NaN for that. Comparators take the policy
 ``on_undefined="warn" | "nan" | "raise"`` (like scikit-learn's ``zero_division``; validated
-by :func:`confusionlab._validation.check_on_undefined`, the library's one check) and return a
+by :func:`confusionlab.stability._checks.check_on_undefined`, the library's one check) and return a
 :class:`Coefficient`: a ``float`` that also carries ``reason`` (None when defined). The name
 ``undefined`` is kept, library-wide, for the *value* a metric takes where it is 0/0.
 """

@@ -32,7 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import InvalidParameterError, check_on_undefined
+from .._validation import InvalidParameterError
+from ._checks import check_on_undefined
 from ._counting import category_counts
 from ._input import as_float, as_matrix, check_scale
 from ._undefined import Coefficient, OnUndefined, undefined_result

@@ -29,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import InvalidParameterError, check_int, check_learner_counts, check_memory
+from .._validation import InvalidParameterError, check_int, check_memory
+from ._checks import check_learner_counts
 from ._curve_result import MEASURES, StabilityCurve
 from ._input import check_scale
 from ._refits import refit, refit_seeds

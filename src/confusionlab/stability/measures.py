@@ -26,15 +26,9 @@ from numpy.typing import ArrayLike
 
 from .._deprecation import renamed_arguments
 from .._result import Result, new_figure
-from .._validation import (
-    InvalidParameterError,
-    check_confidence,
-    check_int,
-    check_memory,
-    check_on_undefined,
-    check_random_state,
-)
+from .._validation import InvalidParameterError, check_confidence, check_int, check_memory, check_random_state
 from ..palette import NEUTRAL, THEME
+from ._checks import check_on_undefined
 from ._counting import category_counts
 from ._input import as_float, as_matrix, as_sample, check_scale
 from ._undefined import OnUndefined, UndefinedCoefficientWarning, undefined_result

@@ -25,14 +25,8 @@ from scipy.optimize import least_squares
 from scipy.special import expit
 
 from .._deprecation import renamed_arguments
-from .._validation import (
-    InvalidParameterError,
-    check_int,
-    check_learner_numbers,
-    check_positive_real,
-    check_probability,
-    check_real_array,
-)
+from .._validation import InvalidParameterError, check_int, check_positive_real, check_probability, check_real_array
+from ._checks import check_learner_numbers
 
 __all__ = [
     "DegenerateFitWarning",

@@ -23,8 +23,7 @@ import traitlets
 from .._validation import InvalidParameterError
 from .._views import register_view
 from ..confusion import ConfusionMatrix
-from ..evaluation import Evaluation
-from ..evaluation._metrics import _label, _metric_name
+from ..evaluation import Evaluation, metric_label, metric_name
 from ..metrics import METRICS
 from ..models import SLICE_MODELS
 from ._common import MAX_SIDE, Buffer, BundledWidget, Confidence, Integer, InvalidTraitError
@@ -120,7 +119,7 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
     @traitlets.validate("metric")
     def _check_metric(self, proposal: traitlets.Bunch) -> str:
         try:
-            return _metric_name(proposal.value, "metric")
+            return metric_name(proposal.value, "metric")
         except (TypeError, ValueError) as err:
             raise InvalidTraitError(str(err)) from None
 
@@ -279,7 +278,7 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
         lo, hi = _domain(dists.values())
         if not hi > lo:
             lo, hi = lo - 0.05, hi + 0.05
-        self._metric_label = _label(metric)
+        self._metric_label = metric_label(metric)
         self._question = ev.question(metric)
         self._target = ev.target
         self._n_refits = ev.n_refits

@@ -30,10 +30,10 @@ from ..planner import (
     TestSizePlan,
     normal_half_width,
     plan_counts,
+    plan_prior,
     plan_test_size,
     rates_for_value,
 )
-from ..planner._plan import plan_prior
 from ._common import Buffer, BundledWidget, Confidence, InvalidTraitError, MetricName, Tolerance
 
 __all__ = ["PlannerView"]
