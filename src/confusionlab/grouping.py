@@ -61,6 +61,7 @@ __all__ = [
     "group_exact",
     "group_sorted",
     "injective",
+    "merge_equal_doubles",
     "resolve_collisions",
     "sort_exactly",
 ]
@@ -83,7 +84,8 @@ class Grouped:
 
 
 def group_exact(form: ExactForm, weights: np.ndarray, defined: np.ndarray | None = None) -> Grouped:
-    """Group lattice points on the exact value of ``form``.
+    """Group lattice points on the exact value of ``form`` (distinct rationals stay apart even
+    when they are the same double: a distribution merges those, :func:`merge_equal_doubles`).
 
     Parameters
     ----------
@@ -99,6 +101,33 @@ def group_exact(form: ExactForm, weights: np.ndarray, defined: np.ndarray | None
     -------
     Grouped
     """
+    return _group_exact_keys(form, weights, defined)
+
+
+def merge_equal_doubles(grouped: Grouped) -> Grouped:
+    """``grouped`` with neighbouring values equal as doubles merged (masses and counts added):
+    a distribution has one atom per double (F-beta at β = 10¹¹ has ratios closer than a
+    double's spacing).
+
+    >>> g = Grouped(np.array([0.0, 0.5, 0.5, 1.0]), np.array([0.1, 0.2, 0.3, 0.4]), np.array([1, 1, 2, 1]), "float")
+    >>> m = merge_equal_doubles(g)
+    >>> m.values.tolist(), m.masses.tolist(), m.counts.tolist()
+    ([0.0, 0.5, 1.0], [0.1, 0.5, 0.4], [1, 3, 1])
+    """
+    values = grouped.values
+    if values.size < 2 or bool(np.all(values[1:] != values[:-1])):
+        return grouped
+    starts = np.flatnonzero(np.r_[True, values[1:] != values[:-1]])
+    return Grouped(
+        values[starts],
+        np.add.reduceat(grouped.masses, starts),
+        np.add.reduceat(grouped.counts, starts),
+        grouped.strategy,
+    )
+
+
+def _group_exact_keys(form: ExactForm, weights: np.ndarray, defined: np.ndarray | None) -> Grouped:
+    """:func:`group_exact` on the exact keys (values distinct as rationals)."""
     shape = np.shape(weights)
     w = np.asarray(weights, dtype=np.float64).reshape(-1)
     if defined is not None:

@@ -116,8 +116,27 @@ def call_decompose(*, means: Any, variances: Any) -> list[str]:
     return [f"{k} = {v!r}" for k, v in parts.items() if not (math.isnan(v) or v >= 0)]
 
 
+def refit_data(n: int, refits: int, groups: int) -> tuple[Any, Any, Any]:
+    """Labels, refits right 85 % of the time and groups (issue 35's many refits at scale)."""
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, n).astype(np.int8)
+    runs = np.where(rng.random((refits, n), dtype=np.float32) < 0.85, y, 1 - y).astype(np.int8)
+    return y, runs, rng.integers(0, groups, n)
+
+
+def call_refit_frame(*, n: int, refits: int, groups: int) -> dict[str, Any]:
+    """``evaluate(...).to_frame()`` of :func:`refit_data`, built in the child; returns the frame."""
+    from confusionlab import evaluate
+
+    y, runs, g = refit_data(n, refits, groups)
+    frame = evaluate(y, refits=runs, groups=g, progress=False).to_frame()
+    return {"violations": [], "frame": frame[["group", "metric", "value", "lower", "upper", "method"]]}
+
+
 base.CALLS.update(evaluation_method=call_evaluation_method, slice_mixtures=call_slice_mixtures,
-                  decompose=call_decompose)  # fmt: skip
+                  decompose=call_decompose, refit_frame=call_refit_frame)  # fmt: skip
 
 
 class EvaluateWorker(base.Worker):

@@ -30,7 +30,7 @@ from .._validation import (
 )
 from ..distribution import TRUE_VALUE_NODES, MetricDistribution
 from ..models import TARGETS, resolve_prior
-from ..planner import DRIFT_ALLOWANCE, SizePlan, interval_half_width, smallest_size, stable_size
+from ..planner import DRIFT_ALLOWANCE, SizePlan, TargetUnreachableError, interval_half_width, smallest_size, stable_size
 from . import label_metrics as lm
 from .evaluator import _di_from_outcomes
 from .uncertainty import exact_binary_facets
@@ -214,6 +214,26 @@ def _smaller_facet_a(size_a: int, k_a: int, size_d: int, k_d: int, prior: float)
     )
 
 
+def _infinite_upper_end(
+    size_a: int, k_a: int, size_d: np.ndarray, k_d: np.ndarray, prior: float, confidence: float
+) -> np.ndarray:
+    """Facet-d sizes at which DI's predictive interval surely ends at +inf.
+
+    DI is infinite when a new facet a shows no positive and facet d some:
+    ``P(DI = ∞) = P(k_a′ = 0)·(1 − P(k_d′ = 0))``, each factor a beta-binomial probability
+    of zero. Above the upper tail ``(1 − confidence)/2`` (with a margin far above the
+    lattice's pruned mass) the interval's upper end, hence the half-width, is infinite.
+
+    >>> _infinite_upper_end(5000, 1, np.array([1.0, 100.0]), np.array([0.0, 25.0]), 1.0, 0.95).tolist()
+    [True, True]
+    >>> _infinite_upper_end(5000, 500, np.array([100.0]), np.array([25.0]), 1.0, 0.95).tolist()
+    [False]
+    """
+    none_a = stats.betabinom.pmf(0, size_a, k_a + prior, size_a - k_a + prior)
+    none_d = stats.betabinom.pmf(0, size_d, k_d + prior, size_d - k_d + prior)
+    return none_a * (1.0 - none_d) > (1.0 - confidence) / 2 + 1e-9
+
+
 def _true_value_posterior(metric: str, size_a: int, k_a: int, size_d: int, k_d: int, prior: float):
     """The posterior of the metric's true value: each facet's rate ~ Beta(k + α, size − k + α),
     by the quantile product rule of :func:`~confusionlab.metric_distribution`'s true value
@@ -348,6 +368,10 @@ def plan_group_size(
         var = va + vd if name != "DI" else vd / qa**2 + qd**2 * va / qa**4
         return z * np.sqrt(var)
 
+    def infinite(sizes: np.ndarray) -> np.ndarray:
+        s = sizes.astype(np.float64)
+        return _infinite_upper_end(size_a, k_a, s, np.floor(rate_d * s + 0.5), alpha, confidence)
+
     cache: dict[tuple[int, int], tuple[float, float]] = {}
 
     def evaluate(size_d: int) -> tuple[float, float]:
@@ -361,9 +385,30 @@ def plan_group_size(
         h, grain = cache[size_d, k_d]
         return h, grain + max(DRIFT_ALLOWANCE, 1.0 / min(size_a, size_d))
 
-    size_d, h, curve = smallest_size(
-        evaluate, approximate, half_width, min_size=1, max_size=max_size, what="facet-d size"
-    )
+    try:
+        size_d, h, curve = smallest_size(
+            evaluate,
+            approximate,
+            half_width,
+            min_size=1,
+            max_size=max_size,
+            what="facet-d size",
+            infinite=infinite if name == "DI" and target == "next_test_set" else None,
+        )
+    except TargetUnreachableError as exc:
+        if math.isfinite(exc.best_half_width):
+            raise
+        none_a = float(stats.betabinom.pmf(0, size_a, k_a + alpha, size_a - k_a + alpha))
+        raise TargetUnreachableError(
+            f"no facet-d size up to {max_size:,} (max_size) reaches the half-width {half_width:g}: a new facet a "
+            f"of {size_a:,} at rate {rate_a:g} shows no positive with probability {none_a:.3g}, so DI is infinite "
+            f"with more than the upper tail's {(1 - confidence) / 2:.3g} at every facet-d size searched and its "
+            f"{confidence:.0%} interval has no upper end. Ask for target='true_value', or a larger size_a or rate_a",
+            best_N=exc.best_N,
+            best_half_width=exc.best_half_width,
+            max_size=max_size,
+            curve=exc.curve,
+        ) from None
     horizon = min(2 * size_d, max_size)
     n_stable = stable_size(evaluate, approximate, half_width, start=size_d, horizon=horizon, curve=curve)
     while min(2 * n_stable, max_size) > horizon:  # the horizon follows N_stable

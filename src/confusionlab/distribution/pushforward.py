@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..grouping import Grouped, group_clustered, group_exact
+from ..grouping import Grouped, group_clustered, group_exact, merge_equal_doubles
 from ..metrics import ExactForm, Metric
 from .arithmetic import key_arithmetic
 from .origin import Origin
@@ -66,6 +66,7 @@ def lattice_distribution(
         )
     else:
         grouped = group_exact(form, weights, defined=defined)
+    grouped = merge_equal_doubles(grouped)  # distinct rationals that are one double: one atom
     values, masses, counts = grouped.values, grouped.masses, grouped.counts
     w_at = np.broadcast_to(np.asarray(weights), shape)[np.unravel_index(where, shape)]
     for value, at in ((np.inf, ~undefined_at & (sign_at > 0)), (-np.inf, ~undefined_at & (sign_at < 0))):

@@ -1,16 +1,20 @@
-"""The posterior of a metric's true value, by a product quadrature of the rates' Beta posteriors."""
+"""The posterior of a metric's true value: a Beta for a single rate, else a product quadrature of
+the rates' Beta posteriors."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 from scipy import stats
 
+from .._validation import check_points, check_quantiles
 from ..confusion import ConfusionMatrix
 from ..metrics import Metric
 from .origin import Origin
 from .pmf import MetricDistribution
 
-__all__ = ["TRUE_VALUE_NODES", "TRUE_VALUE_PRIOR"]
+__all__ = ["SINGLE_RATES", "TRUE_VALUE_NODES", "TRUE_VALUE_PRIOR", "RateDistribution"]
 
 
 #: Quantile nodes per rate of the ``target="true_value"`` quadrature (K² points in all).
@@ -20,6 +24,66 @@ TRUE_VALUE_NODES = 400
 #: 95 % coverage in ``benchmarks/bench_coverage.py`` (α = 1 covered 81–85 % at N = 30 for an
 #: accurate model; RESULTS.md). The next test set keeps α = 1 (the paper's beta-binomial).
 TRUE_VALUE_PRIOR = 0.5
+
+
+#: The metrics that are one rate, with the counts (successes, failures) of its Beta posterior:
+#: recall = TPR ~ Beta(TP + α, FN + α), and so on.
+SINGLE_RATES = {"recall": ("tp", "fn"), "fnr": ("fn", "tp"), "tnr": ("tn", "fp"), "fpr": ("fp", "tn")}
+
+
+class RateDistribution(MetricDistribution):
+    """The true value of a single rate: its Beta posterior, exactly.
+
+    The atoms (:attr:`values`, :attr:`probabilities`) are the Beta's quantiles at the
+    probabilities (i + ½)/K of the quadrature (what mixtures, comparisons and figures pool);
+    ``cdf``, ``sf``, ``ppf``, ``interval``, ``mean``, ``var`` and ``support`` are the Beta's
+    own (scipy), so the interval is the Beta's central interval.
+
+    Examples
+    --------
+    >>> from confusionlab import ConfusionMatrix, metric_distribution
+    >>> d = metric_distribution(ConfusionMatrix(tp=3, fn=1, fp=4, tn=409), "recall", target="true_value")
+    >>> lo, hi = d.interval(0.95)
+    >>> ref = stats.beta(3.5, 1.5).interval(0.95)
+    >>> bool(abs(lo - ref[0]) < 1e-12 and abs(hi - ref[1]) < 1e-12), round(lo, 4), round(hi, 4)
+    (True, 0.2838, 0.9715)
+    """
+
+    def __init__(self, *args: Any, a: float, b: float, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.a, self.b = float(a), float(b)
+        self.beta = stats.beta(self.a, self.b)
+
+    def cdf(self, x: Any) -> np.ndarray | float:
+        """P(rate <= x), the Beta's cdf (1 at +inf, NaN at NaN)."""
+        x = check_points(x)
+        out = np.where(np.isnan(x), np.nan, self.beta.cdf(x))
+        return out if out.ndim else float(out)
+
+    def sf(self, x: Any) -> np.ndarray | float:
+        """P(rate > x), the Beta's survival function."""
+        x = check_points(x)
+        out = np.where(np.isnan(x), np.nan, self.beta.sf(x))
+        return out if out.ndim else float(out)
+
+    def ppf(self, q: Any) -> np.ndarray | float:
+        """The Beta's quantile function."""
+        out = np.asarray(self.beta.ppf(check_quantiles(q)), dtype=np.float64)
+        return out if out.ndim else float(out)
+
+    def mean(self) -> float:
+        return self.a / (self.a + self.b)
+
+    def var(self) -> float:
+        s = self.a + self.b
+        return self.a * self.b / (s * s * (s + 1.0))
+
+    def support(self) -> tuple[float, float]:
+        return 0.0, 1.0
+
+    def to_scipy(self) -> Any:
+        """The frozen ``scipy.stats.beta`` of the rate."""
+        return self.beta
 
 
 def _true_value_distribution(
@@ -39,7 +103,9 @@ def _true_value_distribution(
     if n_undef:
         vals = vals[~undefined_at] if undefined_value is None else np.where(undefined_at, undefined_value, vals)
     values, counts = np.unique(vals, return_counts=True)
-    return MetricDistribution(
+    single = SINGLE_RATES.get(m.name) if not n_undef else None
+    beta = {} if single is None else {"a": getattr(cm, single[0]) + alpha, "b": getattr(cm, single[1]) + alpha}
+    return (RateDistribution if beta else MetricDistribution)(
         values,
         counts / float(k * k),
         counts,
@@ -48,11 +114,12 @@ def _true_value_distribution(
         undefined_mass=undef_mass,
         undefined_points=n_undef,
         lattice_points=k * k,
-        strategy=f"quadrature({k}x{k})",
+        strategy=f"beta({beta['a']:g}, {beta['b']:g})" if beta else f"quadrature({k}x{k})",
         undefined_excluded=undefined_value is None,
         check_total=True,
         target="true_value",
-        cdf_error=(2 * k - 1) / k**2,
+        cdf_error=0.0 if beta else (2 * k - 1) / k**2,
         origin=origin,
-        method="quadrature",
+        method="exact" if beta else "quadrature",
+        **beta,
     )

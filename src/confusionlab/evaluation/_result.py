@@ -16,7 +16,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from .._result import Result, page_path
-from .._validation import InvalidParameterError, TooLargeError, check_confidence, check_int, check_memory
+from .._validation import InvalidParameterError, TooLargeError, check_confidence, check_int, check_memory, memory_limit
 from ..confusion import ConfusionMatrix
 from ..distribution import (
     EXACT_MIXTURE_POINTS,
@@ -33,6 +33,14 @@ from ..distribution import (
 from ..metrics import Metric, get_metric
 from ..models import SIMPLEX_MODELS, SLICE_MODELS, slice_model
 from . import _sampling
+from ._budget import (
+    KEPT_BYTES_PER_ATOM,
+    KeptDistributions,
+    kept_in_advance,
+    mixture_peak,
+    mixture_points,
+    parallel_jobs,
+)
 from ._metrics import _REFIT_WORDS, QUESTIONS, _is_macro, metric_label, metric_name, table_values
 from ._sampling import check_macro_memory, macro_distribution
 
@@ -189,6 +197,7 @@ class Evaluation(Result):
         self.method = method
         self.n_refits = 0 if run_tables is None else int(run_tables.shape[0])
         self._cache: dict[tuple[Any, ...], Any] = {}
+        self._kept = KeptDistributions(self._cache)
 
     @property
     def n_samples(self) -> int:
@@ -243,7 +252,8 @@ class Evaluation(Result):
         """
         method = method or self.method
         key = ("exact", metric, cm.as_tuple(), method)
-        if key not in self._cache:
+        found = self._cache.get(key)
+        if found is None:
             names = [metric]
             if self.model in SIMPLEX_MODELS:
                 names += [n for n in self.metrics if not _is_macro(n)]
@@ -251,18 +261,22 @@ class Evaluation(Result):
                 for name in dict.fromkeys(names):
                     k = ("exact", name, cm.as_tuple(), method)
                     if k not in self._cache:
-                        self._cache[k] = metric_distribution(
-                            cm,
-                            name,
-                            self.model,
-                            prior=self.prior,
-                            tolerance=self.tolerance,
-                            target=self.target,
-                            method=method,
-                            n_draws=self.n_draws,
-                            random_state=self._seed(cm),
+                        d = self._kept.keep(
+                            k,
+                            metric_distribution(
+                                cm,
+                                name,
+                                self.model,
+                                prior=self.prior,
+                                tolerance=self.tolerance,
+                                target=self.target,
+                                method=method,
+                                n_draws=self.n_draws,
+                                random_state=self._seed(cm),
+                            ),
                         )
-        return self._cache[key]
+                        found = d if k == key else found
+        return found
 
     def _check_exact(self) -> None:
         """For ``method="exact"``: refuse now (TooLargeError) when a binary metric's lattice of
@@ -297,23 +311,25 @@ class Evaluation(Result):
         :func:`~confusionlab.distribution.decompose` of the refits' moments.
         """
         key = ("mixed", metric, g, c)
-        if key not in self._cache:
+        found = self._cache.get(key)
+        if found is None:
             if not self._one_slice(metric):
                 dists = self._run_dists(metric, g, c)
                 means = np.array([d.mean() for d in dists])
                 variances = np.array([d.var() for d in dists])
-                self._cache[key] = (mixture(dists), decompose(means, variances), means)
+                found = self._kept.keep(key, (mixture(dists), decompose(means, variances), means))
             else:
                 if c is None:
                     self._binary(metric)
                     c = self.positive_index
                 cms = self._run_matrices(g, c)  # type: ignore[arg-type]
+                budget = EXACT_MIXTURE_POINTS if self.method == "auto" else None
+                self._kept.make_room(mixture_peak(get_metric(metric), cms[0].p, cms[0].n, budget))
                 try:
-                    budget = EXACT_MIXTURE_POINTS if self.method == "auto" else None
                     mix = slice_mixture(
                         cms, metric, self.model, prior=self.prior, tolerance=self.tolerance, max_points=budget
                     )
-                    self._cache[key] = (mix.distribution, mix.decompose(), mix.means)
+                    found = self._kept.keep(key, (mix.distribution, mix.decompose(), mix.means))
                 except TooLargeError:
                     # the refits' union lattice does not fit, or is above the budget of method="auto":
                     # pool the refits' own distributions, exact for method="exact", sampled for "auto"
@@ -322,8 +338,8 @@ class Evaluation(Result):
                     dists = [self._exact(cm, metric, method) for cm in cms]
                     means = np.array([d.mean() for d in dists])
                     variances = np.array([d.var() for d in dists])
-                    self._cache[key] = (mixture(dists), decompose(means, variances), means)
-        return self._cache[key]
+                    found = self._kept.keep(key, (mixture(dists), decompose(means, variances), means))
+        return found
 
     def _run_matrices(self, g: int, c: int) -> list[ConfusionMatrix]:
         """Each run's one-vs-rest matrix of group ``g`` (class ``c`` positive); runs with the
@@ -369,12 +385,23 @@ class Evaluation(Result):
         left = self._batch(names, sorted(set().union(*(todo[name] for name in names))))
         from tqdm.auto import tqdm
 
+        room = memory_limit() / 2 - self._kept.total  # the rest: what is computed when read
+
         for name in names:  # one metric at a time: a large group's lattice is the memory's largest item
             wanted = set(todo[name])
             jobs = [g for g in left[name] if g in wanted]
             if len(jobs) < 2:
                 continue
-            workers = min(4, os.cpu_count() or 1, len(jobs))
+            budget = EXACT_MIXTURE_POINTS if self.method == "auto" else None
+            counts = self._all_sizes()
+            sizes = [(int(counts["positives"][g]), int(counts["negatives"][g])) for g in jobs]
+            ahead = kept_in_advance([mixture_points(p, n, budget) for p, n in sizes], room)
+            jobs, sizes = jobs[:ahead], sizes[:ahead]
+            room -= sum(mixture_points(p, n, budget) for p, n in sizes) * KEPT_BYTES_PER_ATOM
+            if len(jobs) < 2:
+                continue
+            peaks = [mixture_peak(get_metric(name), p, n, budget) for p, n in sizes]
+            workers = parallel_jobs(peaks, min(4, os.cpu_count() or 1, len(jobs)))
             with (
                 threadpool_limits(limits=1, user_api="blas"),
                 ThreadPoolExecutor(workers) as pool,
@@ -416,7 +443,7 @@ class Evaluation(Result):
                     mix = mixes[i]
                     key = ("mixed", name, groups[i], None)
                     if key not in self._cache:
-                        self._cache[key] = (mix.distribution, part, mix.means)  # type: ignore[union-attr]
+                        self._kept.keep(key, (mix.distribution, part, mix.means))  # type: ignore[union-attr]
             left[name] = [g for g, mix in zip(groups, mixes, strict=True) if mix is None]
         return left
 

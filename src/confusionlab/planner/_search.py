@@ -70,6 +70,7 @@ def smallest_size(
     min_size: int,
     max_size: int,
     what: str = "N",
+    infinite: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> tuple[int, float, dict[int, float]]:
     """The smallest size whose exact half-width is at most ``half_width``: bracket, then scan.
 
@@ -87,6 +88,10 @@ def smallest_size(
         The sizes searched.
     what : str
         The size's name, for messages.
+    infinite : callable, optional
+        Vectorised ``sizes -> bool``: the sizes whose exact half-width is known to be
+        infinite (an interval end on an infinite value). They are recorded as such in the
+        curve, never evaluated nor scanned.
 
     Returns
     -------
@@ -133,7 +138,8 @@ def smallest_size(
 
     def exact(size: int, a: float | None = None) -> float:
         if size not in curve:
-            h, g = evaluate(size)
+            known = infinite is not None and bool(infinite(np.array([size], dtype=np.int64))[0])
+            h, g = (math.inf, 1.0) if known else evaluate(size)
             curve[size] = h
             a = float(approximate(np.array([size]))[0]) if a is None else a
             if math.isfinite(h) and math.isfinite(a) and a > 0 and h > 0:
@@ -169,6 +175,8 @@ def smallest_size(
                 candidate = np.isnan(approx) | (rho_lo * approx <= half_width)
             else:
                 candidate = np.ones(sizes.size, bool)
+            if infinite is not None:
+                candidate &= ~infinite(sizes)
             todo = np.flatnonzero(candidate & ~np.isin(sizes, evaluated))
             if not todo.size:
                 continue
