@@ -21,8 +21,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..._validation import check_progress
+from ...distribution.two_beta import beta_pair_distributions
 from ..results import BiasMetric
-from ..uncertainty import beta_pair_distributions
 from ._evaluate import Evaluated
 from ._verdicts import _reach, row_verdict
 

@@ -13,8 +13,9 @@ import pandas as pd
 
 from ..._result import Result, new_figure, page_path
 from ..._validation import InvalidParameterError, check_confidence, check_instance
+from ...distribution.posterior import interval_mc_error
 from ..results import QUESTIONS, VERDICTS, BiasMetric, favoured, verdict_of
-from ..uncertainty import DEFAULT_N_DRAWS, interval_mc_error
+from ..uncertainty import DEFAULT_N_DRAWS
 from ._frame import FrameRows
 from ._multiplicity import row_level
 from ._page import html_page
@@ -154,7 +155,7 @@ class Audit(FrameRows, Result):
         """Per row (facet, group, metric): how far its interval ends may move with another ``random_state``.
 
         0 for exact intervals; for Monte Carlo ones, the distribution-free error of
-        :func:`~confusionlab.bias.uncertainty.interval_mc_error` at the audit's level.
+        :func:`~confusionlab.distribution.posterior.interval_mc_error` at the audit's level.
         """
         df = self._frame
         keys = list(zip(df.facet, df.group, df.metric, strict=True))
