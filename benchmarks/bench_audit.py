@@ -15,7 +15,7 @@ race (5), age band (4); binary int label and prediction) and times, in the same 
   Bonferroni-simultaneous verdicts (median of 3), split into counting and the rest.
 
 The goal is ours / baseline <= 3 at 1e7 rows. The audit judges its groups on up to
-``auditing._WORKERS`` threads (min(4, CPUs)); ``--workers 1`` times it on one thread.
+``auditing._judge._WORKERS`` threads (min(4, CPUs)); ``--workers 1`` times it on one thread.
 
 ``--groups G`` (issue 20) times instead an audit of one facet with G groups (200 rows each) and the
 default metrics (DPPL, RD, SD, AD; the true value), against the code path before issue 20's
@@ -45,7 +45,7 @@ import pandas as pd
 
 from confusionlab.bias.auditing import AUDIT_METRICS, audit
 
-_AUDIT = importlib.import_module("confusionlab.bias.auditing")  # the module (bias.audit may be the function)
+_AUDIT = importlib.import_module("confusionlab.bias.auditing._judge")  # the module that judges the groups
 
 
 def make(n: int, seed: int = 0) -> pd.DataFrame:

@@ -14,8 +14,8 @@ import pytest
 from confusionlab import bias
 from confusionlab.bias.auditing import AUDIT_METRICS, COLUMNS, Audit, audit
 
-# the module (bias/__init__ may export the function under the same name)
-audit_module = importlib.import_module("confusionlab.bias.auditing")
+# the module that judges the groups (bias/__init__ exports the function audit)
+audit_module = importlib.import_module("confusionlab.bias.auditing._judge")
 
 METRICS = ["CI", "DPL", "DPPL", "DI", "RD", "AD"]
 

@@ -15,6 +15,7 @@ import pytest
 from confusionlab import InvalidParameterError, bias
 from confusionlab._validation import TooLargeError, set_memory_limit
 from confusionlab.bias import auditing
+from confusionlab.bias.auditing import _evaluate, _judge, _size
 
 
 def _frame(groups: int, per_group: int = 20, seed: int = 0) -> pd.DataFrame:
@@ -30,13 +31,13 @@ def _no_evaluation(monkeypatch: pytest.MonkeyPatch) -> None:
     def evaluated(*args, **kwargs):
         raise AssertionError("a group was evaluated before the refusal")
 
-    monkeypatch.setattr(auditing, "Evaluator", evaluated)
+    monkeypatch.setattr(_evaluate, "Evaluator", evaluated)
 
 
 def test_twenty_thousand_rows_answer_and_more_are_refused_up_front(monkeypatch):
     assert auditing.MAX_AUDIT_ROWS == 20_000
     default = ["DPPL", "RD", "SD", "AD"]
-    auditing._check_size(["g"], [list(range(5_000))], 5_000, default, "true_value")  # 20,000 rows: within
+    _size._check_size(["g"], [list(range(5_000))], 5_000, default, "true_value")  # 20,000 rows: within
     _no_evaluation(monkeypatch)
     with pytest.raises(InvalidParameterError, match=r"5,001 groups × 4 metrics = 20,004 audit rows.*MAX_AUDIT_ROWS"):
         bias.audit(_frame(5_001, per_group=2), label="y", positive_values=[1], predicted="p", facets="g", margin=0.05)
@@ -44,16 +45,16 @@ def test_twenty_thousand_rows_answer_and_more_are_refused_up_front(monkeypatch):
 
 def test_slow_rows_count_four_times_so_5000_of_them_answer_as_before():
     values = [list(range(5_001))]
-    auditing._check_size(["g"], values, 5_000, ["DI"], "true_value")  # the ratio: 5,000 rows, 20,000 of work
+    _size._check_size(["g"], values, 5_000, ["DI"], "true_value")  # the ratio: 5,000 rows, 20,000 of work
     with pytest.raises(InvalidParameterError, match=r"5,001 audit rows \(DI counts 4 rows each: 20,004 rows of work\)"):
-        auditing._check_size(["g"], values, 5_001, ["DI"], "true_value")
+        _size._check_size(["g"], values, 5_001, ["DI"], "true_value")
     # a 5,000-value facet with DPPL and DI (issue 21's sweep) is refused up front, not a two-minute run
     with pytest.raises(InvalidParameterError, match=r"25,000 rows of work.*a row id is not a facet"):
-        auditing._check_size(["g"], values, 5_000, ["DPPL", "DI"], "true_value")
+        _size._check_size(["g"], values, 5_000, ["DPPL", "DI"], "true_value")
     # for the next test set RD, SD, AD are Monte Carlo and DPPL a lattice: every row counts 4
-    auditing._check_size(["g"], values, 1_250, ["DPPL", "RD", "SD", "AD"], "next_test_set")
+    _size._check_size(["g"], values, 1_250, ["DPPL", "RD", "SD", "AD"], "next_test_set")
     with pytest.raises(InvalidParameterError, match="MAX_AUDIT_ROWS"):
-        auditing._check_size(["g"], values, 1_251, ["DPPL", "RD", "SD", "AD"], "next_test_set")
+        _size._check_size(["g"], values, 1_251, ["DPPL", "RD", "SD", "AD"], "next_test_set")
 
 
 def test_the_memory_estimate_refuses_before_any_group_is_evaluated(monkeypatch):
@@ -70,7 +71,7 @@ def test_blocks_of_groups_give_the_same_audit(monkeypatch):
     df = _frame(12, per_group=60)
     kw = dict(label="y", positive_values=[1], predicted="p", facets="g", margin=0.05, progress=False)
     whole = bias.audit(df, **kw).to_frame()
-    monkeypatch.setattr(auditing, "_JUDGE_BLOCK", 5)  # three blocks: 5, 5 and 2 groups
+    monkeypatch.setattr(_judge, "_JUDGE_BLOCK", 5)  # three blocks: 5, 5 and 2 groups
     blocks = bias.audit(df, **kw).to_frame()
     pd.testing.assert_frame_equal(whole, blocks)
     assert whole.metric.nunique() == 4 and len(whole) == 48

@@ -14,8 +14,9 @@ import pandas as pd
 import pytest
 
 from confusionlab import bias
+from confusionlab.bias import _cdd, uncertainty
 from confusionlab.bias import label_metrics as lm
-from confusionlab.bias import uncertainty
+from confusionlab.distribution import count_draws
 
 
 def _outcomes(groups: int, size: int, seed: int = 1) -> np.ndarray:
@@ -26,7 +27,7 @@ def _outcomes(groups: int, size: int, seed: int = 1) -> np.ndarray:
 @pytest.mark.parametrize("target", ["next_test_set", "true_value"])
 def test_exact_moments_are_the_monte_carlo_moments(target):
     g = _outcomes(150, 12)
-    mean, var = uncertainty._cdd_moments(g, 1.0, target)
+    mean, var = _cdd._cdd_moments(g, 1.0, target)
 
     def cdd(x: np.ndarray) -> np.ndarray:
         return lm.conditional_demographic_disparity(x.reshape(*x.shape[:-1], 2, 2))
@@ -40,9 +41,9 @@ def test_exact_moments_are_the_monte_carlo_moments(target):
 @pytest.mark.parametrize("target", ["next_test_set", "true_value"])
 def test_normal_interval_agrees_with_the_monte_carlo_one(target, monkeypatch):
     g = _outcomes(200, 12)
-    monkeypatch.setattr(uncertainty, "CDD_MC_BUDGET", 10**12)
+    monkeypatch.setattr(_cdd, "CDD_MC_BUDGET", 10**12)
     mc = uncertainty.cdd_distribution(g, target=target, n_draws=20_000)
-    monkeypatch.setattr(uncertainty, "CDD_MC_BUDGET", 0)
+    monkeypatch.setattr(_cdd, "CDD_MC_BUDGET", 0)
     normal = uncertainty.cdd_distribution(g, target=target)
     assert mc.strategy.startswith("monte carlo") and normal.strategy.startswith("normal approximation")
     err = uncertainty.interval_mc_error(mc, 0.95)
@@ -60,8 +61,8 @@ def test_five_thousand_subgroups_draw_nothing(monkeypatch):
     def no_draws(*args, **kwargs):
         raise AssertionError("CDDL drew Monte Carlo samples of 5,000 subgroups")
 
-    monkeypatch.setattr(uncertainty, "dirichlet_multinomial_rows", no_draws)
-    monkeypatch.setattr(uncertainty, "dirichlet_rows", no_draws)
+    monkeypatch.setattr(count_draws, "dirichlet_multinomial_rows", no_draws)
+    monkeypatch.setattr(count_draws, "dirichlet_rows", no_draws)
     for target in ("next_test_set", "true_value"):
         r = bias.report(df, label="y", positive_values=[1], facet="sex", facet_values=["F"], group="zip",
                         stage="pre", target=target)  # fmt: skip

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from confusionlab import InvalidParameterError, bias
-from confusionlab.bias import auditing
+from confusionlab.bias.auditing import _cells, _evaluate
 
 
 def _frame(groups, seed=0):
@@ -31,14 +31,14 @@ def test_a_row_id_facet_is_refused_up_front(monkeypatch):
     def evaluated(*args, **kwargs):
         raise AssertionError("a group was evaluated before the refusal")
 
-    monkeypatch.setattr(auditing, "Evaluator", evaluated)
+    monkeypatch.setattr(_evaluate, "Evaluator", evaluated)
     df = _frame(range(100_000))
     with pytest.raises(InvalidParameterError, match=r"MAX_AUDIT_ROWS.*a row id is not a facet"):
         bias.audit(df, label="y", positive_values=[1], predicted="p", facets="g", margin=0.1)
 
 
 def test_too_many_combinations_refused(monkeypatch):
-    monkeypatch.setattr(auditing, "MAX_COMBINATIONS", 10)
+    monkeypatch.setattr(_cells, "MAX_COMBINATIONS", 10)
     with pytest.raises(InvalidParameterError, match="MAX_COMBINATIONS"):
         bias.audit(_frame([i % 11 for i in range(200)]), label="y", positive_values=[1], facets="g", margin=0.1)
 
@@ -125,7 +125,7 @@ def test_a_group_of_one_row_is_never_decided_except_its_representation(target):
 def test_a_verdict_the_counts_could_not_have_contradicted_is_no_verdict():
     # KS of one row against a rest with half positives is about 0.5 whichever label the row has
     # (|0.5 - 0| or |0.5 - 1|): "bias" at margin 0.1 would be a property of the size, not of the data
-    from confusionlab.bias.auditing import _either_way
+    from confusionlab.bias.auditing._verdicts import _either_way
 
     assert not _either_way([0.49, 0.51, 0.5], 0.0, 0.1)
     assert not _either_way([0.02, 0.07], 0.0, 0.1)  # JS smoothed: inside whatever the row

@@ -11,6 +11,7 @@ from confusionlab import bias
 from confusionlab._validation import TooLargeError, set_memory_limit
 from confusionlab.bias import uncertainty as un
 from confusionlab.bias.counts import CountTable
+from confusionlab.distribution import count_draws
 
 
 def _grouped_table(groups: int) -> CountTable:
@@ -29,7 +30,7 @@ def small_memory_limit():
 def test_cddl_interval_draws_in_chunks_whatever_the_number_of_groups(monkeypatch):
     """5,000 subgroups: the draws used to be materialised at once (n_draws x groups x 4 cells,
     > 9 GB at the default 20,000 draws); now the working memory is a chunk, here 1 MiB."""
-    monkeypatch.setattr(un, "CHUNK_BYTES", 1024**2)
+    monkeypatch.setattr(count_draws, "CHUNK_BYTES", 1024**2)
     t = _grouped_table(5000)
     r = bias.report_from_counts(t, stage="pre", n_draws=200)
     tracemalloc.start()

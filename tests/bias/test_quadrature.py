@@ -15,8 +15,8 @@ from scipy import integrate, special, stats
 
 from confusionlab import bias
 from confusionlab.bias import CountTable, report_from_counts
-from confusionlab.bias._quadrature import TwoBetaCdf
 from confusionlab.bias.uncertainty import beta_pair_distributions
+from confusionlab.distribution.quadrature import TwoBetaCdf
 
 SMOOTH = [(30.5, 70.5, 5.5, 25.5), (3000.0, 7000.0, 40.0, 160.0), (2.0, 5000.0, 3.0, 300.0), (12.0, 4.0, 401.0, 601.0)]
 EDGE = [(1.0, 21.0, 9.0, 1.0), (0.5, 20.5, 3.5, 7.5), (1.0, 1.0, 1.0, 1.0), (0.5, 2000.5, 0.5, 30.5)]

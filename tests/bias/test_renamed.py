@@ -132,3 +132,34 @@ def test_bias_datasets_module_moved_to_datasets():
     pd.testing.assert_frame_equal(load_adult("test"), datasets.load_adult("test"), check_exact=True)
     with pytest.raises(AttributeError, match="no_such_name"):
         old_module.no_such_name  # noqa: B018
+
+
+def test_the_old_quadrature_module_warns_and_gives_the_same_objects():
+    """The quadrature of two Beta rates moved to ``confusionlab.distribution.quadrature``: the old
+    module still works for one release, with a FutureWarning naming the new one."""
+    import importlib
+    import sys
+
+    from confusionlab.distribution import quadrature as new
+
+    sys.modules.pop("confusionlab.bias._quadrature", None)
+    with pytest.warns(
+        FutureWarning, match=r"confusionlab\.bias\._quadrature is moved to confusionlab\.distribution\.quadrature"
+    ):
+        old = importlib.import_module("confusionlab.bias._quadrature")
+    for name in old.__all__:
+        assert getattr(old, name) is getattr(new, name)
+
+
+def test_the_generic_posterior_machinery_keeps_its_old_path():
+    """What moved down to ``confusionlab.distribution`` is the same object under ``bias.uncertainty``."""
+    from confusionlab.distribution import count_draws, posterior, two_beta
+
+    for module in (posterior, two_beta, count_draws):
+        for name in module.__all__:
+            if hasattr(un, name):
+                assert getattr(un, name) is getattr(module, name), name
+    moved = ["posterior_distribution", "sampled_distribution", "interval_mc_error", "prob_sign_real",
+             "beta_pair_distributions", "MIN_BETA_PARAMETER", "PROGRESS_DELAY", "DEFAULT_N_DRAWS", "CHUNK_BYTES",
+             "dirichlet_multinomial_draws", "sampled_metric", "sampled_metrics"]  # fmt: skip
+    assert all(hasattr(un, name) for name in moved)

@@ -11,6 +11,7 @@ from scipy import stats
 from confusionlab import bias
 from confusionlab.bias import label_metrics as lm
 from confusionlab.bias import uncertainty as un
+from confusionlab.distribution import count_draws
 
 
 def _bb_moments(n, k, alpha=1.0):
@@ -176,7 +177,7 @@ def test_shared_lattice_or_draws_equal_each_metric_alone(o, max_points):
 def test_sampled_metrics_equal_sampled_metric_across_chunks(monkeypatch):
     cells = np.array([[30, 10, 4, 50], [6, 4, 1, 15]])
     fns = {"AD": lambda x: x[..., 1, 0] / x[..., 1, :].sum(axis=-1), "TE": lambda x: x[..., 0, 1] - x[..., 1, 2]}
-    monkeypatch.setattr(un, "CHUNK_BYTES", 8 * 40 * 37)  # 37 draws a chunk: many chunks, one stream
+    monkeypatch.setattr(count_draws, "CHUNK_BYTES", 8 * 40 * 37)  # 37 draws a chunk: many chunks, one stream
     together = un.sampled_metrics(fns, cells, n_draws=1000, random_state=np.random.SeedSequence(4))
     for name, fn in fns.items():
         alone = un.sampled_metric(fn, cells, n_draws=1000, random_state=np.random.SeedSequence(4))

@@ -26,10 +26,11 @@ module per dataframe engine behind one ``count_cells`` interface),
 :mod:`.prediction_metrics` (post-training), :mod:`.uncertainty`,
 :mod:`.evaluator` (metrics and posteriors from a count table),
 :mod:`.results` (:class:`BiasMetric`, :class:`BiasReport`), :mod:`.report`
-(the entry points), :mod:`.auditing` (fairness audits, imported on first use: they
-need pandas), :mod:`.figures` (their matplotlib figures), :mod:`.planning` (group
-sizes). UCI Adult is a dataset: :func:`confusionlab.datasets.load_adult`. Heavy engines
-(polars, DuckDB, Dask, pandas, scikit-learn) are never imported here.
+(the entry points), :mod:`.auditing` (fairness audits, a package of one module
+per step, imported on first use: they need pandas), :mod:`.figures` (their
+matplotlib figures), :mod:`.planning` (group sizes). UCI Adult is a dataset:
+:func:`confusionlab.datasets.load_adult`. Heavy engines (polars, DuckDB, Dask,
+pandas, scikit-learn) are never imported here.
 
 :class:`BiasMetric`, :class:`BiasReport` and :class:`Audit` are results of the
 library's one protocol: ``value``, ``interval(confidence)``, ``to_frame()``,

@@ -17,6 +17,9 @@ from typing import Any
 import numpy as np
 
 from ..distribution import MetricDistribution
+from ..distribution.count_draws import sampled_metric, sampled_metrics
+from ..distribution.posterior import sampled_distribution
+from ..distribution.two_beta import beta_pair_distributions
 from ..models import resolve_prior
 from . import label_metrics as lm
 from . import prediction_metrics as pm
@@ -25,16 +28,12 @@ from .counts import CountTable
 from .results import DESCRIPTIONS, BiasMetric
 from .uncertainty import (
     CONFUSION_RATES,
-    beta_pair_distributions,
     beta_pair_of_confusion,
     beta_pair_of_outcomes,
     cdd_distribution,
     exact_binary_facets,
     exact_binary_facets_shared,
     exact_facet_sizes,
-    sampled_distribution,
-    sampled_metric,
-    sampled_metrics,
 )
 
 __all__ = ["Evaluator", "root_seed"]
@@ -163,8 +162,9 @@ class Evaluator:
 
     def _rates(self, name: str, fn: Callable, cm: np.ndarray) -> Callable[[str], MetricDistribution | None]:
         """A difference of two facets' rates of confusion cells (RD, DAR, SD, DRR, AD): for the true value
-        the difference of their Beta posteriors, exactly (:func:`~.uncertainty.beta_pair_distributions`);
-        for the next test set Dirichlet-multinomial draws, as the other confusion metrics."""
+        the difference of their Beta posteriors, exactly
+        (:func:`~confusionlab.distribution.two_beta.beta_pair_distributions`); for the next test set
+        Dirichlet-multinomial draws, as the other confusion metrics."""
         sampled = self._sampled(name, fn, cm)
 
         def posterior(target: str) -> MetricDistribution | None:
@@ -178,7 +178,7 @@ class Evaluator:
     def pair_params(self, name: str) -> tuple[str, tuple[float, float, float, float]] | None:
         """(kind, Beta parameters) of ``name``'s true value when it is a function of two facets' Beta rates.
 
-        What :func:`~.uncertainty.beta_pair_distributions` needs to compute the true value of
+        What :func:`~confusionlab.distribution.two_beta.beta_pair_distributions` needs to compute the true value of
         many rows together (an audit); None for the other metrics. Its distribution is then
         exactly what the metric's own posterior gives for ``target="true_value"``.
         """
@@ -312,7 +312,7 @@ class Evaluator:
         the confusion counts. Each metric's ``distribution`` is filled with
         exactly what its own posterior would give (same lattice, weights, draws
         and ``random_state``; see :func:`~.uncertainty.exact_binary_facets_shared`
-        and :func:`~.uncertainty.sampled_metrics`), computed once per family.
+        and :func:`~confusionlab.distribution.count_draws.sampled_metrics`), computed once per family.
         Metrics outside a family, undefined, or already computed are left as they are.
 
         Examples

@@ -22,8 +22,9 @@ from typing import Any
 from .._result import Result, new_figure
 from .._validation import check_choice, check_confidence, check_margin
 from ..distribution import MetricDistribution
+from ..distribution.posterior import interval_mc_error, prob_sign_real
+from ..models import TARGETS
 from .counts import CountTable
-from .uncertainty import TARGETS, interval_mc_error, prob_sign_real
 
 __all__ = [
     "DESCRIPTIONS",
@@ -266,7 +267,7 @@ class BiasMetric(Result):
     def mc_error(self, confidence: float = 0.95, target: str | None = None) -> float:
         """How far the interval's ends may move with another ``random_state`` (0 when exact).
 
-        See :func:`~confusionlab.bias.uncertainty.interval_mc_error`; NaN without an interval.
+        See :func:`~confusionlab.distribution.posterior.interval_mc_error`; NaN without an interval.
         """
         confidence = check_confidence(confidence)
         return interval_mc_error(self.distribution_for(target), confidence)

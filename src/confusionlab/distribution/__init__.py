@@ -27,6 +27,13 @@ The modules, one idea each: :mod:`~confusionlab.distribution.pmf` (the distribut
 :mod:`~confusionlab.distribution.mixtures`, :mod:`~confusionlab.distribution.batched`,
 :mod:`~confusionlab.distribution.lean`, :mod:`~confusionlab.distribution.moments` (mixtures)
 and :mod:`~confusionlab.distribution.variance` (the law of total variance).
+
+The posterior machinery of metrics of small count tables: a distribution
+from a posterior's weighted atoms or draws, its Monte Carlo error and sign
+(:mod:`~confusionlab.distribution.posterior`), Dirichlet-multinomial draws of count vectors
+reduced in bounded memory (:mod:`~confusionlab.distribution.count_draws`), and the true value of
+a function of two Beta rates (:mod:`~confusionlab.distribution.two_beta`, by the quadrature of
+:mod:`~confusionlab.distribution.quadrature`).
 """
 
 from ..models import TARGETS

@@ -4,7 +4,7 @@ The ROC panel is a canvas chart (:class:`~confusionlab.widgets.canvas_chart.Bias
 drawn offline in the static HTML export too), the table and slider are ipywidgets.
 Everything shown comes from :mod:`confusionlab.bias` and the core: the per-facet confusion counts of
 the report's count table, posterior predictive draws from
-:func:`confusionlab.bias.uncertainty.dirichlet_multinomial_draws` (the model the
+:func:`confusionlab.distribution.count_draws.dirichlet_multinomial_draws` (the model the
 post-training intervals use), each metric's ``interval``, and the rates of
 :class:`confusionlab.ConfusionMatrix`.
 """
@@ -23,8 +23,8 @@ from .._deprecation import renamed_arguments
 from .._validation import InvalidParameterError, check_instance, check_int, check_random_state
 from .._views import register_view
 from ..bias.results import BiasMetric, BiasReport
-from ..bias.uncertainty import dirichlet_multinomial_draws
 from ..confusion import CONFUSION_ORDER, ConfusionMatrix
+from ..distribution.count_draws import dirichlet_multinomial_draws
 from ..palette import GROUP_COLOURS, NEUTRAL, THEME
 from ._common import Confidence, StatefulWidget
 from .canvas_chart import BiasChart, series
