@@ -7,6 +7,7 @@ from scipy import stats
 
 from ..confusion import ConfusionMatrix
 from ..metrics import Metric
+from ..models import TRUE_VALUE_PRIOR
 from .origin import Origin
 from .pmf import MetricDistribution
 
@@ -15,11 +16,6 @@ __all__ = ["TRUE_VALUE_NODES", "TRUE_VALUE_PRIOR"]
 
 #: Quantile nodes per rate of the ``target="true_value"`` quadrature (K² points in all).
 TRUE_VALUE_NODES = 400
-#: α of the rates' Beta posteriors for ``target="true_value"`` when ``prior`` is not given
-#: (Jeffreys'), as :func:`confusionlab.evaluate`: the prior whose 95 % intervals came closest to
-#: 95 % coverage in ``benchmarks/bench_coverage.py`` (α = 1 covered 81–85 % at N = 30 for an
-#: accurate model; RESULTS.md). The next test set keeps α = 1 (the paper's beta-binomial).
-TRUE_VALUE_PRIOR = 0.5
 
 
 def _true_value_distribution(
