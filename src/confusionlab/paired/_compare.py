@@ -504,8 +504,8 @@ def compare_paired_cells(
     model, tolerance, undefined_value, n_draws = check_options(model, tolerance, undefined, n_draws, stacklevel=3)
     method = check_choice(method, "method", ("auto", "exact", "monte-carlo"))
     target = check_choice(target, "target", TARGETS)
+    rng = check_random_state(random_state)  # refused here, whichever path answers
     if target == "true_value":
-        rng = check_random_state(random_state)
         check_true_value_question(model, future_size, method)
         positives, negatives = counts.as_array()
         engine = TrueValueEngine(m, model, counts.p, counts.n, positives, negatives, n_draws, rng, undefined_value)
@@ -530,7 +530,6 @@ def compare_paired_cells(
     if exact is not None:
         engine, pruned = exact
     else:
-        rng = check_random_state(random_state)
         positives, negatives = counts.as_array()
         engine = MonteCarloEngine(m, model, p, n, positives, negatives, n_draws, rng, undefined_value)
         pruned = 0.0

@@ -357,6 +357,7 @@ def rank_models(
     target = check_choice(target, "target", TARGETS)
     method = check_choice(method, "method", ("auto", "exact", "monte-carlo"))
     show = check_progress(progress)
+    rng = check_random_state(random_state)  # refused here, whichever path answers
     if target == "true_value":
         check_true_value_question(model, future_size, method)
     p, n = check_test_set_size(future_size, p_obs, n_obs)
@@ -395,7 +396,6 @@ def rank_models(
             if budget > MAX_PAIRWISE_POINTS:
                 exact_pairs = False
                 break
-    rng = check_random_state(random_state)
     check_n_draws(n_draws, bytes_per_draw=k * 48)  # k counts, values and ranks per draw
     prior = 2.0 ** (1 - k)
     bitmat = ((np.arange(2**k)[:, None] >> np.arange(k)[None, :]) & 1).astype(np.int64)  # (cells, k)
