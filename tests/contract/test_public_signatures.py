@@ -161,6 +161,42 @@ def test_shared_defaults_and_annotations(key):
     assert not wrong, f"{key}: " + "; ".join(wrong)
 
 
+def test_practitioner_questions_answer_the_true_value():
+    practitioner = [
+        "evaluate",
+        "compare_paired",
+        "compare_paired_cells",
+        "rank_models",
+        "plan_test_size",
+        "bias.plan_group_size",
+        "bias.report",
+        "bias.audit",
+        "roc_curve",
+        "precision_recall_curve",
+        "compare_auc",
+        "calibration",
+        "RocCurve.interval",
+        "PrecisionRecallCurve.interval",
+        "MulticlassRocCurve.interval",
+        "AucComparison.interval",
+    ]
+    assert {key: DEFAULTS[key].target for key in practitioner} == dict.fromkeys(practitioner, "true_value")
+    assert DEFAULTS["metric_distribution"].target == "next_test_set"
+
+
+def test_one_seed_everywhere_but_rvs():
+    seeds = {
+        key: row.random_state
+        for key, row in DEFAULTS.items()
+        if "random_state" in inspect.signature(WALKED[key]).parameters
+    }
+    assert {key for key, seed in seeds.items() if seed != 0} <= {
+        "MetricDistribution.rvs",  # scipy's convention: fresh draws
+        "Calibration.p_value",  # None: the result's own seed, itself 0 by default
+        "CalibrationSet.p_value",
+    }
+
+
 # ----------------------------------------------------------------------------- invalid values
 _Y = np.array([1, 0] * 10)
 _PRED_A = np.array([1, 0, 0, 0, 1, 1, 1, 0, 1, 0] * 2)

@@ -15,7 +15,9 @@ required argument is :data:`REQUIRED`). The signatures write their defaults as l
 a test checks them against this table.
 
 >>> DEFAULTS["evaluate"].target, DEFAULTS["evaluate"].alpha["true_value"]
-('next_test_set', 0.5)
+('true_value', 0.5)
+>>> DEFAULTS["metric_distribution"].target
+'next_test_set'
 >>> DEFAULTS["bias.plan_group_size"].alpha["true_value"], DEFAULTS["plan_test_size"].alpha["true_value"]
 (1.0, 0.5)
 >>> DEFAULTS["RocCurve.interval"].default("n_resamples"), SHARED_DEFAULTS["confidence"]
@@ -134,10 +136,10 @@ _COEFFICIENT = EntryDefaults(None)
 DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
     {
         # -- the practitioner's questions --------------------------------------------------
-        "evaluate": EntryDefaults("next_test_set", alpha=_BY_QUESTION, n_draws=20_000),
-        "compare_paired": EntryDefaults("next_test_set", alpha=_UNIFORM, n_draws=100_000),
-        "compare_paired_cells": EntryDefaults("next_test_set", alpha=_UNIFORM, n_draws=100_000),
-        "rank_models": EntryDefaults("next_test_set", alpha=_UNIFORM, n_draws=100_000),
+        "evaluate": EntryDefaults("true_value", alpha=_BY_QUESTION, n_draws=20_000),
+        "compare_paired": EntryDefaults("true_value", alpha=_UNIFORM, n_draws=100_000),
+        "compare_paired_cells": EntryDefaults("true_value", alpha=_UNIFORM, n_draws=100_000),
+        "rank_models": EntryDefaults("true_value", alpha=_UNIFORM, n_draws=100_000),
         "plan_test_size": EntryDefaults("true_value", alpha=_BY_QUESTION),
         "planner.normal_half_width": EntryDefaults("next_test_set", prior=1.0, alpha=_UNIFORM),
         "bias.plan_group_size": EntryDefaults("true_value", prior="uniform", alpha=_UNIFORM),
@@ -150,7 +152,7 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "roc_curve": EntryDefaults("true_value"),
         "precision_recall_curve": EntryDefaults("true_value"),
         "compare_auc": EntryDefaults("true_value"),
-        "calibration": EntryDefaults("true_value", random_state=None, n_draws=10_000),
+        "calibration": EntryDefaults("true_value", n_draws=10_000),
         "calibration.central_interval": EntryDefaults(None),
         "calibration.sidak_level": EntryDefaults(None, arguments={"confidence": REQUIRED}),
         # -- the paper's object: the next test set's PMF -----------------------------------
@@ -165,10 +167,10 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "stability.krippendorff_alpha": _COEFFICIENT,
         "stability.stability_curve": _COEFFICIENT,
         # -- the results' methods that ask a question or draw --------------------------------
-        "MetricDistribution.rvs": EntryDefaults(None, random_state=None),
-        "RocCurve.interval": EntryDefaults("true_value", random_state=None),
-        "PrecisionRecallCurve.interval": EntryDefaults("true_value", random_state=None),
-        "MulticlassRocCurve.interval": EntryDefaults("true_value", random_state=None),
+        "MetricDistribution.rvs": EntryDefaults(None, random_state=None),  # scipy's convention: fresh draws
+        "RocCurve.interval": EntryDefaults("true_value"),
+        "PrecisionRecallCurve.interval": EntryDefaults("true_value"),
+        "MulticlassRocCurve.interval": EntryDefaults("true_value"),
         "AucComparison.interval": EntryDefaults("true_value"),
         "GroupedCurves.interval": EntryDefaults("true_value"),
         "GroupedCurves.intervals": EntryDefaults("true_value"),
@@ -176,9 +178,10 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "GroupedAucComparison.interval": EntryDefaults("true_value"),
         "GroupedAucComparison.intervals": EntryDefaults("true_value"),
         "GroupedAucComparison.gap_intervals": EntryDefaults("true_value"),
+        # None: the result's own seed (from calibration's random_state, 0 by default)
         "Calibration.p_value": EntryDefaults(None, random_state=None),
         "CalibrationSet.p_value": EntryDefaults(None, random_state=None),
-        "StabilityResult.interval": EntryDefaults(None, random_state=None),
+        "StabilityResult.interval": EntryDefaults(None),
         "BiasMetric.interval": EntryDefaults(None),
         "BiasMetric.mc_error": EntryDefaults(None),
         "BiasMetric.verdict": EntryDefaults(None),
