@@ -31,7 +31,9 @@ def test_the_data_path_takes_the_checked_options_object():
         progress=False,
     )
     got = evaluate_data(df, "y", "p", groups="g", options=options)
-    expected = cl.evaluate(y, p, groups=g, model="binomial", metrics="f1", tolerance=1e-9, min_class_size=40)
+    expected = cl.evaluate(
+        y, p, groups=g, model="binomial", metrics="f1", tolerance=1e-9, min_class_size=40, target="next_test_set"
+    )
     pd.testing.assert_frame_equal(got.to_frame(), expected.to_frame())
     assert (got.model, got.tolerance, got.n_draws, got.min_class_size) == ("binomial", 1e-9, 500, 40)
 

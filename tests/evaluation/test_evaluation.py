@@ -41,7 +41,7 @@ def _same(a, b) -> None:
 @pytest.mark.parametrize("metric", ["f1", "mcc", "balanced_accuracy", "precision"])
 def test_distribution_is_the_cores_on_sklearns_counts(metric: str) -> None:
     y, pred, _, groups = _binary_data(1)
-    ev = evaluate(y, pred, groups=groups)
+    ev = evaluate(y, pred, groups=groups, target="next_test_set")
     _same(ev.distribution(metric), metric_distribution(_sk_cm(y, pred), metric))
     for name, d in ev.by_group(metric).items():
         _same(d, metric_distribution(_sk_cm(y[groups == name], pred[groups == name]), metric))
@@ -62,7 +62,10 @@ def test_model_and_target_pass_through() -> None:
     y, pred, _, _ = _binary_data(3)
     cm = _sk_cm(y, pred)
     for model in ("binomial", "dirichlet-multinomial"):
-        _same(evaluate(y, pred, model=model).distribution("mcc"), metric_distribution(cm, "mcc", model))
+        _same(
+            evaluate(y, pred, model=model, target="next_test_set").distribution("mcc"),
+            metric_distribution(cm, "mcc", model),
+        )
     d = evaluate(y, pred, target="true_value").distribution("mcc")  # Jeffreys' prior by default
     _same(d, metric_distribution(cm, "mcc", target="true_value", prior=0.5))
     assert d.target == "true_value"
@@ -74,7 +77,7 @@ def test_model_and_target_pass_through() -> None:
 # ----------------------------------------------------------------------------- refits
 def test_refit_mixture_and_decomposition_by_brute_force() -> None:
     y, _, runs, groups = _binary_data(4)
-    ev = evaluate(y, refits=runs, groups=groups)
+    ev = evaluate(y, refits=runs, groups=groups, target="next_test_set")
     for name in [None, "F", "M", "X"]:
         sel = np.ones(y.size, bool) if name is None else groups == name
         dists = [metric_distribution(_sk_cm(y[sel], r[sel]), "f1") for r in runs]
@@ -148,7 +151,7 @@ def test_macro_values_equal_sklearn(seed: int) -> None:
 
 def test_per_class_is_exact_one_vs_rest() -> None:
     y, pred = _multiclass(3)
-    ev = evaluate(y, pred)
+    ev = evaluate(y, pred, target="next_test_set")
     mcm = multilabel_confusion_matrix(y, pred, labels=[0, 1, 2, 3])
     per = ev.per_class("f1")
     for c in range(4):
@@ -174,7 +177,9 @@ def _numpy_macro_f1(table: np.ndarray, draws: int, rng: np.random.Generator, alp
 @pytest.mark.parametrize(("prior", "alpha"), [(None, 0.1), ("uniform", 1.0)])  # None: the default, α = 0.1
 def test_macro_f1_mean_within_five_standard_errors_of_numpy_simulation(prior, alpha) -> None:
     y, pred = _multiclass(4, m=150, k=3)
-    ev = evaluate(y, pred, n_draws=20_000, random_state=7, **({} if prior is None else {"prior": prior}))
+    ev = evaluate(
+        y, pred, n_draws=20_000, random_state=7, target="next_test_set", **({} if prior is None else {"prior": prior})
+    )
     d = ev.distribution("macro_f1")
     err = ev.mc_error("macro_f1")
     assert 0 < err < 0.01
@@ -192,14 +197,14 @@ def test_binary_metric_with_many_classes_is_refused_before_computing(monkeypatch
 
     monkeypatch.setattr(evaluation_result, "metric_distribution", boom)
     with pytest.raises(ValueError, match=r"metrics.*positive"):
-        evaluate(y, pred, metrics=["f1"])
-    ev = evaluate(y, pred)
+        evaluate(y, pred, metrics=["f1"], target="next_test_set")
+    ev = evaluate(y, pred, target="next_test_set")
     with pytest.raises(ValueError, match="metric 'f1' is binary"):
         ev.distribution("f1")
     with pytest.raises(ValueError, match="metric 'f1' is binary"):
         ev.value_of("f1")
     monkeypatch.undo()
-    ev1 = evaluate(y, pred, positive=2, metrics=["f1"])
+    ev1 = evaluate(y, pred, positive=2, metrics=["f1"], target="next_test_set")
     _same(ev1.distribution("f1"), metric_distribution(ConfusionMatrix.from_predictions(y, pred, positive=2), "f1"))
 
 

@@ -68,7 +68,7 @@ def test_many_groups_decompose_without_the_one_group_path(monkeypatch):
     runs = np.where(rng.random((6, n)) < 0.85, y, 1 - y)
     g = rng.integers(0, n_groups, n)
     expected = {}
-    ev_ref = cl.evaluate(y, refits=runs, groups=g, metrics="f1")
+    ev_ref = cl.evaluate(y, refits=runs, groups=g, metrics="f1", target="next_test_set")
     for name in ev_ref.groups[:5]:
         expected[name] = ev_ref.decompose("f1", name)  # one group at a time: slice_mixture
     calls = {"one": 0, "many": 0}
@@ -84,7 +84,7 @@ def test_many_groups_decompose_without_the_one_group_path(monkeypatch):
 
     monkeypatch.setattr(result_module, "slice_mixture", counted_one)
     monkeypatch.setattr(result_module, "slice_mixtures", counted_many)
-    ev = cl.evaluate(y, refits=runs, groups=g, metrics="f1")
+    ev = cl.evaluate(y, refits=runs, groups=g, metrics="f1", target="next_test_set")
     parts = ev.decompose("f1", by_group=True)
     assert len(parts) == n_groups
     assert calls == {"one": 0, "many": 1}
@@ -99,7 +99,7 @@ def test_a_metric_of_tn_alone_with_refits():
     rng = np.random.default_rng(2)
     y = rng.integers(0, 2, 60)
     runs = np.where(rng.random((3, 60)) < 0.8, y, 1 - y)
-    ev = cl.evaluate(y, refits=runs, metrics=["specificity", "fpr"])
+    ev = cl.evaluate(y, refits=runs, metrics=["specificity", "fpr"], target="next_test_set")
     for metric in ("specificity", "fpr"):
         means = [cl.metric_distribution(ev.confusion_matrix(run=r), metric).mean() for r in range(3)]
         assert ev.distribution(metric).mean() == pytest.approx(np.mean(means), abs=1e-12)
@@ -118,7 +118,7 @@ def test_to_frame_batches_the_groups_and_agrees_with_the_one_group_answers(monke
     runs = np.where(rng.random((4, n)) < 0.85, y, 1 - y)
     g = rng.integers(0, n_groups, n)
     metrics = ["f1", "specificity"]
-    ref = cl.evaluate(y, refits=runs, groups=g, metrics=metrics)
+    ref = cl.evaluate(y, refits=runs, groups=g, metrics=metrics, target="next_test_set")
     calls = {"one": 0}
     one = result_module.slice_mixture
 
@@ -127,7 +127,7 @@ def test_to_frame_batches_the_groups_and_agrees_with_the_one_group_answers(monke
         return one(*args, **kwargs)
 
     monkeypatch.setattr(result_module, "slice_mixture", counted)
-    frame = cl.evaluate(y, refits=runs, groups=g, metrics=metrics).to_frame()
+    frame = cl.evaluate(y, refits=runs, groups=g, metrics=metrics, target="next_test_set").to_frame()
     assert calls["one"] == len(metrics)  # the whole test set of each metric
     monkeypatch.setattr(result_module, "slice_mixture", one)
     assert len(frame) == len(metrics) * (n_groups + 1)

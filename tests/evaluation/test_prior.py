@@ -23,7 +23,7 @@ def test_binary_true_value_is_the_beta_posterior_of_that_prior(prior, alpha):
 
 
 def test_next_test_set_is_the_beta_binomial_of_that_prior():
-    ev = cl.evaluate(Y, P, metrics=["recall"], prior="jeffreys")
+    ev = cl.evaluate(Y, P, metrics=["recall"], prior="jeffreys", target="next_test_set")
     d = ev.distribution("recall")
     ref = stats.betabinom(40, 34.5, 6.5)
     assert d.mean() == pytest.approx(ref.mean() / 40, abs=1e-9)
@@ -78,7 +78,7 @@ def test_three_class_macro_f1_interval_covers_at_n_90():
 def test_default_priors_follow_the_question_and_the_metric_kind():
     """None: Jeffreys' α = ½ for the binary true value, α = 1 (the paper's beta-binomial) for the
     next test set, α = 0.1 for the table metrics; an explicit prior is used everywhere."""
-    nxt, true = cl.evaluate(Y, P), cl.evaluate(Y, P, target="true_value")
+    nxt, true = cl.evaluate(Y, P, target="next_test_set"), cl.evaluate(Y, P, target="true_value")
     assert (nxt.prior, nxt.table_prior) == (1.0, 0.1)
     assert (true.prior, true.table_prior) == (0.5, 0.1)
     given = cl.evaluate(Y, P, target="true_value", prior="uniform")

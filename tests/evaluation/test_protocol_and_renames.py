@@ -175,12 +175,14 @@ def test_a_decomposition_with_an_infinite_mean_says_so() -> None:
     the test-set part and the total are inf, as the mixture's own variance."""
     y = np.array([1, 1, 1, 0, 0, 0, 1, 0])
     runs = np.array([[1, 1, 0, 0, 0, 1, 1, 0], [1, 0, 1, 0, 1, 0, 1, 0], [1, 1, 1, 0, 0, 0, 0, 1]])
-    ev = evaluate(y, refits=runs, model="dirichlet-multinomial", metrics=["lr_plus"])
+    ev = evaluate(y, refits=runs, model="dirichlet-multinomial", metrics=["lr_plus"], target="next_test_set")
     assert np.all(np.isinf(ev.refit_means("lr_plus")))
     parts = ev.decompose("lr_plus")
     assert parts["test_set_sd"] == math.inf and math.isnan(parts["refit_sd"]) and parts["total_sd"] == math.inf
     assert ev.distribution("lr_plus").std() == math.inf
-    single = evaluate(y, runs[0], model="dirichlet-multinomial", metrics=["lr_plus"]).decompose("lr_plus")
+    single = evaluate(y, runs[0], model="dirichlet-multinomial", metrics=["lr_plus"], target="next_test_set").decompose(
+        "lr_plus"
+    )
     assert single == {"test_set_sd": math.inf, "refit_sd": 0.0, "total_sd": math.inf}
 
 

@@ -198,16 +198,16 @@ def test_above_the_exact_budget_auto_samples_and_exact_stays_exact(monkeypatch):
     rng = np.random.default_rng(8)
     y = rng.integers(0, 2, 4_000)
     runs = np.where(rng.random((5, y.size)) < 0.85, y, 1 - y)
-    exact = cl.evaluate(y, refits=runs, metrics="f1", method="exact").distribution("f1")
+    exact = cl.evaluate(y, refits=runs, metrics="f1", method="exact", target="next_test_set").distribution("f1")
     monkeypatch.setattr(result_module, "EXACT_MIXTURE_POINTS", exact.lattice_points // 2)
-    sampled = cl.evaluate(y, refits=runs, metrics="f1").distribution("f1")
+    sampled = cl.evaluate(y, refits=runs, metrics="f1", target="next_test_set").distribution("f1")
     assert exact.method == "exact" and sampled.method == "monte-carlo"
     assert sampled.mc_error > 0 and 0 < sampled.cdf_error < 0.02
     lo, hi = sampled.interval(0.95)
     assert exact.ppf(0.025 - sampled.cdf_error) <= lo <= exact.ppf(0.025 + sampled.cdf_error)
     assert exact.ppf(0.975 - sampled.cdf_error) <= hi <= exact.ppf(0.975 + sampled.cdf_error)
     assert abs(sampled.mean() - exact.mean()) < 6 * sampled.mc_error
-    again = cl.evaluate(y, refits=runs, metrics="f1", method="exact").distribution("f1")
+    again = cl.evaluate(y, refits=runs, metrics="f1", method="exact", target="next_test_set").distribution("f1")
     assert again.method == "exact" and np.array_equal(again.values, exact.values)
 
 
@@ -238,6 +238,6 @@ def test_several_metrics_share_one_batch_and_equal_one_metric_at_a_time(monkeypa
     monkeypatch.setattr(result_module, "slice_mixtures", lambda *a, **k: calls.append(a[1]) or real(*a, **k))
     y = rng.integers(0, 2, 2_000)
     runs = np.where(rng.random((4, y.size)) < 0.85, y, 1 - y)
-    frame = cl.evaluate(y, refits=runs, groups=rng.integers(0, 50, y.size)).to_frame()
+    frame = cl.evaluate(y, refits=runs, groups=rng.integers(0, 50, y.size), target="next_test_set").to_frame()
     assert len(frame) == 4 * 51
     assert calls == [["f1", "recall", "precision", "balanced_accuracy"]]

@@ -30,13 +30,13 @@ def test_the_simplex_model_on_a_large_test_set_is_refused_at_the_call():
     rng = np.random.default_rng(0)
     y = rng.integers(0, 2, 5000)
     with pytest.raises(InvalidParameterError, match="model='beta-binomial'"):
-        cl.evaluate(y, y, model="dirichlet-multinomial", method="exact")
+        cl.evaluate(y, y, model="dirichlet-multinomial", method="exact", target="next_test_set")
 
 
 def test_monte_carlo_memory_is_checked_at_the_call():
     y = np.array([0, 1, 2] * 10)
     with pytest.raises(cl.TooLargeError, match="n_draws"):
-        cl.evaluate(y, np.roll(y, 1), n_draws=10**8)
+        cl.evaluate(y, np.roll(y, 1), n_draws=10**8, target="next_test_set")
 
 
 @pytest.mark.parametrize("where", ["y_pred", "y_true", "refits"])

@@ -24,7 +24,9 @@ def _evaluation():
     y = rng.integers(0, 2, 200)
     pred = np.where(rng.random(200) < 0.8, y, 1 - y)
     runs = np.where(rng.random((5, 200)) < 0.9, pred, 1 - pred)
-    return evaluate(y, refits=runs, groups=rng.choice(["a", "b"], 200), metrics=["f1", "recall"])
+    return evaluate(
+        y, refits=runs, groups=rng.choice(["a", "b"], 200), metrics=["f1", "recall"], target="next_test_set"
+    )
 
 
 def test_view_sends_the_evaluations_numbers() -> None:
@@ -111,18 +113,23 @@ def test_slice_view_shows_the_selected_group_of_the_first_refit_and_follows_clic
 def test_slice_view_with_y_pred_uses_it_and_the_evaluations_model() -> None:
     y, pred, runs, groups = _data()
     w = EvaluationView(
-        evaluate(y, pred, refits=runs, groups=groups, metrics=["macro_f1", "f1"], model="binomial"), selected="X"
+        evaluate(
+            y, pred, refits=runs, groups=groups, metrics=["macro_f1", "f1"], model="binomial", target="next_test_set"
+        ),
+        selected="X",
     )
     assert "first refit" not in w._slice_note and "Click a group" in w._slice_note
     s = w.slice_view()
     mask = groups == "X"
     assert (s.p, s.n, s.tp, s.tn) == tuple(_sklearn_counts(y[mask], pred[mask]).values())
     assert s.model == "binomial" and s.metric == "mcc"  # a macro average cannot colour a slice
-    dm = EvaluationView(evaluate(y, pred, metrics=["f1"], model="dirichlet-multinomial")).slice_view(model="none")
+    dm = EvaluationView(
+        evaluate(y, pred, metrics=["f1"], model="dirichlet-multinomial", target="next_test_set")
+    ).slice_view(model="none")
     assert dm.model == "none"
-    assert EvaluationView(evaluate(y, pred, metrics=["f1"], model="dirichlet-multinomial")).slice_view().model == (
-        "beta-binomial"
-    )
+    assert EvaluationView(
+        evaluate(y, pred, metrics=["f1"], model="dirichlet-multinomial", target="next_test_set")
+    ).slice_view().model == ("beta-binomial")
     with pytest.raises(TypeError, match="tp"):
         w.slice_view(tp=3)
 

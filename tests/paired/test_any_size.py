@@ -64,7 +64,7 @@ def test_python_integer_ranks_equal_the_64_bit_ranks_where_both_apply(metric):
 def test_monte_carlo_answers_mcc_at_100k_rows():
     """issue 24: method="monte-carlo" at 10⁵ rows answered "use method='monte-carlo'"."""
     y, a, b = np.tile(Y, 20), np.tile(A, 20), np.tile(B, 20)
-    r = cl.compare_paired(y, a, b, "mcc", method="monte-carlo", n_draws=20_000)
+    r = cl.compare_paired(y, a, b, "mcc", method="monte-carlo", n_draws=20_000, target="next_test_set")
     assert r.method == "monte-carlo" and r.mc_error >= 0
     assert r.prob_greater + r.prob_equal + r.prob_less == pytest.approx(1.0)
     # A is far better (85 % vs 80 % agreement on 10⁵ rows): its MCC is ahead on every draw
@@ -73,7 +73,7 @@ def test_monte_carlo_answers_mcc_at_100k_rows():
 
 def test_auto_with_a_thousandfold_future_size_is_monte_carlo_with_its_error():
     cells = [[40, 6, 3, 11], [5, 4, 6, 25]]
-    r = cl.compare_paired_cells(cells, "mcc", future_size=100 * 1000, n_draws=40_000)
+    r = cl.compare_paired_cells(cells, "mcc", future_size=100 * 1000, n_draws=40_000, target="next_test_set")
     assert r.method == "monte-carlo" and r.mc_error > 0
     assert "Monte Carlo, standard error" in r.summary()
     # the marginals beyond the exact lattice come from the same draws (they were refused before)
@@ -84,8 +84,10 @@ def test_auto_with_a_thousandfold_future_size_is_monte_carlo_with_its_error():
 
 def test_monte_carlo_agrees_with_exact_where_both_fit():
     cells = [[30, 5, 2, 9], [3, 4, 6, 21]]
-    exact = cl.compare_paired_cells(cells, "mcc", future_size=400, method="exact")
-    mc = cl.compare_paired_cells(cells, "mcc", future_size=400, method="monte-carlo", n_draws=100_000)
+    exact = cl.compare_paired_cells(cells, "mcc", future_size=400, method="exact", target="next_test_set")
+    mc = cl.compare_paired_cells(
+        cells, "mcc", future_size=400, method="monte-carlo", n_draws=100_000, target="next_test_set"
+    )
     assert abs(mc.prob_greater - exact.prob_greater) < 5 * mc.mc_error + 1e-12
 
 
@@ -103,8 +105,8 @@ def test_joint_table_is_estimated_before_anything_is_allocated(monkeypatch):
     with monkeypatch.context() as mp:
         mp.setattr(_model, "_cell_log_weights", boom)
         with pytest.raises(TooLargeError, match="table of"):
-            cl.compare_paired_cells(cells, "accuracy", model="paired-binomial", method="exact")
-        r = cl.compare_paired_cells(cells, "accuracy", model="paired-binomial", n_draws=2000)
+            cl.compare_paired_cells(cells, "accuracy", model="paired-binomial", method="exact", target="next_test_set")
+        r = cl.compare_paired_cells(cells, "accuracy", model="paired-binomial", n_draws=2000, target="next_test_set")
     assert r.method == "monte-carlo"
     assert r.prob_equal == 1.0  # identical classifiers under the plug-in model never differ
 
@@ -115,10 +117,10 @@ def test_huge_counts_keep_their_precision():
     (the limit is reached: the discordant cells' counts no longer depend on N), which agrees with
     Monte Carlo of the same model — itself right at 2**53 too (numpy's multinomial lost the small
     cells' shares when the share near 1 was drawn first)."""
-    big = cl.compare_paired_cells([[2**53, 0, 0, 0], [0, 0, 0, 1]], "accuracy", method="exact")
-    ref = cl.compare_paired_cells([[10**9, 0, 0, 0], [0, 0, 0, 1]], "accuracy", method="exact")
+    big = cl.compare_paired_cells([[2**53, 0, 0, 0], [0, 0, 0, 1]], "accuracy", method="exact", target="next_test_set")
+    ref = cl.compare_paired_cells([[10**9, 0, 0, 0], [0, 0, 0, 1]], "accuracy", method="exact", target="next_test_set")
     mc = cl.compare_paired_cells([[2**53, 0, 0, 0], [0, 0, 0, 1]], "accuracy", method="monte-carlo",
-                                 n_draws=200_000, random_state=2)  # fmt: skip
+                                 n_draws=200_000, random_state=2, target="next_test_set")  # fmt: skip
     for attr in ("prob_greater", "prob_equal", "prob_less"):
         got, limit, drawn = getattr(big, attr), getattr(ref, attr), getattr(mc, attr)
         assert got == pytest.approx(limit, abs=1e-6), attr
@@ -129,9 +131,9 @@ def test_normalised_table_equals_the_checked_one(monkeypatch):
     """The path for counts beyond 10⁷ (normalised to the windows' proven mass) gives the numbers of
     the checked path where both apply."""
     cells = [[50, 3, 1, 6], [2, 4, 1, 33]]
-    ref = cl.compare_paired_cells(cells, "balanced_accuracy", future_size=(300, 200))
+    ref = cl.compare_paired_cells(cells, "balanced_accuracy", future_size=(300, 200), target="next_test_set")
     monkeypatch.setattr(_model, "PRECISE_CONSTANT", 0)
-    got = cl.compare_paired_cells(cells, "balanced_accuracy", future_size=(300, 200))
+    got = cl.compare_paired_cells(cells, "balanced_accuracy", future_size=(300, 200), target="next_test_set")
     for attr in ("prob_greater", "prob_equal", "prob_less"):
         assert getattr(got, attr) == pytest.approx(getattr(ref, attr), abs=1e-11)
 
@@ -141,32 +143,32 @@ def test_rank_models_takes_method_and_answers_mcc_at_100k_rows():
     """issue 21/24: rank_models had no method=, and MCC beyond N ≈ 60,000 failed with advice naming it."""
     y = np.tile(Y, 20)
     preds = {"a": np.tile(A, 20), "b": np.tile(B, 20), "c": np.tile(np.where(RNG.random(N0) < 0.8, Y, 1 - Y), 20)}
-    r = cl.rank_models(y, preds, "mcc", n_draws=5000)
+    r = cl.rank_models(y, preds, "mcc", n_draws=5000, target="next_test_set")
     assert r.method == "monte-carlo" and r.pairwise_method in ("exact", "monte-carlo")
     assert r.best == "a"
     with pytest.raises(cl.InvalidParameterError, match="method"):
-        cl.rank_models(y, preds, "mcc", method="fast")
+        cl.rank_models(y, preds, "mcc", method="fast", target="next_test_set")
 
 
 def test_rank_models_pairwise_from_draws_agrees_with_exact_pairs():
     preds = {"a": A[:300], "b": B[:300], "c": np.where(RNG.random(300) < 0.8, Y[:300], 1 - Y[:300])}
-    exact = cl.rank_models(Y[:300], preds, "accuracy", n_draws=50_000, method="exact")
-    mc = cl.rank_models(Y[:300], preds, "accuracy", n_draws=50_000, method="monte-carlo")
+    exact = cl.rank_models(Y[:300], preds, "accuracy", n_draws=50_000, method="exact", target="next_test_set")
+    mc = cl.rank_models(Y[:300], preds, "accuracy", n_draws=50_000, method="monte-carlo", target="next_test_set")
     assert exact.pairwise_method == "exact" and mc.pairwise_method == "monte-carlo"
     assert np.all(np.abs(mc.pairwise - exact.pairwise) <= 5 * mc.pairwise_error + 1e-12)
     # k = 2 by Monte Carlo: P(best) with its error, against the exact pair
     two = {"a": preds["a"], "b": preds["b"]}
-    e2 = cl.rank_models(Y[:300], two, "accuracy")
-    m2 = cl.rank_models(Y[:300], two, "accuracy", method="monte-carlo", n_draws=50_000)
+    e2 = cl.rank_models(Y[:300], two, "accuracy", target="next_test_set")
+    m2 = cl.rank_models(Y[:300], two, "accuracy", method="monte-carlo", n_draws=50_000, target="next_test_set")
     assert e2.method == "exact" and m2.method == "monte-carlo" and m2.mc_error > 0
     assert abs(m2.prob_best["a"] - e2.prob_best["a"]) < 5 * m2.mc_error
 
 
 def test_rank_models_refuses_scores_as_labels():
     with pytest.raises(cl.InvalidParameterError, match="scores, not labels"):
-        cl.rank_models(Y[:50], {"a": RNG.random(50), "b": B[:50]}, "accuracy")
+        cl.rank_models(Y[:50], {"a": RNG.random(50), "b": B[:50]}, "accuracy", target="next_test_set")
     with pytest.raises(cl.InvalidParameterError, match="scores, not labels"):
-        cl.compare_paired(Y[:50], RNG.random(50), B[:50], "accuracy", positive=1)
+        cl.compare_paired(Y[:50], RNG.random(50), B[:50], "accuracy", positive=1, target="next_test_set")
 
 
 class _CountingRng:
@@ -211,7 +213,9 @@ def test_twelve_classifiers_draw_only_the_cells_that_matter():
         assert abs(tp[:, j].mean() - ref.mean()) < 5 * ref.std() / math.sqrt(n_draws)
     a, b = preds[0][y == 1] == 1, preds[1][y == 1] == 1
     positives = [int((a & b).sum()), int((a & ~b).sum()), int((~a & b).sum()), int((~a & ~b).sum())]
-    pair = cl.compare_paired_cells([positives, [0, 0, 0, 0]], "tpr", future_size=(p, 0), method="exact")
+    pair = cl.compare_paired_cells(
+        [positives, [0, 0, 0, 0]], "tpr", future_size=(p, 0), method="exact", target="next_test_set"
+    )
     equal = float(np.mean(tp[:, 0] == tp[:, 1]))
     assert abs(equal - pair.prob_equal) < 5 * math.sqrt(pair.prob_equal * (1 - pair.prob_equal) / n_draws)
 
@@ -231,7 +235,7 @@ def test_ranking_and_paired_pages_name_the_question():
     paired view's question was always the next test set's."""
     preds = {"a": A[:200], "b": B[:200], "c": B[:200].copy()}
     true = cl.rank_models(Y[:200], preds, "accuracy", target="true_value", n_draws=5000)
-    nxt = cl.rank_models(Y[:200], preds, "accuracy", n_draws=5000)
+    nxt = cl.rank_models(Y[:200], preds, "accuracy", n_draws=5000, target="next_test_set")
     assert "true value" in true.summary() and "new test set" not in true.summary()
     assert "new test set" in nxt.summary()
     assert true.plot().axes[0].get_ylabel() == "P(best true value)"

@@ -21,7 +21,7 @@ from confusionlab.paired import PairedCounts, compare_paired, compare_paired_cel
 def test_marginals_of_the_joint_are_the_single_model_distributions(metric, model, single):
     """Summing the paired joint over B gives metric_distribution(A, ..., "beta-binomial")."""
     table = [[9, 3, 1, 2], [1, 2, 4, 12]]
-    r = compare_paired_cells(table, metric, model=model, tolerance=0)
+    r = compare_paired_cells(table, metric, model=model, tolerance=0, target="next_test_set")
     ra, rb, mass = r._engine.pair_masses
     for ranks, cm in ((ra, r.counts.matrix_a), (rb, r.counts.matrix_b)):
         ref = metric_distribution(cm, metric, single, tolerance=0)
@@ -44,7 +44,7 @@ def test_accuracy_agrees_with_mcnemar_exact_test(b, c):
     positives = (20, b, c, 7)
     r = compare_paired_cells(
         [positives, (0, 0, 0, 0)], "accuracy", future_size=(2_000_000, 0), method="monte-carlo",
-        n_draws=400_000, random_state=3,
+        n_draws=400_000, random_state=3, target="next_test_set"
     )  # fmt: skip
     p_a_better = r.prob_greater + r.prob_equal / 2
     lo_b, hi_b = (b, c) if b < c else (c, b)
@@ -61,7 +61,9 @@ def test_accuracy_direction_follows_the_discordant_counts_exactly():
     previous, pvalues = 1.0, []
     for b in range(6, 13):
         c = 12 - b
-        r = compare_paired_cells([[30, b, 0, 5], [0, c, 0, 40]], "accuracy")  # only A says positive: A wrong
+        r = compare_paired_cells(
+            [[30, b, 0, 5], [0, c, 0, 40]], "accuracy", target="next_test_set"
+        )  # only A says positive: A wrong
         assert (r.prob_greater > r.prob_less) == (b > c)
         assert r.prob_less < previous
         previous = r.prob_less
@@ -72,7 +74,7 @@ def test_accuracy_direction_follows_the_discordant_counts_exactly():
 # ----------------------------------------------------------------------------- decisions
 def test_prob_equivalent_and_verdict_match_the_difference_distribution():
     table = [[20, 4, 1, 6], [2, 1, 3, 35]]
-    r = compare_paired_cells(table, "balanced_accuracy", tolerance=0)
+    r = compare_paired_cells(table, "balanced_accuracy", tolerance=0, target="next_test_set")
     d = r.difference
     assert d.strategy == "pairs"
     assert r.prob_equivalent(0) == pytest.approx(r.prob_equal, abs=1e-12)
@@ -93,13 +95,13 @@ def test_a_clearly_better_and_equivalent_models():
     b = y.copy()
     b[:60] = 0
     b[400:460] = 1
-    assert compare_paired(y, a, b, "mcc").verdict(0.02) == "A better"
-    assert compare_paired(y, b, a, "mcc").verdict(0.02) == "B better"
+    assert compare_paired(y, a, b, "mcc", target="next_test_set").verdict(0.02) == "A better"
+    assert compare_paired(y, b, a, "mcc", target="next_test_set").verdict(0.02) == "B better"
     c = y.copy()
     c[:2] = 0
     d = y.copy()
     d[2:4] = 0
-    assert compare_paired(y, c, d, "accuracy").verdict(0.05) == "practically equivalent"
+    assert compare_paired(y, c, d, "accuracy", target="next_test_set").verdict(0.05) == "practically equivalent"
 
 
 def test_identical_models_are_two_classifiers_under_one_prior():
@@ -108,7 +110,7 @@ def test_identical_models_are_two_classifiers_under_one_prior():
     y = [1, 0, 1, 1, 0, 0, 1]
     pred = [1, 0, 0, 1, 1, 0, 1]
     for metric in ("mcc", "f1", "lr_plus", "diagnostic_odds_ratio", "prevalence_threshold"):
-        r = compare_paired(y, pred, pred, metric)
+        r = compare_paired(y, pred, pred, metric, target="next_test_set")
         assert 0 < r.prob_equal < 1
         assert r.prob_greater == pytest.approx(r.prob_less, abs=1e-12) and r.value == 0.0
         assert r.verdict(0.0) in ("practically equivalent", "insufficient evidence")
@@ -116,12 +118,20 @@ def test_identical_models_are_two_classifiers_under_one_prior():
 
 def test_an_empty_class_works_under_the_prior_and_is_refused_by_the_plug_in():
     y = [1, 1, 1, 1]
-    r = compare_paired(y, [1, 1, 1, 0], [1, 0, 0, 0], "recall")
+    r = compare_paired(y, [1, 1, 1, 0], [1, 0, 0, 0], "recall", target="next_test_set")
     assert r.prob_greater > r.prob_less and r.future_size == (4, 0)
-    r = compare_paired(y, [1, 1, 1, 0], [1, 0, 0, 0], "balanced_accuracy", future_size=(4, 3))
+    r = compare_paired(y, [1, 1, 1, 0], [1, 0, 0, 0], "balanced_accuracy", future_size=(4, 3), target="next_test_set")
     assert 0 < r.prob_greater < 1
     with pytest.raises(ValueError, match="paired-binomial model needs observed negatives"):
-        compare_paired(y, [1, 1, 1, 0], [1, 0, 0, 0], "accuracy", model="paired-binomial", future_size=(4, 3))
+        compare_paired(
+            y,
+            [1, 1, 1, 0],
+            [1, 0, 0, 0],
+            "accuracy",
+            model="paired-binomial",
+            future_size=(4, 3),
+            target="next_test_set",
+        )
 
 
 # ----------------------------------------------------------------------------- bad input
@@ -137,7 +147,7 @@ def test_an_empty_class_works_under_the_prior_and_is_refused_by_the_plug_in():
 )
 def test_bad_predictions_are_refused(args, match):
     with pytest.raises(ValueError, match=match):
-        compare_paired(*args, "accuracy")
+        compare_paired(*args, "accuracy", target="next_test_set")
 
 
 @pytest.mark.parametrize(
@@ -163,12 +173,12 @@ def test_bad_options_are_refused(kwargs, error, match):
 
 def test_bad_cells_and_margins_are_refused():
     with pytest.raises(ValueError, match="2 × 4"):
-        compare_paired_cells([[1, 2, 3]], "mcc")
+        compare_paired_cells([[1, 2, 3]], "mcc", target="next_test_set")
     with pytest.raises(ValueError, match="negatives"):
         PairedCounts.from_cells([[1, 2, 3, 4], [1, -2, 3, 4]])
     with pytest.raises(ValueError, match="no example"):
         PairedCounts((0, 0, 0, 0), (0, 0, 0, 0))
-    r = compare_paired_cells([[3, 1, 0, 2], [0, 1, 1, 4]], "mcc")
+    r = compare_paired_cells([[3, 1, 0, 2], [0, 1, 1, 4]], "mcc", target="next_test_set")
     for bad in (-0.1, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="margin"):
             r.prob_equivalent(bad)
@@ -181,8 +191,8 @@ def test_bad_cells_and_margins_are_refused():
 def test_huge_future_size_is_refused_exactly_and_sampled_otherwise():
     table = [[30, 4, 2, 4], [3, 2, 5, 50]]
     with pytest.raises(TooLargeError):
-        compare_paired_cells(table, "mcc", future_size=(10**9, 10**9), method="exact")
-    r = compare_paired_cells(table, "accuracy", future_size=(10**9, 10**9), n_draws=2000)
+        compare_paired_cells(table, "mcc", future_size=(10**9, 10**9), method="exact", target="next_test_set")
+    r = compare_paired_cells(table, "accuracy", future_size=(10**9, 10**9), n_draws=2000, target="next_test_set")
     assert r.method == "monte-carlo" and 0 <= r.prob_greater <= 1
 
 
@@ -192,8 +202,8 @@ def test_rank_models_two_models_is_the_exact_paired_answer():
     y = rng.integers(0, 2, 120)
     a = np.where(rng.random(120) < 0.85, y, 1 - y)
     b = np.where(rng.random(120) < 0.75, y, 1 - y)
-    r = rank_models(y, {"a": a, "b": b}, "f1")
-    pc = compare_paired(y, a, b, "f1")
+    r = rank_models(y, {"a": a, "b": b}, "f1", target="next_test_set")
+    pc = compare_paired(y, a, b, "f1", target="next_test_set")
     assert r.method == "exact"
     assert r.prob_best["a"] == pytest.approx(pc.prob_greater + pc.prob_equal / 2, abs=1e-12)
     assert r.pairwise[0, 1] == pytest.approx(pc.prob_greater, abs=1e-12)
@@ -205,7 +215,7 @@ def test_rank_models_three_models_against_a_plain_simulation():
     rng = np.random.default_rng(7)
     y = rng.integers(0, 2, 80)
     preds = {n: np.where(rng.random(80) < acc, y, 1 - y) for n, acc in (("a", 0.85), ("b", 0.8), ("c", 0.7))}
-    r = rank_models(y, preds, "accuracy", n_draws=100_000, random_state=11)
+    r = rank_models(y, preds, "accuracy", n_draws=100_000, random_state=11, target="next_test_set")
     assert sum(r.prob_best.values()) == pytest.approx(1.0)
     assert sum(r.expected_rank.values()) == pytest.approx(6.0)
     # independent simulation, written from the model's definition
@@ -225,17 +235,17 @@ def test_rank_models_three_models_against_a_plain_simulation():
     for i, name in enumerate("abc"):
         assert r.prob_best[name] == pytest.approx(share[:, i].mean(), abs=5 * r.mc_error + 0.006)
     # pairwise entries are the exact paired answers
-    pc = compare_paired(y, preds["a"], preds["c"], "accuracy")
+    pc = compare_paired(y, preds["a"], preds["c"], "accuracy", target="next_test_set")
     assert r.pairwise[0, 2] == pytest.approx(pc.prob_greater, abs=1e-12)
 
 
 def test_rank_models_bad_input():
     with pytest.raises(ValueError, match="at least two"):
-        rank_models([1, 0], {"a": [1, 0]}, "mcc")
+        rank_models([1, 0], {"a": [1, 0]}, "mcc", target="next_test_set")
     with pytest.raises(TypeError, match="dict"):
-        rank_models([1, 0], [[1, 0], [0, 1]], "mcc")
+        rank_models([1, 0], [[1, 0], [0, 1]], "mcc", target="next_test_set")
     with pytest.raises(ValueError, match="must match"):
-        rank_models([1, 0], {"a": [1, 0], "b": [1]}, "mcc")
+        rank_models([1, 0], {"a": [1, 0], "b": [1]}, "mcc", target="next_test_set")
 
 
 # ----------------------------------------------------------------------------- hostile
@@ -256,7 +266,14 @@ _metric = st.sampled_from([*METRICS, "nope", 3])
 def test_hostile_arguments_give_a_result_or_a_named_error(cells, metric, model, tolerance, future, method, margin):
     try:
         r = compare_paired_cells(
-            cells, metric, model=model, tolerance=tolerance, future_size=future, method=method, n_draws=2000
+            cells,
+            metric,
+            model=model,
+            tolerance=tolerance,
+            future_size=future,
+            method=method,
+            n_draws=2000,
+            target="next_test_set",
         )
     except (ValueError, TypeError) as err:
         assert str(err)
@@ -282,7 +299,7 @@ def test_hostile_rankings(n, k, seed, metric):
     y = rng.integers(0, 2, n)
     preds = {f"m{i}": rng.integers(0, 2, n) for i in range(k)}
     try:
-        r = rank_models(y, preds, metric, n_draws=500)
+        r = rank_models(y, preds, metric, n_draws=500, target="next_test_set")
     except ValueError as err:
         assert "two" in str(err) or "labels" in str(err)
         return

@@ -35,30 +35,34 @@ def _three_classifiers():
 def test_old_model_names_warn_and_give_the_same_answer(old, new):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        r_old = compare_paired_cells(SMALL, "mcc", model=old, tolerance=0)
+        r_old = compare_paired_cells(SMALL, "mcc", model=old, tolerance=0, target="next_test_set")
     assert [w.category for w in caught] == [FutureWarning] and new in str(caught[0].message)
     assert caught[0].filename == __file__  # the warning points at the caller
-    r_new = compare_paired_cells(SMALL, "mcc", model=new, tolerance=0)
+    r_new = compare_paired_cells(SMALL, "mcc", model=new, tolerance=0, target="next_test_set")
     assert r_old.model == r_new.model == new
     assert _probabilities(r_old) == _probabilities(r_new)
 
     y = [1, 1, 1, 0, 0, 0]
     a, b = [1, 1, 0, 0, 0, 1], [1, 0, 0, 0, 1, 1]
     with pytest.warns(FutureWarning, match=new) as record:
-        r_old = compare_paired(y, a, b, "accuracy", model=old)
+        r_old = compare_paired(y, a, b, "accuracy", model=old, target="next_test_set")
     assert len(record) == 1 and record[0].filename == __file__
-    assert _probabilities(r_old) == _probabilities(compare_paired(y, a, b, "accuracy", model=new))
+    assert _probabilities(r_old) == _probabilities(
+        compare_paired(y, a, b, "accuracy", model=new, target="next_test_set")
+    )
     with pytest.warns(FutureWarning, match=new) as record:
-        k_old = rank_models(y, {"a": a, "b": b}, "accuracy", model=old)
+        k_old = rank_models(y, {"a": a, "b": b}, "accuracy", model=old, target="next_test_set")
     assert len(record) == 1 and record[0].filename == __file__
-    assert k_old.prob_best == rank_models(y, {"a": a, "b": b}, "accuracy", model=new).prob_best
+    assert k_old.prob_best == rank_models(y, {"a": a, "b": b}, "accuracy", model=new, target="next_test_set").prob_best
 
 
 def test_the_paired_models_are_the_registry_s_and_each_classifier_alone_is_the_core_model():
     assert PAIRED_MODELS == ("paired-beta-binomial", "paired-binomial")
-    assert compare_paired_cells(SMALL, "accuracy").model == "paired-beta-binomial"  # the default
+    assert (
+        compare_paired_cells(SMALL, "accuracy", target="next_test_set").model == "paired-beta-binomial"
+    )  # the default
     for model, single in (("paired-beta-binomial", "beta-binomial"), ("paired-binomial", "binomial")):
-        r = compare_paired_cells(SMALL, "accuracy", model=model, tolerance=0)
+        r = compare_paired_cells(SMALL, "accuracy", model=model, tolerance=0, target="next_test_set")
         ref = metric_distribution(ConfusionMatrix(tp=3, fn=2, fp=1, tn=5), "accuracy", single, tolerance=0)
         assert r.distribution_a.values.tolist() == ref.values.tolist()
         assert r.distribution_a.probabilities.tolist() == pytest.approx(ref.probabilities.tolist(), abs=1e-15)
@@ -68,11 +72,11 @@ def test_the_paired_models_are_the_registry_s_and_each_classifier_alone_is_the_c
 def test_one_classifier_models_are_refused_with_the_paired_name(single):
     paired_name = "paired-" + single.lower().replace("_", "-")
     with pytest.raises(InvalidParameterError, match=paired_name):
-        compare_paired_cells(SMALL, "mcc", model=single)
+        compare_paired_cells(SMALL, "mcc", model=single, target="next_test_set")
     with pytest.raises(InvalidParameterError, match=paired_name):
-        rank_models([1, 0], {"a": [1, 0], "b": [0, 0]}, "mcc", model=single)
+        rank_models([1, 0], {"a": [1, 0], "b": [0, 0]}, "mcc", model=single, target="next_test_set")
     with pytest.raises(InvalidParameterError, match="paired-beta-binomial"):
-        compare_paired_cells(SMALL, "mcc", model="nope")
+        compare_paired_cells(SMALL, "mcc", model="nope", target="next_test_set")
 
 
 def test_old_constants_warn_and_keep_their_values():
@@ -97,7 +101,7 @@ def test_draws_is_renamed_n_draws_everywhere():
     assert _probabilities(old) == _probabilities(new) and new.n_draws == 700
     with pytest.warns(FutureWarning, match="n_draws"):
         assert new.draws == 700
-    assert compare_paired_cells(TABLE, "f1").n_draws is None  # exact
+    assert compare_paired_cells(TABLE, "f1", target="next_test_set").n_draws is None  # exact
 
     y = [1, 1, 1, 0, 0, 0, 1, 0]
     a, b = [1, 1, 0, 0, 0, 1, 1, 0], [1, 0, 0, 0, 1, 1, 1, 1]
@@ -107,13 +111,13 @@ def test_draws_is_renamed_n_draws_everywhere():
 
     y3, preds = _three_classifiers()
     with pytest.warns(FutureWarning, match="n_draws"):
-        old = rank_models(y3, preds, "accuracy", draws=3000, random_state=2)
-    new = rank_models(y3, preds, "accuracy", n_draws=3000, random_state=2)
+        old = rank_models(y3, preds, "accuracy", draws=3000, random_state=2, target="next_test_set")
+    new = rank_models(y3, preds, "accuracy", n_draws=3000, random_state=2, target="next_test_set")
     assert old.prob_best == new.prob_best and new.n_draws == 3000
     with pytest.warns(FutureWarning, match="n_draws"):
         assert new.draws == 3000
     with pytest.raises(InvalidParameterError, match="n_draws"):
-        compare_paired_cells(TABLE, "f1", draws=10, n_draws=10)
+        compare_paired_cells(TABLE, "f1", draws=10, n_draws=10, target="next_test_set")
 
 
 # ----------------------------------------------------------------------------- future_size
@@ -128,34 +132,36 @@ def test_draws_is_renamed_n_draws_everywhere():
     ],
 )
 def test_a_total_future_size_is_split_in_the_observed_proportions(table, total, split):
-    r = compare_paired_cells(table, "accuracy", future_size=total)
+    r = compare_paired_cells(table, "accuracy", future_size=total, target="next_test_set")
     assert r.future_size == split
-    assert _probabilities(r) == _probabilities(compare_paired_cells(table, "accuracy", future_size=split))
+    assert _probabilities(r) == _probabilities(
+        compare_paired_cells(table, "accuracy", future_size=split, target="next_test_set")
+    )
 
 
 def test_rank_models_takes_a_total_future_size_too():
     y = [1] * 10 + [0] * 10
     preds = {"a": [1] * 9 + [0] + [0] * 10, "b": [1] * 7 + [0] * 3 + [0] * 8 + [1] * 2}
     # 7·10/20 = 3.5 → ⌊3.5 + ½⌋ = 4 positives, 3 negatives
-    assert rank_models(y, preds, "accuracy", future_size=7).prob_best == pytest.approx(
-        rank_models(y, preds, "accuracy", future_size=(4, 3)).prob_best, abs=0
+    assert rank_models(y, preds, "accuracy", future_size=7, target="next_test_set").prob_best == pytest.approx(
+        rank_models(y, preds, "accuracy", future_size=(4, 3), target="next_test_set").prob_best, abs=0
     )
     y3, preds3 = _three_classifiers()
     p = int(np.sum(y3))
     split = ((2 * 100 * p + 40) // 80, None)
     split = (split[0], 100 - split[0])
-    r_total = rank_models(y3, preds3, "mcc", future_size=100, n_draws=2000)
-    r_pair = rank_models(y3, preds3, "mcc", future_size=split, n_draws=2000)
+    r_total = rank_models(y3, preds3, "mcc", future_size=100, n_draws=2000, target="next_test_set")
+    r_pair = rank_models(y3, preds3, "mcc", future_size=split, n_draws=2000, target="next_test_set")
     assert r_total.prob_best == r_pair.prob_best
     np.testing.assert_array_equal(r_total.pairwise, r_pair.pairwise)
     for bad in (0, (0, 0), -3, "100", (1, 2, 3)):
         with pytest.raises(InvalidParameterError, match="future_size"):
-            rank_models(y, preds, "accuracy", future_size=bad)
+            rank_models(y, preds, "accuracy", future_size=bad, target="next_test_set")
 
 
 # ----------------------------------------------------------------------------- one error type
 def test_every_bad_argument_is_an_invalid_parameter_error():
-    r = compare_paired_cells(TABLE, "accuracy")
+    r = compare_paired_cells(TABLE, "accuracy", target="next_test_set")
     for bad in (-0.1, math.nan, math.inf, True, "0.1", None):
         with pytest.raises(InvalidParameterError, match="margin"):
             r.prob_equivalent(bad)
@@ -163,19 +169,23 @@ def test_every_bad_argument_is_an_invalid_parameter_error():
             r.verdict(bad)
     assert r.prob_equivalent(0) == pytest.approx(r.prob_equal, abs=1e-15)  # 0 is a margin (≥ 0)
     calls = [
-        lambda: compare_paired_cells([[1, 2, 3]], "mcc"),
-        lambda: compare_paired_cells([[0, 0, 0, 0], [0, 0, 0, 0]], "mcc"),
+        lambda: compare_paired_cells([[1, 2, 3]], "mcc", target="next_test_set"),
+        lambda: compare_paired_cells([[0, 0, 0, 0], [0, 0, 0, 0]], "mcc", target="next_test_set"),
         lambda: PairedCounts("abcd", (1, 1, 1, 1)),
-        lambda: compare_paired([1, 0, 1], [1, 0], [1, 0, 1], "mcc"),
-        lambda: compare_paired([], [], [], "mcc"),
-        lambda: compare_paired([1, 0, 2], [1, 0, 1], [1, 0, 1], "mcc"),
-        lambda: compare_paired_cells(TABLE, "mcc", method="fast"),
-        lambda: rank_models([1, 0], [[1, 0]], "mcc"),
-        lambda: rank_models([1, 0], {"a": [1, 0]}, "mcc"),
-        lambda: rank_models([1, 0], {f"m{i}": [1, 0] for i in range(paired.MAX_CLASSIFIERS + 1)}, "mcc"),
-        lambda: rank_models([1, 0], {1: [1, 0], "1": [0, 1]}, "mcc"),
-        lambda: rank_models([1, 0], {"a": [1, 0], "b": [1]}, "mcc"),
-        lambda: compare_paired_cells([[3, 1, 0, 2], [0, 0, 0, 0]], "mcc", model="paired-binomial", future_size=(3, 3)),
+        lambda: compare_paired([1, 0, 1], [1, 0], [1, 0, 1], "mcc", target="next_test_set"),
+        lambda: compare_paired([], [], [], "mcc", target="next_test_set"),
+        lambda: compare_paired([1, 0, 2], [1, 0, 1], [1, 0, 1], "mcc", target="next_test_set"),
+        lambda: compare_paired_cells(TABLE, "mcc", method="fast", target="next_test_set"),
+        lambda: rank_models([1, 0], [[1, 0]], "mcc", target="next_test_set"),
+        lambda: rank_models([1, 0], {"a": [1, 0]}, "mcc", target="next_test_set"),
+        lambda: rank_models(
+            [1, 0], {f"m{i}": [1, 0] for i in range(paired.MAX_CLASSIFIERS + 1)}, "mcc", target="next_test_set"
+        ),
+        lambda: rank_models([1, 0], {1: [1, 0], "1": [0, 1]}, "mcc", target="next_test_set"),
+        lambda: rank_models([1, 0], {"a": [1, 0], "b": [1]}, "mcc", target="next_test_set"),
+        lambda: compare_paired_cells(
+            [[3, 1, 0, 2], [0, 0, 0, 0]], "mcc", model="paired-binomial", future_size=(3, 3), target="next_test_set"
+        ),
     ]
     for call in calls:
         with pytest.raises(InvalidParameterError):
@@ -184,7 +194,7 @@ def test_every_bad_argument_is_an_invalid_parameter_error():
 
 # ----------------------------------------------------------------------------- the result protocol
 def test_paired_comparison_value_interval_and_frame():
-    r = compare_paired_cells(TABLE, "accuracy")
+    r = compare_paired_cells(TABLE, "accuracy", target="next_test_set")
     assert r.value == pytest.approx(0.87 - 0.88, abs=1e-15)
     assert r.interval() == r.difference.interval(0.95)
     frame = r.to_frame()
@@ -201,7 +211,7 @@ def test_paired_comparison_value_interval_and_frame():
 def test_ranking_value_is_p_best_and_best_is_the_old_value():
     y = [1] * 10 + [0] * 10
     preds = {"a": [1] * 9 + [0] + [0] * 10, "b": [1] * 7 + [0] * 3 + [0] * 8 + [1] * 2}
-    r = rank_models(y, preds, "accuracy")
+    r = rank_models(y, preds, "accuracy", target="next_test_set")
     assert r.value == r.prob_best and r.best == "a"
     assert r.observed == {"a": 0.95, "b": 0.75}  # 19 and 15 of 20 right
     assert r.interval() == {k: (v, v) for k, v in r.prob_best.items()}  # exact: no Monte Carlo error
@@ -220,7 +230,7 @@ def test_ranking_value_is_p_best_and_best_is_the_old_value():
 
 def test_ranking_interval_is_the_monte_carlo_error_of_p_best():
     y3, preds = _three_classifiers()
-    r = rank_models(y3, preds, "accuracy", n_draws=4000, random_state=5)
+    r = rank_models(y3, preds, "accuracy", n_draws=4000, random_state=5, target="next_test_set")
     z = 1.959963984540054  # the normal 97.5 % quantile
     for name, (lo, hi) in r.interval(0.95).items():
         p, se = r.prob_best[name], r.prob_best_error[name]

@@ -25,17 +25,19 @@ def _flip_one(pred: np.ndarray) -> np.ndarray:
 
 
 def test_identical_predictions_are_not_a_special_case():
-    same = cl.compare_paired(Y, A, A.copy(), "accuracy")
+    same = cl.compare_paired(Y, A, A.copy(), "accuracy", target="next_test_set")
     assert same.prob_equal < 1
     assert same.prob_greater == pytest.approx(same.prob_less, abs=1e-12)  # symmetric, not degenerate
-    one_off = cl.compare_paired(Y, A, _flip_one(A), "accuracy")
+    one_off = cl.compare_paired(Y, A, _flip_one(A), "accuracy", target="next_test_set")
     # continuous in the data: one differing example moves the answer a little, not from 1 to 0.36
     assert abs(same.prob_equal - one_off.prob_equal) < 0.15
 
 
 def test_exact_and_monte_carlo_agree_for_identical_predictions():
-    exact = cl.compare_paired(Y, A, A.copy(), "accuracy", method="exact")
-    mc = cl.compare_paired(Y, A, A.copy(), "accuracy", method="monte-carlo", n_draws=200_000, random_state=1)
+    exact = cl.compare_paired(Y, A, A.copy(), "accuracy", method="exact", target="next_test_set")
+    mc = cl.compare_paired(
+        Y, A, A.copy(), "accuracy", method="monte-carlo", n_draws=200_000, random_state=1, target="next_test_set"
+    )
     se = math.sqrt(exact.prob_equal * (1 - exact.prob_equal) / 200_000)
     assert abs(mc.prob_equal - exact.prob_equal) < 5 * se + 1e-9
 
@@ -46,11 +48,11 @@ def test_ranking_draws_and_pairwise_exact_share_one_prior():
     equals the exact pairwise P(equal) within a few standard errors."""
     b = np.where(RNG.random(120) < 0.8, Y, 1 - Y)
     preds = {"A": A, "A2": A.copy(), "B": b}
-    ranking = cl.rank_models(Y, preds, "accuracy", n_draws=100_000)
+    ranking = cl.rank_models(Y, preds, "accuracy", n_draws=100_000, target="next_test_set")
     names = list(preds)
     i, j = names.index("A"), names.index("A2")
     pairwise_equal = 1 - ranking.pairwise[i, j] - ranking.pairwise[j, i]
-    exact = cl.compare_paired(Y, A, A.copy(), "accuracy")
+    exact = cl.compare_paired(Y, A, A.copy(), "accuracy", target="next_test_set")
     assert pairwise_equal == pytest.approx(exact.prob_equal, abs=1e-12)
     # the k = 3 draws, as rank_models makes them
     truth = Y == 1

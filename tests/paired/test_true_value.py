@@ -42,9 +42,10 @@ def test_true_value_prob_greater_matches_the_dirichlet_posterior():
 
 
 def test_the_true_value_question_is_sharper_than_the_next_test_set():
-    nxt = cl.compare_paired_cells(CELLS, "accuracy")
+    nxt = cl.compare_paired_cells(CELLS, "accuracy", target="next_test_set")
     true = cl.compare_paired_cells(CELLS, "accuracy", target="true_value")
     assert nxt.target == "next_test_set"
+    assert cl.compare_paired_cells(CELLS, "accuracy").target == "true_value"  # the default question
     assert true.prob_greater > nxt.prob_greater > 0.5
     w_true = np.diff(true.interval(0.95))[0]
     w_next = np.diff(nxt.interval(0.95))[0]

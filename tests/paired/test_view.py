@@ -39,7 +39,7 @@ def brute_joint(metric: str, positives, negatives) -> list[tuple[float, float, f
 
 
 def test_view_sends_the_comparisons_numbers() -> None:
-    r = compare_paired_cells(TABLE, "mcc", tolerance=0)
+    r = compare_paired_cells(TABLE, "mcc", tolerance=0, target="next_test_set")
     w = PairedView(r, margin=0.1, confidence=0.9, name_a="logistic", name_b="tree")
     s = w._summary
     assert (s["prob_greater"], s["prob_equal"], s["prob_less"]) == (r.prob_greater, r.prob_equal, r.prob_less)
@@ -54,7 +54,7 @@ def test_view_sends_the_comparisons_numbers() -> None:
 def test_joint_and_difference_match_brute_force() -> None:
     """The heat map's cells hold the brute-force mass of their (A, B) bins; the difference's PMF
     is the brute-force one (exact rationals, tests/paired/paired_brute.py)."""
-    r = compare_paired_cells(TABLE, "mcc", tolerance=0)
+    r = compare_paired_cells(TABLE, "mcc", tolerance=0, target="next_test_set")
     w = PairedView(r, bins=12, max_values=100_000)
     edges = buffer_array(w, "_edges")
     shown = buffer_array(w, "_joint").reshape(edges.size - 1, edges.size - 1)
@@ -87,7 +87,7 @@ def test_joint_and_difference_match_brute_force() -> None:
 def test_identical_models_are_symmetric_about_the_diagonal() -> None:
     y = [1, 1, 1, 1, 0, 0, 0]
     pred = [1, 1, 0, 1, 0, 1, 0]
-    r = compare_paired(y, pred, pred, "accuracy")
+    r = compare_paired(y, pred, pred, "accuracy", target="next_test_set")
     w = PairedView(r)
     edges = buffer_array(w, "_edges")
     joint = buffer_array(w, "_joint").reshape(edges.size - 1, edges.size - 1)
@@ -98,7 +98,7 @@ def test_identical_models_are_symmetric_about_the_diagonal() -> None:
 
 
 def test_margin_and_confidence_change_the_verdict_and_bad_values_change_nothing() -> None:
-    r = compare_paired_cells([[50, 3, 1, 6], [2, 4, 1, 33]], "accuracy")
+    r = compare_paired_cells([[50, 3, 1, 6], [2, 4, 1, 33]], "accuracy", target="next_test_set")
     w = PairedView(r)
     for margin in (0.0, 0.01, 0.05, 0.3):
         w.margin = margin
@@ -125,7 +125,9 @@ def test_margin_and_confidence_change_the_verdict_and_bad_values_change_nothing(
 
 
 def test_monte_carlo_comparison_is_drawn_with_its_error() -> None:
-    r = compare_paired_cells([[50, 3, 1, 6], [2, 4, 1, 33]], "f1", method="monte-carlo", n_draws=2000, random_state=1)
+    r = compare_paired_cells(
+        [[50, 3, 1, 6], [2, 4, 1, 33]], "f1", method="monte-carlo", n_draws=2000, random_state=1, target="next_test_set"
+    )
     w = PairedView(r, bins=16)
     assert w._summary["method"] == "monte-carlo" and w._summary["n_draws"] == 2000
     assert w._summary["mc_error"] == r.mc_error > 0
@@ -140,7 +142,7 @@ def test_monte_carlo_comparison_is_drawn_with_its_error() -> None:
     name=st.one_of(st.text(), st.integers(), st.none()),
 )
 def test_hostile_arguments_are_refused_by_name_or_accepted(margin, confidence, bins, name) -> None:
-    r = compare_paired_cells([[5, 1, 2, 3], [1, 0, 1, 6]], "balanced_accuracy", tolerance=1e-9)
+    r = compare_paired_cells([[5, 1, 2, 3], [1, 0, 1, 6]], "balanced_accuracy", tolerance=1e-9, target="next_test_set")
     try:
         w = PairedView(r, margin=margin, confidence=confidence, bins=bins, name_a=name)
     except traitlets.TraitError as error:

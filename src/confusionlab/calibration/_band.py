@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validation import check_confidence
 from ._poisson_binomial import PoissonBinomial, central_interval
 
 __all__ = ["ConsistencyBand", "consistency_band", "sidak_level"]
@@ -32,7 +33,7 @@ def sidak_level(confidence: float, tests: int) -> float:
     >>> round(sidak_level(0.95, 10), 6)
     0.994884
     """
-    return float(confidence ** (1.0 / tests))
+    return float(check_confidence(confidence) ** (1.0 / tests))
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ def calibration(
     positive: Any = None,
     n_resamples: int = 2000,
     n_draws: int = 10_000,
-    random_state: Any = None,
+    random_state: Any = 0,
     multi_class: str | None = None,
     classes: Any = None,
     groups: Any = None,
@@ -69,8 +69,8 @@ def calibration(
         Bootstrap resamples of the ECE's and the Brier score's intervals.
     n_draws : int, default 10 000
         Monte Carlo draws of :meth:`Calibration.p_value` (standard error ≤ 0.005).
-    random_state : None, int, SeedSequence or Generator, optional
-        Seeds the bootstrap and the Monte Carlo test.
+    random_state : None, int, SeedSequence or Generator, default 0
+        Seeds the bootstrap and the Monte Carlo test (None: fresh entropy).
     multi_class : {"classwise", "top-label"}, optional
         For a (samples × classes) matrix ``y_prob`` (columns in the order of ``classes``):
         ``"classwise"`` calibrates each column one-vs-rest (a :class:`CalibrationSet` over

@@ -242,8 +242,7 @@ def metric_distribution(
     alpha = (TRUE_VALUE_PRIOR if target == "true_value" else 1.0) if prior is None else resolve_prior(prior)
     method = check_choice(method, "method", METHODS)
     n_draws = check_int(n_draws, "n_draws", minimum=2, maximum=MAX_DISTRIBUTION_DRAWS)
-    if method != "exact":
-        random_state = check_random_state(random_state)  # validated here, whichever path answers
+    random_state = check_random_state(random_state)  # validated here, whichever path answers
     if target == "true_value":
         if model != "beta-binomial":
             raise InvalidParameterError(

@@ -11,6 +11,7 @@ from scipy import stats
 from .._validation import check_points, check_quantiles
 from ..confusion import ConfusionMatrix
 from ..metrics import Metric
+from ..models import TRUE_VALUE_PRIOR
 from .origin import Origin
 from .pmf import MetricDistribution
 
@@ -19,11 +20,6 @@ __all__ = ["SINGLE_RATES", "TRUE_VALUE_NODES", "TRUE_VALUE_PRIOR", "RateDistribu
 
 #: Quantile nodes per rate of the ``target="true_value"`` quadrature (K² points in all).
 TRUE_VALUE_NODES = 400
-#: α of the rates' Beta posteriors for ``target="true_value"`` when ``prior`` is not given
-#: (Jeffreys'), as :func:`confusionlab.evaluate`: the prior whose 95 % intervals came closest to
-#: 95 % coverage in ``benchmarks/bench_coverage.py`` (α = 1 covered 81–85 % at N = 30 for an
-#: accurate model; RESULTS.md). The next test set keeps α = 1 (the paper's beta-binomial).
-TRUE_VALUE_PRIOR = 0.5
 
 
 #: The metrics that are one rate, with the counts (successes, failures) of its Beta posterior:

@@ -15,9 +15,9 @@ whose distributions all come from the core:
   Monte Carlo under the row-wise Dirichlet-multinomial model with a stated Monte Carlo error;
 * the per-object stability of the refits from :mod:`confusionlab.stability` (psi and phi).
 
-Every answer names its question (:data:`QUESTIONS`): ``target="next_test_set"`` (default)
-is what a new test set of the same size will show; ``target="true_value"`` is where the
-metric's true value lies (about 1/√2 as wide).
+Every answer names its question (:data:`QUESTIONS`): ``target="true_value"`` (default) is
+where the metric's true value lies; ``target="next_test_set"`` is what a new test set of
+the same size will show (about √2 as wide).
 
 The package holds one idea per module: ``_labels`` (label coding and count tables),
 ``_metrics`` (the metrics reported and the questions), ``_sampling`` (the Monte Carlo
@@ -30,7 +30,7 @@ Examples
 >>> ev.value
 {'recall': 0.75}
 >>> ev.question("recall")
-'What will Recall (TPR, sensitivity) be on a new test set of the same size?'
+'Where does the true Recall (TPR, sensitivity) lie, given this test set?'
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ def evaluate(
     model: str = "beta-binomial",
     method: str = "auto",
     metrics: Sequence[str] | None = None,
-    target: str = "next_test_set",
+    target: str = "true_value",
     tolerance: float = DEFAULT_TOLERANCE,
     prior: Any = None,
     n_draws: int = 20_000,
@@ -85,9 +85,9 @@ def evaluate(
         ``"macro_mcc"`` is the mean of one-vs-rest MCCs); ``"multiclass_mcc"`` is the
         multi-class MCC (Gorodkin's R_K, scikit-learn's ``matthews_corrcoef``), a
         different number.
-    target : {"next_test_set", "true_value"}
-        The question: what a new test set of the same size will show (default), or
-        where the metric's true value lies (see :data:`QUESTIONS`).
+    target : {"true_value", "next_test_set"}, default "true_value"
+        The question: where the metric's true value lies (default), or what a new test
+        set of the same size will show (see :data:`QUESTIONS`).
     tolerance : float
         Tail mass each marginal may drop (:func:`~confusionlab.metric_distribution`).
     prior : {"uniform", "jeffreys"} or float, optional
@@ -175,7 +175,10 @@ def evaluate(
     0.75
     >>> d = ev.distribution("recall")
     >>> d.target, round(d.mean(), 3)
-    ('next_test_set', 0.667)
+    ('true_value', 0.7)
+    >>> ev = evaluate([1, 1, 0, 0, 1, 0, 1, 0], [1, 0, 0, 0, 1, 1, 1, 0], target="next_test_set")
+    >>> round(ev.distribution("recall").mean(), 3)
+    0.667
     """
     opts = check_options(
         model=model,

@@ -21,15 +21,12 @@ from .._validation import (
 from ..distribution import METHODS
 from ..labels import positive_label
 from ..lattice import MAX_SIMPLEX_POINTS, largest_simplex
-from ..models import MODELS, SIMPLEX_MODELS, TARGETS, resolve_prior
+from ..models import MODELS, SIMPLEX_MODELS, TARGETS, TRUE_VALUE_PRIOR, resolve_prior
 from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, _is_macro, metric_name
 from ._sampling import check_macro_memory
 
 #: Most Monte Carlo draws of a macro average an evaluation accepts.
 MAX_DRAWS = 10**8
-#: α of the binary rates' Beta posteriors for ``target="true_value"`` when ``prior`` is not
-#: given (Jeffreys'): the prior whose 95 % intervals came closest to 95 % coverage.
-TRUE_VALUE_PRIOR = 0.5
 #: α of each row's Dirichlet(row + α) for the table metrics when ``prior`` is not given.
 TABLE_PRIOR = 0.1
 

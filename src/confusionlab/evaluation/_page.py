@@ -19,10 +19,11 @@ def evaluation_page(ev: Evaluation, metric: str, confidence: float) -> str:
     png = figure_data_uri(ev.plot(metric=metric, confidence=confidence))
     frame = ev.to_frame(confidence=confidence)
     refits = f"{ev.n_refits} refits" if ev.n_refits else "one model"
+    of = "the true value" if ev.target == "true_value" else "the metric on a new test set of the same size"
     body = (
         f"<p class='confusionlab-summary question'>{html.escape(ev.question(metric))}</p>"
         f"<p>{html.escape(ev.summary(confidence))}</p>"
-        f"<p>Intervals hold {confidence:.0%} of each distribution (model: {html.escape(ev.model)}). "
+        f"<p>Intervals hold {confidence:.0%} of each distribution of {of} (model: {html.escape(ev.model)}). "
         "Groups flagged <em>too_small</em> have fewer than "
         f"{ev.min_class_size} positives or negatives: their numbers say little.</p>"
         f"<img alt='distribution of {html.escape(metric)} per group' src='{png}'>"

@@ -20,9 +20,12 @@ Each model has one home here: its name and the questions it answers
 (:mod:`~confusionlab.models.priors`), its exact marginals and masses
 (:mod:`~confusionlab.models.marginals`, :mod:`~confusionlab.models.slice`,
 :mod:`~confusionlab.models.simplex`) and its Monte Carlo draws
-(:mod:`~confusionlab.models.draws`); every other module takes them from here.
+(:mod:`~confusionlab.models.draws`); every other module takes them from here. Every public
+entry point's default question, prior and seed are in one table,
+:data:`~confusionlab.models.defaults.DEFAULTS` (:mod:`~confusionlab.models.defaults`).
 """
 
+from .defaults import DEFAULTS, NEXT_TEST_SET_PRIOR, REQUIRED, SHARED_DEFAULTS, TRUE_VALUE_PRIOR, EntryDefaults
 from .draws import dirichlet_multinomial_rows, dirichlet_rows, rate_draws, simplex_draws, slice_draws
 from .marginals import Marginal, marginal, prune_tails, shared_marginal
 from .names import MODELS, PAIRED_MODEL_RENAMES, PAIRED_MODELS, SIMPLEX_MODELS, SLICE_MODELS, TARGETS
@@ -31,14 +34,20 @@ from .simplex import SimplexModel, dirichlet_multinomial_logpmf, simplex_model
 from .slice import SliceModel, slice_model
 
 __all__ = [
+    "DEFAULTS",
     "MAX_PRIOR",
     "MODELS",
+    "NEXT_TEST_SET_PRIOR",
     "PAIRED_MODELS",
     "PAIRED_MODEL_RENAMES",
     "PRIORS",
+    "REQUIRED",
+    "SHARED_DEFAULTS",
     "SIMPLEX_MODELS",
     "SLICE_MODELS",
     "TARGETS",
+    "TRUE_VALUE_PRIOR",
+    "EntryDefaults",
     "Marginal",
     "SimplexModel",
     "SliceModel",

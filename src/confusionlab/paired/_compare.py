@@ -269,8 +269,8 @@ class PairedComparison(Result):
         return values[keep], masses[keep] * (1.0 - self.pruned_mass), np.ones(int(keep.sum()), dtype=np.int64)
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """Central ``confidence`` interval of the difference A − B (:attr:`difference`): on a new test
-        set, or of the true values under ``target="true_value"``."""
+        """Central ``confidence`` interval of the difference A − B (:attr:`difference`): of its true value
+        (``target="true_value"``) or on a new test set (``"next_test_set"``), as :attr:`target` says."""
         return self.difference.interval(check_confidence(confidence))
 
     # -- decisions -----------------------------------------------------------------------
@@ -412,10 +412,10 @@ class PairedComparison(Result):
     def summary(self, confidence: float = 0.95, *, margin: float = 0.0) -> str:
         """The verdict in words: P(A > B), the interval of A − B and :meth:`verdict` at ``margin``.
 
-        >>> r = compare_paired_cells([[50, 3, 1, 6], [2, 4, 1, 33]], "accuracy")
+        >>> r = compare_paired_cells([[50, 3, 1, 6], [2, 4, 1, 33]], "accuracy", target="next_test_set")
         >>> print(r.summary(margin=0.05))
         Accuracy: A exceeds B on a new test set with probability 0.368 (equal 0.0929, below 0.539); A − B is
-        -0.01 on this test set, 95% interval [-0.1, 0.08]: insufficient evidence at margin 0.05.
+        -0.01 on this test set, 95% interval on a new test set [-0.1, 0.08]: insufficient evidence at margin 0.05.
         """
         c = check_confidence(confidence)
         m = check_margin(margin)
@@ -423,10 +423,11 @@ class PairedComparison(Result):
         label = self._metric.label
         err = f" (Monte Carlo, standard error {self.mc_error:.2g})" if self.mc_error else ""
         question = "in its true value" if self.target == "true_value" else "on a new test set"
+        where = "of the true difference" if self.target == "true_value" else "on a new test set"
         return (
             f"{label}: A exceeds B {question} with probability {self.prob_greater:.3g} (equal "
             f"{self.prob_equal:.3g}, below {self.prob_less:.3g}){err}; A − B is {self.value:.3g} on this test set, "
-            f"{c:.0%} interval [{lo:.3g}, {hi:.3g}]: {self.verdict(m, c)} at margin {m:g}."
+            f"{c:.0%} interval {where} [{lo:.3g}, {hi:.3g}]: {self.verdict(m, c)} at margin {m:g}."
         )
 
     def __repr__(self) -> str:
@@ -484,7 +485,7 @@ def compare_paired_cells(
     method: str = "auto",
     n_draws: int = 100_000,
     random_state: Any = 0,
-    target: str = "next_test_set",
+    target: str = "true_value",
 ) -> PairedComparison:
     """:func:`compare_paired` from the 2 × 4 cell counts (or a :class:`PairedCounts`).
 
@@ -499,14 +500,15 @@ def compare_paired_cells(
 
     Examples
     --------
-    >>> r = compare_paired_cells([[50, 3, 1, 6], [2, 4, 1, 33]], "accuracy")
+    >>> r = compare_paired_cells([[50, 3, 1, 6], [2, 4, 1, 33]], "accuracy", target="next_test_set")
     >>> round(r.prob_greater, 4), round(r.prob_equal, 4), round(r.prob_less, 4)
     (0.3684, 0.0929, 0.5387)
 
     A total ``future_size`` is split in the observed proportions (60 positives and 40
     negatives here):
 
-    >>> compare_paired_cells([[50, 3, 1, 6], [2, 4, 1, 33]], "accuracy", future_size=1000).future_size
+    >>> cells = [[50, 3, 1, 6], [2, 4, 1, 33]]
+    >>> compare_paired_cells(cells, "accuracy", future_size=1000, target="next_test_set").future_size
     (600, 400)
     """
     counts = PairedCounts.from_cells(cells)
@@ -514,8 +516,8 @@ def compare_paired_cells(
     model, tolerance, undefined_value, n_draws = check_options(model, tolerance, undefined, n_draws, stacklevel=3)
     method = check_choice(method, "method", ("auto", "exact", "monte-carlo"))
     target = check_choice(target, "target", TARGETS)
+    rng = check_random_state(random_state)  # refused here, whichever path answers
     if target == "true_value":
-        rng = check_random_state(random_state)
         check_true_value_question(model, future_size, method)
         positives, negatives = counts.as_array()
         engine = TrueValueEngine(m, model, counts.p, counts.n, positives, negatives, n_draws, rng, undefined_value)
@@ -540,7 +542,6 @@ def compare_paired_cells(
     if exact is not None:
         engine, pruned = exact
     else:
-        rng = check_random_state(random_state)
         positives, negatives = counts.as_array()
         engine = MonteCarloEngine(m, model, p, n, positives, negatives, n_draws, rng, undefined_value)
         pruned = 0.0
@@ -622,7 +623,7 @@ def compare_paired(
     method: str = "auto",
     n_draws: int = 100_000,
     random_state: Any = 0,
-    target: str = "next_test_set",
+    target: str = "true_value",
     data: Any = None,
 ) -> PairedComparison:
     """Is classifier A better than B on the metric, given both were scored on the same test set?
@@ -670,13 +671,14 @@ def compare_paired(
         (it still works, with a FutureWarning).
     random_state : None, int, SeedSequence or Generator, default 0
         For the Monte Carlo draws.
-    target : {"next_test_set", "true_value"}, default "next_test_set"
-        The question. ``"next_test_set"``: which classifier wins on a new test set of
-        ``future_size`` (exact, or Monte Carlo). ``"true_value"``: which has the better
-        *true* metric — the posterior of each class's agreement shares,
-        Dirichlet(cells + ½), the prevalence fixed at the observed one, estimated from
-        ``n_draws`` draws (``mc_error``); about 1/√2 as wide, so sharper. Needs the
-        paired beta-binomial model and no ``future_size``.
+    target : {"true_value", "next_test_set"}, default "true_value"
+        The question. ``"true_value"`` (default): which has the better *true* metric —
+        the posterior of each class's agreement shares, Dirichlet(cells + ½), the
+        prevalence fixed at the observed one, estimated from ``n_draws`` draws
+        (``mc_error``); about 1/√2 as wide, so sharper. Needs the paired beta-binomial
+        model and no ``future_size``. ``"next_test_set"``: which classifier wins on a new
+        test set of ``future_size`` (exact, or Monte Carlo); give it for ``future_size``,
+        ``method="exact"`` or ``model="paired-binomial"``.
 
     data : DataFrame, optional
         pandas, polars, pyarrow, DuckDB, Dask or PySpark: then ``y_true``, ``pred_a`` and
@@ -687,8 +689,8 @@ def compare_paired(
     -------
     PairedComparison
         Its :attr:`~PairedComparison.value` is the observed difference A − B,
-        :meth:`~PairedComparison.interval` that difference's interval on a new test set (of the
-        true values under ``target="true_value"``).
+        :meth:`~PairedComparison.interval` that difference's interval for the question
+        asked (its true value by default).
 
     See Also
     --------
@@ -717,7 +719,9 @@ def compare_paired(
     >>> y = [1] * 10 + [0] * 10
     >>> a = [1] * 9 + [0] + [0] * 9 + [1]
     >>> b = [1] * 7 + [0] * 3 + [0] * 8 + [1] * 2
-    >>> r = compare_paired(y, a, b, "balanced_accuracy")
+    >>> compare_paired(y, a, b, "balanced_accuracy").target
+    'true_value'
+    >>> r = compare_paired(y, a, b, "balanced_accuracy", target="next_test_set")
     >>> r.method, round(r.value, 3), round(r.prob_greater, 3)
     ('exact', 0.15, 0.793)
     >>> r.verdict(margin=0.02)

@@ -59,7 +59,7 @@ def compare_paired_data(
     >>> import pandas as pd
     >>> df = pd.DataFrame({"y": [1] * 10 + [0] * 10, "a": [1] * 9 + [0] + [0] * 9 + [1],
     ...                    "b": [1] * 7 + [0] * 3 + [0] * 8 + [1] * 2})
-    >>> r = compare_paired_data(df, "y", "a", "b", "balanced_accuracy")
+    >>> r = compare_paired_data(df, "y", "a", "b", "balanced_accuracy", options={"target": "next_test_set"})
     >>> r.method, round(r.value, 3), round(r.prob_greater, 3)
     ('exact', 0.15, 0.793)
     """
@@ -87,7 +87,7 @@ def rank_models_data(
     >>> import pandas as pd
     >>> df = pd.DataFrame({"y": [1] * 10 + [0] * 10, "a": [1] * 9 + [0] + [0] * 10,
     ...                    "b": [1] * 7 + [0] * 3 + [0] * 8 + [1] * 2})
-    >>> r = rank_models_data(df, "y", {"a": "a", "b": "b"}, "accuracy")
+    >>> r = rank_models_data(df, "y", {"a": "a", "b": "b"}, "accuracy", target="next_test_set")
     >>> r.best, r.method
     ('a', 'exact')
     """

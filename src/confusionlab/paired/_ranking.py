@@ -251,7 +251,7 @@ def rank_models(
     undefined: float = 0.0,
     n_draws: int = 100_000,
     random_state: Any = 0,
-    target: str = "next_test_set",
+    target: str = "true_value",
     method: str = "auto",
     progress: bool | None = None,
     data: Any = None,
@@ -270,10 +270,10 @@ def rank_models(
         Monte Carlo draws for P(best) and expected ranks when k > 2. ``draws`` is its old
         name (it still works, with a FutureWarning).
     random_state : default 0
-    target : {"next_test_set", "true_value"}, default "next_test_set"
-        The question, as in :func:`compare_paired`: who wins on a new test set, or who
-        has the best true metric (the posterior of the 2**k agreement shares, by Monte
-        Carlo, also for k = 2).
+    target : {"true_value", "next_test_set"}, default "true_value"
+        The question, as in :func:`compare_paired`: who has the best true metric (the
+        posterior of the 2**k agreement shares, by Monte Carlo, also for k = 2; the
+        default), or who wins on a new test set.
     method : {"auto", "exact", "monte-carlo"}, default "auto"
         How the pairwise matrix (and, for k = 2, P(best)) is computed, as in
         :func:`compare_paired`. ``"auto"``: exactly where every pair fits
@@ -318,9 +318,12 @@ def rank_models(
     --------
     >>> y = [1] * 10 + [0] * 10
     >>> preds = {"a": [1] * 9 + [0] + [0] * 10, "b": [1] * 7 + [0] * 3 + [0] * 8 + [1] * 2}
-    >>> r = rank_models(y, preds, "accuracy")
+    >>> r = rank_models(y, preds, "accuracy", target="next_test_set")
     >>> r.best, r.method, round(r.value["a"] + r.value["b"], 12)
     ('a', 'exact', 1.0)
+    >>> rank_models(y, preds, "accuracy").target
+    'true_value'
+
     """
     if data is not None:  # data= with column names: the patterns counted by the data's own engine
         from ._data import rank_models_data
@@ -359,6 +362,7 @@ def rank_models(
     target = check_choice(target, "target", TARGETS)
     method = check_choice(method, "method", ("auto", "exact", "monte-carlo"))
     show = check_progress(progress)
+    rng = check_random_state(random_state)  # refused here, whichever path answers
     if target == "true_value":
         check_true_value_question(model, future_size, method)
     p, n = check_test_set_size(future_size, p_obs, n_obs)
@@ -397,7 +401,6 @@ def rank_models(
             if budget > MAX_PAIRWISE_POINTS:
                 exact_pairs = False
                 break
-    rng = check_random_state(random_state)
     check_n_draws(n_draws, bytes_per_draw=k * 48)  # k counts, values and ranks per draw
     prior = 2.0 ** (1 - k)
     bitmat = ((np.arange(2**k)[:, None] >> np.arange(k)[None, :]) & 1).astype(np.int64)  # (cells, k)

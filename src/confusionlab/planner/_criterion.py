@@ -29,10 +29,11 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from .._validation import check_choice, check_confidence, check_positive_real
 from ..confusion import ConfusionMatrix
 from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import Metric
-from ..models import Marginal, marginal
+from ..models import TARGETS, Marginal, marginal
 from ._half_width import (
     balanced_accuracy_half_width,
     contour_half_width,
@@ -318,6 +319,9 @@ def normal_half_width(
     >>> round(float(h[0]), 4)  # about 1.96 * sqrt(2 * 0.8 * 0.2 / 500)
     0.0496
     """
+    confidence = check_confidence(confidence)
+    prior = check_positive_real(prior, "prior")
+    target = check_choice(target, "target", TARGETS)
     p, n, tp, tn = plan_counts(np.asarray(N), prevalence, tpr, tnr)
     return counts_normal_half_width(
         metric, p, n, tp, tn, confidence=confidence, model=model, prior=prior, target=target

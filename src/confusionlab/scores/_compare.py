@@ -144,12 +144,14 @@ class AucComparison(Result):
         return pd.DataFrame(rows)
 
     def summary(self, confidence: float = 0.95) -> str:
+        confidence = check_confidence(confidence)
         frame = self.to_frame()
         best = frame.iloc[int(np.argmax(np.abs(frame["difference"].to_numpy())))]
-        lo, hi = best["lower"], best["upper"]
         if len(self.pairs) > 1:
             z = float(norm.ppf(0.5 + confidence / 2))
             lo, hi = best["difference"] - z * best["sd"], best["difference"] + z * best["sd"]
+        else:
+            lo, hi = self.interval(confidence)
         return (
             f"AUC({best['a']}) − AUC({best['b']}) = {best['difference']:+.3f}, {confidence:.0%} interval for the "
             "true difference "

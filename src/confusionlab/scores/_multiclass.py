@@ -107,7 +107,7 @@ class MulticlassRocCurve(Result):
         target: str = "true_value",
         *,
         n_resamples: int = N_RESAMPLES,
-        random_state: Any = None,
+        random_state: Any = 0,
     ) -> tuple[float, float]:
         """The central interval of :attr:`value`: DeLong's structural components on the logit scale
         (``"ovr"``) or the class-stratified percentile bootstrap (``"hand-till"``)."""

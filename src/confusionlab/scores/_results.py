@@ -135,7 +135,7 @@ class RocCurve(_ScoreCurve):
         target: str = "true_value",
         *,
         n_resamples: int = N_RESAMPLES,
-        random_state: Any = None,
+        random_state: Any = 0,
     ) -> tuple[float, float]:
         """The AUC's central interval.
 
@@ -157,7 +157,7 @@ class RocCurve(_ScoreCurve):
             The question: the true AUC, or the AUC of a new test set of the same size (the
             variance doubled).
         n_resamples, random_state
-            The bootstrap's size and seed.
+            The bootstrap's size and seed (default 0; None: fresh entropy).
 
         Notes
         -----
@@ -344,7 +344,7 @@ class PrecisionRecallCurve(_ScoreCurve):
         target: str = "true_value",
         *,
         n_resamples: int = N_RESAMPLES,
-        random_state: Any = None,
+        random_state: Any = 0,
     ) -> tuple[float, float]:
         """The average precision's central interval: Boyd, Eng & Page's logit interval (``"logit"``)
         or the stratified percentile bootstrap (``"bootstrap"``); ``target="next_test_set"`` doubles

@@ -109,7 +109,7 @@ class StabilityResult(Result):
         self,
         confidence: float = 0.95,
         n_resamples: int = 2000,
-        random_state: int | np.random.Generator | None = None,
+        random_state: int | np.random.Generator | None = 0,
     ) -> tuple[float, float]:
         """Percentile bootstrap interval of ``value``, resampling objects.
 
@@ -121,8 +121,8 @@ class StabilityResult(Result):
             Number of bootstrap resamples, 1 to :data:`MAX_RESAMPLES`; at most
             :data:`MAX_RESAMPLED_VALUES` values (n_resamples × objects) are drawn. (Was
             ``n_boot``, still accepted for one release with a FutureWarning.)
-        random_state : None, int, numpy.random.SeedSequence or numpy.random.Generator
-            Seed for reproducible intervals.
+        random_state : None, int, numpy.random.SeedSequence or numpy.random.Generator, default 0
+            Seed for reproducible intervals (None: fresh entropy).
 
         Returns
         -------
