@@ -37,9 +37,10 @@ from __future__ import annotations
 
 from .._validation import check_rate
 from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES
+from ._checks import plan_prior
 from ._criterion import DRIFT_ALLOWANCE, normal_half_width, plan_counts
 from ._half_width import interval_half_width
-from ._plan import PLAN_MODELS, plan_prior, plan_test_size
+from ._plan import PLAN_MODELS, plan_test_size
 from ._rates import rates_for_value
 from ._result import TestSizePlan
 from ._search import MAX_SIZE, TargetUnreachableError, smallest_size, stable_size

@@ -28,12 +28,11 @@ from .._validation import (
     check_rate,
     check_tolerance,
 )
-from ..distribution import TRUE_VALUE_PRIOR
 from ..metrics import Metric, get_metric
-from ..models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, TARGETS, resolve_prior
+from ..models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, TARGETS
 from . import _assurance, _normal
 from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES, _assurance_at, outcome_count, suggested_outcomes
-from ._checks import check_assurance_tolerance
+from ._checks import check_assurance_tolerance, plan_prior
 from ._criterion import _Evaluator, honest_min_size, normal_half_width, plan_counts
 from ._rates import rates_for_value
 from ._result import TestSizePlan
@@ -47,19 +46,6 @@ __all__ = ["PLAN_MODELS", "SizePlan", "TestSizePlan", "plan_test_size"]
 PLAN_MODELS = SLICE_MODELS
 #: How a plan is found (``method=`` of :func:`plan_test_size`).
 METHODS = ("auto", "exact", "normal")
-
-
-def plan_prior(prior: Any, target: str) -> float:
-    """The prior α a plan assumes: ``prior`` resolved, or when it is None the default of
-    :func:`~confusionlab.metric_distribution` and :func:`~confusionlab.evaluate` for the question —
-    Jeffreys' α = ½ for ``target="true_value"``, the uniform α = 1 for ``"next_test_set"``.
-
-    >>> plan_prior(None, "true_value"), plan_prior(None, "next_test_set"), plan_prior("uniform", "true_value")
-    (0.5, 1.0, 1.0)
-    """
-    if prior is None:
-        return TRUE_VALUE_PRIOR if target == "true_value" else 1.0
-    return resolve_prior(prior)
 
 
 def plan_test_size(
