@@ -23,16 +23,10 @@ import warnings
 from typing import Any
 
 from ..models import PAIRED_MODELS
-from ._compare import (
-    EXACT_WORK_LIMIT,
-    MAX_BOX_POINTS,
-    PairedComparison,
-    PairedJoint,
-    compare_paired,
-    compare_paired_cells,
-)
+from ._compare import EXACT_WORK_LIMIT, MAX_BOX_POINTS, compare_paired, compare_paired_cells
 from ._counts import CELLS, PairedCounts
 from ._ranking import MAX_CLASSIFIERS, Ranking, rank_models
+from ._result import PairedComparison, PairedJoint
 
 __all__ = [
     "CELLS",

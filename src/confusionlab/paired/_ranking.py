@@ -32,7 +32,6 @@ from ..palette import NEUTRAL, PAIR_COLOURS
 from ._checks import check_binary_labels, check_member, check_observed_class, check_test_set_size
 from ._compare import (
     MAX_BOX_POINTS,
-    PairedComparison,
     check_options,
     check_true_value_question,
     compare_paired_cells,
@@ -41,6 +40,7 @@ from ._compare import (
 from ._counts import PairedCounts
 from ._draws import CHUNK_ENTRIES, draw_classifier_counts
 from ._ranks import exact_ranks
+from ._result import PairedComparison
 
 __all__ = ["MAX_CLASSIFIERS", "Ranking", "rank_models"]
 

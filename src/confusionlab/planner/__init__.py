@@ -20,7 +20,10 @@ core, and returns a :class:`TestSizePlan`. The package holds one idea per module
                           the size from which every larger one meets it
 ``_rates``                :func:`rates_for_value`: planning from an expected value
 ``_assurance``            the criterion for the interval reported after the test
-``_plan``                 :class:`TestSizePlan` and :func:`plan_test_size`
+``_size_plan``            :class:`SizePlan`: what a test-size and a facet-size plan share
+                          (the curve, its table and figure, the interval at the plan)
+``_result``               :class:`TestSizePlan`: the plan (the result)
+``_plan``                 :func:`plan_test_size`: the entry point
 ========================  ==============================================================
 
 Examples
@@ -34,11 +37,14 @@ from __future__ import annotations
 
 from .._validation import check_rate
 from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES
+from ._checks import plan_prior
 from ._criterion import DRIFT_ALLOWANCE, normal_half_width, plan_counts
 from ._half_width import interval_half_width
-from ._plan import PLAN_MODELS, SizePlan, TestSizePlan, plan_prior, plan_test_size
+from ._plan import PLAN_MODELS, plan_test_size
 from ._rates import rates_for_value
+from ._result import TestSizePlan
 from ._search import MAX_SIZE, TargetUnreachableError, smallest_size, stable_size
+from ._size_plan import SizePlan
 
 __all__ = [
     "DEFAULT_ASSURANCE_TOLERANCE",

@@ -6,8 +6,10 @@ import math
 from typing import Any
 
 from .._validation import MAX_TOLERANCE, InvalidParameterError, check_real
+from ..distribution import TRUE_VALUE_PRIOR
+from ..models import resolve_prior
 
-__all__ = ["check_assurance_tolerance"]
+__all__ = ["check_assurance_tolerance", "plan_prior"]
 
 
 def check_assurance_tolerance(value: Any, default: float) -> float:
@@ -28,3 +30,16 @@ def check_assurance_tolerance(value: Any, default: float) -> float:
             f"enumeration per marginal; default {default:g}), got {value!r}"
         )
     return fvalue
+
+
+def plan_prior(prior: Any, target: str) -> float:
+    """The prior α a plan assumes: ``prior`` resolved, or when it is None the default of
+    :func:`~confusionlab.metric_distribution` and :func:`~confusionlab.evaluate` for the question —
+    Jeffreys' α = ½ for ``target="true_value"``, the uniform α = 1 for ``"next_test_set"``.
+
+    >>> plan_prior(None, "true_value"), plan_prior(None, "next_test_set"), plan_prior("uniform", "true_value")
+    (0.5, 1.0, 1.0)
+    """
+    if prior is None:
+        return TRUE_VALUE_PRIOR if target == "true_value" else 1.0
+    return resolve_prior(prior)

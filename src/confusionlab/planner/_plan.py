@@ -1,4 +1,4 @@
-"""How much test data do I need? The plan and the function that makes it.
+"""How much test data do I need? The function that makes the plan.
 
 :func:`plan_test_size` answers "how many test examples do I need to know MCC (or F1,
 balanced accuracy, sensitivity …) within ± h?" with the exact distributions of the
@@ -6,20 +6,17 @@ core: the criterion (:mod:`._criterion`) is evaluated with
 :func:`~confusionlab.metric_distribution` and
 :meth:`~confusionlab.MetricDistribution.interval`, never with a formula, and the search
 (:func:`~confusionlab.planner.smallest_size`) finds the smallest N although the
-half-width is not monotone in N. The answer is a :class:`TestSizePlan`, a result of the
-library's one protocol (``value``, ``interval``, ``to_frame``, ``to_html``, ``plot``,
-``view``).
+half-width is not monotone in N. The answer is a :class:`~confusionlab.TestSizePlan`
+(``_result.py``), a result of the library's one protocol (``value``, ``interval``,
+``to_frame``, ``to_html``, ``plot``, ``view``).
 """
 
 from __future__ import annotations
 
-import warnings
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from .._result import Result, new_figure
 from .._validation import (
     DEFAULT_TOLERANCE,
     InvalidParameterError,
@@ -31,312 +28,24 @@ from .._validation import (
     check_rate,
     check_tolerance,
 )
-from ..confusion import ConfusionMatrix
-from ..distribution import TRUE_VALUE_PRIOR, MetricDistribution, metric_distribution
 from ..metrics import Metric, get_metric
-from ..models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, TARGETS, resolve_prior
-from ..palette import NEUTRAL, THEME
+from ..models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, TARGETS
 from . import _assurance, _normal
 from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES, _assurance_at, outcome_count, suggested_outcomes
-from ._checks import check_assurance_tolerance
+from ._checks import check_assurance_tolerance, plan_prior
 from ._criterion import _Evaluator, honest_min_size, normal_half_width, plan_counts
 from ._rates import rates_for_value
-from ._search import MAX_SIZE, smallest_size, stable_size, with_slack
+from ._result import TestSizePlan
+from ._search import MAX_SIZE, smallest_size, stable_size
+from ._size_plan import SizePlan
 
-__all__ = ["PLAN_MODELS", "TestSizePlan", "plan_test_size"]
+# SizePlan and TestSizePlan are re-exported: they were defined here, and their old import path keeps working
+__all__ = ["PLAN_MODELS", "SizePlan", "TestSizePlan", "plan_test_size"]
 
 #: Models the planner accepts: the slice models, whose p and n are fixed by the plan.
 PLAN_MODELS = SLICE_MODELS
 #: How a plan is found (``method=`` of :func:`plan_test_size`).
 METHODS = ("auto", "exact", "normal")
-
-
-def plan_prior(prior: Any, target: str) -> float:
-    """The prior α a plan assumes: ``prior`` resolved, or when it is None the default of
-    :func:`~confusionlab.metric_distribution` and :func:`~confusionlab.evaluate` for the question —
-    Jeffreys' α = ½ for ``target="true_value"``, the uniform α = 1 for ``"next_test_set"``.
-
-    >>> plan_prior(None, "true_value"), plan_prior(None, "next_test_set"), plan_prior("uniform", "true_value")
-    (0.5, 1.0, 1.0)
-    """
-    if prior is None:
-        return TRUE_VALUE_PRIOR if target == "true_value" else 1.0
-    return resolve_prior(prior)
-
-
-class _DefaultConfidence(float):
-    """The default ``confidence`` of a plan's :meth:`~SizePlan.interval` (0.95 in the signature).
-
-    Told apart from a 0.95 the caller passes, so that for one release ``interval()`` keeps
-    giving the plan's own confidence (with a FutureWarning when that is not 0.95).
-    """
-
-
-_DEFAULT_CONFIDENCE = _DefaultConfidence(0.95)
-
-
-class SizePlan(Result, abstract=True):
-    """The base of a size plan (:class:`TestSizePlan`, :class:`~confusionlab.bias.GroupSizePlan`).
-
-    What a test-size plan and a facet-size plan share: the curve, its table, figure and interval.
-
-    A subclass is a frozen dataclass with the fields ``half_width`` (achieved),
-    ``requested_half_width`` (the goal), ``confidence`` and ``curve`` (size → half-width),
-    and says which attribute holds the planned size (``_size_attribute``) and how the size
-    is called (``_size_label``).
-    """
-
-    _size_attribute = "N"
-    _size_label = "test-set size N"
-    # the fields every subclass has (declared here for the methods below; the dataclass defines them)
-    half_width: float
-    requested_half_width: float
-    confidence: float
-    curve: dict[int, float]
-
-    @property
-    def _size(self) -> int:
-        return getattr(self, self._size_attribute)
-
-    def distribution(self) -> MetricDistribution:
-        raise NotImplementedError
-
-    def interval(self, confidence: float = _DEFAULT_CONFIDENCE) -> tuple[float, float]:
-        """The central ``confidence`` interval of the metric's distribution at the planned size.
-
-        Parameters
-        ----------
-        confidence : float, default 0.95
-            Level of the interval, in (0, 1). Pass it explicitly: for one more release a
-            call without it gives the interval at the plan's own :attr:`confidence` (what
-            the criterion read), with a FutureWarning when that is not 0.95; from the next
-            release the default is 0.95, as for every result. ``None`` (the old default) is
-            accepted with the same warning.
-
-        Returns
-        -------
-        (float, float)
-        """
-        if confidence is None or confidence is _DEFAULT_CONFIDENCE:
-            if confidence is None or self.confidence != 0.95:
-                warnings.warn(
-                    f"{type(self).__name__}.interval() without a confidence gives the plan's own "
-                    f"{self.confidence:g} interval for one more release, then the 0.95 interval as every "
-                    f"result's; pass confidence={self.confidence:g} (the plan's confidence) explicitly",
-                    FutureWarning,
-                    stacklevel=2,
-                )
-            confidence = self.confidence
-        return self.distribution().interval(check_confidence(confidence))
-
-    def to_frame(self) -> Any:
-        """The curve: one row per size the search evaluated exactly, ascending.
-
-        Columns: the size, ``half_width`` there, ``reached`` (at most the requested
-        half-width) and ``planned`` (the planned size).
-        """
-        import pandas as pd
-
-        sizes = np.fromiter(self.curve, dtype=np.int64, count=len(self.curve))
-        widths = np.fromiter(self.curve.values(), dtype=np.float64, count=len(self.curve))
-        return pd.DataFrame(
-            {
-                self._size_attribute: sizes,
-                "half_width": widths,
-                "reached": widths <= with_slack(self.requested_half_width),
-                "planned": sizes == self._size,
-            }
-        )
-
-    def plot(self, ax: Any = None) -> Any:
-        """The half-width at every size the search evaluated (dots), the requested half-width
-        (dashed) and the plan (circle); returns the Figure (drawn into ``ax`` when given)."""
-        fig, ax = new_figure(ax)
-        frame = self.to_frame()
-        finite = np.isfinite(frame["half_width"].to_numpy())
-        ax.plot(frame[self._size_attribute][finite], frame["half_width"][finite], "o", ms=3, color=NEUTRAL,
-                label="exact half-width (evaluated)")  # fmt: skip
-        goal = self.requested_half_width
-        ax.axhline(goal, ls="--", color=THEME["accent"], label=f"requested ± {goal:g}")
-        ax.plot([self._size], [self.half_width], "o", mfc="none", ms=10, color=THEME["accent"],
-                label=f"plan: {self._size_attribute} = {self._size:,}")  # fmt: skip
-        ax.set_xlabel(self._size_label)
-        ax.set_ylabel(f"half-width of the {self.confidence:.0%} interval")
-        ax.set_title(self.title, fontsize=10)
-        ax.legend(fontsize=8)
-        return fig
-
-
-@dataclass(frozen=True, repr=False)
-class TestSizePlan(SizePlan):
-    """The smallest test set meeting a requested half-width (:func:`plan_test_size`).
-
-    Attributes
-    ----------
-    N, p, n : int
-        Planned size, positives and negatives.
-    tp, tn : int
-        The planned matrix's counts (TP = ⌊tpr·p + ½⌋, TN = ⌊tnr·n + ½⌋).
-    half_width : float
-        The achieved half-width at N (at most ``requested_half_width``).
-    requested_half_width : float
-        The half-width asked for (``half_width=`` of :func:`plan_test_size`).
-    target : {"true_value", "next_test_set"}
-        The question planned for: the interval of the metric's true value (its
-        posterior) or of the value a new test set of size N will show.
-    N_stable : int
-        The smallest size from which every larger size up to ``stable_horizon`` meets
-        the requested half-width (the half-width is not monotone in N: ``N`` may be
-        followed by sizes that fail again).
-    stable_horizon : int
-        How far "every larger size" was checked: ``min(2·N_stable, max_size)``, where the
-        approximate half-width has fallen to about 1/√2 of the goal (a normal-limit plan checks
-        its approximation up to 4,096 sizes above N).
-    curve : dict
-        N → half-width for every N evaluated exactly by the search (ascending N); with
-        ``assurance=q``, N → the q-quantile of the reported half-width over the outcomes.
-    metric, model : str
-    confidence : float
-    prevalence, tpr, tnr : float
-        The planning assumptions (rates chosen by :func:`rates_for_value` when a value
-        was given).
-    prior : float
-        The beta-binomial prior α = β on each rate the plan assumes (by default
-        Jeffreys' ½ for the true value, the uniform 1 for the next test set: the
-        defaults of :func:`~confusionlab.metric_distribution` and
-        :func:`~confusionlab.evaluate`); the summary names it.
-    tolerance : float
-        Tail mass each marginal may drop.
-    assurance : float or None
-        The requested assurance q.
-    achieved_assurance : float or None
-        Probability (over the enumerated outcomes) that the reported interval is at
-        most the requested half-width at N; the true probability lies in
-        ``[achieved_assurance, achieved_assurance + assurance_error]``.
-    assurance_error : float or None
-        Mass of the outcomes not enumerated (the bound of the error).
-    evaluations : int
-        Exact distributions computed by the search for N (sizes sharing the counts a
-        metric depends on share one); the check of ``N_stable`` adds its own.
-    method : {"exact", "normal"}
-        How the plan was found: the exact search, or the normal limit (where the exact
-        search would take minutes; see :func:`plan_test_size`, ``method``).
-    approximation_error : float or None
-        With ``method="normal"``: the relative difference between the exact and the normal
-        half-width measured at the calibration size (the one size of ``curve``), plus its
-        granularity; at the planned N it is at most about that, and N is within about twice
-        that (relatively) of the exact plan. None for an exact plan.
-
-    Notes
-    -----
-    The result protocol: :attr:`value` is the metric at the planned matrix,
-    :meth:`interval` the central interval of its distribution there,
-    :meth:`to_frame` the curve, :meth:`plot` the curve drawn, :meth:`view` a
-    :class:`~confusionlab.PlannerView` that re-plans from the same assumptions (with
-    sliders), :meth:`to_html` a page of all of it.
-
-    Examples
-    --------
-    >>> plan = plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1, target="next_test_set")
-    >>> plan.N, plan.requested_half_width, plan.half_width <= plan.requested_half_width
-    (229, 0.1, True)
-    >>> plan.to_frame().query("planned")[["N", "reached"]].values.tolist()
-    [[229, True]]
-    """
-
-    __test__ = False  # not a pytest test class
-    title = "How big must the test set be?"
-
-    metric: str
-    N: int
-    p: int
-    n: int
-    tp: int
-    tn: int
-    half_width: float
-    requested_half_width: float
-    curve: dict[int, float]
-    model: str
-    confidence: float
-    prevalence: float
-    tpr: float
-    tnr: float
-    prior: float = 1.0
-    tolerance: float = DEFAULT_TOLERANCE
-    assurance: float | None = None
-    achieved_assurance: float | None = None
-    assurance_error: float | None = None
-    evaluations: int = 0
-    target: str = "true_value"
-    N_stable: int | None = None
-    stable_horizon: int | None = None
-    method: str = "exact"
-    approximation_error: float | None = None
-
-    @property
-    def matrix(self) -> ConfusionMatrix:
-        """The planned confusion matrix."""
-        return ConfusionMatrix(tp=self.tp, fn=self.p - self.tp, fp=self.n - self.tn, tn=self.tn)
-
-    @property
-    def value(self) -> float:
-        """The metric's value at the planned matrix."""
-        return get_metric(self.metric)(self.matrix)
-
-    def distribution(self) -> MetricDistribution:
-        """The metric's distribution at the plan (the one the criterion reads; for a normal-limit
-        plan, whose N may be beyond the exact lattice, ``method="auto"``: exact where it fits,
-        else Monte Carlo of the same model, labelled on the distribution)."""
-        return metric_distribution(
-            self.matrix,
-            self.metric,
-            self.model,
-            prior=self.prior,
-            tolerance=self.tolerance,
-            target=self.target,
-            method="exact" if self.method == "exact" else "auto",
-        )
-
-    def summary(self, confidence: float = 0.95) -> str:
-        """The plan in one sentence, with the ``confidence`` interval at the planned size."""
-        lo, hi = self.interval(check_confidence(confidence))
-        label = get_metric(self.metric).label
-        assured = (
-            ""
-            if self.assurance is None
-            else f" with assurance {self.achieved_assurance:.3f} ≥ {self.assurance:g} (after the test)"
-        )
-        question = "the true value" if self.target == "true_value" else "a new test set"
-        named = {0.5: "Jeffreys' ", 1.0: "uniform "}.get(self.prior, "")
-        assumed = "binomial plug-in" if self.model == "binomial" else f"beta-binomial, {named}prior α = {self.prior:g}"
-        checked = "checked" if self.method == "exact" else "checked in the normal approximation"
-        stable = (
-            ""
-            if self.N_stable is None
-            else f" Every size from {self.N_stable:,} to {self.stable_horizon:,} ({checked}) meets it."
-        )
-        approx = (
-            ""
-            if self.method == "exact"
-            else f" (normal approximation, not exact: half-widths within about {100 * self.approximation_error:.2g} %)"
-        )
-        return (
-            f"{label}: N = {self.N:,}{approx} ({self.p:,} positives, {self.n:,} negatives) is the smallest test set "
-            "whose "
-            f"{self.confidence:.0%} interval for {question} ({assumed}) is at most ± {self.requested_half_width:g}"
-            f"{assured} "
-            f"(± {self.half_width:.4g} at N); there the {confidence:.0%} interval around {self.value:.3g} is "
-            f"[{lo:.3g}, {hi:.3g}].{stable}"
-        )
-
-    def __repr__(self) -> str:
-        extra = "" if self.assurance is None else f", assurance={self.achieved_assurance:.4f}"
-        return (
-            f"TestSizePlan(metric={self.metric!r}, target={self.target!r}, N={self.N}, N_stable={self.N_stable}, "
-            f"p={self.p}, n={self.n}, "
-            f"half_width={self.half_width:.4g} <= {self.requested_half_width:g}{extra}, "
-            f"evaluations={self.evaluations}{'' if self.method == 'exact' else ', method=' + repr(self.method)})"
-        )
 
 
 def plan_test_size(
