@@ -85,17 +85,7 @@ VIEW_UNITS = {"widgets", "lessons", "export"}
 """Units that may import the views."""
 
 # The violations still in the tree, as ``(rule, importer, imported)``; each entry goes when fixed.
-KNOWN: set[tuple[str, str, str]] = {
-    ("private", "confusionlab.calibration._data", "confusionlab.evaluation._data.check_column_name"),
-    ("private", "confusionlab.calibration._data", "confusionlab.evaluation._data.label_array"),
-    ("private", "confusionlab.calibration._data", "confusionlab.evaluation._labels.MAX_GROUPS"),
-    ("private", "confusionlab.calibration._data", "confusionlab.scores._data.MAX_DISTINCT_SCORES"),
-    ("private", "confusionlab.paired._data", "confusionlab.evaluation._data.check_column_name"),
-    ("private", "confusionlab.paired._data", "confusionlab.evaluation._data.label_array"),
-    ("private", "confusionlab.scores._data", "confusionlab.evaluation._data.check_column_name"),
-    ("private", "confusionlab.scores._data", "confusionlab.evaluation._data.label_array"),
-    ("private", "confusionlab.scores._data", "confusionlab.evaluation._labels.MAX_GROUPS"),
-}
+KNOWN: set[tuple[str, str, str]] = set()
 
 ENGINES = ("pandas", "polars", "narwhals", "dask", "spark", "duckdb", "pyarrow")
 ENGINE_TEST = re.compile(r"""engine\s*(?:==|!=|\bin\b)\s*\(?["'](?P<a>\w+)["']|["'](?P<b>\w+)["']\s*==\s*engine""")

@@ -17,9 +17,10 @@ and returns :class:`Cells`. Each engine is one module with the same functions:
 :func:`~.engine.engine_of` picks the module once, by the frame's type. Each engine also
 counts, per column read, the rows whose value is missing (None, NaN, pandas ``<NA>``):
 those rows are never in a cell, and the caller decides whether to refuse them.
-:func:`count_columns` is the jobs' door: argument names → columns → a :class:`Table` of
-numpy arrays. :mod:`.knots` bins scores as a column expression, :mod:`.frames` wraps any
-frame in narwhals.
+:func:`count_columns` counts argument names → columns into a :class:`Table` of numpy arrays;
+:class:`~.door.Door` is the jobs' ``data=`` door around it (the column names checked, the
+missing values refused, the bounds every job shares). :mod:`.knots` bins scores as a column
+expression, :mod:`.frames` wraps any frame in narwhals.
 
 Examples
 --------
@@ -32,6 +33,7 @@ Examples
 
 from __future__ import annotations
 
+from .door import MAX_DISTINCT_SCORES, MAX_GROUPS, Door, argument_key, check_column_name, label_array
 from .engine import count_cells, engine_of
 from .frames import check_columns, collect, column_names, missing_expr, to_narwhals
 from .knots import Knots, knots_from_sample
@@ -55,17 +57,22 @@ __all__ = [
     "HEAD_ROWS",
     "KNOT_SAMPLE",
     "MAX_CELLS",
+    "MAX_DISTINCT_SCORES",
+    "MAX_GROUPS",
     "MAX_LABELS",
     "Above",
     "Bins",
     "Cells",
     "CountRequest",
+    "Door",
     "Key",
     "Knots",
     "OneOf",
     "Table",
     "TooManyCells",
     "Values",
+    "argument_key",
+    "check_column_name",
     "check_columns",
     "check_distinct",
     "collect",
@@ -77,6 +84,7 @@ __all__ = [
     "glance",
     "is_remote",
     "knots_from_sample",
+    "label_array",
     "missing_expr",
     "score_binning",
     "score_edges",

@@ -59,15 +59,24 @@ class Table:
     lows : dict of str to ndarray
         For a column binned by :class:`Knots`: the smallest value of each cell (so the bins'
         lower edges are observed scores).
+    columns : dict of str to str
+        Column argument → the column of the data it names.
+    bins : dict
+        For a binned column argument: the bins its counter chose (all increasing quantile edges,
+        the first the lowest value, or :class:`Knots`); empty from :func:`count_columns` alone.
     """
 
     values: dict[str, list[Any]]
     n: np.ndarray
     missing: dict[str, int]
     lows: dict[str, np.ndarray] = field(default_factory=dict)
+    columns: dict[str, str] = field(default_factory=dict)
+    bins: dict[str, Any] = field(default_factory=dict)
 
-    def refuse_missing(self, columns: Mapping[str, str]) -> None:
-        """Raise an InvalidParameterError naming the first argument whose column holds missing values."""
+    def refuse_missing(self, columns: Mapping[str, str] | None = None) -> None:
+        """Raise an InvalidParameterError naming the first argument whose column holds missing values
+        (``columns``: argument → column, by default :attr:`columns`)."""
+        columns = self.columns if columns is None else columns
         for arg, m in self.missing.items():
             raise InvalidParameterError(
                 f"{arg}: column {columns[arg]!r} has {m:,} missing value(s) (None/NaN/<NA>); missing values are "
@@ -218,7 +227,7 @@ def count_columns(
         for a in args
         if key_of[columns[a]] in cells.lows
     }
-    return Table(values, np.asarray(cells.n, dtype=np.int64), missing, lows)
+    return Table(values, np.asarray(cells.n, dtype=np.int64), missing, lows, dict(columns))
 
 
 #: Scores Spark reads for the knots of :class:`~.knots.Knots` (the first rows; all rows, hashed, if those were

@@ -10,26 +10,21 @@ from .._validation import (
     InvalidParameterError,
     as_labels,
     check_choice,
-    check_int,
-    check_n_draws,
-    check_n_resamples,
     check_random_state,
     check_same_length,
 )
 from ..labels import code_groups, distinct_labels, labels_equal, positive_label, same_label
-from ._bins import STRATEGIES, bin_forecasts
+from ._bins import bin_forecasts
 from ._checks import check_forecast_size, check_forecasts
-from ._ece import BYTES_PER_RESAMPLE
 from ._multi import CalibrationSet
-from ._result import _DRAW_BYTES, Calibration
+from ._options import MAX_BINS, Options, check_options
+from ._result import Calibration
 
 __all__ = ["MAX_BINS", "MULTI_CLASS", "calibration"]
 
 #: The ways of calibrating more than two classes.
 MULTI_CLASS = ("classwise", "top-label")
 
-#: Most bins accepted (more bins than this hold too few forecasts to say anything).
-MAX_BINS = 100_000
 #: Peak bytes per forecast of building a calibration (copies, bin ids, order, sorted copies).
 BYTES_PER_FORECAST = 80.0
 
@@ -134,30 +129,40 @@ def calibration(
     >>> int(cal.band().outside.sum()), cal.p_value() > 0.05
     (0, True)
     """
+    options = check_options(
+        bins=bins,
+        strategy=strategy,
+        positive=positive,
+        n_resamples=n_resamples,
+        n_draws=n_draws,
+        random_state=random_state,
+        multi_class=multi_class,
+        classes=classes,
+    )
     if data is not None:  # data= with column names: the table counted by the data's own engine
-        from ._data import calibration_data
+        from ._data import DOOR, from_counts
 
-        kwargs = dict(
-            bins=bins,
-            strategy=strategy,
-            positive=positive,
-            n_resamples=n_resamples,
-            n_draws=n_draws,
-            random_state=random_state,
-            multi_class=multi_class,
-            classes=classes,
-        )
-        return calibration_data(data, y_true, y_prob, groups=groups, **kwargs)
+        return from_counts(DOOR(data, options, y_true=y_true, y_prob=y_prob, groups=groups), options)
+    return from_arrays(y_true, y_prob, groups, options)
+
+
+def from_arrays(y_true: Any, y_prob: Any, groups: Any, options: Options) -> Calibration | CalibrationSet:
+    """:func:`calibration` of arrays under the checked ``options`` (what ``data=`` ends in too, on the
+    rows of its cells).
+
+    >>> from confusionlab.calibration._options import check_options
+    >>> o = check_options(bins=2, strategy="quantile", positive=None, n_resamples=100, n_draws=100,
+    ...                   random_state=0, multi_class=None, classes=None)
+    >>> round(from_arrays([0, 1, 0, 1], [0.1, 0.6, 0.3, 0.9], None, o).value, 4)  # ½·|0 − 0.2| + ½·|1 − 0.75|
+    0.225
+    """
     check_forecast_size(
         y_prob, "y_prob", bytes_per_forecast=BYTES_PER_FORECAST, advice="evaluate a sample of the forecasts"
     )
     check_forecast_size(y_true, "y_true", bytes_per_forecast=16.0, advice="evaluate a sample of the forecasts")
-    bins = check_int(bins, "bins", minimum=1, maximum=MAX_BINS)
-    strategy = check_choice(strategy, "strategy", STRATEGIES)
-    n_resamples = check_n_resamples(n_resamples, bytes_per_resample=BYTES_PER_RESAMPLE)
-    n_draws = check_n_draws(n_draws, bytes_per_draw=_DRAW_BYTES * bins)
-    check_random_state(random_state)  # refused here, not on first use
-    options = {"strategy": strategy, "n_resamples": n_resamples, "n_draws": n_draws}
+    bins, strategy, positive, n_draws = options.bins, options.strategy, options.positive, options.n_draws
+    random_state, multi_class, classes = options.random_state, options.multi_class, options.classes
+    arguments = options.calibration_arguments()
     if multi_class is None:
         if classes is not None:
             raise InvalidParameterError("classes= names the columns of a (samples × classes) y_prob: pass multi_class")
@@ -187,7 +192,7 @@ def calibration(
                     bin_forecasts(matrix[:, k], labels_equal(t, label), bins, strategy),
                     positive=label,
                     random_state=seeds[k],
-                    **options,
+                    **arguments,
                 )
                 for k, label in enumerate(labels)
             }
@@ -199,14 +204,16 @@ def calibration(
             y |= (top == k) & labels_equal(t, label)
         positive = True
     if g is None:
-        return Calibration(bin_forecasts(q, y, bins, strategy), positive=positive, random_state=random_state, **options)
+        return Calibration(
+            bin_forecasts(q, y, bins, strategy), positive=positive, random_state=random_state, **arguments
+        )
     names, codes = code_groups(g)
     seeds = check_random_state(random_state).spawn(len(names))
     members = {}
     for k, name in enumerate(names):
         rows = codes == k
         members[name] = Calibration(
-            bin_forecasts(q[rows], y[rows], bins, strategy), positive=positive, random_state=seeds[k], **options
+            bin_forecasts(q[rows], y[rows], bins, strategy), positive=positive, random_state=seeds[k], **arguments
         )
     return CalibrationSet(members, "groups", n_draws=n_draws, random_state=random_state)
 

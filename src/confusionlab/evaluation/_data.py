@@ -1,10 +1,10 @@
 """``evaluate(data=...)``: the (group, true label, prediction) table counted by the engine, then an Evaluation.
 
-The table is counted where the data lives (:func:`confusionlab._tables.count_columns`:
-one aggregation in Spark or Dask, only the table leaves the cluster); the classes, the
-groups and the per-group confusion tables are then built from it exactly as
-:func:`~confusionlab.evaluate` builds them from arrays (the same sort of the classes and the
-group names, the same int64 tables), so every number is the array path's.
+The table is counted where the data lives (:data:`DOOR`, the input layer's
+:class:`~confusionlab._tables.Door`: one aggregation in Spark or Dask, only the table leaves the
+cluster); :func:`from_counts` then builds the classes, the groups and the per-group confusion
+tables from it exactly as :func:`~confusionlab.evaluate` builds them from arrays (the same sort of
+the classes and the group names, the same int64 tables), so every number is the array path's.
 """
 
 from __future__ import annotations
@@ -13,52 +13,38 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import (
-    InvalidParameterError,
-    check_labels_not_scores,
-)
+from .._tables import MAX_GROUPS, MAX_LABELS, Door, Table, label_array
+from .._validation import InvalidParameterError, check_labels_not_scores
 from ..labels import code_groups
-from ._labels import ALL, MAX_GROUPS, _classes
+from ._labels import ALL, _classes
 from ._options import Options, check_simplex_fits, check_target_model, positive_and_metrics
 from ._result import Evaluation
 
-__all__ = ["check_column_name", "evaluate_data", "label_array"]
+__all__ = ["DOOR", "evaluate_data", "from_counts"]
 
 
-def check_column_name(value: Any, name: str, *, optional: bool = False) -> str | None:
-    """A column name of ``data=`` (a string), or an InvalidParameterError naming the argument."""
-    if value is None and optional:
-        return None
-    if not isinstance(value, str):
+def _columns(options: Options, *, y_true: Any, y_pred: Any = None, groups: Any = None, refits: Any = None) -> dict:
+    """evaluate's column arguments; ``refits`` (per object) and a missing ``y_pred`` refused."""
+    if refits is not None:
         raise InvalidParameterError(
-            f"with data=, {name} is a column name (a string), got {type(value).__name__}; e.g. "
-            f'{name}="{name}" — or pass the arrays without data='
+            "refits cannot come with data=: a refit's stability is per object, which a count table does not "
+            "keep; evaluate the refits from arrays (evaluate(y_true, refits=R)), or one prediction column here"
         )
-    return value
+    if y_pred is None:
+        raise InvalidParameterError('with data=, give y_pred, the column of predicted labels (y_pred="pred")')
+    check_target_model(options)
+    return {"y_true": y_true, "y_pred": y_pred, "groups": groups}
 
 
-def label_array(values: list[Any]) -> np.ndarray:
-    """The distinct labels of a table column as the array path reads such a column (object for text)."""
-    arr = np.asarray(values)
-    if arr.dtype.kind in "USO":
-        arr = np.asarray(values, dtype=object)
-    return arr
+#: evaluate's ``data=`` door: labels of at most :data:`MAX_LABELS` values (scores or a row id
+#: refused before counting), at most :data:`MAX_GROUPS` groups.
+DOOR = Door(
+    limits={"y_true": MAX_LABELS, "y_pred": MAX_LABELS, "groups": MAX_GROUPS}, optional=("groups",), columns=_columns
+)
 
 
-def evaluate_data(
-    data: Any,
-    y_true: Any,
-    y_pred: Any = None,
-    *,
-    groups: Any = None,
-    refits: Any = None,
-    positive: Any = None,
-    options: Options,
-) -> Evaluation:
-    """:func:`~confusionlab.evaluate` of the columns ``y_true``, ``y_pred``, ``groups`` of ``data``.
-
-    ``options`` are :func:`~confusionlab.evaluate`'s other arguments, checked once by
-    :func:`~confusionlab.evaluation._options.check_options` (``evaluate`` calls this with them).
+def from_counts(table: Table, options: Options) -> Evaluation:
+    """:func:`~confusionlab.evaluate` of a (``y_true``, ``y_pred``, ``groups``) count table.
 
     Examples
     --------
@@ -68,24 +54,7 @@ def evaluate_data(
     >>> evaluate("y", "p", data=df).value["recall"]
     0.75
     """
-    from .._tables import MAX_LABELS, count_columns
-
-    if refits is not None:
-        raise InvalidParameterError(
-            "refits cannot come with data=: a refit's stability is per object, which a count table does not "
-            "keep; evaluate the refits from arrays (evaluate(y_true, refits=R)), or one prediction column here"
-        )
-    y_true = check_column_name(y_true, "y_true")
-    if y_pred is None:
-        raise InvalidParameterError('with data=, give y_pred, the column of predicted labels (y_pred="pred")')
-    y_pred = check_column_name(y_pred, "y_pred")
-    groups = check_column_name(groups, "groups", optional=True)
-    check_target_model(options)
-
-    columns = {"y_true": y_true, "y_pred": y_pred} | ({"groups": groups} if groups is not None else {})
-    limits = {"y_true": MAX_LABELS, "y_pred": MAX_LABELS} | ({"groups": MAX_GROUPS} if groups is not None else {})
-    table = count_columns(data, columns, limits=limits)  # scores or a row id as labels: refused before counting
-    table.refuse_missing(columns)
+    grouped = "groups" in table.values
     m = int(table.n.sum())
     if m < 2:
         raise InvalidParameterError(f"y_true needs at least 2 objects, got {m}")
@@ -95,13 +64,13 @@ def evaluate_data(
     check_labels_not_scores(p_vals, "y_pred")
     check_simplex_fits(options, m)
     classes = _classes(t_vals, [p_vals])
-    classes, positive_index, chosen = positive_and_metrics(classes, positive, options, 1)
+    classes, positive_index, chosen = positive_and_metrics(classes, options.positive, options, 1)
     k = len(classes)
 
     lookup = {c: i for i, c in enumerate(classes)}
     t_codes = np.array([lookup[v] for v in table.values["y_true"]], dtype=np.int64)
     p_codes = np.array([lookup[v] for v in table.values["y_pred"]], dtype=np.int64)
-    if groups is None:
+    if not grouped:
         group_names: list[Any] = [ALL]
         g_codes = np.zeros(t_codes.size, dtype=np.int64)
         n_real = 1
@@ -123,7 +92,7 @@ def evaluate_data(
         n_real = len(names)
     tables = np.zeros((n_real, k, k), dtype=np.int64)
     np.add.at(tables, (g_codes, t_codes, p_codes), table.n)
-    if groups is not None:
+    if grouped:
         tables = np.concatenate([tables, tables.sum(axis=0, keepdims=True)])
     evaluation = Evaluation(
         classes=classes,
@@ -140,3 +109,24 @@ def evaluate_data(
     if options.method == "exact":  # the whole test set's lattice is the largest: refuse it now, as evaluate does
         evaluation._check_exact()
     return evaluation
+
+
+def evaluate_data(
+    data: Any, y_true: Any, y_pred: Any = None, *, groups: Any = None, refits: Any = None, options: Options
+) -> Evaluation:
+    """:func:`~confusionlab.evaluate` of the columns ``y_true``, ``y_pred``, ``groups`` of ``data``, with
+    ``options`` checked by :func:`~confusionlab.evaluation._options.check_options`: the door, then
+    :func:`from_counts` (what ``evaluate(data=...)`` does).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from confusionlab.evaluation._options import check_options
+    >>> df = pd.DataFrame({"y": [1, 1, 0, 0, 1, 0, 1, 0], "p": [1, 0, 0, 0, 1, 1, 1, 0]})
+    >>> options = check_options(model="beta-binomial", method="auto", metrics=None, target="next_test_set",
+    ...                         tolerance=1e-12, prior=None, n_draws=100, random_state=0, min_class_size=10,
+    ...                         progress=False)
+    >>> evaluate_data(df, "y", "p", options=options).value["recall"]
+    0.75
+    """
+    return from_counts(DOOR(data, options, y_true=y_true, y_pred=y_pred, groups=groups, refits=refits), options)

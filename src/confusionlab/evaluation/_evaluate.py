@@ -14,6 +14,7 @@ from .._validation import (
     as_labels,
     check_labels_not_scores,
 )
+from ._data import DOOR, from_counts
 from ._labels import _as_refits, _classes, _codes, _counter, _group_codes
 from ._options import (
     MAX_DRAWS,
@@ -191,11 +192,10 @@ def evaluate(
         random_state=random_state,
         min_class_size=min_class_size,
         progress=progress,
+        positive=positive,
     )
     if data is not None:  # data= with column names: the table counted by the data's own engine
-        from ._data import evaluate_data
-
-        return evaluate_data(data, y_true, y_pred, groups=groups, refits=refits, positive=positive, options=opts)
+        return from_counts(DOOR(data, opts, y_true=y_true, y_pred=y_pred, groups=groups, refits=refits), opts)
     t = as_labels(y_true, "y_true")
     m = t.shape[0]
     if m < 2:

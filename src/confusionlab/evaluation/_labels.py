@@ -13,13 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from .._tables import MAX_GROUPS
 from .._validation import InvalidParameterError, as_labels, check_memory, missing_mask
 from ..labels import code_groups, distinct_labels
 
 __all__ = ["ALL", "MAX_GROUPS", "whole_test_set_name"]
 
-#: Most groups an evaluation accepts (more is almost certainly a continuous column).
-MAX_GROUPS = 10_000
 #: Name of the whole test set among the groups.
 ALL = "all"
 #: Bytes per (refit, group, cell) count.

@@ -46,6 +46,8 @@ class Options:
     rng: np.random.Generator
     min_class_size: int
     progress: bool
+    #: The positive class as given (checked against the labels once they are known).
+    positive: Any = None
 
     def evaluation_arguments(self) -> dict[str, Any]:
         """The keyword arguments of :class:`Evaluation` these options set."""
@@ -75,6 +77,7 @@ def check_options(
     random_state: Any,
     min_class_size: Any,
     progress: Any,
+    positive: Any = None,
 ) -> Options:
     """Check every argument of :func:`~confusionlab.evaluate` that does not need the data."""
     model = check_choice(model, "model", MODELS)
@@ -96,6 +99,7 @@ def check_options(
         rng=check_random_state(random_state),
         min_class_size=check_int(min_class_size, "min_class_size", minimum=0),
         progress=check_progress(progress),
+        positive=positive,
     )
 
 

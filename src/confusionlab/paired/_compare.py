@@ -13,21 +13,16 @@ from typing import Any
 from .._deprecation import renamed_arguments
 from .._validation import (
     DEFAULT_TOLERANCE,
-    InvalidParameterError,
     TooLargeError,
-    check_choice,
-    check_n_draws,
     check_random_state,
-    check_tolerance,
-    check_undefined,
     memory_limit,
 )
-from ..metrics import Metric, get_metric
-from ..models import TARGETS
+from ..metrics import Metric
 from ._checks import check_observed_class, check_test_set_size
 from ._counts import PairedCounts
 from ._engine import ExactEngine, MonteCarloEngine, TrueValueEngine
-from ._model import box_points_estimate, cell_windows, check_model, count_joint, joint_bytes, table_shape
+from ._model import box_points_estimate, cell_windows, count_joint, joint_bytes, table_shape
+from ._options import Options, check_options
 from ._result import PairedComparison, PairedJoint
 
 # PairedComparison and PairedJoint are re-exported: they were defined here, and their old import path keeps working
@@ -48,40 +43,6 @@ MAX_BOX_POINTS = 2e7
 #: A box estimated from the moments (:func:`box_points_estimate`) this many times larger than
 #: MAX_BOX_POINTS is not located exactly: it cannot fit whatever the moments missed.
 BOX_ESTIMATE_MARGIN = 1e3
-
-
-def check_true_value_question(model: str, future_size: Any, method: str) -> None:
-    """Refuse what the true-value question cannot take: the plug-in model (its rates are taken as
-    known), a future size (the true value is the limit of a growing test set), exact enumeration."""
-    if model != "paired-beta-binomial":
-        raise InvalidParameterError(
-            f"target='true_value' is the posterior of the classifiers' true values under the Dirichlet posterior "
-            f"of the agreement cells; got model={model!r}, which takes them as known. Use "
-            "model='paired-beta-binomial' (the default), or target='next_test_set'"
-        )
-    if future_size is not None:
-        raise InvalidParameterError(
-            f"target='true_value' has no test-set size (it is the limit of a growing one); got "
-            f"future_size={future_size!r}. Leave future_size out, or use target='next_test_set'"
-        )
-    if method == "exact":
-        raise InvalidParameterError(
-            "method='exact' enumerates the counts of a new test set; target='true_value' is estimated from n_draws "
-            "draws of the posterior (method='auto' or 'monte-carlo')"
-        )
-
-
-def check_options(
-    model: Any, tolerance: Any, undefined: Any, n_draws: Any, *, stacklevel: int
-) -> tuple[str, float, float, int]:
-    """The options :func:`compare_paired_cells` and :func:`~confusionlab.paired.rank_models` share,
-    checked: (model, tolerance, undefined, n_draws). ``stacklevel`` as the caller's own
-    :func:`warnings.warn` would take it (for an old model name's FutureWarning)."""
-    model = check_model(model, stacklevel=stacklevel + 1)
-    tolerance = check_tolerance(tolerance)
-    undefined_value = check_undefined(undefined, allow_exclude=False)
-    assert undefined_value is not None
-    return model, tolerance, undefined_value, check_n_draws(n_draws)
 
 
 @renamed_arguments(draws="n_draws")
@@ -123,13 +84,36 @@ def compare_paired_cells(
     (600, 400)
     """
     counts = PairedCounts.from_cells(cells)
-    m = get_metric(metric)
-    model, tolerance, undefined_value, n_draws = check_options(model, tolerance, undefined, n_draws, stacklevel=3)
-    method = check_choice(method, "method", ("auto", "exact", "monte-carlo"))
-    target = check_choice(target, "target", TARGETS)
-    rng = check_random_state(random_state)  # refused here, whichever path answers
+    options = check_options(
+        metric=metric,
+        model=model,
+        tolerance=tolerance,
+        future_size=future_size,
+        undefined=undefined,
+        method=method,
+        n_draws=n_draws,
+        random_state=random_state,
+        target=target,
+        stacklevel=3,
+    )
+    return from_cells(counts, options)
+
+
+def from_cells(counts: PairedCounts, options: Options) -> PairedComparison:
+    """The paired comparison of the agreement cells ``counts`` under the checked ``options``: what
+    :func:`compare_paired_cells`, :func:`compare_paired` (both paths) and each pair of a ranking compute.
+
+    >>> from confusionlab.paired._options import check_options
+    >>> o = check_options(metric="accuracy", model="paired-beta-binomial", tolerance=1e-12, future_size=None,
+    ...                   undefined=0.0, method="auto", n_draws=1000, random_state=0, target="next_test_set",
+    ...                   stacklevel=1)
+    >>> round(from_cells(PairedCounts.from_cells([[50, 3, 1, 6], [2, 4, 1, 33]]), o).prob_greater, 4)
+    0.3684
+    """
+    m, model, tolerance, undefined_value = options.metric, options.model, options.tolerance, options.undefined
+    future_size, method, n_draws, target = options.future_size, options.method, options.n_draws, options.target
     if target == "true_value":
-        check_true_value_question(model, future_size, method)
+        rng = check_random_state(options.random_state)
         positives, negatives = counts.as_array()
         engine = TrueValueEngine(m, model, counts.p, counts.n, positives, negatives, n_draws, rng, undefined_value)
         return PairedComparison(
@@ -153,6 +137,7 @@ def compare_paired_cells(
     if exact is not None:
         engine, pruned = exact
     else:
+        rng = check_random_state(options.random_state)
         positives, negatives = counts.as_array()
         engine = MonteCarloEngine(m, model, p, n, positives, negatives, n_draws, rng, undefined_value)
         pruned = 0.0
@@ -338,19 +323,21 @@ def compare_paired(
     >>> r.verdict(margin=0.02)
     'insufficient evidence'
     """
-    options: dict[str, Any] = dict(
-        model=check_model(model, stacklevel=3),
+    options = check_options(
+        metric=metric,
+        model=model,
         tolerance=tolerance,
         future_size=future_size,
+        positive=positive,
         undefined=undefined,
         method=method,
         n_draws=n_draws,
         random_state=random_state,
         target=target,
+        stacklevel=3,
     )
     if data is not None:  # data= with column names: the cells counted by the data's own engine
-        from ._data import compare_paired_data
+        from ._data import COMPARE_DOOR, compare_from_counts
 
-        return compare_paired_data(data, y_true, pred_a, pred_b, metric, positive=positive, options=options)
-    counts = PairedCounts.from_predictions(y_true, pred_a, pred_b, positive=positive)
-    return compare_paired_cells(counts, metric, **options)
+        return compare_from_counts(COMPARE_DOOR(data, options, y_true=y_true, pred_a=pred_a, pred_b=pred_b), options)
+    return from_cells(PairedCounts.from_predictions(y_true, pred_a, pred_b, positive=positive), options)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -15,30 +15,22 @@ from .._text import as_written
 from .._validation import (
     DEFAULT_TOLERANCE,
     as_labels,
-    check_choice,
     check_classifiers,
     check_confidence,
     check_labels_not_scores,
     check_n_draws,
-    check_progress,
     check_random_state,
     check_same_length,
 )
 from ..confusion import ConfusionMatrix
 from ..labels import distinct_labels, labels_equal, positive_label
 from ..metrics import Metric, get_metric, metric_value
-from ..models import TARGETS
 from ..palette import NEUTRAL, PAIR_COLOURS
 from ._checks import check_binary_labels, check_member, check_observed_class, check_test_set_size
-from ._compare import (
-    MAX_BOX_POINTS,
-    check_options,
-    check_true_value_question,
-    compare_paired_cells,
-    exact_points,
-)
+from ._compare import MAX_BOX_POINTS, exact_points, from_cells
 from ._counts import PairedCounts
 from ._draws import CHUNK_ENTRIES, draw_classifier_counts
+from ._options import Options, check_options
 from ._ranks import exact_ranks
 from ._result import PairedComparison
 
@@ -214,7 +206,7 @@ class Ranking(Result):
         """
         i, j = (self.names.index(check_member(x, name, self.names)) for x, name in ((a, "a"), (b, "b")))
         cells_pos, cells_neg = self._setup["cells"]
-        return _compare_pair(cells_pos, cells_neg, i, j, get_metric(self.metric), self._setup["options"])
+        return _compare_pair(cells_pos, cells_neg, i, j, self._setup["options"])
 
     def view(self, **traits: Any) -> Any:
         """The paired view (:class:`~confusionlab.widgets.paired_view.PairedView`) of the two
@@ -325,24 +317,25 @@ def rank_models(
     'true_value'
 
     """
+    options = check_options(
+        metric=metric,
+        model=model,
+        tolerance=tolerance,
+        future_size=future_size,
+        positive=positive,
+        undefined=undefined,
+        method=method,
+        n_draws=n_draws,
+        random_state=random_state,
+        target=target,
+        progress=progress,
+        stacklevel=3,
+    )
     if data is not None:  # data= with column names: the patterns counted by the data's own engine
-        from ._data import rank_models_data
+        from ._data import RANK_DOOR, rank_from_counts
 
-        options: dict[str, Any] = dict(  # every keyword of this signature but data and positive
-            model=model,
-            tolerance=tolerance,
-            future_size=future_size,
-            undefined=undefined,
-            n_draws=n_draws,
-            random_state=random_state,
-            target=target,
-            method=method,
-            progress=progress,
-        )
-        return rank_models_data(data, y_true, predictions, metric, positive=positive, **options)
+        return rank_from_counts(RANK_DOOR(data, options, y_true=y_true, predictions=predictions), options)
     names = check_classifiers(predictions, MAX_CLASSIFIERS)
-    m = get_metric(metric)
-    model, tolerance, undefined_value, n_draws = check_options(model, tolerance, undefined, n_draws, stacklevel=3)
     t = check_labels_not_scores(as_labels(y_true, "y_true"), "y_true")
     preds = [check_labels_not_scores(as_labels(v, f"predictions[{k!r}]"), f"predictions[{k!r}]")
              for k, v in predictions.items()]  # fmt: skip
@@ -358,31 +351,41 @@ def rank_models(
     pattern = (bits.astype(np.int64) << np.arange(k)[:, None]).sum(axis=0)
     cells_pos = np.bincount(pattern[truth], minlength=2**k)
     cells_neg = np.bincount(pattern[~truth], minlength=2**k)
+    return rank_cells(names, cells_pos, cells_neg, options)
+
+
+def rank_cells(names: list[str], cells_pos: np.ndarray, cells_neg: np.ndarray, options: Options) -> Ranking:
+    """The ranking of the classifiers ``names`` from the 2**k agreement patterns of each class (bit i
+    of a pattern: classifier i predicts positive) under the checked ``options``: what both paths of
+    :func:`rank_models` end in.
+
+    >>> from confusionlab.paired._options import check_options
+    >>> o = check_options(metric="accuracy", model="paired-beta-binomial", tolerance=1e-12, future_size=None,
+    ...                   undefined=0.0, method="auto", n_draws=1000, random_state=0, target="next_test_set",
+    ...                   stacklevel=1)
+    >>> rank_cells(["a", "b"], np.array([0, 0, 1, 9]), np.array([9, 1, 0, 0]), o).observed  # a: 9 + 9 of 20 right
+    {'a': 0.9, 'b': 1.0}
+    """
+    m, model, tolerance, undefined_value = options.metric, options.model, options.tolerance, options.undefined
+    method, n_draws, target = options.method, options.n_draws, options.target
+    k = len(names)
     p_obs, n_obs = int(cells_pos.sum()), int(cells_neg.sum())
-    target = check_choice(target, "target", TARGETS)
-    method = check_choice(method, "method", ("auto", "exact", "monte-carlo"))
-    show = check_progress(progress)
-    rng = check_random_state(random_state)  # refused here, whichever path answers
-    if target == "true_value":
-        check_true_value_question(model, future_size, method)
-    p, n = check_test_set_size(future_size, p_obs, n_obs)
+    p, n = check_test_set_size(options.future_size, p_obs, n_obs)
     if model == "paired-binomial":
         check_observed_class(p_obs, p, "positives", model)
         check_observed_class(n_obs, n, "negatives", model)
-    options = {"model": model, "tolerance": tolerance, "undefined": undefined_value, "n_draws": n_draws,
-               "random_state": random_state, "target": target,
-               "future_size": (p, n) if target == "next_test_set" else None}  # fmt: skip
+    pair = replace(options, future_size=(p, n) if target == "next_test_set" else None)
+    bitmat = ((np.arange(2**k)[:, None] >> np.arange(k)[None, :]) & 1).astype(np.int64)  # (cells, k)
     observed = {}
-    for name, predicted in zip(names, bits, strict=True):
-        tp, fp = int(np.count_nonzero(predicted & truth)), int(np.count_nonzero(predicted & ~truth))
+    for name, tp, fp in zip(names, (cells_pos @ bitmat).tolist(), (cells_neg @ bitmat).tolist(), strict=True):
         cm = ConfusionMatrix(tp=tp, fn=p_obs - tp, fp=fp, tn=n_obs - fp)
         observed[name] = metric_value(cm, m, undefined=undefined_value)
     common = {"metric": m.name, "model": model, "observed": observed, "target": target,
-              "_setup": {"cells": (cells_pos, cells_neg), "options": {**options, "method": method}}}  # fmt: skip
+              "_setup": {"cells": (cells_pos, cells_neg), "options": pair}}  # fmt: skip
     pairs = [(i, j) for i in range(k) for j in range(i + 1, k)]
 
     if k == 2 and target == "next_test_set" and method != "monte-carlo":
-        r = _compare_pair(cells_pos, cells_neg, 0, 1, m, {**options, "method": method})
+        r = _compare_pair(cells_pos, cells_neg, 0, 1, pair)
         pairwise = np.array([[0.0, r.prob_greater], [r.prob_less, 0.0]])
         tie = r.prob_equal
         best = [float(r.prob_greater + tie / 2), float(r.prob_less + tie / 2)]
@@ -401,9 +404,9 @@ def rank_models(
             if budget > MAX_PAIRWISE_POINTS:
                 exact_pairs = False
                 break
+    rng = check_random_state(options.random_state)
     check_n_draws(n_draws, bytes_per_draw=k * 48)  # k counts, values and ranks per draw
     prior = 2.0 ** (1 - k)
-    bitmat = ((np.arange(2**k)[:, None] >> np.arange(k)[None, :]) & 1).astype(np.int64)  # (cells, k)
     if target == "true_value":  # the posterior of the shares; real values, ranked by sorting
         tp, fp = np.zeros((n_draws, k)), np.zeros((n_draws, k))
         step = max(1, CHUNK_ENTRIES // 2**k)
@@ -418,7 +421,7 @@ def rank_models(
     else:
         from tqdm.auto import tqdm
 
-        with tqdm(total=2 * n_draws, desc="rank_models", unit=" draws", disable=not show, delay=2.0) as bar:
+        with tqdm(total=2 * n_draws, desc="rank_models", unit=" draws", disable=not options.progress, delay=2.0) as bar:
             tp = draw_classifier_counts(model, cells_pos, bitmat, p, n_draws, rng, prior, bar.update)
             fp = draw_classifier_counts(model, cells_neg, bitmat, n, n_draws, rng, prior, bar.update)
         span = n + 1
@@ -436,7 +439,7 @@ def rank_models(
     pairwise = np.zeros((k, k))
     if exact_pairs:
         for i, j in pairs:
-            r = _compare_pair(cells_pos, cells_neg, i, j, m, {**options, "method": "exact"})
+            r = _compare_pair(cells_pos, cells_neg, i, j, replace(pair, method="exact"))
             pairwise[i, j], pairwise[j, i] = r.prob_greater, r.prob_less
         pairwise_method, pairwise_error = "exact", 0.0
     else:  # from the same draws: consistent with P(best) by construction
@@ -460,12 +463,9 @@ def rank_models(
     )
 
 
-def _compare_pair(
-    cells_pos: np.ndarray, cells_neg: np.ndarray, i: int, j: int, m: Metric, options: dict[str, Any]
-) -> PairedComparison:
+def _compare_pair(cells_pos: np.ndarray, cells_neg: np.ndarray, i: int, j: int, options: Options) -> PairedComparison:
     """The paired comparison of classifiers i (as A) and j (as B) from the 2**k cells of each class."""
-    pc = PairedCounts(_pair_cells(cells_pos, i, j), _pair_cells(cells_neg, i, j))
-    return compare_paired_cells(pc, m, **options)
+    return from_cells(PairedCounts(_pair_cells(cells_pos, i, j), _pair_cells(cells_neg, i, j)), options)
 
 
 def _pair_cells(cells: np.ndarray, i: int, j: int) -> tuple[int, int, int, int]:

@@ -32,10 +32,12 @@ import numpy as np
 from ._band import PrecisionRecallBand, RocBand
 from ._checks import check_multi_class, check_omitted, check_scores
 from ._compare import AucComparison, compare_auc
+from ._data import CURVE_DOOR, pr_from_counts, roc_from_counts
 from ._groups import GroupedAucComparison, GroupedCurves, grouped_curves
 from ._input import binary_scores, truth
 from ._multiclass import MulticlassRocCurve, multiclass_roc
 from ._null import EXACT_WORK_LIMIT, AucNullDistribution, PValue
+from ._options import check_options
 from ._results import PrecisionRecallCurve, RocCurve
 
 __all__ = [
@@ -119,11 +121,10 @@ def roc_curve(
     >>> round(curve.p_value(), 3)
     0.1
     """
-    if data is not None or score_bins is not None:  # the table counted by the data's own engine
-        from ._data import curve_data, needs_data
-
-        needs_data(data, score_bins=score_bins, multi_class=multi_class)
-        return curve_data("roc", data, y_true, y_score, positive=positive, groups=groups, score_bins=score_bins)
+    options = check_options(positive=positive, score_bins=score_bins, multi_class=multi_class)
+    if data is not None:  # data= with column names: the table counted by the data's own engine
+        return roc_from_counts(CURVE_DOOR(data, options, y_true=y_true, y_score=y_score, groups=groups), options)
+    options.refuse_bins()
     multi_class = check_multi_class(multi_class, np.ndim(y_score))
     if groups is not None:
         check_omitted(
@@ -168,11 +169,10 @@ def precision_recall_curve(
     >>> round(pr.value, 4), pr.precision.tolist()
     (0.8333, [0.5, 0.6666666666666666, 0.5, 1.0, 1.0])
     """
-    if data is not None or score_bins is not None:  # the table counted by the data's own engine
-        from ._data import curve_data, needs_data
-
-        needs_data(data, score_bins=score_bins)
-        return curve_data("pr", data, y_true, y_score, positive=positive, groups=groups, score_bins=score_bins)
+    options = check_options(positive=positive, score_bins=score_bins)
+    if data is not None:  # data= with column names: the table counted by the data's own engine
+        return pr_from_counts(CURVE_DOOR(data, options, y_true=y_true, y_score=y_score, groups=groups), options)
+    options.refuse_bins()
     if groups is not None:
         return _grouped(y_true, y_score, positive, groups, "pr")
     return PrecisionRecallCurve(binary_scores(y_true, y_score, positive=positive))

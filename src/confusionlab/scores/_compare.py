@@ -32,6 +32,7 @@ from ..palette import CONTOUR_COLOURS, NEUTRAL, THEME
 from ._checks import check_omitted, check_scores
 from ._delong import placements
 from ._input import split_scores, truth
+from ._options import check_options
 from ._results import TARGETS
 
 if TYPE_CHECKING:
@@ -223,11 +224,14 @@ def compare_auc(
     >>> round(c.value, 4), round(c.p_value(), 3)
     (0.0625, 0.712)
     """
-    if data is not None or score_bins is not None:  # the table counted by the data's own engine
-        from ._data import compare_auc_data, needs_data
+    options = check_options(positive=positive, score_bins=score_bins)
+    if data is not None:  # data= with column names: the table counted by the data's own engine
+        from ._data import AUC_DOOR, auc_from_counts
 
-        needs_data(data, score_bins=score_bins)
-        return compare_auc_data(data, y_true, score_a, score_b, positive=positive, score_bins=score_bins, groups=groups)
+        return auc_from_counts(
+            AUC_DOOR(data, options, y_true=y_true, score_a=score_a, score_b=score_b, groups=groups), options
+        )
+    options.refuse_bins()
     if isinstance(score_a, Mapping):
         check_omitted(score_b, "score_b", "score_a is a dict of classifiers")
         names = check_classifiers(dict(score_a), maximum=10**6, name="score_a")

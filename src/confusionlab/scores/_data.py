@@ -24,22 +24,29 @@ share a bin (a pair in one bin counts ½ binned, 0, ½ or 1 unbinned).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from .._validation import InvalidParameterError, check_int, check_memory
+from .._tables import MAX_DISTINCT_SCORES, MAX_GROUPS, MAX_LABELS, Door, Table, argument_key, label_array
+from .._validation import InvalidParameterError, check_memory
 from ..labels import distinct_labels, labels_equal, positive_label
 from ._checks import check_score_classes
 from ._input import Scores
+from ._options import Options
 
-__all__ = ["MAX_DISTINCT_SCORES", "MAX_SCORE_CELLS", "CountedScores", "compare_auc_data", "curve_data", "needs_data"]
+__all__ = [
+    "AUC_DOOR",
+    "CURVE_DOOR",
+    "MAX_SCORE_CELLS",
+    "CountedScores",
+    "auc_from_counts",
+    "pr_from_counts",
+    "roc_from_counts",
+]
 
-#: Most distinct scores a count table holds without ``score_bins=``.
-MAX_DISTINCT_SCORES = 10**6
-#: Most score bins.
-MAX_SCORE_BINS = 10**6
 #: Most cells (distinct combinations of label, scores and group) a Spark or Dask count table of
 #: scores brings to this process: a binary label at each of :data:`MAX_DISTINCT_SCORES` scores.
 MAX_SCORE_CELLS = 2 * MAX_DISTINCT_SCORES
@@ -79,24 +86,6 @@ class CountedScores(Scores):
     @cached_property
     def negatives(self) -> np.ndarray:  # type: ignore[override]
         return self._expand(self.blocks[2])
-
-
-def needs_data(data: Any, **options: Any) -> None:
-    """Refuse ``score_bins`` without ``data`` (and ``multi_class`` with it)."""
-    if data is None:
-        given = [k for k, v in options.items() if v is not None and k != "multi_class"]
-        raise InvalidParameterError(
-            f"{given[0]}= needs data= (a DataFrame whose columns y_true and y_score name); with arrays, "
-            "bin the scores yourself (groups= works with arrays too)"
-        )
-    if options.get("multi_class") is not None:
-        raise InvalidParameterError("multi_class cannot come with data= yet; pass the score matrix as an array")
-
-
-def _check_bins(score_bins: Any) -> int | None:
-    if score_bins is None:
-        return None
-    return check_int(score_bins, "score_bins", minimum=2, maximum=MAX_SCORE_BINS)
 
 
 def _too_many(name: str, column: str, count: int) -> InvalidParameterError:
@@ -152,21 +141,19 @@ def _lopsided(table: Any, plans: dict[str, Any], bins: int) -> bool:
     return False
 
 
-def count_scores(
-    data: Any, y_true: Any, scores: dict[str, Any], groups: Any, positive: Any, score_bins: Any
-) -> tuple[dict[str, Any], dict[str, np.ndarray], np.ndarray, np.ndarray | None, Any, dict[str, np.ndarray]]:
-    """The counted table: per cell whether the label is positive, each score (binned: its bin's lower
-    edge), the group and the count; the positive label; the bins' edges per score argument."""
-    from .._tables import Knots, distinct_at_most, is_remote, score_binning
-    from ..evaluation._data import check_column_name, label_array
+def _score_arguments(columns: dict[str, str]) -> list[str]:
+    return [arg for arg in columns if arg not in ("y_true", "groups")]
 
-    bins = _check_bins(score_bins)
-    columns = {"y_true": check_column_name(y_true, "y_true")}
-    columns |= {arg: check_column_name(col, arg) for arg, col in scores.items()}
-    if groups is not None:
-        columns["groups"] = check_column_name(groups, "groups")
-    from .._tables import check_columns, to_narwhals
 
+def count_scores(data: Any, columns: dict[str, str], limits: dict[str, int], options: Options) -> Table:
+    """The (true label, scores …, group) count table of ``data``, each score column counted by its value or,
+    with ``options.score_bins``, by its quantile bin (the bins in the table's ``bins``); labels and groups
+    bounded by ``limits`` and too many distinct scores refused before the table is brought here."""
+    from .._tables import Knots, check_columns, check_distinct, distinct_at_most, is_remote, score_binning, to_narwhals
+    from .._tables.table import HEAD_ROWS, KNOT_SAMPLE, glance
+
+    bins = options.score_bins
+    scores = _score_arguments(columns)
     frame = to_narwhals(data)
     check_columns(frame, **columns)
     schema = frame.collect_schema()
@@ -176,12 +163,8 @@ def count_scores(
             raise InvalidParameterError(
                 f"{arg}: column {columns[arg]!r} must hold real numbers (scores, higher = more positive), got {dtype}"
             )
-    from .._tables.table import HEAD_ROWS, KNOT_SAMPLE, MAX_LABELS, check_distinct, glance
-    from ..evaluation._labels import MAX_GROUPS
-
     # Spark, binned: one glance at the first rows serves the label check and the knots' sample
     head = None if bins is None else glance(frame, list(columns.values()), max(KNOT_SAMPLE, HEAD_ROWS))
-    limits = {"y_true": MAX_LABELS} | ({"groups": MAX_GROUPS} if groups is not None else {})
     check_distinct(frame, columns, limits, head=head)
     plans: dict[str, Any] = {}
     if bins is None:
@@ -197,17 +180,52 @@ def count_scores(
         # the first rows (the knots' sample) were unlike the rest, e.g. sorted by score: knots from all rows
         plans = {arg: score_binning(frame, columns[arg], bins, spread=True) for arg in scores}
         table = _count(frame, columns, plans)
-    table.refuse_missing(columns)
+    return replace(table, bins=plans)
+
+
+def _curve_columns(options: Options, *, y_true: Any, y_score: Any, groups: Any = None) -> dict[str, Any]:
+    if options.multi_class is not None:
+        raise InvalidParameterError("multi_class cannot come with data= yet; pass the score matrix as an array")
+    return {"y_true": y_true, "y_score": y_score, "groups": groups}
+
+
+def _auc_columns(options: Options, *, y_true: Any, score_a: Any, score_b: Any = None, groups: Any = None) -> dict:
+    if isinstance(score_a, dict):
+        if score_b is not None:
+            raise InvalidParameterError("score_b must be omitted when score_a is a dict of classifiers")
+        if len(score_a) < 2:
+            raise InvalidParameterError(f"score_a needs at least two classifiers, got {len(score_a)}")
+        scores = {f"score_a[{k!r}]": c for k, c in score_a.items()}
+    else:
+        scores = {"score_a": score_a, "score_b": score_b}
+    return {"y_true": y_true, **scores, "groups": groups}
+
+
+_LIMITS = {"y_true": MAX_LABELS, "groups": MAX_GROUPS}
+#: The curves' ``data=`` door: (true label, score, group), the scores binned if asked.
+CURVE_DOOR = Door(limits=_LIMITS, optional=("groups",), columns=_curve_columns, count=count_scores)
+#: compare_auc's ``data=`` door: (true label, score A, score B or more, group).
+AUC_DOOR = Door(limits=_LIMITS, optional=("groups",), columns=_auc_columns, count=count_scores)
+
+
+def _cells(
+    table: Table, options: Options
+) -> tuple[np.ndarray, dict[str, np.ndarray], np.ndarray | None, Any, dict[str, np.ndarray]]:
+    """Per cell of a counted score table: whether the label is positive, each score (binned: its bin's
+    lower edge), the group; the positive label; the bins' edges per score argument."""
+    from .._tables import Knots
+
     if int(table.n.sum()) == 0:
         raise InvalidParameterError("data has no rows: a curve needs positive and negative examples")
+    columns, plans = table.columns, table.bins
     t = label_array(table.values["y_true"])
     labels = distinct_labels(t)
-    check_score_classes(labels, positive)
-    label = positive_label(labels, positive)
+    check_score_classes(labels, options.positive)
+    label = positive_label(labels, options.positive)
     is_pos = labels_equal(t, label)
     values: dict[str, np.ndarray] = {}
     edges: dict[str, np.ndarray] = {}
-    for arg in scores:
+    for arg in _score_arguments(columns):
         v = np.asarray(table.values[arg], dtype=np.float64)
         if arg in plans:
             b = v.astype(np.int64)
@@ -230,9 +248,9 @@ def count_scores(
                 raise _too_many(arg, columns[arg], distinct)
         values[arg] = v + 0.0  # −0.0 becomes +0.0, as the array path's
     g = None
-    if groups is not None:
+    if "groups" in table.values:
         g = label_array(table.values["groups"])  # the labels as they are, as the array path takes them
-    return {"is_pos": is_pos}, values, table.n, g, label, edges
+    return is_pos, values, g, label, edges
 
 
 def _blocks(v: np.ndarray, is_pos: np.ndarray, n: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -254,34 +272,19 @@ def _annotate(result: Any, s: CountedScores, edges: np.ndarray | None, bins: int
     return result
 
 
-def curve_data(
-    kind: str, data: Any, y_true: Any, y_score: Any, *, positive: Any = None, groups: Any = None, score_bins: Any = None
-) -> Any:
-    """:func:`~confusionlab.roc_curve` (``kind="roc"``) or :func:`~confusionlab.precision_recall_curve`
-    (``"pr"``) of columns of ``data``; with ``groups`` a ``GroupedCurves`` (two or more groups).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> df = pd.DataFrame({"y": [0, 0, 1, 1, 0, 1], "s": [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]})
-    >>> c = curve_data("roc", df, "y", "s")
-    >>> round(c.value, 4), c.p, c.n, c.max_auc_error
-    (0.8889, 3, 3, 0.0)
-    """
+def _curves(table: Table, options: Options, cls: Any, kind: str) -> Any:
+    """The curve ``cls`` of a counted (true label, score, group) table; with groups a ``GroupedCurves``."""
     from ._groups import GroupedCurves, group_names
-    from ._results import PrecisionRecallCurve, RocCurve
 
-    cls = RocCurve if kind == "roc" else PrecisionRecallCurve
-    flags, values, n, g, label, edges = count_scores(data, y_true, {"y_score": y_score}, groups, positive, score_bins)
-    is_pos, v = flags["is_pos"], values["y_score"]
-    bins = None if score_bins is None else int(score_bins)
+    is_pos, values, g, label, edges = _cells(table, options)
+    v, n = values["y_score"], table.n
     edge = edges.get("y_score")
 
     def one(mask: np.ndarray) -> Any:
         s = CountedScores(*_blocks(v[mask], is_pos[mask], n[mask]), label)
         if s.p == 0 or s.n == 0:
             raise InvalidParameterError("y_true must hold positive and negative examples (in every group)")
-        return _annotate(cls(s), s, edge, bins)
+        return _annotate(cls(s), s, edge, options.score_bins)
 
     if g is None:
         return one(np.ones(v.shape, dtype=bool))
@@ -290,48 +293,63 @@ def curve_data(
     return GroupedCurves(members, kind)
 
 
-def compare_auc_data(
-    data: Any,
-    y_true: Any,
-    score_a: Any,
-    score_b: Any = None,
-    *,
-    positive: Any = None,
-    score_bins: Any = None,
-    groups: Any = None,
-) -> Any:
-    """:func:`~confusionlab.compare_auc` of columns of ``data`` (``score_a`` a dict name → column for more).
-
-    Paired DeLong from the (true label, score A, score B, …) cells: each cell's placements
-    weighted by its count, covariance with ddof = 1 over the examples (as ``np.cov`` of the
-    array path). With ``groups`` (a column) the cells are (group, true label, score A, …):
-    one aggregation, then each group's comparison from its own cells, a
-    :class:`~confusionlab.scores.GroupedAucComparison` as the array path's.
+def roc_from_counts(table: Table, options: Options) -> Any:
+    """:func:`~confusionlab.roc_curve` of a counted (true label, score, group) table (two or more groups:
+    a ``GroupedCurves``).
 
     Examples
     --------
     >>> import pandas as pd
+    >>> from confusionlab import roc_curve
+    >>> df = pd.DataFrame({"y": [0, 0, 1, 1, 0, 1], "s": [0.1, 0.4, 0.35, 0.8, 0.2, 0.9]})
+    >>> c = roc_curve("y", "s", data=df)
+    >>> round(c.value, 4), c.p, c.n, c.max_auc_error
+    (0.8889, 3, 3, 0.0)
+    """
+    from ._results import RocCurve
+
+    return _curves(table, options, RocCurve, "roc")
+
+
+def pr_from_counts(table: Table, options: Options) -> Any:
+    """:func:`~confusionlab.precision_recall_curve` of a counted (true label, score, group) table.
+
+    >>> import pandas as pd
+    >>> from confusionlab import precision_recall_curve
+    >>> df = pd.DataFrame({"y": ["no", "no", "yes", "yes"], "s": [0.1, 0.4, 0.35, 0.8]})
+    >>> round(precision_recall_curve("y", "s", positive="yes", data=df).value, 4)
+    0.8333
+    """
+    from ._results import PrecisionRecallCurve
+
+    return _curves(table, options, PrecisionRecallCurve, "pr")
+
+
+def auc_from_counts(table: Table, options: Options) -> Any:
+    """:func:`~confusionlab.compare_auc` of a counted (true label, score A, score B …, group) table.
+
+    Paired DeLong from the cells: each cell's placements weighted by its count, covariance with
+    ddof = 1 over the examples (as ``np.cov`` of the array path). With groups each group's
+    comparison comes from its own cells, a :class:`~confusionlab.scores.GroupedAucComparison` as the
+    array path's.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from confusionlab import compare_auc
     >>> df = pd.DataFrame({"y": [0, 0, 0, 1, 1, 1, 0, 1], "a": [0.1, 0.3, 0.2, 0.8, 0.7, 0.9, 0.6, 0.4],
     ...                    "b": [0.2, 0.1, 0.5, 0.6, 0.3, 0.7, 0.4, 0.8], "g": ["u", "v"] * 4})
-    >>> c = compare_auc_data(df, "y", "a", "b")
+    >>> c = compare_auc("y", "a", "b", data=df)
     >>> round(c.value, 4), round(c.p_value(), 3)
     (0.0625, 0.712)
-    >>> per = compare_auc_data(df, "y", "a", "b", groups="g")
+    >>> per = compare_auc("y", "a", "b", groups="g", data=df)
     >>> per.names, {k: round(v, 4) for k, v in per.differences.items()}
     (['u', 'v'], {'u': 0.6667, 'v': 0.0})
     """
-    if isinstance(score_a, dict):
-        if score_b is not None:
-            raise InvalidParameterError("score_b must be omitted when score_a is a dict of classifiers")
-        names = list(score_a)
-        if len(names) < 2:
-            raise InvalidParameterError(f"score_a needs at least two classifiers, got {len(names)}")
-        scores = {f"score_a[{k!r}]": c for k, c in score_a.items()}
-    else:
-        names, scores = ["A", "B"], {"score_a": score_a, "score_b": score_b}
-    flags, values, n, g, label, edges = count_scores(data, y_true, scores, groups, positive, score_bins)
-    is_pos = flags["is_pos"]
-    bins = None if score_bins is None else int(score_bins)
+    is_pos, values, g, label, edges = _cells(table, options)
+    scores = list(values)
+    names = ["A", "B"] if scores == ["score_a", "score_b"] else [argument_key(arg) for arg in scores]
+    n, bins = table.n, options.score_bins
     if g is None:
         return _counted_comparison(names, [values[arg] for arg in scores], is_pos, n, label, edges, bins)
     from ._groups import GroupedAucComparison, group_names, refuse_one_class
