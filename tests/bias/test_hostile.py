@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from confusionlab import bias
+from confusionlab import InvalidParameterError, bias
 from confusionlab.bias.counts import CountTable
 
 HOSTILE = st.one_of(
@@ -163,3 +163,9 @@ def test_generalized_entropy_alpha():
         generalized_entropy([1, 2, 3, 4], alpha=math.nan)
     with pytest.raises(TypeError, match=r"alpha must be a real number"):
         generalized_entropy([1, 2, 3, 4], alpha="2")
+
+
+def test_from_confusion_refuses_a_size_beyond_2_53_naming_the_argument():
+    """Four counts each within 2**53 whose sum is not (a hypothesis find): refused, naming ``a``."""
+    with pytest.raises(InvalidParameterError, match=r"^a must hold at most 2\*\*53 examples in all"):
+        CountTable.from_confusion(a=[0, 0, 1, 2**53], d=(0, 0, 0, 0))

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from .._tables import Cells, check_columns, to_narwhals
-from .._validation import InvalidParameterError, check_count, check_flag, check_instance
+from .._validation import MAX_COUNT, InvalidParameterError, check_count, check_flag, check_instance
 from ..confusion import CONFUSION_ORDER  # the core's count order; importable from here as before
 from ..labels import code_groups
 from ._request import BiasRequest, count_cells
@@ -177,7 +177,11 @@ def _confusion_counts(cm: Any, name: str) -> tuple[int, int, int, int]:
         if len(values) != 4:
             raise InvalidParameterError(f"{name} must hold 4 counts (tp, fn, fp, tn), got {cm!r}")
     tp, fn, fp, tn = (check_count(v, f"{name}[{key}]") for key, v in zip(CONFUSION_ORDER, values, strict=True))
-    check_count(tp + fn + fp + tn, f"{name}'s size tp + fn + fp + tn")  # a facet's size is a count too
+    if tp + fn + fp + tn > MAX_COUNT:  # a facet's size is a count too
+        raise InvalidParameterError(
+            f"{name} must hold at most 2**53 examples in all, got tp + fn + fp + tn = {tp + fn + fp + tn:,}; "
+            "counts this large cannot be represented exactly"
+        )
     return tp, fn, fp, tn
 
 
