@@ -179,7 +179,8 @@ def _confusion_counts(cm: Any, name: str) -> tuple[int, int, int, int]:
     tp, fn, fp, tn = (check_count(v, f"{name}[{key}]") for key, v in zip(CONFUSION_ORDER, values, strict=True))
     if tp + fn + fp + tn > MAX_COUNT:  # a facet's size is a count too
         raise InvalidParameterError(
-            f"{name} must hold at most 2**53 examples in all, got tp + fn + fp + tn = {tp + fn + fp + tn:,}; "
+            f"{name} must hold at most 2**53 examples in all: {name}'s size tp + fn + fp + tn = "
+            f"{tp + fn + fp + tn:,}; "
             "counts this large cannot be represented exactly"
         )
     return tp, fn, fp, tn
