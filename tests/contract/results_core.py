@@ -16,4 +16,9 @@ def _comparison() -> cl.distribution.Comparison:
     return cl.compare(cl.metric_distribution(_A, "mcc"), cl.metric_distribution(_B, "mcc"))
 
 
-CASES = {"MetricDistribution": _distribution, "Comparison": _comparison}
+def _rate() -> cl.MetricDistribution:
+    """A single rate's true value: its exact Beta posterior."""
+    return cl.metric_distribution(_A, "recall", target="true_value")
+
+
+CASES = {"MetricDistribution": _distribution, "RateDistribution": _rate, "Comparison": _comparison}

@@ -97,6 +97,7 @@ CASES: dict[str, tuple[Callable[[], Result], bool]] = {
 #: Result classes whose inputs hold no name of the user's (counts, metric names, numbers).
 WITHOUT_NAMES = {
     "MetricDistribution",
+    "RateDistribution",
     "Comparison",
     "TestSizePlan",
     "GroupSizePlan",

@@ -93,7 +93,7 @@ def _result_classes() -> dict[str, type]:
         module = _namespace(short)
         for name in module.__all__:
             obj = getattr(module, name)
-            if inspect.isclass(obj) and issubclass(obj, Result):
+            if inspect.isclass(obj) and issubclass(obj, Result) and obj in Result.registry:
                 classes.setdefault(name, obj)
     return classes
 
@@ -239,6 +239,10 @@ CALLS = {
     "plan_test_size": lambda **kw: cl.plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.15, **kw),
     "planner.normal_half_width": lambda **kw: cl.planner.normal_half_width(
         cl.metrics.get_metric("recall"), np.array([100]), 0.5, 0.8, 0.8, **kw
+    ),
+    "planner.plan_prior": lambda **kw: cl.planner.plan_prior(**{"prior": None, "target": "true_value", **kw}),
+    "planner.interval_half_width": lambda **kw: cl.planner.interval_half_width(
+        cl.metric_distribution(cl.ConfusionMatrix(tp=8, fn=2, fp=3, tn=7), "accuracy"), **{"confidence": 0.9, **kw}
     ),
     "roc_curve": lambda **kw: cl.roc_curve(_Y, _SCORE, **kw),
     "precision_recall_curve": lambda **kw: cl.precision_recall_curve(_Y, _SCORE, **kw),

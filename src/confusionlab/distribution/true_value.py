@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from .._result import Result
 from .._validation import check_points, check_quantiles
 from ..confusion import ConfusionMatrix
 from ..metrics import Metric
@@ -49,6 +50,12 @@ class RateDistribution(MetricDistribution):
         super().__init__(*args, **kwargs)
         self.a, self.b = float(a), float(b)
         self.beta = stats.beta(self.a, self.b)
+
+    def view(self) -> Any:
+        """The summary above the figure of the Beta posterior (a figure widget): the true value is
+        continuous, so :class:`~confusionlab.MetricPMF`, which draws the next test set's lattice,
+        does not show it."""
+        return Result.view(self)
 
     def cdf(self, x: Any) -> np.ndarray | float:
         """P(rate <= x), the Beta's cdf (1 at +inf, NaN at NaN)."""

@@ -142,6 +142,8 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "rank_models": EntryDefaults("true_value", alpha=_UNIFORM, n_draws=100_000),
         "plan_test_size": EntryDefaults("true_value", alpha=_BY_QUESTION),
         "planner.normal_half_width": EntryDefaults("next_test_set", prior=1.0, alpha=_UNIFORM),
+        "planner.plan_prior": EntryDefaults(None, arguments={"prior": REQUIRED, "target": REQUIRED}),
+        "planner.interval_half_width": EntryDefaults(None, arguments={"confidence": REQUIRED}),
         "bias.plan_group_size": EntryDefaults("true_value", prior="uniform", alpha=_UNIFORM),
         "bias.report": EntryDefaults("true_value", prior="uniform", alpha=_UNIFORM, n_draws=20_000, arguments=_DATA),
         "bias.audit": EntryDefaults("true_value", prior="uniform", alpha=_UNIFORM, arguments=_DATA),
@@ -181,6 +183,8 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         # None: the result's own seed (from calibration's random_state, 0 by default)
         "Calibration.p_value": EntryDefaults(None, random_state=None),
         "CalibrationSet.p_value": EntryDefaults(None, random_state=None),
+        "Calibration.test": EntryDefaults(None, random_state=None),
+        "CalibrationSet.test": EntryDefaults(None, random_state=None),
         "StabilityResult.interval": EntryDefaults(None),
         "BiasMetric.interval": EntryDefaults(None),
         "BiasMetric.mc_error": EntryDefaults(None),

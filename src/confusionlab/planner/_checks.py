@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .._validation import MAX_TOLERANCE, InvalidParameterError, check_real
+from .._validation import MAX_TOLERANCE, InvalidParameterError, check_choice, check_real
 from ..distribution import TRUE_VALUE_PRIOR
-from ..models import resolve_prior
+from ..models import TARGETS, resolve_prior
 
 __all__ = ["check_assurance_tolerance", "plan_prior"]
 
@@ -40,6 +40,7 @@ def plan_prior(prior: Any, target: str) -> float:
     >>> plan_prior(None, "true_value"), plan_prior(None, "next_test_set"), plan_prior("uniform", "true_value")
     (0.5, 1.0, 1.0)
     """
+    target = check_choice(target, "target", TARGETS)
     if prior is None:
         return TRUE_VALUE_PRIOR if target == "true_value" else 1.0
     return resolve_prior(prior)

@@ -4,9 +4,11 @@ The view of the results that have no interactive widget yet: an ``ipywidgets.HTM
 the summary and the figure as an embedded PNG, so that it draws in the static export too.
 The scores results (:class:`~confusionlab.scores.AucComparison`,
 :class:`~confusionlab.scores.GroupedCurves`, :class:`~confusionlab.scores.GroupedAucComparison`,
-:class:`~confusionlab.scores.MulticlassRocCurve`) and
+:class:`~confusionlab.scores.MulticlassRocCurve`),
 :class:`~confusionlab.bias.GroupSizePlan` (whose facet sizes
-:class:`~confusionlab.PlannerView`'s test-size sliders do not plan) register it here.
+:class:`~confusionlab.PlannerView`'s test-size sliders do not plan) and a single rate's true value
+(:class:`~confusionlab.distribution.true_value.RateDistribution`: a continuous Beta, where
+:class:`~confusionlab.MetricPMF` draws a lattice) register it here.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import ipywidgets
 from .._result import Result, figure_data_uri
 from .._views import register_view
 from ..bias import GroupSizePlan
+from ..distribution.true_value import RateDistribution
 from ..scores import AucComparison, GroupedAucComparison, GroupedCurves, MulticlassRocCurve
 
 __all__ = ["figure_widget"]
@@ -41,3 +44,4 @@ register_view(GroupedAucComparison, figure_widget)
 register_view(GroupedCurves, figure_widget)
 register_view(MulticlassRocCurve, figure_widget)
 register_view(GroupSizePlan, _group_size_plan_widget)
+register_view(RateDistribution, figure_widget)
