@@ -4,7 +4,8 @@ The planned counts are SPEC E2's; the beta-binomial (or binomial) marginals are
 ``scipy.stats`` PMFs over the *whole* support (no pruning); metric values are the
 textbook formulas; equal values are merged after rounding to 12 decimals (ties that
 differ only by floating-point error); the interval is the discrete central interval
-(smallest value whose cdf reaches (1 − c)/2, resp. (1 + c)/2).
+(smallest value whose cdf reaches (1 − c)/2, resp. (1 + c)/2, the cdf and the level compared
+exactly, as ``MetricDistribution.ppf`` and scipy's ``rv_discrete`` compare them).
 """
 
 from __future__ import annotations
@@ -13,8 +14,6 @@ import math
 
 import numpy as np
 from scipy import stats
-
-SLACK = 1e-12  # cdf levels are compared with this slack, as scipy's own ppf does
 
 
 def counts(N: int, prevalence: float, tpr: float, tnr: float) -> tuple[int, int, int, int]:
@@ -57,27 +56,57 @@ def metric_values(metric: str, tp, fn, fp, tn) -> np.ndarray:
     return np.where(np.isnan(v), 0.0, v)  # 0/0 -> 0, the paper's convention
 
 
-def central_interval(values: np.ndarray, weights: np.ndarray, confidence: float) -> tuple[float, float]:
+def atoms(values: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values (ulp-level ties merged) ascending and their normalised cdf."""
     values = np.broadcast_to(values, np.broadcast_shapes(np.shape(values), np.shape(weights)))
     keys = np.round(values.ravel(), 12)
     _, first, inv = np.unique(keys, return_index=True, return_inverse=True)
     uniq = values.ravel()[first]  # each group's value as computed (the key only merges ulp-level ties)
     mass = np.bincount(inv.ravel(), weights=np.broadcast_to(weights, values.shape).ravel())
-    cdf = np.cumsum(mass) / mass.sum()
-    lo = uniq[min(np.searchsorted(cdf, (1 - confidence) / 2 - SLACK), uniq.size - 1)]
-    hi = uniq[min(np.searchsorted(cdf, (1 + confidence) / 2 - SLACK), uniq.size - 1)]
+    return uniq, np.cumsum(mass) / mass.sum()
+
+
+def levels(confidence: float) -> tuple[float, float]:
+    return (1 - confidence) / 2, (1 + confidence) / 2
+
+
+def central_interval(values: np.ndarray, weights: np.ndarray, confidence: float) -> tuple[float, float]:
+    uniq, cdf = atoms(values, weights)
+    lo, hi = (uniq[min(np.searchsorted(cdf, q), uniq.size - 1)] for q in levels(confidence))
     return float(lo), float(hi)
 
 
-def half_width_of(metric: str, tp: int, fn: int, fp: int, tn: int, confidence=0.95, model="beta-binomial") -> float:
+def clearance(values: np.ndarray, weights: np.ndarray, confidence: float) -> float:
+    """Distance from each level of the central interval to the nearest step of the cdf (the
+    cdf at its quantile and at the value before it), the smaller of the two: a level closer to a
+    step than the arithmetic resolves is decided by rounding or by the masses pruned."""
+    _, cdf = atoms(values, weights)
+    steps = np.concatenate(([0.0], cdf))
+    out = np.inf
+    for q in levels(confidence):
+        k = np.searchsorted(steps, q)
+        out = min(out, abs(q - steps[max(k - 1, 0)]), abs(steps[min(k, steps.size - 1)] - q))
+    return float(out)
+
+
+def lattice(metric: str, tp: int, fn: int, fp: int, tn: int, model: str) -> tuple[np.ndarray, np.ndarray]:
+    """The metric's value and mass at every outcome (TP', TN') of the next test set."""
     p, n = tp + fn, fp + tn
     wt = marginal(model, tp, p)
     wn = marginal(model, tn, n)
     TP = np.flatnonzero(wt)[:, None]
     TN = np.flatnonzero(wn)[None, :]
-    values = metric_values(metric, TP, p - TP, n - TN, TN)
-    lo, hi = central_interval(values, np.outer(wt[wt > 0], wn[wn > 0]), confidence)
+    return metric_values(metric, TP, p - TP, n - TN, TN), np.outer(wt[wt > 0], wn[wn > 0])
+
+
+def half_width_of(metric: str, tp: int, fn: int, fp: int, tn: int, confidence=0.95, model="beta-binomial") -> float:
+    lo, hi = central_interval(*lattice(metric, tp, fn, fp, tn, model), confidence)
     return (hi - lo) / 2
+
+
+def level_clearance(metric: str, tp: int, fn: int, fp: int, tn: int, confidence=0.95, model="beta-binomial") -> float:
+    """:func:`clearance` of the interval :func:`half_width_of` reads."""
+    return clearance(*lattice(metric, tp, fn, fp, tn, model), confidence)
 
 
 ONE_SIDED = {"recall": "p", "tnr": "n"}

@@ -36,13 +36,14 @@ def balanced_accuracy_half_width(
     form :func:`metric_distribution` groups on), TP and TN independent with the pruned
     marginals of :func:`~confusionlab.models.slice_model`. P(key ≤ t) is a sum over the
     smaller marginal of the other's cdf, so each discrete quantile (the smallest key
-    whose normalised cdf reaches the level − 1e-12, the rule of
+    whose normalised cdf reaches the level, compared exactly: the rule of
     :meth:`MetricDistribution.ppf`) is found by a √W-ary search over the W integers of a bracket,
     started from a bracket around the normal quantile that is checked (and widened to
     the whole window if the check fails), without forming or sorting the lattice. The
-    result is accepted only once the cdf is computed at the quantile key q and at q − 1
-    and found at least ``_LEVEL_MARGIN`` above, resp. below, the level (the cdf being
-    monotone, that pins q down whatever rounding did during the search); its value is
+    search looks for the level − 1e-12, and the result is accepted only once the cdf is
+    computed at the quantile key q and at q − 1 and found at least ``_LEVEL_MARGIN`` above,
+    resp. below, that (the cdf being monotone, that pins q down, for the level itself too,
+    whatever rounding did during the search); its value is
     ``key/(2pn)`` computed as the core computes it, so the half-width is the core's bit
     for bit. Otherwise (a cumulative mass within the margin of a level, where rounding
     could decide) it returns None and the caller builds the distribution.
