@@ -317,7 +317,7 @@ def compare_auc_data(
     >>> round(c.value, 4), round(c.p_value(), 3)
     (0.0625, 0.712)
     >>> per = compare_auc_data(df, "y", "a", "b", groups="g")
-    >>> per.names, {k: round(v, 4) for k, v in per.differences.items()}
+    >>> per.names, {k: round(v, 4) for k, v in per.by_group.items()}
     (['u', 'v'], {'u': 0.6667, 'v': 0.0})
     """
     if isinstance(score_a, dict):
