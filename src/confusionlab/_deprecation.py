@@ -116,7 +116,9 @@ class renamed_attribute:
     """An attribute's old name: reading it gives the new one's value with a FutureWarning.
 
     With ``call=True`` the new name is a method and reading the old attribute calls it (a
-    property renamed into a method: ``p_values`` → ``p_value()``).
+    property renamed into a method: ``p_values`` → ``p_value()``). ``convert`` turns the new
+    spelling's answer into the old one's shape (``largest_gap`` → ``difference()``'s members),
+    and ``note`` says in the warning where the old answer lies in the new one.
 
     >>> import warnings
     >>> class Plan:
@@ -130,8 +132,10 @@ class renamed_attribute:
     Plan.target is renamed half_width; the old name will stop working in the next release
     """
 
-    def __init__(self, new: str, *, call: bool = False) -> None:
-        self.new, self.call = new, call
+    def __init__(
+        self, new: str, *, call: bool = False, convert: Callable[[Any], Any] | None = None, note: str = ""
+    ) -> None:
+        self.new, self.call, self.convert, self.note = new, call, convert, note
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.old, self.owner = name, owner.__name__
@@ -140,14 +144,16 @@ class renamed_attribute:
     def __get__(self, obj: Any, objtype: type | None = None) -> Any:
         if obj is None:
             return self
+        note = f" ({self.note})" if self.note else ""
         warnings.warn(
-            f"{self.owner}.{self.old} is renamed {self.new}{'()' if self.call else ''}; the old name will stop "
-            "working in the next release",
+            f"{self.owner}.{self.old} is renamed {self.new}{'()' if self.call else ''}{note}; the old name will "
+            "stop working in the next release",
             FutureWarning,
             stacklevel=2,
         )
         value = getattr(obj, self.new)
-        return value() if self.call else value
+        value = value() if self.call else value
+        return value if self.convert is None else self.convert(value)
 
 
 def _warn_renamed(old: str, new: str, stacklevel: int = 3) -> None:
@@ -213,11 +219,10 @@ class _Uncalled:
 
     def _warn(self) -> None:
         name = self.__dict__["_name"]
-        warnings.warn(
-            f"{name} is a method now: write {name}(); the value without the call will stop working in the next release",
-            FutureWarning,
-            stacklevel=3,
+        message = self.__dict__.get("_message") or (
+            f"{name} is a method now: write {name}(); the value without the call will stop working in the next release"
         )
+        warnings.warn(message, FutureWarning, stacklevel=3)
 
 
 def _warning_twin(base: type, method: str) -> Callable[..., Any]:
@@ -301,6 +306,89 @@ class property_now_method:
             return bound
         shim.__dict__.update(_method=bound, _name=self.qualname)
         return shim
+
+
+class attribute_now_mapping_method:
+    """An attribute named like a :class:`~collections.abc.Mapping` method (``values``) of a class
+    that became a Mapping: calling it is the mapping's method (no warning); using it uncalled, as
+    the old mapping, reads the attribute ``new`` with a FutureWarning.
+
+    >>> import warnings
+    >>> from collections.abc import Mapping
+    >>> class Scores(Mapping):
+    ...     def __getitem__(self, key): return {"a": 0.5}[key]
+    ...     def __iter__(self): return iter(["a"])
+    ...     def __len__(self): return 1
+    ...     by_group = {"a": 0.75}
+    ...     values = attribute_now_mapping_method("by_group")
+    >>> list(Scores().values())
+    [0.5]
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     Scores().values["a"]
+    0.75
+    >>> print(caught[0].message)
+    Scores.values is renamed by_group (values() is now the mapping's values); the old name will stop working
+    in the next release
+    """
+
+    def __init__(self, new: str) -> None:
+        self.new = new
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.old, self.qualname = name, f"{owner.__name__}.{name}"
+        self.__doc__ = f"Old name of :attr:`{self.new}` (FutureWarning); called, the mapping's ``{name}()``."
+
+    def __get__(self, obj: Any, objtype: type | None = None) -> Any:
+        if obj is None:
+            return self
+        shim = _UncalledMapping(getattr(obj, self.new))
+        message = (
+            f"{self.qualname} is renamed {self.new} ({self.old}() is now the mapping's {self.old}); the old name "
+            "will stop working in the next release"
+        )
+        shim.__dict__.update(_method=getattr(Mapping, self.old).__get__(obj), _name=self.qualname, _message=message)
+        return shim
+
+
+def default_changes(qualname: str, argument: str, old: Any, new: Any, *, stacklevel: int = 3) -> None:
+    """Warn (FutureWarning) that ``argument`` left out still means ``old`` but will mean ``new`` from
+    the next release: called where the omitted argument's answer would differ.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     default_changes("Set.level", "what", "band", "interval")
+    >>> print(caught[0].message)
+    Set.level() without what= gives what='band'; from the next release it gives what='interval': pass what=
+    to keep one answer
+    """
+    warnings.warn(
+        f"{qualname}() without {argument}= gives {argument}={old!r}; from the next release it gives "
+        f"{argument}={new!r}: pass {argument}= to keep one answer",
+        FutureWarning,
+        stacklevel=stacklevel,
+    )
+
+
+def value_now_means(qualname: str, argument: str, value: Any, now: str, before: str, *, stacklevel: int = 3) -> None:
+    """Warn (FutureWarning) that ``argument=value`` gives a different answer from this release:
+    ``now`` says what it gives, ``before`` the spelling of the former answer. Called only where the
+    two answers differ; the warning goes in the next release.
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     value_now_means("f", "method", "x", "always means x", "method='auto'")
+    >>> print(caught[0].message)
+    f(method='x') now always means x; method='auto' gives the former answer (this warning goes in the next release)
+    """
+    warnings.warn(
+        f"{qualname}({argument}={value!r}) now {now}; {before} gives the former answer (this warning goes in the "
+        "next release)",
+        FutureWarning,
+        stacklevel=stacklevel,
+    )
 
 
 def moved_names(old: str, new: ModuleType, names: Collection[str]) -> Callable[[str], Any]:

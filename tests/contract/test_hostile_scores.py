@@ -24,7 +24,7 @@ def worker():
 SCORES = st.lists(
     st.one_of(st.floats(-1e300, 1e300), st.sampled_from([0.0, -0.0, 0.5, 1.0, 5e-324])), min_size=4, max_size=40
 )
-method_arg = tagged(st.sampled_from(["delong", "logit", "score", "bootstrap"]), ["wald", None, 1, ""])
+method_arg = tagged(st.sampled_from(["auto", "delong", "logit", "score", "bootstrap"]), ["wald", None, 1, ""])
 confidence_arg = tagged(st.sampled_from([0.5, 0.9, 0.95, 0.999]), [0.0, 1.0, 1.5, -0.1, NAN, INF, "0.95", None])
 
 

@@ -45,6 +45,7 @@ LAYERS: dict[str, int] = {
     "_errors": 1,
     "_arrays": 1,
     "_result": 1,
+    "_grouped": 1,
     "_deprecation": 1,
     "_views": 1,
     "_text": 1,

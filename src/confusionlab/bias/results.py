@@ -15,10 +15,11 @@ metric → interval.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
+from .._grouped import ResultMapping
 from .._result import Result, new_figure
 from .._validation import check_choice, check_confidence, check_margin
 from ..distribution import MetricDistribution
@@ -403,11 +404,20 @@ class BiasMetric(Result):
         return fig
 
 
-class BiasReport(Result, Mapping[str, BiasMetric]):
+class BiasReport(ResultMapping):
     """Read-only mapping abbreviation → :class:`BiasMetric`, sorted by name.
+
+    It shares the mapping part of the grouped results (:class:`confusionlab._grouped.ResultMapping`):
+    ``r["DPPL"]`` is a metric, ``r.names`` the metrics, ``r.members`` the dict, ``len``, ``in`` and
+    iteration over the names. It is keyed by metric, not by group, so it has no ``by_group``,
+    ``overall`` or ``difference()``: the report compares one facet (d) with the rest (a), and each
+    metric is already such a difference between the two groups (``|DPPL|`` is fairlearn's
+    ``demographic_parity_difference`` of the two); :attr:`value` is metric → number.
 
     Attributes
     ----------
+    members : dict
+        Metric → :class:`BiasMetric`, sorted by name.
     counts : CountTable
         The group-by count table every count-based metric came from.
     value_or_threshold : str
@@ -428,6 +438,8 @@ class BiasReport(Result, Mapping[str, BiasMetric]):
     """
 
     title = "Bias report"
+    member_noun = "metric"
+    mapping_noun = "report"
 
     def __init__(
         self,
@@ -437,25 +449,13 @@ class BiasReport(Result, Mapping[str, BiasMetric]):
         *,
         target: str = "next_test_set",
     ) -> None:
-        self._metrics = dict(sorted(metrics.items()))
+        self.members = dict(sorted(metrics.items()))
         self.counts = counts
         self.value_or_threshold = value_or_threshold
         self.target = check_choice(target, "target", TARGETS)
 
-    def __getitem__(self, key: str) -> BiasMetric:
-        try:
-            return self._metrics[key]
-        except KeyError:
-            raise KeyError(f"{key!r} is not in this report; it has {list(self._metrics)}") from None
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._metrics)
-
-    def __len__(self) -> int:
-        return len(self._metrics)
-
     def __repr__(self) -> str:
-        body = ", ".join(f"{k}={m.value if m.value is not None else 'error'}" for k, m in self._metrics.items())
+        body = ", ".join(f"{k}={m.value if m.value is not None else 'error'}" for k, m in self.members.items())
         return f"BiasReport({self.value_or_threshold!r}: {body})"
 
     @property
@@ -467,12 +467,12 @@ class BiasReport(Result, Mapping[str, BiasMetric]):
         >>> round(report_from_counts(t, stage="post", n_draws=500).value["DPPL"], 4)  # 55/100 − 25/50
         0.05
         """
-        return {k: math.nan if m.value is None else float(m.value) for k, m in self._metrics.items()}
+        return {k: math.nan if m.value is None else float(m.value) for k, m in self.members.items()}
 
     def interval(self, confidence: float = 0.95, target: str | None = None) -> dict[str, tuple[float, float]]:
         """Metric → its central interval for ``target`` (default the report's; (nan, nan) where there is none)."""
         confidence = check_confidence(confidence)
-        return {k: m.interval(confidence, target) for k, m in self._metrics.items()}
+        return {k: m.interval(confidence, target) for k, m in self.members.items()}
 
     def to_frame(self, confidence: float = 0.95) -> Any:
         """A pandas DataFrame: one row per metric with value, interval, sign probability, the error
@@ -480,14 +480,14 @@ class BiasReport(Result, Mapping[str, BiasMetric]):
         import pandas as pd
 
         confidence = check_confidence(confidence)
-        return pd.DataFrame([m._row(confidence) for m in self._metrics.values()]).set_index("metric")
+        return pd.DataFrame([m._row(confidence) for m in self.members.values()]).set_index("metric")
 
     def summary(self, confidence: float = 0.95) -> str:
         """Which metrics' intervals at ``confidence`` exclude their no-bias value, in one sentence."""
         confidence = check_confidence(confidence)
-        shown = [m for m in self._metrics.values() if m.value is not None and m.distribution is not None]
+        shown = [m for m in self.members.values() if m.value is not None and m.distribution is not None]
         excludes = [m.name for m in shown if not m.contains_no_bias(confidence)]
-        failed = sum(m.value is None for m in self._metrics.values())
+        failed = sum(m.value is None for m in self.members.values())
         text = (
             f"Facet {self.value_or_threshold} (d) against the rest (a); the question: {QUESTIONS[self.target]}. "
             f"{len(excludes)} of {len(shown)} metrics with an interval exclude their no-bias value at {confidence:.0%}"
@@ -508,7 +508,7 @@ class BiasReport(Result, Mapping[str, BiasMetric]):
 
         confidence = check_confidence(confidence)
         fig, ax = new_figure(ax, figsize=(6.5, 0.3 * len(self) + 1.5))
-        draw_intervals(ax, list(self._metrics.values()), confidence)
+        draw_intervals(ax, list(self.members.values()), confidence)
         ends = [abs(x) for line in ax.lines[:-1] for x in line.get_xdata() if math.isfinite(x)]
         if ends and max(ends) > 2.0:
             ax.set_xscale("symlog", linthresh=1.0)
@@ -523,7 +523,7 @@ class BiasReport(Result, Mapping[str, BiasMetric]):
         ``"-Infinity"``.
         """
         out = []
-        for m in self._metrics.values():
+        for m in self.members.values():
             entry: dict[str, Any] = {"name": m.name, "description": m.description}
             if m.value is None:
                 entry["value"] = None

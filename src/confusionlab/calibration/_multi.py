@@ -26,8 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from .._deprecation import float_with_moved_attributes
-from .._result import Result, new_figure
+from .._deprecation import default_changes, float_with_moved_attributes
+from .._grouped import GroupedResult
+from .._result import new_figure
 from .._validation import check_confidence, check_n_draws, check_random_state
 from ..palette import CONTOUR_COLOURS, NEUTRAL
 from ._band import ConsistencyBand
@@ -43,11 +44,17 @@ KINDS = {
 }
 
 
-class CalibrationSet(Result):
+class CalibrationSet(GroupedResult):
     """One :class:`Calibration` per class (one-vs-rest) or per group, with simultaneous statements.
 
     Built by :func:`confusionlab.calibration` with ``multi_class="classwise"`` or ``groups=``.
-    ``cs[name]`` is a member's :class:`Calibration`; ``cs.names`` lists them.
+    The grouped results' surface (:class:`confusionlab._grouped.GroupedResult`, as fairlearn's
+    ``MetricFrame``): ``cs[name]`` is a member's :class:`Calibration`, ``cs.names`` lists them,
+    :attr:`by_group` is each member's ECE (keyed by class for ``"classwise"``), :meth:`difference`
+    the largest gap between two members' ECEs with the two members, :meth:`intervals` each
+    member's interval simultaneous over the members. :attr:`overall` is None: the calibration of
+    the whole test set is ``calibration`` without ``groups=`` (with ``multi_class="top-label"``
+    for classes).
 
     Attributes
     ----------
@@ -74,9 +81,13 @@ class CalibrationSet(Result):
     {'F': 0, 'M': 5}
     >>> cs.p_value() < 0.001
     True
+    >>> gap = cs.difference()
+    >>> gap.high, gap.low, bool(gap == cs.by_group["M"] - cs.by_group["F"])
+    ('M', 'F', True)
     """
 
     title = "Calibration"
+    mapping_noun = "calibration set"
 
     def __init__(self, members: dict[Any, Calibration], kind: str, *, n_draws: int, random_state: Any) -> None:
         self.members = dict(members)
@@ -86,17 +97,9 @@ class CalibrationSet(Result):
         self._tests: dict[int, CalibrationTest] = {}
 
     @property
-    def names(self) -> list[Any]:
-        return list(self.members)
-
-    def __getitem__(self, name: Any) -> Calibration:
-        return self.members[name]
-
-    def __iter__(self) -> Any:
-        return iter(self.members)
-
-    def __len__(self) -> int:
-        return len(self.members)
+    def independent_members(self) -> bool:  # type: ignore[override]
+        """Groups hold disjoint examples (independent); classes share them (one-vs-rest)."""
+        return self.kind == "groups"
 
     def _aggregate(self, values: Any) -> float:
         values = np.asarray(list(values), dtype=np.float64)
@@ -112,12 +115,18 @@ class CalibrationSet(Result):
         """What a member is: ``"class"`` (classwise) or ``"group"``."""
         return KINDS[self.kind][0]
 
-    def member_confidence(self, confidence: float = 0.95, *, what: str = "band") -> float:
-        """The level each member's band (``what="band"``) or interval (``"interval"``) is taken at."""
-        c, m = check_confidence(confidence), len(self.members)
-        if what == "band" and self.kind == "groups":
-            return float(c ** (1.0 / m))
-        return 1.0 - (1.0 - c) / m
+    def member_confidence(self, confidence: float = 0.95, *, what: str | None = None) -> float:
+        """The level each member's band (``what="band"``) or interval (``"interval"``) is taken at
+        (see :meth:`GroupedResult.member_confidence <confusionlab._grouped.GroupedResult.member_confidence>`).
+
+        Without ``what`` it is the band's level for one more release (with a FutureWarning where
+        that differs from the interval's, for groups); then ``"interval"``, as every grouped result.
+        """
+        if what is None:
+            if self.kind == "groups":
+                default_changes("CalibrationSet.member_confidence", "what", "band", "interval")
+            what = "band"
+        return super().member_confidence(confidence, what=what)
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """A conservative interval of :attr:`value` (Bonferroni over the members' bootstrap intervals)."""
@@ -127,7 +136,7 @@ class CalibrationSet(Result):
 
     def band(self, confidence: float = 0.95) -> dict[Any, ConsistencyBand]:
         """Each member's consistency band, simultaneous over all members and bins at ``confidence``."""
-        level = self.member_confidence(confidence)
+        level = self.member_confidence(confidence, what="band")
         return {name: c.band(level) for name, c in self.members.items()}
 
     def p_value(self, n_draws: int | None = None, random_state: Any = None) -> float:

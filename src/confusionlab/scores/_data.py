@@ -343,7 +343,7 @@ def auc_from_counts(table: Table, options: Options) -> Any:
     >>> round(c.value, 4), round(c.p_value(), 3)
     (0.0625, 0.712)
     >>> per = compare_auc("y", "a", "b", groups="g", data=df)
-    >>> per.names, {k: round(v, 4) for k, v in per.differences.items()}
+    >>> per.names, {k: round(v, 4) for k, v in per.by_group.items()}
     (['u', 'v'], {'u': 0.6667, 'v': 0.0})
     """
     is_pos, values, g, label, edges = _cells(table, options)

@@ -27,7 +27,8 @@ variance of Hanley & McNeil (1982) at A*,
 which is positive for every finite sample, so the interval keeps a positive width. At AUC 0 or 1
 that width grows with the sample on the logit scale (about z·√n at ``p = n``: the interval tends to
 [0, 1]), so there the default interval is the score interval (:func:`score_interval`), whose
-width shrinks as the classes grow; the boundary rule is what ``method="logit"`` asks for.
+width shrinks as the classes grow; the boundary rule is what ``method="delong"`` (or ``"logit"``)
+gives there.
 """
 
 from __future__ import annotations
@@ -138,7 +139,7 @@ def logit_interval(centre: float, variance: float, confidence: float, inflation:
 
 
 # ---------------------------------------------------------------- small classes: the score interval
-#: Below this many examples in the smaller class, ``method="delong"`` uses :func:`score_interval`.
+#: Below this many examples in the smaller class, ``method="auto"`` uses :func:`score_interval`.
 SMALL_CLASS = 100
 
 

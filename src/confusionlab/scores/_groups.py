@@ -8,7 +8,7 @@ for all groups at once:
   audit's), so with probability ≥ ``confidence`` every group's interval holds.
 * **Bands.** Each group's band is taken at ``confidence ** (1/G)`` (Šidák: the groups are
   independent), so every group's whole true curve lies in its band at once.
-* **The largest gap** ``Δ = max_g A_g − min_g A_g`` (:attr:`value`). Each ordered pair's
+* **The largest gap** ``Δ = max_g A_g − min_g A_g`` (:attr:`value`, ``difference()``). Each ordered pair's
   difference ``d_ab = A_a − A_b`` has the variance ``V_a + V_b`` (independent groups; ``V`` the
   variance the group's own interval is built from: DeLong's, or the small-class rule's, see
   :meth:`RocCurve.interval <confusionlab.RocCurve.interval>`; for AP Boyd, Eng & Page's
@@ -26,8 +26,9 @@ from typing import Any
 import numpy as np
 from scipy.stats import norm
 
-from .._deprecation import renamed_attribute
-from .._result import Result, new_figure
+from .._deprecation import attribute_now_mapping_method, renamed_attribute
+from .._grouped import GroupedResult
+from .._result import new_figure
 from .._text import as_written
 from .._validation import InvalidParameterError, as_labels, check_choice, check_confidence, check_same_length
 from ..labels import code_groups
@@ -42,11 +43,22 @@ __all__ = ["GroupedAucComparison", "GroupedCurves", "grouped_comparison", "group
 _NAMES = {"roc": "AUC", "pr": "average precision"}
 
 
-class GroupedCurves(Result):
+def _high_low(gap: Any) -> Any:
+    """``(high, low)`` of a :class:`~confusionlab._grouped.Gap` (of each, in a mapping of them)."""
+    if isinstance(gap, dict):
+        return {key: _high_low(g) for key, g in gap.items()}
+    return gap.high, gap.low
+
+
+class GroupedCurves(GroupedResult):
     """One :class:`RocCurve` (or :class:`PrecisionRecallCurve`) per group, with simultaneous statements.
 
     Built by :func:`confusionlab.roc_curve` and :func:`confusionlab.precision_recall_curve` with
-    ``groups=``. ``gc[name]`` is a group's curve, :attr:`names` lists the groups (sorted).
+    ``groups=``. The grouped results' surface (:class:`confusionlab._grouped.GroupedResult`, as
+    fairlearn's ``MetricFrame``): ``gc[name]`` is a group's curve, :attr:`names` lists the groups
+    (sorted), :attr:`by_group` each group's AUC (AP), :meth:`difference` the largest gap with its
+    two groups. :attr:`overall` is None: the curve of the whole test set is
+    ``roc_curve(y_true, y_score)`` without ``groups=``.
 
     :attr:`value` is the largest gap between two groups' AUCs (APs), :meth:`interval` its
     conservative interval, :meth:`intervals` every group's interval simultaneous over the groups
@@ -61,56 +73,30 @@ class GroupedCurves(Result):
     >>> y = rng.integers(0, 2, 800)
     >>> s = rng.normal(y * np.where(g == "F", 1.5, 0.5), 1.0)  # the model ranks M's examples worse
     >>> gc = cl.roc_curve(y, s, groups=g)
-    >>> {k: round(v, 3) for k, v in gc.values.items()}, gc.largest_gap
-    ({'F': 0.844, 'M': 0.637}, ('F', 'M'))
+    >>> {k: round(v, 3) for k, v in gc.by_group.items()}
+    {'F': 0.844, 'M': 0.637}
+    >>> gap = gc.difference()
+    >>> round(gap, 3), gap.high, gap.low
+    (0.207, 'F', 'M')
     >>> lo, hi = gc.interval()
     >>> round(gc.value, 3), round(lo, 3), round(hi, 3)
     (0.207, 0.141, 0.273)
     """
 
     title = "Curves per group"
+    mapping_noun = "set of curves"
 
     def __init__(self, members: dict[Any, RocCurve | PrecisionRecallCurve], kind: str) -> None:
         self.members = dict(members)
         self.kind = kind
 
-    @property
-    def names(self) -> list[Any]:
-        """The groups, sorted."""
-        return list(self.members)
-
-    def __getitem__(self, name: Any) -> RocCurve | PrecisionRecallCurve:
-        return self.members[name]
-
-    def __iter__(self) -> Any:
-        return iter(self.members)
-
-    def __len__(self) -> int:
-        return len(self.members)
-
-    @property
-    def values(self) -> dict[Any, float]:
-        """Each group's AUC (or average precision)."""
-        return {name: c.value for name, c in self.members.items()}
-
-    @property
-    def largest_gap(self) -> tuple[Any, Any]:
-        """``(best, worst)``: the groups of the largest and the smallest AUC (AP); the first of equals."""
-        names, v = self.names, np.array(list(self.values.values()))
-        return names[int(np.argmax(v))], names[int(np.argmin(v))]
+    values = attribute_now_mapping_method("by_group")
+    largest_gap = renamed_attribute("difference", call=True, convert=_high_low, note="its groups: .high, .low")
 
     @property
     def value(self) -> float:
-        """The largest gap between two groups: ``max_g A_g − min_g A_g``."""
-        v = np.array(list(self.values.values()))
-        return float(v.max() - v.min())
-
-    def member_confidence(self, confidence: float = 0.95, *, what: str = "interval") -> float:
-        """The level each group's interval (``what="interval"``, Bonferroni) or band (``"band"``,
-        Šidák) is taken at for statements simultaneous over the groups."""
-        c, m = check_confidence(confidence), len(self.members)
-        what = check_choice(what, "what", ("interval", "band"))
-        return float(c ** (1.0 / m)) if what == "band" else 1.0 - (1.0 - c) / m
+        """The largest gap between two groups: ``max_g A_g − min_g A_g`` (:meth:`difference`)."""
+        return float(self.difference())
 
     def intervals(self, confidence: float = 0.95, target: str = "true_value") -> dict[Any, tuple[float, float]]:
         """Every group's interval (its curve's default method), simultaneous over the groups."""
@@ -131,7 +117,7 @@ class GroupedCurves(Result):
         pairs = g * (g - 1) // 2
         z = float(norm.ppf(1.0 - (1.0 - confidence) / (2.0 * pairs)))
         inflation = 2.0 if target == "next_test_set" else 1.0
-        v, var = np.array(list(self.values.values())), self._variances()
+        v, var = np.array(list(self.by_group.values())), self._variances()
         out = {}
         for a in range(g):
             for b in range(a + 1, g):
@@ -167,7 +153,7 @@ class GroupedCurves(Result):
                 "group": self.names,
                 "p": [c.p for c in self.members.values()],
                 "n": [c.n for c in self.members.values()],
-                "value": list(self.values.values()),
+                "value": list(self.by_group.values()),
                 "lower": [ends[k][0] for k in self.names],
                 "upper": [ends[k][1] for k in self.names],
                 "target": target,
@@ -177,7 +163,8 @@ class GroupedCurves(Result):
     def summary(self, confidence: float = 0.95) -> str:
         confidence = check_confidence(confidence)
         name = _NAMES[self.kind]
-        best, worst = self.largest_gap
+        gap = self.difference()
+        best, worst = gap.high, gap.low
         lo, hi = self.interval(confidence)
         ends = self.intervals(confidence)
         per = "; ".join(f"{k}: {c.value:.3f} [{ends[k][0]:.3f}, {ends[k][1]:.3f}]" for k, c in self.members.items())
@@ -224,17 +211,21 @@ def grouped_curves(is_pos: np.ndarray, scores: np.ndarray, label: Any, groups: A
 # ---- compare_auc(groups=): the comparison of classifiers in each group ---------------------------
 
 
-class GroupedAucComparison(Result):
+class GroupedAucComparison(GroupedResult):
     """One :class:`AucComparison` per group, with statements simultaneous over the groups.
 
-    Built by :func:`confusionlab.compare_auc` with ``groups=``. ``gc[name]`` is a group's
-    comparison (DeLong's paired covariance, Holm over the classifier pairs), :attr:`names` lists
-    the groups (sorted). The groups hold disjoint examples, so their comparisons are independent.
+    Built by :func:`confusionlab.compare_auc` with ``groups=``. The grouped results' surface
+    (:class:`confusionlab._grouped.GroupedResult`, as fairlearn's ``MetricFrame``): ``gc[name]``
+    is a group's comparison (DeLong's paired covariance, Holm over the classifier pairs),
+    :attr:`names` lists the groups (sorted), :attr:`by_group` each group's difference
+    ``AUC_a − AUC_b``, :meth:`difference` its largest gap between two groups with the two groups.
+    :attr:`overall` is None: the comparison on the whole test set is ``compare_auc`` without
+    ``groups=``. The groups hold disjoint examples, so their comparisons are independent.
 
     * :meth:`intervals`: each group's interval of the difference ``d_g = AUC_a − AUC_b``, taken at
       ``1 − (1 − confidence)/G`` (Bonferroni, as :class:`GroupedCurves`): for each classifier pair,
       every group's interval holds at once with probability ≥ ``confidence``.
-    * :attr:`value`: the largest gap of the difference between two groups,
+    * :attr:`value`: the largest gap of the difference between two groups (:meth:`difference`),
       ``max_g d_g − min_g d_g`` — does A's advantage over B depend on the group? Its
       :meth:`interval` is built as :class:`GroupedCurves`' largest gap: each ordered pair of
       groups ``(g, h)`` has ``d_g − d_h`` with variance ``V_g + V_h`` (``V`` DeLong's paired
@@ -255,34 +246,22 @@ class GroupedAucComparison(Result):
     >>> a = base + 1.2 * y                                       # A: as good in both groups
     >>> b = base + np.where(g == "F", 1.2, 0.4) * y + 0.5 * rng.normal(size=1200)  # B: worse on M
     >>> c = cl.compare_auc(y, a, b, groups=g)
-    >>> {k: round(v, 3) for k, v in c.differences.items()}
+    >>> {k: round(v, 3) for k, v in c.by_group.items()}
     {'F': 0.034, 'M': 0.192}
     >>> lo, hi = c.interval()
-    >>> round(c.value, 3), round(lo, 3), round(hi, 3), c.largest_gap
-    (0.159, 0.128, 0.189, ('M', 'F'))
+    >>> gap = c.difference()
+    >>> round(c.value, 3), round(lo, 3), round(hi, 3), gap.high, gap.low
+    (0.159, 0.128, 0.189, 'M', 'F')
     """
 
     title = "AUC comparison per group"
+    mapping_noun = "comparison per group"
 
     def __init__(self, members: dict[Any, AucComparison]) -> None:
         self.members = dict(members)
         first = next(iter(self.members.values()))
         self.classifiers = list(first.names)
         self.pairs = list(first.pairs)
-
-    @property
-    def names(self) -> list[Any]:
-        """The groups, sorted."""
-        return list(self.members)
-
-    def __getitem__(self, name: Any) -> AucComparison:
-        return self.members[name]
-
-    def __iter__(self) -> Any:
-        return iter(self.members)
-
-    def __len__(self) -> int:
-        return len(self.members)
 
     def _keyed(self, values: list[Any]) -> Any:
         if len(self.pairs) == 1:
@@ -299,9 +278,11 @@ class GroupedAucComparison(Result):
         return np.array([m._sd for m in self.members.values()])
 
     @property
-    def differences(self) -> dict[Any, Any]:
+    def by_group(self) -> dict[Any, Any]:
         """Each group's ``AUC_a − AUC_b`` (a mapping over the pairs with more than two classifiers)."""
         return {name: m.value for name, m in self.members.items()}
+
+    differences = renamed_attribute("by_group")
 
     @property
     def aucs(self) -> dict[Any, dict[str, float]]:
@@ -317,21 +298,12 @@ class GroupedAucComparison(Result):
 
     @property
     def value(self) -> Any:
-        """The largest gap of the AUC difference between two groups: ``max_g d_g − min_g d_g``."""
-        d = self._d()
-        return self._keyed((d.max(axis=0) - d.min(axis=0)).tolist())
+        """The largest gap of the AUC difference between two groups: ``max_g d_g − min_g d_g``
+        (:meth:`difference`, a plain float or a mapping of them)."""
+        gap = self.difference()
+        return {key: float(g) for key, g in gap.items()} if isinstance(gap, dict) else float(gap)
 
-    @property
-    def largest_gap(self) -> Any:
-        """``(high, low)``: the groups of the largest and the smallest difference; the first of equals."""
-        d, names = self._d(), self.names
-        return self._keyed(
-            [(names[int(np.argmax(d[:, k]))], names[int(np.argmin(d[:, k]))]) for k in range(len(self.pairs))]
-        )
-
-    def member_confidence(self, confidence: float = 0.95) -> float:
-        """The level each group's interval is taken at (Bonferroni over the groups)."""
-        return 1.0 - (1.0 - check_confidence(confidence)) / len(self.members)
+    largest_gap = renamed_attribute("difference", call=True, convert=_high_low, note="its groups: .high, .low")
 
     def intervals(self, confidence: float = 0.95, target: str = "true_value") -> dict[Any, Any]:
         """Each group's interval of the difference, simultaneous over the groups (per classifier pair)."""
@@ -397,7 +369,8 @@ class GroupedAucComparison(Result):
             k = int(np.argmax(list(self.value.values())))
         a, b = self.classifiers[self.pairs[k][0]], self.classifiers[self.pairs[k][1]]
         pick = (lambda v: v) if len(self.pairs) == 1 else (lambda v: v[(a, b)])
-        gap, (high, low), (lo, hi) = pick(self.value), pick(self.largest_gap), pick(self.interval(confidence))
+        gap, (high, low) = pick(self.value), pick(_high_low(self.difference()))
+        lo, hi = pick(self.interval(confidence))
         ends = self.intervals(confidence)
         per = "; ".join(
             f"{g}: {pick(m.value):+.3f} [{pick(ends[g])[0]:+.3f}, {pick(ends[g])[1]:+.3f}], p = {pick(m.p_value()):.3g}"

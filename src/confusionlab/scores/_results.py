@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from .._deprecation import float_with_moved_attributes
+from .._deprecation import float_with_moved_attributes, value_now_means
 from .._result import Result, new_figure
 from .._validation import (
     TooLargeError,
@@ -131,7 +131,7 @@ class RocCurve(_ScoreCurve):
     def interval(
         self,
         confidence: float = 0.95,
-        method: str = "delong",
+        method: str = "auto",
         target: str = "true_value",
         *,
         n_resamples: int = N_RESAMPLES,
@@ -142,17 +142,24 @@ class RocCurve(_ScoreCurve):
         Parameters
         ----------
         confidence : float, default 0.95
-        method : {"delong", "logit", "score", "bootstrap"}
-            ``"logit"``: DeLong's variance on the logit scale (inside (0, 1); at AUC 0 or 1 or zero
-            variance the boundary rule of :mod:`confusionlab.scores._delong` keeps a positive
-            width). ``"score"``: the score-type interval, every θ with (Â − θ)² ≤ z²·r·V_BN(θ),
-            V_BN the equal-variance binormal variance and r = max(1, DeLong's variance / V_BN(Â))
-            (see :func:`confusionlab.scores._delong.score_interval`). ``"delong"`` (default):
-            ``"score"`` when the smaller class has fewer than 100 examples
+        method : {"auto", "delong", "logit", "score", "bootstrap"}
+            ``"auto"`` (default): the rule the coverage study chose (see Notes): ``"score"`` when
+            the smaller class has fewer than 100 examples
             (:data:`confusionlab.scores._delong.SMALL_CLASS`) or the AUC is 0 or 1 (the classes
             perfectly separated: the logit scale has no width to give there, and the boundary
-            rule's width grows with the sample), else ``"logit"``.
-            ``"bootstrap"``: the stratified percentile bootstrap.
+            rule's width grows with the sample), else ``"delong"``; :attr:`interval_method` says
+            which. ``"delong"``: DeLong's interval at every class size and AUC, DeLong's variance
+            on the logit scale (inside (0, 1)); at the boundary — AUC 0 or 1, or DeLong's variance
+            0 — the sample gives no variance, and the boundary rule of
+            :mod:`confusionlab.scores._delong` (Hanley & McNeil's variance half a pair from the
+            boundary) keeps a positive width, which grows with the sample there.
+            ``"logit"``: the same interval, named by its scale. ``"score"``: the score-type
+            interval, every θ with (Â − θ)² ≤ z²·r·V_BN(θ), V_BN the equal-variance binormal
+            variance and r = max(1, DeLong's variance / V_BN(Â)) (see
+            :func:`confusionlab.scores._delong.score_interval`). ``"bootstrap"``: the stratified
+            percentile bootstrap. Until this release ``"delong"`` was the default and meant
+            ``"auto"``; where the two differ, ``method="delong"`` warns (FutureWarning) for one
+            release.
         target : {"true_value", "next_test_set"}
             The question: the true AUC, or the AUC of a new test set of the same size (the
             variance doubled).
@@ -173,8 +180,17 @@ class RocCurve(_ScoreCurve):
         0.99 (≈ 0.92–0.93 at 200 + 200).
         """
         confidence = check_confidence(confidence)
-        method = check_choice(method, "method", ("delong", "logit", "score", "bootstrap"))
+        method = check_choice(method, "method", ("auto", "delong", "logit", "score", "bootstrap"))
         target = check_choice(target, "target", TARGETS)
+        if method == "delong" and self._method() == "score":
+            value_now_means(
+                "RocCurve.interval",
+                "method",
+                "delong",
+                "gives DeLong's interval (logit scale) at every class size and AUC",
+                "method='auto' (the default: the score interval below 100 examples in the smaller class or at AUC 0 "
+                "or 1)",
+            )
         if method == "bootstrap":
             return self._bootstrap_interval("auc", confidence, target, n_resamples, random_state)
         inflation = 2.0 if target == "next_test_set" else 1.0
@@ -191,9 +207,11 @@ class RocCurve(_ScoreCurve):
             return f"score interval, the larger of DeLong's and the binormal variance ({why})"
         return "DeLong, logit scale"
 
-    def _method(self, method: str = "delong") -> str:
-        """``"score"`` or ``"logit"``: what ``method="delong"`` means at these class sizes and this AUC."""
-        if method != "delong":
+    def _method(self, method: str = "auto") -> str:
+        """``"score"`` or ``"logit"`` (DeLong's): what ``method`` gives at these class sizes and this AUC."""
+        if method == "delong":
+            return "logit"
+        if method != "auto":
             return method
         separated = self.value in (0.0, 1.0)
         return "score" if min(self.p, self.n) < _delong.SMALL_CLASS or separated else "logit"

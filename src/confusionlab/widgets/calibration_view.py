@@ -171,7 +171,7 @@ def calibration_set_view(calibrations: CalibrationSet) -> ipywidgets.VBox:
     """The view of a :class:`~confusionlab.calibration.CalibrationSet`: one :class:`CalibrationView`
     per member, each band at the member level that makes all of them hold at once with probability
     at least 95 %."""
-    level = calibrations.member_confidence(0.95)
+    level = calibrations.member_confidence(0.95, what="band")
     member = calibrations.member_noun
     header = ipywidgets.HTML(
         f"<p>One diagram per {member}; each band at {level:.4g} so that all hold at once with probability "
