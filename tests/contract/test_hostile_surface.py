@@ -79,7 +79,16 @@ def test_compare_paired(worker, data, n, b_kind, metric, tolerance, future_size)
     kind, btag = b_kind
     b = {"same": b, "short": b[:-1], "nan": [NAN, *b[1:]], "text": ["x", *b[1:]], "none": [None, *b[1:]]}[kind]
     (m, mtag), (t, ttag), (f, ftag) = metric, tolerance, future_size
-    reply = worker.call("surface_compare_paired", y_true=y, pred_a=a, pred_b=b, metric=m, tolerance=t, future_size=f)
+    reply = worker.call(  # a future test set's size: the next test set's question
+        "surface_compare_paired",
+        y_true=y,
+        pred_a=a,
+        pred_b=b,
+        metric=m,
+        tolerance=t,
+        future_size=f,
+        target="next_test_set",
+    )
     args = {"pred_b": (b, btag), "metric": (m, mtag), "tolerance": (t, ttag), "future_size": (f, ftag)}
     check(reply, args, "compare_paired")
 

@@ -69,7 +69,7 @@ def compare_from_counts(table: Table, options: Options) -> PairedComparison:
     >>> from confusionlab import compare_paired
     >>> df = pd.DataFrame({"y": [1] * 10 + [0] * 10, "a": [1] * 9 + [0] + [0] * 9 + [1],
     ...                    "b": [1] * 7 + [0] * 3 + [0] * 8 + [1] * 2})
-    >>> r = compare_paired("y", "a", "b", "balanced_accuracy", data=df)
+    >>> r = compare_paired("y", "a", "b", "balanced_accuracy", data=df, target="next_test_set")
     >>> r.method, round(r.value, 3), round(r.prob_greater, 3)
     ('exact', 0.15, 0.793)
     """
@@ -91,7 +91,7 @@ def rank_from_counts(table: Table, options: Options) -> Ranking:
     >>> from confusionlab import rank_models
     >>> df = pd.DataFrame({"y": [1] * 10 + [0] * 10, "a": [1] * 9 + [0] + [0] * 10,
     ...                    "b": [1] * 7 + [0] * 3 + [0] * 8 + [1] * 2})
-    >>> r = rank_models("y", {"a": "a", "b": "b"}, "accuracy", data=df)
+    >>> r = rank_models("y", {"a": "a", "b": "b"}, "accuracy", data=df, target="next_test_set")
     >>> r.best, r.method
     ('a', 'exact')
     """
