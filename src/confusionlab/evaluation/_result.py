@@ -777,13 +777,7 @@ class Evaluation(Result):
         for metric in names:
             columns["value"].extend(self._all_values(metric).tolist())
             for g in every:
-                d, parts, _ = self._mixed(metric, g)
-                lo, hi = d.ppf(levels).tolist()
-                for key, item in (("mean", d.mean()), ("lower", lo), ("upper", hi), ("method", d.method)):
-                    columns[key].append(item)
-                columns["mc_error"].append(d.mc_error)
-                columns["cdf_error"].append(d.cdf_error)
-                for key, item in parts.items():
+                for key, item in self._frame_row(metric, g, levels).items():
                     columns[key].append(item)
             macro = _is_macro(metric) or self.positive_index is None
             fewest = sizes["smallest_class"] if macro else np.minimum(sizes["positives"], sizes["negatives"])
@@ -794,6 +788,14 @@ class Evaluation(Result):
         frame["too_small"] = np.concatenate(small) if small else np.zeros(0, dtype=bool)
         frame["target"] = [self.target] * len(frame["too_small"])
         return pd.DataFrame(frame)
+
+    def _frame_row(self, metric: str, g: int, levels: np.ndarray) -> dict[str, Any]:
+        """The distribution's columns of one :meth:`to_frame` row (the distribution is not held
+        past it: a kept one may be forgotten to make room for the next)."""
+        d, parts, _ = self._mixed(metric, g)
+        lo, hi = d.ppf(levels).tolist()
+        row = {"mean": d.mean(), "lower": lo, "upper": hi, "method": d.method}
+        return row | {"mc_error": d.mc_error, "cdf_error": d.cdf_error} | parts
 
     def _all_sizes(self) -> dict[str, np.ndarray]:
         """:meth:`sizes` of every group at once (arrays over :attr:`groups`)."""
