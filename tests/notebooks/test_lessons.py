@@ -260,15 +260,27 @@ def test_solutions_live_outside_the_students_folder() -> None:
 
 
 def test_teaching_plan_exit_question_numbers() -> None:
-    """The exit question's expected answer, by simulation from the Beta posteriors of TPR and TNR (numpy only)."""
+    """The exit question's expected answer, by simulation from the Beta posteriors of TPR and TNR (numpy only).
+
+    The true value under the default Jeffreys prior, Beta(count + ½); the next test set under its default, the
+    uniform prior, Beta(count + 1).
+    """
     plan = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
-    assert "(TP, FN, FP, TN) =\n(14, 6, 10, 170)" in plan and "[0.40, 0.72]" in plan and "± 0.24" in plan
+    assert "(TP, FN, FP, TN) =\n(14, 6, 10, 170)" in plan and "[0.41, 0.74]" in plan and "± 0.17" in plan
+    assert "± 0.24" in plan and "[0.40, 0.72]" in plan
     rng = np.random.default_rng(0)
+
+    def mcc_of_rates(tpr: np.ndarray, tnr: np.ndarray) -> np.ndarray:
+        tp, fn, fp, tn = 0.1 * tpr, 0.1 * (1 - tpr), 0.9 * (1 - tnr), 0.9 * tnr
+        return (tp * tn - fp * fn) / np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+
+    jtpr, jtnr = rng.beta(14 + 0.5, 6 + 0.5, 400_000), rng.beta(170 + 0.5, 10 + 0.5, 400_000)
+    lo, hi = np.quantile(mcc_of_rates(jtpr, jtnr), [0.025, 0.975])
+    assert abs(lo - 0.41) < 0.01 and abs(hi - 0.74) < 0.01, (lo, hi)  # Monte Carlo error ≈ 0.001
+    assert abs((hi - lo) / 2 - 0.17) < 0.01, (lo, hi)
     tpr, tnr = rng.beta(14 + 1, 6 + 1, 400_000), rng.beta(170 + 1, 10 + 1, 400_000)
-    tp, fn, fp, tn = 0.1 * tpr, 0.1 * (1 - tpr), 0.9 * (1 - tnr), 0.9 * tnr
-    mcc = (tp * tn - fp * fn) / np.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
-    lo, hi = np.quantile(mcc, [0.025, 0.975])
-    assert abs(lo - 0.40) < 0.01 and abs(hi - 0.72) < 0.01, (lo, hi)  # Monte Carlo error ≈ 0.001
+    ulo, uhi = np.quantile(mcc_of_rates(tpr, tnr), [0.025, 0.975])
+    assert abs(ulo - 0.40) < 0.01 and abs(uhi - 0.72) < 0.01, (ulo, uhi)  # the uniform prior's, named in the key
     # the next test set: new counts on 20 positives and 180 negatives from the same posteriors
     new_tp, new_tn = rng.binomial(20, tpr), rng.binomial(180, tnr)
     a, b, c, d = new_tp, 20 - new_tp, 180 - new_tn, new_tn
