@@ -21,19 +21,8 @@ def worker():
 
 
 def test_many_refits_in_groups_stay_within_the_memory_limit(worker):
-    check_refit_frame(worker, None)
-
-
-def test_many_refits_in_groups_of_the_next_test_set_stay_within_the_memory_limit(worker):
-    check_refit_frame(worker, "next_test_set")
-
-
-def check_refit_frame(worker, target):
-    """The frame of ``target`` (None: the default question) in the capped child: within the limit,
-    each refit's value, and the intervals of the same evaluation computed here."""
-    asked = {} if target is None else {"target": target}
     n, refits, groups = 200_000, 50, 20
-    reply = worker.call("refit_frame", trace=True, n=n, refits=refits, groups=groups, **asked)
+    reply = worker.call("refit_frame", trace=True, n=n, refits=refits, groups=groups)
     assert reply["kind"] == "ok", reply
     assert reply["peak_bytes"] <= LIMIT, f"peak {reply['peak_bytes'] / 2**20:.0f} MiB"
     frame = reply["frame"]
@@ -50,7 +39,7 @@ def check_refit_frame(worker, target):
         row = frame[(frame["group"] == group) & (frame["metric"] == "f1")].iloc[0]
         assert row["value"] == pytest.approx(f1, abs=1e-12)
     # the intervals: those of the same evaluation with room to keep every mixture (this process)
-    ev = cl.evaluate(y, refits=runs, groups=g, progress=False, **asked)
+    ev = cl.evaluate(y, refits=runs, groups=g, progress=False)
     for group in (0, 19):
         for metric in ("f1", "balanced_accuracy"):
             row = frame[(frame["group"] == group) & (frame["metric"] == metric)].iloc[0]

@@ -21,8 +21,8 @@ mean_r = Σ_ij A_ri B_rj V_ij / Σ_ij A_ri B_rj = rowsum((A V) ⊙ B) / mass_r.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -51,12 +51,9 @@ __all__ = [
     "EXACT_MIXTURE_POINTS",
     "LEAN_POINTS",
     "MIXTURE_EXTRA_BYTES",
-    "POOLED_BYTES_PER_ATOM",
     "SliceMixture",
     "mixture",
     "mixture_bytes",
-    "mixture_of",
-    "pooled_bytes",
     "slice_mixture",
 ]
 
@@ -115,163 +112,34 @@ def mixture(distributions: Sequence[MetricDistribution], *, model: str | None = 
     metrics = list(dict.fromkeys(d.metric for d in distributions))
     if len(metrics) > 1:
         raise InvalidParameterError(f"distributions must all be of one metric, got {metrics}")
+    first = distributions[0]
     if len(distributions) == 1:
-        return distributions[0]
-    return _pooled(distributions, [[d.values, d.probabilities, d.multiplicities] for d in distributions], model)
-
-
-def _pooled(components: Sequence[Any], atoms: list[list[Any]], model: str | None) -> MetricDistribution:
-    """The equal-weight mixture of ``components`` (distributions, or :class:`_Component` records
-    of them) from their ``atoms`` (values, probabilities, multiplicities), which it empties as
-    it copies them (the caller's last references to the arrays then go).
-
-    One stable sort of the pooled values; a value held by several components sums their
-    masses in the components' order, as a :func:`numpy.bincount` over the pooled atoms would.
-    Peak: :data:`POOLED_BYTES_PER_ATOM` a pooled atom, the components' atoms included.
-    """
-    first, r = components[0], float(len(components))
-
-    def pooled(j: int) -> np.ndarray:
-        out = np.concatenate([part[j] for part in atoms])
-        for part in atoms:
-            part[j] = None
-        return out
-
-    values = pooled(0)
-    order = np.argsort(values, kind="stable")
-    values = values[order]
-    new = np.empty(values.size, dtype=bool)
-    new[:1] = True
-    np.not_equal(values[1:], values[:-1], out=new[1:])
-    inverse = None
-    if not new.all():
-        inverse = np.empty(values.size, dtype=np.intp)
-        inverse[order] = np.cumsum(new) - 1
-        values = values[new]
-    del new
-    probs = pooled(1)
-    probs /= r
-    probs = probs[order] if inverse is None else np.bincount(inverse, weights=probs)
-    mult = pooled(2)
-    if inverse is None:
-        mult = mult[order]
-    else:
-        mult = np.rint(np.bincount(inverse, weights=mult)).astype(np.int64)
-    del order, inverse
-    atoms.clear()
-    return MetricDistribution(
-        values,
+        return first
+    r = float(len(distributions))
+    values = np.concatenate([d.values for d in distributions])
+    uniq, inverse = np.unique(values, return_inverse=True)
+    probs = np.bincount(inverse, weights=np.concatenate([d.probabilities for d in distributions]) / r)
+    mult = np.bincount(inverse, weights=np.concatenate([d.multiplicities for d in distributions]))
+    out = MetricDistribution(
+        uniq,
         probs,
-        mult,
+        np.rint(mult).astype(np.int64),
         metric=first.metric,
-        model=model or f"{first.model} mixture of {len(components)}",
-        undefined_mass=sum(d.undefined_mass for d in components) / r,
-        undefined_points=sum(d.undefined_points for d in components),
-        pruned_mass=sum(d.pruned_mass for d in components) / r,
-        lattice_points=sum(d.lattice_points for d in components),
+        model=model or f"{first.model} mixture of {len(distributions)}",
+        undefined_mass=sum(d.undefined_mass for d in distributions) / r,
+        undefined_points=sum(d.undefined_points for d in distributions),
+        pruned_mass=sum(d.pruned_mass for d in distributions) / r,
+        lattice_points=sum(d.lattice_points for d in distributions),
         strategy="mixture",
         undefined_excluded=first.undefined_excluded,
         check_total=True,
         target=first.target,
-        cdf_error=max(d.cdf_error for d in components),
+        cdf_error=max(d.cdf_error for d in distributions),
         # the mean of R independent Monte Carlo estimates, each with its own standard error
-        mc_error=math.sqrt(sum(d.mc_error**2 for d in components)) / r,
-        method=next((m for m in ("monte-carlo", "quadrature") if any(d.method == m for d in components)), "exact"),
+        mc_error=math.sqrt(sum(d.mc_error**2 for d in distributions)) / r,
+        method=next((m for m in ("monte-carlo", "quadrature") if any(d.method == m for d in distributions)), "exact"),
     )
-
-
-@dataclass(frozen=True)
-class _Component:
-    """What a mixture reads of a component besides its atoms."""
-
-    metric: str
-    model: str
-    undefined_mass: float
-    undefined_points: int
-    pruned_mass: float
-    lattice_points: int
-    undefined_excluded: bool
-    target: str
-    cdf_error: float
-    mc_error: float
-    method: str
-
-
-def mixture_of(
-    keys: Sequence[Hashable], make: Callable[[Any], MetricDistribution], atoms: int
-) -> tuple[MetricDistribution, np.ndarray, np.ndarray]:
-    """The equal-weight mixture of ``make(key)`` over ``keys``, with each component's mean and
-    variance, never holding more than the components' atoms and the pooling's work arrays.
-
-    Each distinct key is made once; its distribution is dropped once its moments are read
-    (only its atoms are kept until they are pooled). The same distribution, value for value,
-    as :func:`mixture` of the components.
-
-    Parameters
-    ----------
-    keys : sequence of hashable
-        One per component (e.g. a refit's counts); equal keys are one distribution.
-    make : callable
-        ``make(key)`` → the key's :class:`MetricDistribution`.
-    atoms : int
-        Most atoms of one component: the pooling is priced (:func:`pooled_bytes`) and refused
-        (:class:`~confusionlab.TooLargeError`) before anything is made when it does not fit
-        under :func:`~confusionlab.memory_limit`.
-
-    Returns
-    -------
-    tuple
-        (mixture, means, variances), the moments in the order of ``keys``.
-
-    Examples
-    --------
-    >>> from confusionlab import ConfusionMatrix, metric_distribution
-    >>> cms = [ConfusionMatrix(tp=8, fn=2, fp=3, tn=7), ConfusionMatrix(tp=5, fn=5, fp=3, tn=7)]
-    >>> make = lambda cm: metric_distribution(cm, "f1", target="true_value")
-    >>> mix, means, _ = mixture_of(cms + cms[:1], make, atoms=160_000)
-    >>> old = mixture([make(cm) for cm in cms + cms[:1]])
-    >>> bool((mix.values == old.values).all() and (mix.probabilities == old.probabilities).all())
-    True
-    >>> means.tolist() == [make(cm).mean() for cm in cms + cms[:1]]
-    True
-    """
-    check_memory(
-        pooled_bytes(len(keys) * float(atoms)),
-        f"the mixture of {len(keys)} distributions of up to {atoms:,} atoms each",
-        "use fewer components (refits), or a coarser representation of each (method='monte-carlo' with fewer n_draws)",
-    )
-    if len(keys) == 1:
-        d = make(keys[0])
-        return d, np.array([d.mean()]), np.array([d.var()])
-    made: dict[Hashable, tuple[list[np.ndarray], _Component, float, float]] = {}
-    for key in keys:
-        if key not in made:
-            d = make(key)
-            record = _Component(**{f.name: getattr(d, f.name) for f in fields(_Component)})
-            made[key] = ([d.values, d.probabilities, d.multiplicities], record, d.mean(), d.var())
-            del d
-    means = np.array([made[key][2] for key in keys])
-    variances = np.array([made[key][3] for key in keys])
-    parts = [made[key][0] for key in keys]
-    components = [made[key][1] for key in keys]
-    made.clear()
-    return _pooled(components, parts, None), means, variances
-
-
-#: Peak bytes a pooled atom of :func:`mixture_of` may need: the components' values,
-#: probabilities and multiplicities (24), the sort's order and one array being permuted (16),
-#: and, once pooled, the mixture as a kept distribution reads it (its normalised probabilities
-#: and cumulative sums: 16 more, the components gone).
-POOLED_BYTES_PER_ATOM = 48
-
-
-def pooled_bytes(atoms: float) -> float:
-    """Peak bytes of :func:`mixture_of` for ``atoms`` pooled atoms.
-
-    >>> pooled_bytes(1000)
-    48000.0
-    """
-    return float(atoms) * POOLED_BYTES_PER_ATOM
+    return out
 
 
 @dataclass(frozen=True)

@@ -20,15 +20,12 @@ from .._validation import InvalidParameterError, TooLargeError, check_confidence
 from ..confusion import ConfusionMatrix
 from ..distribution import (
     EXACT_MIXTURE_POINTS,
-    TRUE_VALUE_NODES,
     MetricDistribution,
     decompose,
     decompose_rows,
     lattice_bytes,
     metric_distribution,
     mixture,
-    mixture_of,
-    pooled_bytes,
     shared_simplex,
     slice_mixture,
     slice_mixtures,
@@ -316,9 +313,7 @@ class Evaluation(Result):
         key = ("mixed", metric, g, c)
         found = self._cache.get(key)
         if found is None:
-            if self.target == "true_value" and not _is_macro(metric):
-                found = self._kept.keep(key, self._true_value_mixture(metric, g, c))
-            elif not self._one_slice(metric):
+            if not self._one_slice(metric):
                 dists = self._run_dists(metric, g, c)
                 means = np.array([d.mean() for d in dists])
                 variances = np.array([d.var() for d in dists])
@@ -345,43 +340,6 @@ class Evaluation(Result):
                     variances = np.array([d.var() for d in dists])
                     found = self._kept.keep(key, (mixture(dists), decompose(means, variances), means))
         return found
-
-    def _true_value_mixture(
-        self, metric: str, g: int, c: int | None
-    ) -> tuple[MetricDistribution, dict[str, float], np.ndarray]:
-        """The refits' mixture of true-value posteriors of group ``g``, its decomposition and the
-        refits' means, priced first: the oldest kept distributions are forgotten until the
-        pooling fits, and it is refused (TooLargeError) before anything is made when it cannot.
-
-        Each refit's posterior is made, read and dropped (not kept): a refit's quadrature holds
-        up to ``TRUE_VALUE_NODES``² atoms and is quick to make again.
-        """
-        if c is None:
-            self._binary(metric)
-            c = self.positive_index
-        cms = self._run_matrices(g, c)  # type: ignore[arg-type]
-        atoms = self.n_draws if self.method == "monte-carlo" else TRUE_VALUE_NODES**2
-        self._kept.make_room(pooled_bytes(len(cms) * float(atoms)))
-        method = self.method
-
-        def make(cm: ConfusionMatrix) -> MetricDistribution:
-            found = self._cache.get(("exact", metric, cm.as_tuple(), method))
-            if found is not None:
-                return found
-            return metric_distribution(
-                cm,
-                metric,
-                self.model,
-                prior=self.prior,
-                tolerance=self.tolerance,
-                target=self.target,
-                method=method,
-                n_draws=self.n_draws,
-                random_state=self._seed(cm),
-            )
-
-        mix, means, variances = mixture_of(cms, make, atoms)
-        return mix, decompose(means, variances), means
 
     def _run_matrices(self, g: int, c: int) -> list[ConfusionMatrix]:
         """Each run's one-vs-rest matrix of group ``g`` (class ``c`` positive); runs with the
@@ -777,7 +735,13 @@ class Evaluation(Result):
         for metric in names:
             columns["value"].extend(self._all_values(metric).tolist())
             for g in every:
-                for key, item in self._frame_row(metric, g, levels).items():
+                d, parts, _ = self._mixed(metric, g)
+                lo, hi = d.ppf(levels).tolist()
+                for key, item in (("mean", d.mean()), ("lower", lo), ("upper", hi), ("method", d.method)):
+                    columns[key].append(item)
+                columns["mc_error"].append(d.mc_error)
+                columns["cdf_error"].append(d.cdf_error)
+                for key, item in parts.items():
                     columns[key].append(item)
             macro = _is_macro(metric) or self.positive_index is None
             fewest = sizes["smallest_class"] if macro else np.minimum(sizes["positives"], sizes["negatives"])
@@ -788,14 +752,6 @@ class Evaluation(Result):
         frame["too_small"] = np.concatenate(small) if small else np.zeros(0, dtype=bool)
         frame["target"] = [self.target] * len(frame["too_small"])
         return pd.DataFrame(frame)
-
-    def _frame_row(self, metric: str, g: int, levels: np.ndarray) -> dict[str, Any]:
-        """The distribution's columns of one :meth:`to_frame` row (the distribution is not held
-        past it: a kept one may be forgotten to make room for the next)."""
-        d, parts, _ = self._mixed(metric, g)
-        lo, hi = d.ppf(levels).tolist()
-        row = {"mean": d.mean(), "lower": lo, "upper": hi, "method": d.method}
-        return row | {"mc_error": d.mc_error, "cdf_error": d.cdf_error} | parts
 
     def _all_sizes(self) -> dict[str, np.ndarray]:
         """:meth:`sizes` of every group at once (arrays over :attr:`groups`)."""
