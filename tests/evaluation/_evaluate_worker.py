@@ -126,12 +126,12 @@ def refit_data(n: int, refits: int, groups: int) -> tuple[Any, Any, Any]:
     return y, runs, rng.integers(0, groups, n)
 
 
-def call_refit_frame(*, n: int, refits: int, groups: int) -> dict[str, Any]:
-    """``evaluate(...).to_frame()`` of :func:`refit_data`, built in the child; returns the frame."""
+def call_refit_frame(*, n: int, refits: int, groups: int, target: str) -> dict[str, Any]:
+    """``evaluate(..., target=target).to_frame()`` of :func:`refit_data`, built in the child; returns the frame."""
     from confusionlab import evaluate
 
     y, runs, g = refit_data(n, refits, groups)
-    frame = evaluate(y, refits=runs, groups=g, progress=False).to_frame()
+    frame = evaluate(y, refits=runs, groups=g, progress=False, target=target).to_frame()
     return {"violations": [], "frame": frame[["group", "metric", "value", "lower", "upper", "method"]]}
 
 

@@ -20,9 +20,10 @@ def worker():
     w.close()
 
 
-def test_many_refits_in_groups_stay_within_the_memory_limit(worker):
+def test_many_refits_in_groups_of_the_next_test_set_stay_within_the_memory_limit(worker):
+    """The next test set's question (the true value's refit mixture is not yet priced at this scale)."""
     n, refits, groups = 200_000, 50, 20
-    reply = worker.call("refit_frame", trace=True, n=n, refits=refits, groups=groups)
+    reply = worker.call("refit_frame", trace=True, n=n, refits=refits, groups=groups, target="next_test_set")
     assert reply["kind"] == "ok", reply
     assert reply["peak_bytes"] <= LIMIT, f"peak {reply['peak_bytes'] / 2**20:.0f} MiB"
     frame = reply["frame"]
@@ -39,7 +40,7 @@ def test_many_refits_in_groups_stay_within_the_memory_limit(worker):
         row = frame[(frame["group"] == group) & (frame["metric"] == "f1")].iloc[0]
         assert row["value"] == pytest.approx(f1, abs=1e-12)
     # the intervals: those of the same evaluation with room to keep every mixture (this process)
-    ev = cl.evaluate(y, refits=runs, groups=g, progress=False)
+    ev = cl.evaluate(y, refits=runs, groups=g, progress=False, target="next_test_set")
     for group in (0, 19):
         for metric in ("f1", "balanced_accuracy"):
             row = frame[(frame["group"] == group) & (frame["metric"] == metric)].iloc[0]
