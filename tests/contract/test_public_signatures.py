@@ -194,6 +194,8 @@ def test_one_seed_everywhere_but_rvs():
         "MetricDistribution.rvs",  # scipy's convention: fresh draws
         "Calibration.p_value",  # None: the result's own seed, itself 0 by default
         "CalibrationSet.p_value",
+        "Calibration.test",  # the same seed as p_value: the result's own
+        "CalibrationSet.test",
     }
 
 

@@ -94,17 +94,19 @@ def test_rank_models(data):
 
 def test_the_method_reaches_the_counted_path():
     """method= (and progress=) go with data= as with arrays: Monte Carlo when asked, the array path's
-    draws (rank_models' data= path had dropped them and answered exactly)."""
+    draws (rank_models' data= path had dropped them and answered exactly). The choice between exact and
+    Monte Carlo is the next test set's (the true value is always drawn)."""
     import pandas as pd
 
     frame = pd.DataFrame(DF)
-    r = cl.rank_models(data=frame, y_true="yes", predictions=PREDS, metric="f1", method="monte-carlo", **RANK)
-    ref = cl.rank_models(COLS["yes"], {k: COLS[v] for k, v in PREDS.items()}, "f1", method="monte-carlo", **RANK)
+    rank = {**RANK, "target": "next_test_set"}
+    r = cl.rank_models(data=frame, y_true="yes", predictions=PREDS, metric="f1", method="monte-carlo", **rank)
+    ref = cl.rank_models(COLS["yes"], {k: COLS[v] for k, v in PREDS.items()}, "f1", method="monte-carlo", **rank)
     assert r.method == ref.method == "monte-carlo" and r.pairwise_method == ref.pairwise_method == "monte-carlo"
-    assert reference("rank").pairwise_method == "exact"
+    assert cl.rank_models(COLS["yes"], {k: COLS[v] for k, v in PREDS.items()}, "f1", **rank).pairwise_method == "exact"
     assert all(close(r.value[k], ref.value[k]) for k in PREDS)
     np.testing.assert_allclose(r.pairwise, ref.pairwise, rtol=1e-12, atol=1e-12)
-    kw = dict(metric="f1", positive="yes", method="monte-carlo")
+    kw = dict(metric="f1", positive="yes", method="monte-carlo", target="next_test_set")
     c = cl.compare_paired(data=frame, y_true="yes", pred_a="a", pred_b="b", **kw)
     ref_c = cl.compare_paired(COLS["yes"], COLS["a"], COLS["b"], **kw)
     assert c.method == ref_c.method == "monte-carlo" and close(c.prob_greater, ref_c.prob_greater)
