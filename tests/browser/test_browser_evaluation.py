@@ -39,7 +39,7 @@ CELLS = [
     "y = rng.integers(0, 2, 300)\n"
     "pred = np.where(rng.random(300) < 0.8, y, 1 - y)\n"
     "runs = np.where(rng.random((6, 300)) < 0.9, pred, 1 - pred)\n"
-    "ev = evaluate(y, refits=runs, groups=rng.choice(['F', 'M'], 300), metrics=['f1'])\n"
+    "ev = evaluate(y, refits=runs, groups=rng.choice(['F', 'M'], 300), metrics=['f1'], target='next_test_set')\n"
     "EvaluationView(ev)",
 ]
 

@@ -14,7 +14,7 @@ TABLE = [[50, 3, 1, 6], [2, 4, 1, 33]]
 CELL = (
     "from confusionlab.paired import compare_paired_cells\n"
     "from confusionlab.widgets.paired_view import PairedView\n"
-    f"r = compare_paired_cells({TABLE}, 'accuracy')\n"
+    f"r = compare_paired_cells({TABLE}, 'accuracy', target='next_test_set')\n"
     "w = PairedView(r, margin=0.02, bins=24, name_a='logistic', name_b='tree')\n"
     "w"
 )
@@ -36,13 +36,13 @@ def test_paired_view_follows_the_kernel_in_jupyterlab(lab: LabSession, tmp_path:
     assert "logistic would score higher than tree with probability" in text
     kernel.execute("w.update(margin=0.3, generation=1)")
     verdict = kernel.evaluate("w._summary['verdict']")
-    assert verdict == compare_paired_cells(TABLE, "accuracy").verdict(0.3, 0.95)
+    assert verdict == compare_paired_cells(TABLE, "accuracy", target="next_test_set").verdict(0.3, 0.95)
     page.wait_for_selector(f'.confusionlab-paired[data-generation="1"][data-margin="0.3"][data-verdict="{verdict}"]')
     page.screenshot(path=str(tmp_path / "paired_view.png"))
 
 
 def test_paired_view_draws_in_the_export_without_network(exported_page: Any, tmp_path: Path) -> None:
-    expected = compare_paired_cells(TABLE, "accuracy")
+    expected = compare_paired_cells(TABLE, "accuracy", target="next_test_set")
     with exported_page([CELL], name="paired", viewport=(1400, 1000)) as page:
         root = page.wait_for_selector(
             f'.confusionlab-paired[data-method="exact"][data-verdict="{expected.verdict(0.02, 0.95)}"]'
