@@ -31,7 +31,7 @@ from ..distribution import (
     slice_mixtures,
 )
 from ..metrics import Metric, get_metric
-from ..models import SIMPLEX_MODELS, SLICE_MODELS, slice_model
+from ..models import SIMPLEX_MODELS, SLICE_MODELS, keyed_stream, seedable, slice_model
 from . import _sampling
 from ._budget import (
     KEPT_BYTES_PER_ATOM,
@@ -237,12 +237,8 @@ class Evaluation(Result):
         """The Monte Carlo stream of one matrix's sampled distributions: from ``random_state``
         and the counts, so it does not depend on the order in which distributions are asked
         for (and every metric of a matrix sees the same draws)."""
-        seq = getattr(self._rng.bit_generator, "seed_seq", None)
-        if not isinstance(seq, np.random.SeedSequence):
-            seq = np.random.SeedSequence(int(self._rng.integers(2**63)))
-            self._rng = np.random.default_rng(seq)
-        spawn_key = (*seq.spawn_key, 0x5EED, *cm.as_tuple())
-        return np.random.default_rng(np.random.SeedSequence(seq.entropy, spawn_key=spawn_key))
+        self._rng = seedable(self._rng)
+        return keyed_stream(self._rng, cm.as_tuple())
 
     def _exact(self, cm: ConfusionMatrix, metric: str, method: str | None = None) -> MetricDistribution:
         """The distribution of one matrix (exact, or sampled as :attr:`method` allows).
