@@ -23,9 +23,9 @@ import confusionlab.distribution.mixtures as mixture_module
 import confusionlab.evaluation._result as result_module
 from confusionlab import ConfusionMatrix
 from confusionlab.distribution import mixture_bytes, slice_mixture
-from confusionlab.grouping import _sort_doubles
 from confusionlab.metrics import get_metric
 from confusionlab.models import slice_model
+from confusionlab.sorting import sort_doubles
 
 LEAN_METRICS = ["f1", "precision", "balanced_accuracy", "g_mean", "f2", "mcc", "npv"]
 
@@ -184,7 +184,7 @@ def test_doubles_of_a_narrow_range_sort_exactly(centre):
     steps = rng.integers(-2_000, 2_000, 200_000)
     f = centre + steps * np.spacing(centre if centre else 1e-300)
     f[rng.integers(0, f.size, 50)] = rng.choice([0.0, -0.0, np.inf, -np.inf, 1.0, -1.0], 50)
-    order, same = _sort_doubles(f)
+    order, same = sort_doubles(f)
     expected = np.lexsort((np.arange(f.size), f))
     np.testing.assert_array_equal(order, expected)
     np.testing.assert_array_equal(same, f[expected][1:] == f[expected][:-1])
