@@ -27,16 +27,18 @@ Dirichlet algorithms (normalised gammas here, numpy's ``dirichlet`` for the pair
 are kept because each is the stream of published answers. A generator comes from
 ``random_state`` by :func:`~confusionlab._validation.check_random_state`; a stream keyed by
 what it draws (so that it does not depend on the order of the questions) by
-:func:`keyed_stream`.
+:func:`keyed_stream`; one root seed for many metrics' draws by :func:`root_seed`.
 """
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from .._validation import InvalidParameterError
+from .._validation import InvalidParameterError, check_random_state
 from ..confusion import ConfusionMatrix
 
 __all__ = [
@@ -46,6 +48,7 @@ __all__ = [
     "keyed_stream",
     "multinomial_rows",
     "rate_draws",
+    "root_seed",
     "seedable",
     "simplex_draws",
     "slice_draws",
@@ -390,3 +393,27 @@ def keyed_stream(rng: np.random.Generator, key: tuple[int, ...]) -> np.random.Ge
     """
     seq = rng.bit_generator.seed_seq
     return np.random.default_rng(np.random.SeedSequence(seq.entropy, spawn_key=(*seq.spawn_key, 0x5EED, *key)))
+
+
+def root_seed(random_state: Any) -> int | np.random.SeedSequence:
+    """A seed every metric's Monte Carlo draws start from, validated (the bias metrics' root).
+
+    An integer or a SeedSequence is kept (each metric's draws then start from
+    it, so a metric's interval does not depend on which metrics were looked at
+    before); a Generator (or None) gives one integer drawn from it.
+
+    Examples
+    --------
+    >>> root_seed(7)
+    7
+    >>> root_seed("7")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: random_state must be None, a non-negative integer seed, ... got '7'
+    """
+    rng = check_random_state(random_state)
+    if isinstance(random_state, numbers.Integral):
+        return int(random_state)
+    if isinstance(random_state, np.random.SeedSequence):
+        return random_state
+    return int(rng.integers(2**63))
