@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from .._deps import require
 from .._result import Result, page_path
 from .._validation import InvalidParameterError, TooLargeError, check_confidence, check_int, check_memory, memory_limit
 from ..confusion import ConfusionMatrix
@@ -716,7 +717,7 @@ class Evaluation(Result):
         confidence : float, default 0.95
             Level of the ``lower``/``upper`` interval.
         """
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         confidence = check_confidence(confidence)
         if isinstance(metrics, str):
