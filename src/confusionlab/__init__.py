@@ -25,6 +25,16 @@ from .confusion import ConfusionMatrix
 from .contours import contour
 from .distribution import MetricDistribution, compare, metric_distribution
 from .evaluation import Evaluation, evaluate
+from .items import (
+    ItemComparison,
+    ItemEvaluation,
+    PassAtK,
+    compare_items,
+    evaluate_items,
+    pass_at_k,
+    read_inspect_log,
+    read_lm_eval_samples,
+)
 from .lattice import simplex_points, slice_lattice
 from .metrics import METRICS, Metric, metric_value
 from .paired import PairedComparison, compare_paired, compare_paired_cells, rank_models
@@ -62,11 +72,14 @@ __all__ = [
     "EvaluationView",
     "Explorer",
     "InvalidParameterError",
+    "ItemComparison",
+    "ItemEvaluation",
     "Metric",
     "MetricDistribution",
     "MetricPMF",
     "PairedComparison",
     "PairedView",
+    "PassAtK",
     "PlannerView",
     "PrecisionRecallCurve",
     "PrecisionRecallView",
@@ -80,16 +93,21 @@ __all__ = [
     "calibration",
     "compare",
     "compare_auc",
+    "compare_items",
     "compare_paired",
     "compare_paired_cells",
     "contour",
     "evaluate",
+    "evaluate_items",
     "memory_limit",
     "metric_distribution",
     "metric_value",
+    "pass_at_k",
     "plan_test_size",
     "precision_recall_curve",
     "rank_models",
+    "read_inspect_log",
+    "read_lm_eval_samples",
     "roc_curve",
     "set_memory_limit",
     "simplex_points",
@@ -104,6 +122,7 @@ _SUBMODULES = (
     "datasets",
     "evaluation",
     "export",
+    "items",
     "lessons",
     "metrics",
     "models",
