@@ -123,3 +123,13 @@ def test_fifty_clusters_of_twenty_are_exact_and_quick():
     assert test.method == "exact" and test.how == "convolution" and test.units <= 50
     # the convolution never exceeds 3 passes over 2·Σ|s_c| + 1 entries per cluster
     assert convolution_work(np.array([20] * 50)) <= 3 * 50 * (2 * 1000 + 1)
+
+
+def test_monte_carlo_work_is_bounded_before_drawing():
+    c = cl.compare_items(np.linspace(0, 1, 60) ** 2, np.linspace(0, 1, 60) ** 3, cluster=np.arange(60) // 2)
+    with pytest.raises(cl.InvalidParameterError, match="n_draws=1,000,000,000 random sign patterns"):
+        c.p_value(n_draws=10**9)
+    with pytest.raises(cl.InvalidParameterError, match="alternative"):
+        c.p_value("bigger")
+    with pytest.raises(cl.InvalidParameterError, match="random_state"):
+        c.test(random_state="x")

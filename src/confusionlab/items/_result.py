@@ -9,11 +9,15 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy import stats
 
+from .._errors import InvalidParameterError
 from .._result import Result, new_figure
 from .._validation import check_choice, check_confidence, check_n_draws, check_random_state
 from ._sign_flip import ALTERNATIVES, SignFlipTest, sign_flip_test
 
-__all__ = ["ItemComparison", "ItemEvaluation"]
+__all__ = ["MAX_SIGNS", "ItemComparison", "ItemEvaluation"]
+
+#: Most random signs a Monte Carlo sign-flip test may draw (n_draws × clusters; about a minute).
+MAX_SIGNS = 2e10
 
 
 class _ClusteredMean(Result, abstract=True):
@@ -246,6 +250,13 @@ class ItemComparison(_ClusteredMean):
         """
         alternative = check_choice(alternative, "alternative", ALTERNATIVES)
         n_draws = check_n_draws(n_draws, bytes_per_draw=0.0)
+        signs = float(n_draws) * max(int(np.count_nonzero(self._sums)), 1)
+        if signs > MAX_SIGNS:
+            raise InvalidParameterError(
+                f"n_draws={n_draws:,} random sign patterns of {int(np.count_nonzero(self._sums)):,} clusters would "
+                f"draw {signs:.3g} signs, more than {MAX_SIGNS:.0e} (minutes); lower n_draws (the Monte Carlo error "
+                "of a p-value shrinks as 1/√n_draws)"
+            )
         rng = check_random_state(random_state)
         if not isinstance(random_state, int):  # a generator or fresh entropy: a new answer each call
             return sign_flip_test(self._sums, alternative, integers=self._integers, n_draws=n_draws, rng=rng)
