@@ -110,7 +110,7 @@ def _bomb(path):
         (
             "read_inspect_log",
             b'{"eval": {}, "samples": [' + b'{"id": 1, "scores": {"s": {"value": 1}}},' * 50_000 + b"1]}",
-        ),  # noqa: E501
+        ),
         ("read_lm_eval_samples", b'{"doc_id": 1}\n' * 200_000 + b"{"),
         ("read_inspect_log", "bomb"),
     ],

@@ -156,3 +156,11 @@ def test_a_zstandard_member_larger_than_it_declares_is_refused(tmp_path):
     path.write_bytes(bytes(data))
     with pytest.raises(cl.InvalidParameterError, match=r"q0_epoch_1\.json' declares 100 bytes but holds more"):
         cl.read_inspect_log(path)
+
+
+def test_a_zip_without_a_header_is_refused(tmp_path):
+    path = tmp_path / "running.eval"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("_journal/start.json", "{}")
+    with pytest.raises(cl.InvalidParameterError, match=r"holds no header\.json"):
+        cl.read_inspect_log(path)

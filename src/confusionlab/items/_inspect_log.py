@@ -162,7 +162,10 @@ def _read_eval(path: Path) -> tuple[Any, list[Any]]:
                 )
             by_name = {i.filename: i for i in infos}
             if "header.json" not in by_name:
-                raise InvalidParameterError(f"path {path.name!r} is a zip but not an Inspect log (no header.json)")
+                raise InvalidParameterError(
+                    f"path {path.name!r} holds no header.json: not an Inspect log, or an eval still running or "
+                    "interrupted (Inspect writes the header when the eval ends)"
+                )
             members = [i for i in infos if i.filename.startswith("samples/") and i.filename.endswith(".json")]
             declared = sum(float(i.file_size) for i in [by_name["header.json"], *members])
             check_memory(
