@@ -43,6 +43,7 @@ LAYERS: dict[str, int] = {
     # 1 infrastructure
     "_validation": 1,
     "_errors": 1,
+    "_deps": 1,
     "_arrays": 1,
     "_result": 1,
     "_grouped": 1,

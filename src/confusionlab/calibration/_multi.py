@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .._deprecation import default_changes, float_with_moved_attributes
+from .._deps import require
 from .._grouped import GroupedResult
 from .._result import new_figure
 from .._validation import check_confidence, check_n_draws, check_random_state
@@ -187,7 +188,7 @@ class CalibrationSet(GroupedResult):
     # -- the protocol -------------------------------------------------------------------
     def to_frame(self) -> Any:
         """One row per member and bin (the members' frames, the band simultaneous over all)."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         member = self.member_noun
         bands = self.band(0.95)

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .._deps import require
 from .._result import Result, page_path
 from .._validation import InvalidParameterError, check_confidence, check_int
 from ..confusion import ConfusionMatrix
@@ -427,7 +428,7 @@ class Evaluation(Distributions, Result):
         confidence : float, default 0.95
             Level of the ``lower``/``upper`` interval.
         """
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         confidence = check_confidence(confidence)
         if isinstance(metrics, str):

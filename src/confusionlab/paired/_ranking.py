@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from .._deprecation import renamed_arguments, renamed_attribute
+from .._deps import require
 from .._result import Result, new_figure
 from .._text import as_written
 from .._validation import (
@@ -171,7 +172,7 @@ class Ranking(Result):
 
     def to_frame(self) -> Any:
         """A pandas DataFrame: one row per classifier (prob_best, expected_rank, observed metric), best first."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         columns: dict[str, Any] = {"prob_best": self.prob_best, "expected_rank": self.expected_rank}
         if self.observed:

@@ -27,6 +27,7 @@ import numpy as np
 from scipy.stats import norm
 
 from .._deprecation import attribute_now_mapping_method, renamed_attribute
+from .._deps import require
 from .._grouped import GroupedResult
 from .._result import new_figure
 from .._text import as_written
@@ -147,7 +148,7 @@ class GroupedCurves(GroupedResult):
     def to_frame(self) -> Any:
         """One row per group: positives, negatives, the AUC (AP), its simultaneous 95 % interval and
         ``target``, the question the interval answers (``"true_value"``)."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         target = "true_value"
         ends = self.intervals(0.95, target=target)
@@ -354,7 +355,7 @@ class GroupedAucComparison(GroupedResult):
         """One row per group and classifier pair: the AUCs, the difference, its standard deviation,
         its 95 % interval simultaneous over the groups, the p-values (raw and Holm within the group)
         and ``target``, the question the interval answers (``"true_value"``)."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         ends = self.intervals(0.95, target="true_value")
         rows = []
