@@ -66,3 +66,11 @@ def test_the_paired_cells_split_the_rate_prior_of_the_table(monkeypatch):
     assert cell_prior("true_value") == 4.0
     assert cl.compare_paired(y, a, b, "accuracy", method="monte-carlo", n_draws=4000).prob_greater != shipped
     assert cl.rank_models(y, {"a": a, "b": b}, "accuracy", n_draws=4000).prob_best != ranked
+
+
+def test_pass_at_k_reads_the_table(monkeypatch):
+    correct, item = [1, 0, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0], [1] * 4 + [2] * 4 + [3] * 4
+    given = cl.pass_at_k(correct, item=item, k=2, prior=3.0).per_item["bayes_mean"].tolist()
+    shipped = cl.pass_at_k(correct, item=item, k=2).per_item["bayes_mean"].tolist()
+    _with_alpha(monkeypatch, "pass_at_k", "true_value", 3.0)
+    assert cl.pass_at_k(correct, item=item, k=2).per_item["bayes_mean"].tolist() == given != shipped
