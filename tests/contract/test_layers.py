@@ -59,6 +59,7 @@ LAYERS: dict[str, int] = {
     "lattice": 2,
     "metrics": 2,
     "grouping": 2,
+    "sorting": 2,
     "contours": 2,
     # 3 models, distributions, the input layer
     "models": 3,

@@ -19,7 +19,7 @@ from .._errors import InvalidParameterError
 from .._result import Result, new_figure
 from .._tables import Door, label_array
 from .._validation import check_confidence, check_int
-from ..models import TRUE_VALUE_PRIOR, resolve_prior
+from ..models import default_alpha, resolve_prior
 from ._checks import check_ids, check_scores
 from ._table import item_table
 
@@ -210,7 +210,7 @@ def pass_at_k(
     """
     k = check_int(k, "k", minimum=1)
     confidence = check_confidence(confidence)
-    alpha = TRUE_VALUE_PRIOR if prior is None else resolve_prior(prior)
+    alpha = default_alpha("pass_at_k", "true_value") if prior is None else resolve_prior(prior)
     weights = None
     if data is not None:
         counted = _DOOR(data, None, correct=correct, item=item)
