@@ -23,6 +23,7 @@ from ._validation import InvalidParameterError, TooLargeError, memory_limit, set
 from .calibration import Calibration, calibration  # the function shadows the subpackage's name here
 from .confusion import ConfusionMatrix
 from .contours import contour
+from .decision import GroupedThresholdChoice, ThresholdChoice, choose_threshold
 from .distribution import MetricDistribution, compare, metric_distribution
 from .evaluation import Evaluation, evaluate
 from .lattice import simplex_points, slice_lattice
@@ -61,6 +62,7 @@ __all__ = [
     "Evaluation",
     "EvaluationView",
     "Explorer",
+    "GroupedThresholdChoice",
     "InvalidParameterError",
     "Metric",
     "MetricDistribution",
@@ -76,8 +78,10 @@ __all__ = [
     "StabilityView",
     "TargetUnreachableError",
     "TestSizePlan",
+    "ThresholdChoice",
     "TooLargeError",
     "calibration",
+    "choose_threshold",
     "compare",
     "compare_auc",
     "compare_paired",
@@ -102,6 +106,7 @@ __all__ = [
 _SUBMODULES = (
     "bias",
     "datasets",
+    "decision",
     "evaluation",
     "export",
     "lessons",

@@ -157,6 +157,7 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "calibration": EntryDefaults("true_value", n_draws=10_000),
         "calibration.central_interval": EntryDefaults(None),
         "calibration.sidak_level": EntryDefaults(None, arguments={"confidence": REQUIRED}),
+        "choose_threshold": EntryDefaults("true_value", alpha=_BY_QUESTION),
         # -- the paper's object: the next test set's PMF -----------------------------------
         "metric_distribution": EntryDefaults("next_test_set", alpha=_BY_QUESTION, n_draws=20_000),
         # -- stability: agreement between refits, no question of the two -------------------

@@ -8,7 +8,8 @@ The scores results (:class:`~confusionlab.scores.AucComparison`,
 :class:`~confusionlab.bias.GroupSizePlan` (whose facet sizes
 :class:`~confusionlab.PlannerView`'s test-size sliders do not plan) and a single rate's true value
 (:class:`~confusionlab.distribution.true_value.RateDistribution`: a continuous Beta, where
-:class:`~confusionlab.MetricPMF` draws a lattice) register it here.
+:class:`~confusionlab.MetricPMF` draws a lattice) register it here, and the threshold choices
+(:class:`~confusionlab.ThresholdChoice`, :class:`~confusionlab.GroupedThresholdChoice`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import ipywidgets
 from .._result import Result, figure_data_uri
 from .._views import register_view
 from ..bias import GroupSizePlan
+from ..decision import GroupedThresholdChoice, ThresholdChoice
 from ..distribution.true_value import RateDistribution
 from ..scores import AucComparison, GroupedAucComparison, GroupedCurves, MulticlassRocCurve
 
@@ -45,3 +47,5 @@ register_view(GroupedCurves, figure_widget)
 register_view(MulticlassRocCurve, figure_widget)
 register_view(GroupSizePlan, _group_size_plan_widget)
 register_view(RateDistribution, figure_widget)
+register_view(ThresholdChoice, figure_widget)  # until the decision's own view
+register_view(GroupedThresholdChoice, figure_widget)
