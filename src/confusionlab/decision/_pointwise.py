@@ -19,7 +19,7 @@ the best on the same data it is too optimistic: see :mod:`._selection` for the v
 from __future__ import annotations
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from ..confusion import ConfusionMatrix
 from ..distribution import metric_distribution
@@ -50,12 +50,12 @@ def cost_cdf(
     x = _nodes(a_fp, a_fn + a_rest) if nodes is None else nodes
     with np.errstate(divide="ignore", invalid="ignore"):
         arg = (v - c_fp * x) / (c_fn * (1.0 - x))
-    return float(stats.beta(a_fn, a_rest).cdf(np.clip(arg, 0.0, 1.0)).mean())
+    return float(special.betainc(a_fn, a_rest, np.clip(arg, 0.0, 1.0)).mean())
 
 
 def _nodes(a: float, b: float) -> np.ndarray:
     """The midpoint quantiles of ``Beta(a, b)``: the integral's nodes, each of weight 1/NODES."""
-    return stats.beta(a, b).ppf((np.arange(NODES) + 0.5) / NODES)
+    return special.betaincinv(a, b, (np.arange(NODES) + 0.5) / NODES)
 
 
 def pointwise_interval(
