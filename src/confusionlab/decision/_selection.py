@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from scipy.stats import beta, kstwo
@@ -82,8 +83,10 @@ class SimultaneousBand:
     confidence: float
 
 
+@lru_cache(maxsize=1024)
 def ks_distance(size: int, level: float) -> float:
-    """The exact ``level`` quantile of the Kolmogorov–Smirnov statistic of ``size`` draws.
+    """The exact ``level`` quantile of the Kolmogorov–Smirnov statistic of ``size`` draws (kept: scipy's
+    root-finding takes tens of milliseconds).
 
     >>> round(ks_distance(20, 0.95), 4)
     0.2941
