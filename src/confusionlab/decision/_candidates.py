@@ -76,7 +76,8 @@ class Candidates:
 
     def matrix(self, k: int) -> ConfusionMatrix:
         """The confusion matrix at candidate ``k``."""
-        return ConfusionMatrix(tp=int(self.tp[k]), fn=int(self.fn[k]), fp=int(self.fp[k]), tn=int(self.tn[k]))
+        tp, fp = int(self.tp[k]), int(self.fp[k])
+        return ConfusionMatrix(tp=tp, fn=self.p - tp, fp=fp, tn=self.n - fp)
 
     def index_of(self, threshold: float) -> int:
         """The candidate standing for ``threshold``: the smallest candidate ``≥`` it (``+∞`` above every score).

@@ -7,11 +7,10 @@ from typing import Any
 import numpy as np
 
 from .._result import Result, new_figure
-from .._text import as_written
 from .._validation import check_choice, check_confidence
 from ..confusion import ConfusionMatrix
-from ..palette import NEUTRAL, THEME
 from ._candidates import Candidates
+from ._choice_figure import draw_choice
 from ._constraint import prob_constraint
 from ._objective import Objective
 from ._pointwise import pointwise_interval
@@ -21,8 +20,6 @@ __all__ = ["KINDS", "ThresholdChoice"]
 
 #: The questions :meth:`ThresholdChoice.interval` answers.
 KINDS = ("after_selection", "pointwise")
-#: Candidates whose pointwise interval :meth:`ThresholdChoice.plot` draws (spread along the scores).
-PLOTTED_INTERVALS = 40
 
 
 class ThresholdChoice(Result):
@@ -231,59 +228,27 @@ class ThresholdChoice(Result):
     def plot(self, ax: Any = None, *, label: str | None = None) -> Any:
         """The objective against the threshold: the candidates' values, the simultaneous band (valid after
         selection), pointwise intervals at some candidates, the plausible thresholds shaded and the chosen
-        one marked. ``label`` names the curve (a group). Returns the matplotlib Figure."""
+        one marked (``_choice_figure``). ``label`` names the curve (a group). Returns the matplotlib Figure."""
         fig, ax = new_figure(ax)
-        c, band = self._c, self._band(self.confidence)
-        finite = np.isfinite(c.thresholds)
-        x = c.thresholds[finite]
-        colour = THEME["accent"]
-        ax.fill_between(
-            x,
-            band.lower[finite],
-            band.upper[finite],
-            step="post",
-            color=colour,
-            alpha=0.15,
-            label=f"{band.confidence:.0%} band, valid after selection",
-        )
-        ax.step(x, self._values[finite], where="post", color=colour, lw=1.2, label=label or self.objective)
-        shown = self._pointwise_points(finite)
-        if shown.size:
-            bounds = np.array(
-                [pointwise_interval(c.matrix(k), self._objective, self.prior, band.confidence) for k in shown]
-            )
-            ax.vlines(
-                c.thresholds[shown], bounds[:, 0], bounds[:, 1], color=NEUTRAL, lw=1.5, label="pointwise interval"
-            )
-        self._shade_plausible(ax, x, band.plausible[finite])
-        at = self.threshold if np.isfinite(self.threshold) else (x.max() if x.size else 0.0)
-        ax.axvline(at, color=THEME["warning"], lw=1, ls="--", label="chosen")
-        ax.set_xlabel("threshold (score ≥ threshold is positive)")
-        ax.set_ylabel("expected cost per example" if self._objective.minimize else self.objective)
+        band = self._band(self.confidence)
         title = f"{label}: " if label else ""
-        as_written(ax.set_title(f"{title}{self._threshold_text()}, value {self.value:.4g}", fontsize=9))
-        as_written(ax.legend(loc="best", fontsize=7, frameon=False))
+        draw_choice(
+            ax,
+            thresholds=self._c.thresholds,
+            values=self._values,
+            lower=band.lower,
+            upper=band.upper,
+            plausible=band.plausible,
+            chosen=self.index,
+            pointwise=lambda k: pointwise_interval(self._c.matrix(k), self._objective, self.prior, band.confidence),
+            labels={
+                "curve": label or self.objective,
+                "band": f"{band.confidence:.0%} band, valid after selection",
+                "y": "expected cost per example" if self._objective.minimize else self.objective,
+                "title": f"{title}{self._threshold_text()}, value {self.value:.4g}",
+            },
+        )
         return fig
-
-    def _pointwise_points(self, finite: np.ndarray) -> np.ndarray:
-        """Up to :data:`PLOTTED_INTERVALS` finite candidates, spread evenly, where the value is defined."""
-        usable = np.flatnonzero(finite & ~np.isnan(self._values))
-        if usable.size == 0:
-            return usable
-        picks = np.unique(np.linspace(0, usable.size - 1, min(usable.size, PLOTTED_INTERVALS)).round().astype(int))
-        return usable[picks]
-
-    @staticmethod
-    def _shade_plausible(ax: Any, x: np.ndarray, plausible: np.ndarray) -> None:
-        """Shade each run of plausible candidates (each standing for the thresholds up to the next score)."""
-        if x.size == 0:
-            return
-        edges = np.append(x, x[-1])
-        starts = np.flatnonzero(plausible & ~np.concatenate([[False], plausible[:-1]]))
-        ends = np.flatnonzero(plausible & ~np.concatenate([plausible[1:], [False]]))
-        for k, (a, b) in enumerate(zip(starts, ends, strict=True)):
-            left = edges[a - 1] if a > 0 else edges[a]
-            ax.axvspan(left, edges[b], color=NEUTRAL, alpha=0.12, lw=0, label="plausible" if k == 0 else None)
 
     def __repr__(self) -> str:
         return (

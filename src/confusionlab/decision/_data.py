@@ -62,11 +62,11 @@ def _scores(values: Any, column: str) -> np.ndarray:
     confusionlab.InvalidParameterError: y_score: column 's' must hold real numbers (scores), got dtype <U1
     """
     raw = np.asarray(values)
-    if raw.dtype.kind not in "biuf":
+    if raw.dtype.kind == "O":  # numbers held as objects (an engine's decimals, ints mixed with floats)
         try:
-            raw = raw.astype(np.float64) if raw.dtype.kind == "O" else raw
+            raw = raw.astype(np.float64)
         except (TypeError, ValueError):
-            pass
+            raw = raw.astype(str)
     if raw.dtype.kind not in "iuf":
         raise InvalidParameterError(
             f"y_score: column {column!r} must hold real numbers (scores), got dtype {raw.dtype}"

@@ -7,7 +7,8 @@ given ``X``, ``θ_FN = (1 − X)·B`` with ``B ~ Beta(a_FN, a_rest)`` independen
 
     P(cost ≤ v) = E_X[ F_B((v − cost_fp·X) / (cost_fn·(1 − X))) ],
 
-taken by the midpoint rule over ``NODES`` quantiles of ``X`` and inverted by root finding. With
+taken by the midpoint rule over ``NODES`` quantiles of ``X`` and inverted by root finding (first within
+``BRACKET`` standard deviations of the mean, whose moments are the Dirichlet's). With
 equal costs it is the Beta ``cost·Beta(a_FP + a_FN, a_rest)``, with one cost zero the other cell's
 Beta, both exactly. A metric's value is the library's true-value posterior,
 :func:`~confusionlab.metric_distribution` with ``target="true_value"`` (the rates' Beta posteriors).
@@ -28,7 +29,9 @@ from ._objective import Objective
 __all__ = ["NODES", "cost_cdf", "pointwise_interval"]
 
 #: Quantile nodes of the cost's one-dimensional integral.
-NODES = 2000
+NODES = 1000
+#: Standard deviations either side of the mean where a quantile is looked for first.
+BRACKET = 10.0
 
 
 def _beta_interval(a: float, b: float, scale: float, confidence: float) -> tuple[float, float]:
@@ -85,9 +88,20 @@ def pointwise_interval(
     cells, top = (a_fp, a_fn, a_rest), max(c_fp, c_fn)
     tail = (1.0 - confidence) / 2.0
     nodes = _nodes(a_fp, a_fn + a_rest)
+    total = a_fp + a_fn + a_rest
+    mean = (c_fp * a_fp + c_fn * a_fn) / total
+    var = (c_fp**2 * a_fp * (total - a_fp) + c_fn**2 * a_fn * (total - a_fn) - 2 * c_fp * c_fn * a_fp * a_fn) / (
+        total**2 * (total + 1.0)
+    )
+    sd = float(np.sqrt(max(var, 0.0)))
+
+    def excess(v: float, q: float) -> float:
+        return cost_cdf(v, cells, (c_fp, c_fn), nodes) - q
 
     def quantile(q: float) -> float:
-        root = optimize.brentq(lambda v: cost_cdf(v, cells, (c_fp, c_fn), nodes) - q, 0.0, top, xtol=1e-10 * top)
-        return float(root)
+        lo, hi = max(0.0, mean - BRACKET * sd), min(top, mean + BRACKET * sd)
+        if excess(lo, q) > 0.0 or excess(hi, q) < 0.0:  # outside the usual bracket: the whole range
+            lo, hi = 0.0, top
+        return float(optimize.brentq(excess, lo, hi, args=(q,), xtol=max(1e-7 * sd, 1e-15 * top)))
 
     return quantile(tail), quantile(1.0 - tail)
