@@ -122,6 +122,10 @@ def test_bad_kind_and_confidence_of_the_interval_are_refused():
         choice.interval(0.0)
     with pytest.raises(cl.InvalidParameterError, match="confidence"):
         choice.band(2)
+    for bad in (float("nan"), "0.5", None):
+        with pytest.raises(cl.InvalidParameterError, match="threshold"):
+            choice.is_plausible(bad)
+    assert choice.is_plausible(float("inf")) in (True, False)
 
 
 def test_groups_with_one_class_in_a_group_or_one_group_are_refused():

@@ -115,6 +115,8 @@ def test_from_estimator_checks_a_tuned_classifiers_threshold_against_the_plausib
     assert frame["tp"][k] == int(((scores >= tuned.best_threshold_) & (y[1000:] == 1)).sum())
     assert (tuned.predict(X[1000:]) == (scores >= tuned.best_threshold_)).all()
     assert "lies in the plausible set" in choice.summary()
+    with pytest.raises(cl.InvalidParameterError, match="positive"):
+        ThresholdChoice.from_estimator(tuned, X[1000:], y[1000:], positive=0)
 
 
 def test_from_estimator_refuses_what_is_not_a_fitted_binary_classifier():

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 from .._result import Result, new_figure
-from .._validation import check_choice, check_confidence
+from .._validation import InvalidParameterError, check_choice, check_confidence, check_real
 from ..confusion import ConfusionMatrix
 from ._candidates import Candidates
 from ._choice_figure import draw_choice
@@ -143,7 +143,10 @@ class ThresholdChoice(Result):
     def is_plausible(self, threshold: float) -> bool:
         """Whether the candidate standing for ``threshold`` (the smallest candidate ≥ it) is plausible at
         :attr:`confidence`."""
-        return bool(self._band(self.confidence).plausible[self._c.index_of(float(threshold))])
+        value = check_real(threshold, "threshold", "a number (inf: no example positive)")
+        if value != value:
+            raise InvalidParameterError("threshold must be a number (inf: no example positive), got nan")
+        return bool(self._band(self.confidence).plausible[self._c.index_of(value)])
 
     def interval(self, confidence: float = 0.95, kind: str = "after_selection") -> tuple[float, float]:
         """An interval for the true value at the chosen threshold.

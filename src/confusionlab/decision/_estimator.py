@@ -57,6 +57,11 @@ def estimator_scores(
     if len(classes) != 2:
         raise InvalidParameterError(f"estimator must be a binary classifier, it has {len(classes)} classes {classes!r}")
     label = classes[1] if positive is None else positive
+    if tuned is not None and not same_label(label, classes[1]):
+        raise InvalidParameterError(
+            f"positive={positive!r}: a TunedThresholdClassifierCV's threshold is on the scores of {classes[1]!r} "
+            "(classes_[1]); leave positive out"
+        )
     column = next((k for k, c in enumerate(classes) if same_label(c, label)), None)
     if column is None:
         raise InvalidParameterError(f"positive={positive!r} is not one of the estimator's classes {classes!r}")
