@@ -490,6 +490,24 @@ def call_surface_calibration(*, y_true: Any, y_prob: Any, confidence: Any = 0.95
     return out
 
 
+def call_surface_choose_threshold(*, y_true: Any, y_score: Any, confidence: Any = 0.95, **kwargs: Any) -> list[str]:
+    import numpy as np
+
+    import confusionlab as cl
+
+    c = cl.choose_threshold(y_true, y_score, confidence=confidence, **kwargs)
+    lo, hi = c.interval(confidence)
+    out = _ordered("interval()", lo, hi) + _ordered("interval(pointwise)", *c.interval(confidence, kind="pointwise"))
+    if not lo - 1e-12 <= c.value <= hi + 1e-12:
+        out.append(f"value {c.value!r} outside its after-selection interval ({lo!r}, {hi!r})")
+    if c.threshold not in c.candidates or not c.is_plausible(c.threshold):
+        out.append(f"threshold {c.threshold!r} is not a plausible candidate")
+    out += [v for name, x in (c.prob_constraint or {}).items() for v in _unit(f"prob_constraint[{name}]", x)]
+    if not np.isfinite(c.value):
+        out.append(f"value {c.value!r} is not finite")
+    return out
+
+
 def call_surface_poisson_binomial(*, p: Any) -> list[str]:
     import numpy as np
 

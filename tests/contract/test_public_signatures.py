@@ -36,7 +36,7 @@ from confusionlab.models.defaults import DEFAULTS, REQUIRED, SHARED_DEFAULTS
 HERE = Path(__file__).parent
 
 #: The namespaces whose ``__all__`` is walked; a function public in two keeps its first name.
-NAMESPACES = ("", "evaluation", "paired", "planner", "scores", "calibration", "bias", "stability", "items")
+NAMESPACES = ("", "evaluation", "paired", "planner", "scores", "calibration", "bias", "stability", "items", "decision")
 #: The shared argument names.
 SHARED = (
     "target",
@@ -249,6 +249,7 @@ CALLS = {
     "roc_curve": lambda **kw: cl.roc_curve(_Y, _SCORE, **kw),
     "precision_recall_curve": lambda **kw: cl.precision_recall_curve(_Y, _SCORE, **kw),
     "compare_auc": lambda **kw: cl.compare_auc(_Y, _SCORE, _SCORE_B, **kw),
+    "choose_threshold": lambda **kw: cl.choose_threshold(_Y, _SCORE, cost=(1, 2), **kw),
     "calibration": lambda **kw: cl.calibration(_Y, _PROB, bins=4, **{"n_resamples": 50, "n_draws": 50, **kw}),
     "calibration.central_interval": lambda **kw: importlib.import_module("confusionlab.calibration").central_interval(
         np.array([0.25, 0.5, 0.25]), **kw

@@ -180,6 +180,7 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "evaluate_items": EntryDefaults("true_value"),
         "compare_items": EntryDefaults("true_value"),
         "pass_at_k": EntryDefaults("true_value", alpha=MappingProxyType({"true_value": TRUE_VALUE_PRIOR})),
+        "choose_threshold": EntryDefaults("true_value", alpha=_BY_QUESTION),
         # -- the paper's object: the next test set's PMF -----------------------------------
         "metric_distribution": EntryDefaults("next_test_set", alpha=_BY_QUESTION, n_draws=20_000),
         # -- stability: agreement between refits, no question of the two -------------------

@@ -10,7 +10,8 @@ The scores results (:class:`~confusionlab.scores.AucComparison`,
 (:class:`~confusionlab.distribution.true_value.RateDistribution`: a continuous Beta, where
 :class:`~confusionlab.MetricPMF` draws a lattice) register it here, and so do the item results
 (:class:`~confusionlab.ItemEvaluation`, :class:`~confusionlab.ItemComparison`,
-:class:`~confusionlab.PassAtK`).
+:class:`~confusionlab.PassAtK`), and the threshold choices
+(:class:`~confusionlab.ThresholdChoice`, :class:`~confusionlab.GroupedThresholdChoice`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import ipywidgets
 from .._result import Result, figure_data_uri
 from .._views import register_view
 from ..bias import GroupSizePlan
+from ..decision import GroupedThresholdChoice, ThresholdChoice
 from ..distribution.true_value import RateDistribution
 from ..items import ItemComparison, ItemEvaluation, PassAtK
 from ..scores import AucComparison, GroupedAucComparison, GroupedCurves, MulticlassRocCurve
@@ -51,3 +53,5 @@ register_view(RateDistribution, figure_widget)
 register_view(ItemEvaluation, figure_widget)
 register_view(ItemComparison, figure_widget)
 register_view(PassAtK, figure_widget)
+register_view(ThresholdChoice, figure_widget)  # until the decision's own view
+register_view(GroupedThresholdChoice, figure_widget)
