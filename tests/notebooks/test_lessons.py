@@ -350,3 +350,27 @@ def test_teaching_plan_exit_question_numbers() -> None:
         new = (a * d - c * b) / np.sqrt((a + c) * (a + b) * (d + c) * (d + b))
     nlo, nhi = np.nanquantile(new, [0.025, 0.975])
     assert abs((nhi - nlo) / 2 - 0.24) < 0.01, (nlo, nhi)
+
+
+def test_glossary_defines_the_calibration_and_roc_terms() -> None:
+    """Lessons 14 and 15 send students to the glossary for their terms: each has a row there (issue 39)."""
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    terms = {row.split("|")[1].strip() for row in glossary.splitlines() if row.startswith("| ")}
+    wanted = {
+        "14": [
+            "forecast q",
+            "bin",
+            "reliability diagram",
+            "Poisson-binomial",
+            "consistency band",
+            "ECE",
+            "recalibration",
+        ],
+        "15": ["ROC curve", "AUC", "DeLong interval", "exact null distribution", "average precision (AP)"],
+    }
+    for number, names in wanted.items():
+        lesson = next(p for p in LESSONS if p.name.startswith(number))
+        text = "\n".join(c.source for c in _cells(lesson))
+        for name in names:
+            assert name in terms, f"the glossary has no row for {name!r}"
+            assert name.split(" (")[0].split()[0].lower() in text.lower(), f"{lesson.name} does not use {name!r}"
