@@ -583,6 +583,46 @@ def call_surface_grouped_gaps(*, y_true: Any, score_a: Any, score_b: Any, groups
 _INPUTS: dict[str, Any] = {}
 
 
+def call_surface_items(*, function: str, args: tuple, **kwargs: Any) -> list[str]:
+    """``evaluate_items``, ``compare_items`` or ``pass_at_k``, its answers checked: a finite value
+    inside the scores' range, a non-negative error, ordered intervals, p-values in [0, 1]."""
+    import numpy as np
+    import pandas as pd
+
+    import confusionlab as cl
+
+    r = getattr(cl, function)(*args, **kwargs)
+    out: list[str] = []
+    span = 2.0 if function == "compare_items" else 1.0
+    if not (math.isfinite(r.value) and abs(r.value) <= span * 1e15):
+        out.append(f"value {r.value!r}")
+    if not (r.std_error >= 0 or math.isnan(r.std_error)):
+        out.append(f"std_error {r.std_error!r}")
+    for level in (0.5, 0.95):
+        lo, hi = r.interval(level)
+        if not (lo <= hi or (math.isnan(lo) and math.isnan(hi))):
+            out.append(f"interval({level}) = ({lo!r}, {hi!r}) unordered")
+    if function == "compare_items":
+        for alternative in ("two-sided", "greater", "less"):
+            out += _unit(f"p_value({alternative})", r.p_value(alternative, n_draws=2000))
+    if function == "pass_at_k":
+        out += _unit("pass@k", r.value) + _unit("Bayesian pass@k", r.bayesian_value)
+        if np.any(~np.isfinite(r.per_item["bayes_mean"].to_numpy())):
+            out.append("a Bayesian pass@k is not finite")
+    if not isinstance(r.to_frame(), pd.DataFrame) or not r.summary():
+        out.append("to_frame() or summary() failed")
+    return out
+
+
+def call_surface_read_log(*, reader: str, path: str) -> list[str]:
+    """A log reader on a hostile file: a frame with item, epoch and score, or a refusal."""
+    import confusionlab as cl
+
+    frame = getattr(cl, reader)(path)
+    missing = {"item", "epoch", "score"} - set(frame.columns)
+    return [f"columns {sorted(missing)} missing"] if missing else []
+
+
 _INPUT_NAMES = ("@audit", "@report", "@report_pre", "@calibration", "@evaluation", "@evaluation_refits",
                 "@evaluation_classes", "@comparison", "@roc", "@pr", "@plan")  # fmt: skip
 

@@ -36,7 +36,7 @@ from confusionlab.models.defaults import DEFAULTS, REQUIRED, SHARED_DEFAULTS
 HERE = Path(__file__).parent
 
 #: The namespaces whose ``__all__`` is walked; a function public in two keeps its first name.
-NAMESPACES = ("", "evaluation", "paired", "planner", "scores", "calibration", "bias", "stability")
+NAMESPACES = ("", "evaluation", "paired", "planner", "scores", "calibration", "bias", "stability", "items")
 #: The shared argument names.
 SHARED = (
     "target",
@@ -274,6 +274,9 @@ CALLS = {
     "bias.report_each_value": lambda **kw: cl.bias.report_each_value(
         **{"data": _BIAS_FRAME, **kw}, label="y", positive_values=[1], facet="sex"
     ),
+    "evaluate_items": lambda **kw: cl.evaluate_items(_SCORE, cluster=_FRAME["g"], **kw),
+    "compare_items": lambda **kw: cl.compare_items(_PRED_A, _PRED_B, cluster=_FRAME["g"], **kw),
+    "pass_at_k": lambda **kw: cl.pass_at_k(_PRED_A, item=np.repeat(np.arange(5), 4), k=2, **kw),
     "stability.stability": lambda **kw: cl.stability.stability(_REFITS, _PRED_A, "nominal", **kw),
     "stability.phi": lambda **kw: cl.stability.phi(_REFITS, _Y, "nominal", **kw),
     "stability.psi": lambda **kw: cl.stability.psi(_REFITS, _REFITS, "nominal", **kw),

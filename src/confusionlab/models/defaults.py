@@ -157,6 +157,9 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "calibration": EntryDefaults("true_value", n_draws=10_000),
         "calibration.central_interval": EntryDefaults(None),
         "calibration.sidak_level": EntryDefaults(None, arguments={"confidence": REQUIRED}),
+        "evaluate_items": EntryDefaults("true_value"),
+        "compare_items": EntryDefaults("true_value"),
+        "pass_at_k": EntryDefaults("true_value", alpha=MappingProxyType({"true_value": TRUE_VALUE_PRIOR})),
         # -- the paper's object: the next test set's PMF -----------------------------------
         "metric_distribution": EntryDefaults("next_test_set", alpha=_BY_QUESTION, n_draws=20_000),
         # -- stability: agreement between refits, no question of the two -------------------
@@ -185,6 +188,8 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "CalibrationSet.p_value": EntryDefaults(None, random_state=None),
         "Calibration.test": EntryDefaults(None, random_state=None),
         "CalibrationSet.test": EntryDefaults(None, random_state=None),
+        "ItemComparison.p_value": EntryDefaults(None, n_draws=100_000),
+        "ItemComparison.test": EntryDefaults(None, n_draws=100_000),
         "StabilityResult.interval": EntryDefaults(None),
         "BiasMetric.interval": EntryDefaults(None),
         "BiasMetric.mc_error": EntryDefaults(None),
