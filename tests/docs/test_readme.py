@@ -89,6 +89,7 @@ NUMBERS: dict[str, object] = {
     "39,711": _simplex_size,
     "861": _slice_size,
     "3.11": _in("Makefile", "command -v python3.11"),
+    "3.14": _in("pyproject.toml", "Python reads them itself from 3.14"),  # the logs extra
     "17": _in(".ci/run", "openjdk-17-jre-headless"),
     "2": lambda: "2 cores" in _install_record(),  # the 2-core machine
     "01": lambda: (ROOT / "notebooks" / "01_tour.ipynb").is_file(),
