@@ -9,7 +9,7 @@ PIP_STAMP := $(VENV)/.confusionlab-pip-install
 BUNDLE := src/confusionlab/static/roc_slice.js
 JS_SOURCES := $(shell find js -type f -not -path '*/tests/*' 2>/dev/null) package.json
 
-.PHONY: install lab test html pytest jstest lint
+.PHONY: install lab test html docs pytest jstest lint
 
 ## install: .venv with the package editable + [dev], JS dependencies and bundle.
 install: $(PIP_STAMP) $(BUNDLE)
@@ -66,6 +66,12 @@ test: install
 ## html: executed notebooks as static HTML in build/html, widgets drawn offline.
 html: install
 	$(BIN)/python -m confusionlab.export notebooks/*.ipynb --output-dir build/html
+
+## docs: the documentation site in build/docs, built offline (warnings are errors, internal links
+## checked; tests/docs/test_site.py runs the same build in make test). Open build/docs/index.html.
+docs: install
+	$(BIN)/python -m sphinx -E -b html -W --keep-going -q docs build/docs
+	$(BIN)/python docs/check_links.py build/docs
 
 # Internal helpers (not part of the documented interface).
 # The files over 600 lines are listed (a guide to splitting by idea, not a gate).

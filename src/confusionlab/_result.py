@@ -77,7 +77,7 @@ def new_figure(ax: Any = None, *, figsize: tuple[float, float] = (6.0, 3.6)) -> 
     """``(figure, axes)`` to draw on: ``ax``'s own figure, or a new one (no pyplot, no global state)."""
     if ax is not None:
         return ax.figure, ax
-    Figure = require("matplotlib.figure", "notebooks", "plot() and to_html()").Figure
+    Figure = require("matplotlib.figure", "notebooks", "the figure of plot() and to_html()").Figure
 
     fig = Figure(figsize=figsize, layout="constrained")
     return fig, fig.add_subplot()

@@ -186,7 +186,7 @@ def metric_distribution(
     quantile cell), the metric's event {M ≤ x} is misclassified only in the cells
     that its contour crosses; for a metric monotone in each rate (accuracy, balanced
     accuracy, F-scores, precision, MCC, …) these form a staircase of at most 2K − 1
-    cells, so |cdf − exact cdf| ≤ (2K − 1)/K² (``cdf_error``, 0.005 at K = 400);
+    cells, so ``|cdf − exact cdf| ≤ (2K − 1)/K²`` (``cdf_error``, 0.005 at K = 400);
     moments are far more accurate (a midpoint rule in each rate).
 
     The true value's interval is a Bayesian interval, not a confidence interval, but it is

@@ -124,7 +124,7 @@ class MetricDistribution(Result):
 
     #: The question answered: "next_test_set" or "true_value".
     target: str = "next_test_set"
-    #: Bound on |cdf − exact cdf| at every point (0 when exact).
+    #: Bound on ``|cdf − exact cdf|`` at every point (0 when exact).
     cdf_error: float = 0.0
     #: Monte Carlo standard error of the mean (0 when exact).
     mc_error: float = 0.0

@@ -16,6 +16,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+from .._deps import require
 from .._errors import InvalidParameterError, short_repr
 from .._memory import check_memory
 
@@ -123,7 +124,7 @@ def score_to_float(value: Any, where: str) -> float:
 
 def build_frame(rows: list[dict[str, Any]], metadata_keys: list[str], *, model: Any, task: Any) -> Any:
     """The readers' frame: item, epoch, score, each metadata key as a column, model, task."""
-    import pandas as pd
+    pd = require("pandas", "logs", "reading evaluation logs")
 
     columns: dict[str, list[Any]] = {"item": [], "epoch": [], "score": []}
     renamed = {key: (f"metadata_{key}" if key in RESERVED else key) for key in metadata_keys}

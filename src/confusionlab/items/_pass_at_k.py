@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy import special, stats
 
+from .._deps import require
 from .._errors import InvalidParameterError
 from .._result import Result, new_figure
 from .._tables import Door, label_array
@@ -116,7 +117,7 @@ class PassAtK(Result):
 
     def to_frame(self) -> Any:
         """One row: k, the value, both errors, the Bayesian value, the interval, then ``target``."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         lo, hi = self.interval(self.confidence)
         row = {
@@ -238,7 +239,7 @@ def pass_at_k(
     a, b = alpha + c, alpha + (n - c)
     first = np.exp(special.betaln(a, b + k) - special.betaln(a, b))
     second = np.exp(special.betaln(a, b + 2 * k) - special.betaln(a, b))
-    import pandas as pd
+    pd = require("pandas", "logs", "pass_at_k()")
 
     frame = pd.DataFrame(
         {

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy import stats
 
+from .._deps import require
 from .._errors import InvalidParameterError
 from .._result import Result, new_figure
 from .._validation import check_choice, check_confidence, check_n_draws, check_random_state
@@ -121,7 +122,7 @@ class _ClusteredMean(Result, abstract=True):
     def to_frame(self) -> Any:
         """One row: the value, both standard errors, the cluster statistics and the interval at
         :attr:`confidence`, then ``target``."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         return pd.DataFrame([{**self._row(self.confidence), "target": self.target}])
 

@@ -208,7 +208,7 @@ class PairedComparison(Result):
         return 1.0 - gt_m, 1.0 - ge_neg
 
     def prob_equivalent(self, margin: float) -> float:
-        """P(|metric_A − metric_B| ≤ margin); at ``margin=0`` this is :attr:`prob_equal`.
+        """``P(|metric_A − metric_B| ≤ margin)``; at ``margin=0`` this is :attr:`prob_equal`.
 
         Differences within 1e-12 of the margin count as equal to it (a margin such as
         0.05 is often exactly a difference of two lattice values, which floats may miss
