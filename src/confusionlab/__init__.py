@@ -23,6 +23,7 @@ from ._validation import InvalidParameterError, TooLargeError, memory_limit, set
 from .calibration import Calibration, calibration  # the function shadows the subpackage's name here
 from .confusion import ConfusionMatrix
 from .contours import contour
+from .decision import CostCurve, DecisionCurve, cost_curve, decision_curve
 from .distribution import MetricDistribution, compare, metric_distribution
 from .evaluation import Evaluation, evaluate
 from .lattice import simplex_points, slice_lattice
@@ -58,6 +59,8 @@ __all__ = [
     "CalibrationView",
     "ConfusionMatrix",
     "ConfusionSimplex",
+    "CostCurve",
+    "DecisionCurve",
     "Evaluation",
     "EvaluationView",
     "Explorer",
@@ -83,6 +86,8 @@ __all__ = [
     "compare_paired",
     "compare_paired_cells",
     "contour",
+    "cost_curve",
+    "decision_curve",
     "evaluate",
     "memory_limit",
     "metric_distribution",
@@ -102,6 +107,7 @@ __all__ = [
 _SUBMODULES = (
     "bias",
     "datasets",
+    "decision",
     "evaluation",
     "export",
     "lessons",

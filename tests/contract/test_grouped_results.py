@@ -44,7 +44,12 @@ def _build(cls: type) -> ResultMapping:
 
 
 def test_the_promised_classes_share_the_surface() -> None:
-    assert {c.__name__ for c in GROUPED} == {"GroupedCurves", "GroupedAucComparison", "CalibrationSet"}
+    assert {c.__name__ for c in GROUPED} == {
+        "GroupedCurves",
+        "GroupedAucComparison",
+        "CalibrationSet",
+        "GroupedDecisionCurve",
+    }
     assert {c.__name__ for c in MAPPINGS} - {c.__name__ for c in GROUPED} == {"BiasReport"}
     missing = sorted(c.__name__ for c in MAPPINGS if c.__name__ not in CASES)
     assert not missing, f"add a case to tests/contract/results_<part>.py for {missing}"

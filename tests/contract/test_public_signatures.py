@@ -36,7 +36,7 @@ from confusionlab.models.defaults import DEFAULTS, REQUIRED, SHARED_DEFAULTS
 HERE = Path(__file__).parent
 
 #: The namespaces whose ``__all__`` is walked; a function public in two keeps its first name.
-NAMESPACES = ("", "evaluation", "paired", "planner", "scores", "calibration", "bias", "stability")
+NAMESPACES = ("", "evaluation", "paired", "planner", "scores", "calibration", "bias", "stability", "decision")
 #: The shared argument names.
 SHARED = (
     "target",
@@ -250,6 +250,8 @@ CALLS = {
     "precision_recall_curve": lambda **kw: cl.precision_recall_curve(_Y, _SCORE, **kw),
     "compare_auc": lambda **kw: cl.compare_auc(_Y, _SCORE, _SCORE_B, **kw),
     "calibration": lambda **kw: cl.calibration(_Y, _PROB, bins=4, **{"n_resamples": 50, "n_draws": 50, **kw}),
+    "decision_curve": lambda **kw: cl.decision_curve(_Y, _PROB, thresholds=[0.2, 0.5], **kw),
+    "cost_curve": lambda **kw: cl.cost_curve(_Y, _SCORE, **kw),
     "calibration.central_interval": lambda **kw: importlib.import_module("confusionlab.calibration").central_interval(
         np.array([0.25, 0.5, 0.25]), **kw
     ),

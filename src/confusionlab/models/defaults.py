@@ -157,6 +157,9 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "calibration": EntryDefaults("true_value", n_draws=10_000),
         "calibration.central_interval": EntryDefaults(None),
         "calibration.sidak_level": EntryDefaults(None, arguments={"confidence": REQUIRED}),
+        # decision/: the decision curve (Dirichlet α on the four cells) and the cost curve
+        "decision_curve": EntryDefaults("true_value", alpha=_BY_QUESTION),
+        "cost_curve": EntryDefaults("true_value"),
         # -- the paper's object: the next test set's PMF -----------------------------------
         "metric_distribution": EntryDefaults("next_test_set", alpha=_BY_QUESTION, n_draws=20_000),
         # -- stability: agreement between refits, no question of the two -------------------
@@ -180,6 +183,9 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "GroupedAucComparison.interval": EntryDefaults("true_value"),
         "GroupedAucComparison.intervals": EntryDefaults("true_value"),
         "GroupedAucComparison.gap_intervals": EntryDefaults("true_value"),
+        "DecisionCurve.interval": EntryDefaults("true_value", alpha=_BY_QUESTION),
+        "DecisionCurve.interval_arrays": EntryDefaults("true_value", alpha=_BY_QUESTION),
+        "GroupedDecisionCurve.interval": EntryDefaults("true_value", alpha=_BY_QUESTION),
         # None: the result's own seed (from calibration's random_state, 0 by default)
         "Calibration.p_value": EntryDefaults(None, random_state=None),
         "CalibrationSet.p_value": EntryDefaults(None, random_state=None),

@@ -20,6 +20,7 @@ import ipywidgets
 from .._result import Result, figure_data_uri
 from .._views import register_view
 from ..bias import GroupSizePlan
+from ..decision import CostCurve, DecisionCurve, GroupedDecisionCurve
 from ..distribution.true_value import RateDistribution
 from ..scores import AucComparison, GroupedAucComparison, GroupedCurves, MulticlassRocCurve
 
@@ -45,3 +46,7 @@ register_view(GroupedCurves, figure_widget)
 register_view(MulticlassRocCurve, figure_widget)
 register_view(GroupSizePlan, _group_size_plan_widget)
 register_view(RateDistribution, figure_widget)
+# the decision job's results until DecisionView draws them
+register_view(DecisionCurve, figure_widget)
+register_view(GroupedDecisionCurve, figure_widget)
+register_view(CostCurve, figure_widget)
