@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import InvalidParameterError, check_probability, check_real, short_repr, to_numpy
+from .._validation import InvalidParameterError, check_probability, check_real, missing_mask, short_repr, to_numpy
 
 __all__ = ["DEFAULT_THRESHOLDS", "check_harm", "check_models", "check_prevalence", "check_risks", "check_thresholds"]
 
@@ -48,21 +48,21 @@ position 1 — turn scores into risks first (e.g. a logistic model of the outcom
         raise InvalidParameterError(f"{name} must be one-dimensional (one risk per example), got shape {arr.shape}")
     if arr.dtype.kind not in "biufO":
         raise InvalidParameterError(f"{name} must hold numbers (risks), got dtype {arr.dtype}")
-    try:
-        out = np.asarray(arr, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InvalidParameterError(f"{name} must hold numbers (risks), got {short_repr(values)}") from None
-    if length is not None and out.shape[0] != length:
+    if length is not None and arr.shape[0] != length:
         raise InvalidParameterError(
-            f"{name} must have one risk per label: length {length} (as y_true), got {out.shape[0]}"
+            f"{name} must have one risk per label: length {length} (as y_true), got {arr.shape[0]}"
         )
-    nan = np.isnan(out)
+    nan = missing_mask(arr)  # None, NaN, pandas <NA> (a nullable column reads as objects)
     if nan.any():
         where = np.flatnonzero(nan)
         raise InvalidParameterError(
             f"{name} has {where.size} NaN or missing value(s), the first at position {int(where[0])}; "
             "drop or fill those rows first"
         )
+    try:
+        out = np.asarray(arr, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InvalidParameterError(f"{name} must hold numbers (risks), got {short_repr(values)}") from None
     bad = np.flatnonzero((out < 0.0) | (out > 1.0))
     if bad.size:
         raise InvalidParameterError(
