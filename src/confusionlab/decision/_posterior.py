@@ -45,6 +45,10 @@ _XO, _WO = np.polynomial.legendre.leggauss(OUTER)
 _QO, _WQO = (_XO + 1.0) / 2.0, _WO / 2.0
 
 
+#: Both parameters at least this: the Beta is a bell, integrated in u itself (:meth:`Conditional._nodes`).
+BELL = 50.0
+#: A quantile is taken where the cdf is within this of its level (the quadrature's own accuracy is ≈ 1e-9).
+CDF_TOLERANCE = 1e-10
 #: Normal scores beyond which a rate's tails are dropped (Φ(−8.3) ≈ 5e-17 of mass each side).
 SCORE_RANGE = 8.3
 
@@ -117,17 +121,36 @@ class Conditional:
             out._full = (self._full[0][rows], self._full[1][rows])
         return out
 
-    def _nodes(self, f0: np.ndarray, f1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Nodes over U's quantiles (f0, f1): the whole range's, computed once, where it is the whole range
-        (most rows: ``betaincinv`` is the expensive step), the sub-interval's elsewhere."""
+    def _nodes(self, u0: np.ndarray, u1: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Nodes over U in (u0, u1). The whole range's (:func:`beta_nodes`, computed once) where that is
+        the whole range; elsewhere, for a wide-parameter U (both parameters ≥ :data:`BELL`, a bell with
+        negligible mass beyond 12 σ), Gauss–Legendre in u itself over the interval's part within 12 σ
+        of the mean, weighted by the exact density (no quantile to invert: ``betaincinv`` far in the
+        tails of such a Beta is the slow step); for a narrow-parameter U, :func:`beta_nodes` over the
+        interval's quantiles."""
         if self._full is None:
             self._full = beta_nodes(self.a_u, self.b_u)
         u, w = self._full
+        f0, f1 = _ibeta(self.a_u, self.b_u, u0), _ibeta(self.a_u, self.b_u, u1)
         part = (f0 > 1e-15) | (f1 < 1.0 - 1e-15)
         if not part.any():
             return u, w
         u, w = u.copy(), np.array(w)
-        u[part], w[part] = beta_nodes(self.a_u[part], self.b_u[part], f0[part], f1[part])
+        bell = part & (np.minimum(self.a_u, self.b_u) >= BELL)
+        if bell.any():
+            a, b = self.a_u[bell], self.b_u[bell]
+            mean, sd = a / (a + b), np.sqrt(a * b / ((a + b) ** 2 * (a + b + 1)))
+            lo = np.clip(np.maximum(u0[bell], mean - 12 * sd), 0.0, 1.0)
+            hi = np.clip(np.minimum(u1[bell], mean + 12 * sd), 0.0, 1.0)
+            width = np.maximum(hi - lo, 0.0)[:, None]
+            nodes = lo[:, None] + width * _Q
+            log_pdf = special.xlogy(a[:, None] - 1, nodes) + special.xlog1py(b[:, None] - 1, -nodes)
+            u[bell], w[bell] = nodes, width * _WQ * np.exp(log_pdf - special.betaln(a, b)[:, None])
+        narrow = part & ~bell
+        if narrow.any():
+            u[narrow], w[narrow] = beta_nodes(
+                self.a_u[narrow], self.b_u[narrow], f0[narrow], np.maximum(f1, f0)[narrow]
+            )
         return u, w
 
     def _where(self, x: np.ndarray, v: float) -> np.ndarray:
@@ -161,8 +184,7 @@ class Conditional:
     def _pieces(self, x: np.ndarray):
         """``(mass where z ≥ 1, mass where z ≤ 0, nodes u, weights)``: nodes over the u where 0 < z < 1."""
         low, mid, high = self._regions(x)
-        f0, f1 = _ibeta(self.a_u, self.b_u, mid[0]), _ibeta(self.a_u, self.b_u, mid[1])
-        u, w = self._nodes(f0, np.maximum(f1, f0))
+        u, w = self._nodes(*mid)
         return self._mass(high), self._mass(low), u, w
 
     def _z(self, x: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -230,8 +252,7 @@ class Conditional:
         mass = self._mass(low)  # U's mass and first moment where z ≤ 0
         first = eu * np.maximum(_ibeta(self.a_u + 1, self.b_u, low[1]) - _ibeta(self.a_u + 1, self.b_u, low[0]), 0.0)
         outer = (self.beta0 * mu + self.gamma0 - m) * mass + (self.beta1 * mu + self.gamma1) * first
-        f_lo, f_hi = _ibeta(self.a_u, self.b_u, mid[0]), _ibeta(self.a_u, self.b_u, mid[1])
-        u, w = self._nodes(f_lo, np.maximum(f_hi, f_lo))
+        u, w = self._nodes(*mid)
         z = np.clip(self._z(m, u), 0.0, 1.0)
         a, b = self.a[:, None], self.b[:, None]
         part = mu[:, None] * _ibetac(a + 1.0, b, z) - z * _ibetac(a, b, z)
@@ -244,28 +265,33 @@ class Conditional:
         return lo, hi
 
     def ppf(self, q: float) -> np.ndarray:
-        """The ``q`` quantile per row: Newton from the normal guess, bisecting where a step leaves the
-        bracket, each row until its cdf is within 1e-12 of ``q`` or its step or bracket is below 1e-10."""
+        """The ``q`` quantile per row: Newton from the normal guess inside a bracket (the support, where
+        the cdf is 0 and 1), a step that leaves it or stalls replaced by regula falsi on the bracket
+        (Illinois-weighted) or, every other time, by bisection; each row until its cdf is within
+        :data:`CDF_TOLERANCE` of ``q`` or its bracket narrower than 1e-12."""
+        if self._full is None:  # the whole range's nodes once, shared by every row subset below
+            self._full = beta_nodes(self.a_u, self.b_u)
         lo, hi = self.support()
+        f_lo, f_hi = np.full(lo.shape, -q), np.full(hi.shape, 1.0 - q)
         x = np.clip(self.mean() + special.ndtri(q) * self._sd(), lo, hi)
         active = np.arange(x.size)
-        for _ in range(100):
+        for sweep in range(200):
             part = self.rows(active)
             xa = x[active]
             cdf, pdf = part._cdf_pdf(xa)
             f = cdf - q
-            lo[active] = np.where(f < 0, xa, lo[active])
-            hi[active] = np.where(f >= 0, xa, hi[active])
+            below = f < 0
+            lo[active], f_lo[active] = np.where(below, xa, lo[active]), np.where(below, f, f_lo[active] / 2.0)
+            hi[active], f_hi[active] = np.where(below, hi[active], xa), np.where(below, f_hi[active] / 2.0, f)
+            la, ha, fl, fh = lo[active], hi[active], f_lo[active], f_hi[active]
             with np.errstate(divide="ignore", invalid="ignore"):
                 step = xa - f / pdf
-            la, ha = lo[active], hi[active]
-            bad = ~np.isfinite(step) | (step <= la) | (step >= ha)
-            bad |= (np.abs(step - xa) <= 1e-10) & (np.abs(f) > 1e-9)  # a stalled step: bisect
-            hit = np.abs(f) <= 1e-12  # already there: keep it
-            new = np.where(hit, xa, np.where(bad, (la + ha) / 2.0, step))
-            x[active] = new
-            done = hit | ((np.abs(new - xa) <= 1e-10) & ~bad) | ((ha - la) <= 1e-10)
-            active = active[~done]
+                falsi = (la * fh - ha * fl) / (fh - fl)
+            bad = ~np.isfinite(step) | (step <= la) | (step >= ha) | (np.abs(step - xa) <= 1e-13)
+            fallback = (la + ha) / 2.0 if sweep % 2 else np.where(np.isfinite(falsi), falsi, (la + ha) / 2.0)
+            hit = np.abs(f) <= CDF_TOLERANCE
+            x[active] = np.where(hit, xa, np.where(bad, fallback, step))
+            active = active[~(hit | ((ha - la) <= 1e-12))]
             if active.size == 0:
                 break
         return x
@@ -341,6 +367,8 @@ def best_and_evpi(tp, fp, fn, tn, t, alpha: float, harm: float, prevalence: floa
     rep = lambda x: np.repeat(x, outer)  # noqa: E731 - one row per (threshold, π node)
     rr, ww = r.ravel(), rep(w)
     cond = _difference(rep(tp) + alpha, rep(fn) + alpha, rr, rep(fp) + alpha, rep(tn) + alpha, -ww * (1 - rr), -harm)
+    u, uw = beta_nodes(fp + alpha, tn + alpha)  # FPR's nodes: the same for every π node of a threshold
+    cond._full = (np.repeat(u, outer, axis=0), np.repeat(uw, outer, axis=0))
     m = (rr - rep(t)) / (1.0 - rep(t))
     big = np.maximum(m, 0.0)
     beats = cond.sf(big)  # P(NB_model > max(m, 0)); where m > 0, "all" is best otherwise
