@@ -86,8 +86,15 @@ def decision_curve(
     These numbers equal ``dcurves.dca`` (1.1.7) on its example data to 1e-12 (tested).
 
     The counts at all thresholds come from each class's sorted risks by one binary search, so the
-    curve of 3 models × 99 thresholds at 10⁶ risks, with its intervals and P(useful), takes about
-    as long as scikit-learn's ``roc_curve`` of the three (``benchmarks/bench_decision.py``).
+    curve of 3 models × 99 thresholds at 10⁶ risks, with its intervals and P(useful), took 0.75× the
+    time of scikit-learn's ``roc_curve`` of the three and 1/27 of ``dcurves.dca``'s point net benefits
+    (``benchmarks/bench_decision.py``).
+
+    The posterior is the Dirichlet of the four cells at each threshold (α from ``prior``);
+    ``prob_best`` and ``evpi`` compare each model with treating all and treating none (the three
+    strategies of decision curve analysis), one model at a time. The band's coverage of the whole
+    true curve was 98–100 % at 95 % in simulation, and 42–56 % when the prevalence's uncertainty is
+    left out (``benchmarks/bench_decision_band.py``; module ``_band``).
 
     Examples
     --------

@@ -300,12 +300,12 @@ class DecisionCurve(Result):
         )
 
     def plot(self, ax: Any = None) -> Any:
-        """Net benefit against threshold probability: each model with its pointwise 95 % interval
-        (shaded) and its simultaneous band (dashed), treating all and treating none."""
+        """Net benefit against threshold probability: each model with its pointwise interval (shaded)
+        and its simultaneous band (dashed), both at :attr:`confidence`, treating all and treating none."""
         fig, ax = new_figure(ax, figsize=(6.0, 4.0))
         t = self.thresholds
-        band = self.band(0.95)
-        intervals = self._intervals(0.95, "true_value")
+        band = self.band(self.confidence)
+        intervals = self._intervals(self.confidence, "true_value")
         colours = [THEME["accent"], THEME["warning"], "#2ca02c", "#9467bd", "#8c564b"]
         for k, m in enumerate(self.models):
             colour = colours[k % len(colours)]
@@ -320,7 +320,8 @@ class DecisionCurve(Result):
         ax.set_xlim(float(t.min()), float(t.max()))
         ax.set_xlabel("threshold probability")
         ax.set_ylabel("net benefit")
-        ax.set_title("Decision curve (shaded: 95 % pointwise; dashed: simultaneous band)", fontsize=9)
+        pct = f"{self.confidence:.0%}"
+        ax.set_title(f"Decision curve (shaded: {pct} pointwise; dashed: {pct} simultaneous band)", fontsize=9)
         as_written(ax.legend(loc="upper right", fontsize=8, frameon=False))
         return fig
 
