@@ -38,3 +38,17 @@ def test_bands_hold_over_the_groups_at_once():
         np.testing.assert_array_equal(band.lower["model"], grouped[name].band(0.9 ** (1 / 3)).lower["model"])
     frame = grouped.to_frame()
     assert list(frame.columns[:2]) == ["group", "model"] and set(frame["group"]) == {"F", "M", "X"}
+
+
+def test_overall_is_the_curve_of_all_rows_on_both_paths():
+    import pandas as pd
+
+    y, risk, g = _data()
+    whole = cl.decision_curve(y, risk, thresholds=[0.1, 0.3])
+    arrays = cl.decision_curve(y, risk, groups=g, thresholds=[0.1, 0.3])
+    counted = cl.decision_curve(
+        "y", "r", groups="g", data=pd.DataFrame({"y": y, "r": risk, "g": g}), thresholds=[0.1, 0.3]
+    )
+    for grouped in (arrays, counted):
+        for name, nb in whole.net_benefit.items():
+            np.testing.assert_array_equal(grouped.overall.net_benefit[name], nb)

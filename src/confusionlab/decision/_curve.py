@@ -120,9 +120,9 @@ def decision_curve(
     )
     prior_given = prior is not None
     if data is not None:
-        from ._data import CURVE_DOOR, from_counts
+        from ._data import CURVE_DOOR, curve_from_counts
 
-        return from_counts(
+        return curve_from_counts(
             CURVE_DOOR(data, options, y_true=y_true, y_score=y_score, groups=groups), options, prior_given
         )
     return from_arrays(y_true, y_score, groups, options, prior_given)
@@ -166,7 +166,8 @@ def from_arrays(
         _refuse_one_class(name, int(is_pos[rows].sum()), int(rows.sum()))
         counts = {m: _sorted_counts(r[rows], is_pos[rows], options) for m, r in risks.items()}
         members[name] = _curve(counts, harm, options, prior_given, label)
-    return GroupedDecisionCurve(members)
+    pooled = {m: _sorted_counts(r, is_pos, options) for m, r in risks.items()}
+    return GroupedDecisionCurve(members, _curve(pooled, harm, options, prior_given, label))
 
 
 def _length(values: Any) -> int | None:
@@ -212,4 +213,14 @@ def from_counts_by_model(
     harm = check_harm(options.harm, harm_names)
     if list(counts_by_group) == [None]:
         return _curve(counts_by_group[None], harm, options, prior_given, label)
-    return GroupedDecisionCurve({g: _curve(c, harm, options, prior_given, label) for g, c in counts_by_group.items()})
+    pooled = {  # counts at a threshold add up over the groups
+        m: Counts(
+            sum(c[m].tp for c in counts_by_group.values()),
+            sum(c[m].fp for c in counts_by_group.values()),
+            sum(c[m].p for c in counts_by_group.values()),
+            sum(c[m].n for c in counts_by_group.values()),
+        )
+        for m in harm_names
+    }
+    members = {g: _curve(c, harm, options, prior_given, label) for g, c in counts_by_group.items()}
+    return GroupedDecisionCurve(members, _curve(pooled, harm, options, prior_given, label))

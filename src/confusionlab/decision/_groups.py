@@ -28,8 +28,9 @@ class GroupedDecisionCurve(GroupedResult):
     title = "Decision curves by group"
     mapping_noun: ClassVar[str] = "grouped decision curve"
 
-    def __init__(self, members: dict[Any, Any]) -> None:
+    def __init__(self, members: dict[Any, Any], overall: Any = None) -> None:
         self.members = members
+        self._overall = overall  # the curve of every group's rows pooled (fairlearn's overall)
 
     @property
     def value(self) -> dict[Any, Any]:
