@@ -260,6 +260,10 @@ def test_groups_each_choose_on_their_own_rows_with_sidak_levels():
         assert grouped.interval(0.95)[name] == alone.interval(level)
         assert member.plausible_thresholds.tolist() == alone.candidates[alone.band(level).plausible].tolist()
     assert grouped.threshold == {n: grouped[n].threshold for n in grouped.names}
+    pooled = cl.choose_threshold(y, s, cost=(1, 2))  # fairlearn's overall: the call without groups
+    overall = grouped.overall
+    assert (overall.threshold, overall.confusion_matrix) == (pooled.threshold, pooled.confusion_matrix)
+    assert overall.confidence == 0.95 and overall.interval() == pooled.interval()
     frame = grouped.to_frame()
     assert frame.columns[0] == "group" and frame.columns[-1] == "target"
 

@@ -208,4 +208,23 @@ def grouped_choice(
             f"groups holds one group only ({', '.join(map(repr, blocks))}); pass groups=None for one threshold"
         )
     members = {name: choice_from_blocks(*b, label, options, group=name) for name, b in blocks.items()}
-    return GroupedThresholdChoice(members, options.confidence)
+    overall = choice_from_blocks(*pooled_blocks(blocks), label, options)
+    return GroupedThresholdChoice(members, options.confidence, overall=overall)
+
+
+def pooled_blocks(
+    blocks: dict[Any, tuple[np.ndarray, np.ndarray, np.ndarray]],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The groups' tie blocks merged into the whole test set's (equal scores of different groups add up).
+
+    >>> v, pos, neg = pooled_blocks({"a": (np.array([0.1, 0.5]), np.array([0, 2]), np.array([3, 1])),
+    ...                              "b": (np.array([0.5, 0.9]), np.array([1, 4]), np.array([2, 0]))})
+    >>> v.tolist(), pos.tolist(), neg.tolist()
+    ([0.1, 0.5, 0.9], [0, 3, 4], [3, 3, 0])
+    """
+    values, codes = np.unique(np.concatenate([b[0] for b in blocks.values()]), return_inverse=True)
+    pos = np.zeros(values.size, dtype=np.int64)
+    neg = np.zeros(values.size, dtype=np.int64)
+    np.add.at(pos, codes, np.concatenate([b[1] for b in blocks.values()]).astype(np.int64))
+    np.add.at(neg, codes, np.concatenate([b[2] for b in blocks.values()]).astype(np.int64))
+    return values, pos, neg

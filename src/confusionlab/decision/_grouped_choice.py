@@ -29,14 +29,19 @@ class GroupedThresholdChoice(GroupedResult):
         Group → the member's.
     confidence : float
         The level of all the groups' statements together.
+    overall : ThresholdChoice
+        One threshold for the whole test set, the groups pooled (what ``groups=None`` returns).
     """
 
     title = "Threshold choice per group"
     target = "true_value"
 
-    def __init__(self, members: dict[Any, ThresholdChoice], confidence: float) -> None:
+    def __init__(
+        self, members: dict[Any, ThresholdChoice], confidence: float, *, overall: ThresholdChoice | None = None
+    ) -> None:
         self.members = members
         self.confidence = confidence
+        self._overall = overall
         level = self.member_confidence(confidence, what="band")
         for member in members.values():
             member.confidence = level
