@@ -27,10 +27,13 @@ $(BUNDLE): $(NODE_STAMP) $(JS_SOURCES)
 
 # The editable install runs the hatch-jupyter-builder hook, which finds the bundle
 # up to date; it reruns only when pyproject.toml changes. The editable package reads
-# the bundle from src/, so a rebuilt bundle needs no reinstall.
+# the bundle from src/, so a rebuilt bundle needs no reinstall. dcurves (the decision tests' reference)
+# needs lifelines, which pins pandas<3 yet runs on pandas 3: their peers first, then both without resolution.
 $(PIP_STAMP): $(BIN)/python pyproject.toml | $(BUNDLE)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet autograd autograd-gamma formulaic
+	$(BIN)/python -m pip install --quiet --no-deps lifelines==0.30.3 dcurves==1.1.7
 	@touch $@
 
 ## lab: .venv with the package editable + [notebooks] and JupyterLab only (no test tools, no Spark,

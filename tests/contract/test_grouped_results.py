@@ -48,6 +48,7 @@ def test_the_promised_classes_share_the_surface() -> None:
         "GroupedCurves",
         "GroupedAucComparison",
         "CalibrationSet",
+        "GroupedDecisionCurve",
         "GroupedThresholdChoice",
     }
     assert {c.__name__ for c in MAPPINGS} - {c.__name__ for c in GROUPED} == {"BiasReport"}

@@ -75,6 +75,15 @@ CASES: dict[str, tuple[Callable[[], Result], bool]] = {
         lambda: cl.calibration(_Y, 1 / (1 + np.exp(-_S[0])), groups=_GROUPS, n_resamples=50, n_draws=200),
         True,
     ),
+    "DecisionCurve": (
+        lambda: cl.decision_curve(_Y, {BAD: 1 / (1 + np.exp(-_S[0])), MONEY: 1 / (1 + np.exp(-_S[1]))}),
+        True,
+    ),
+    "GroupedDecisionCurve": (
+        lambda: cl.decision_curve(_Y, {BAD: 1 / (1 + np.exp(-_S[0]))}, groups=_GROUPS, thresholds=[0.2, 0.4]),
+        True,
+    ),
+    "CostCurve": (lambda: cl.cost_curve(_LABELS, _S[0], positive=BAD), False),
     "ThresholdChoice": (lambda: cl.choose_threshold(_LABELS, _S[0], positive=BAD, cost=(1, 2)), False),
     "GroupedThresholdChoice": (lambda: cl.choose_threshold(_Y, _S[0], groups=_GROUPS, cost=(1, 2)), True),
     "Ranking": (lambda: cl.rank_models(_Y, {BAD: _P[0], MONEY: _P[1], "c": _P[2]}, "accuracy", n_draws=2000), True),

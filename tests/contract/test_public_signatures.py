@@ -251,6 +251,8 @@ CALLS = {
     "compare_auc": lambda **kw: cl.compare_auc(_Y, _SCORE, _SCORE_B, **kw),
     "choose_threshold": lambda **kw: cl.choose_threshold(_Y, _SCORE, cost=(1, 2), **kw),
     "calibration": lambda **kw: cl.calibration(_Y, _PROB, bins=4, **{"n_resamples": 50, "n_draws": 50, **kw}),
+    "decision_curve": lambda **kw: cl.decision_curve(_Y, _PROB, thresholds=[0.2, 0.5], **kw),
+    "cost_curve": lambda **kw: cl.cost_curve(_Y, _SCORE, **kw),
     "calibration.central_interval": lambda **kw: importlib.import_module("confusionlab.calibration").central_interval(
         np.array([0.25, 0.5, 0.25]), **kw
     ),

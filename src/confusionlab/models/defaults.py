@@ -181,6 +181,9 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "compare_items": EntryDefaults("true_value"),
         "pass_at_k": EntryDefaults("true_value", alpha=MappingProxyType({"true_value": TRUE_VALUE_PRIOR})),
         "choose_threshold": EntryDefaults("true_value", alpha=_BY_QUESTION),
+        # decision/: the decision curve (Dirichlet α on the four cells) and the cost curve
+        "decision_curve": EntryDefaults("true_value", alpha=_BY_QUESTION),
+        "cost_curve": EntryDefaults("true_value"),
         # -- the paper's object: the next test set's PMF -----------------------------------
         "metric_distribution": EntryDefaults("next_test_set", alpha=_BY_QUESTION, n_draws=20_000),
         # -- stability: agreement between refits, no question of the two -------------------
@@ -204,6 +207,9 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "GroupedAucComparison.interval": EntryDefaults("true_value"),
         "GroupedAucComparison.intervals": EntryDefaults("true_value"),
         "GroupedAucComparison.gap_intervals": EntryDefaults("true_value"),
+        "DecisionCurve.interval": EntryDefaults("true_value", alpha=_BY_QUESTION),
+        "DecisionCurve.interval_arrays": EntryDefaults("true_value", alpha=_BY_QUESTION),
+        "GroupedDecisionCurve.interval": EntryDefaults("true_value", alpha=_BY_QUESTION),
         # None: the result's own seed (from calibration's random_state, 0 by default)
         "Calibration.p_value": EntryDefaults(None, random_state=None),
         "CalibrationSet.p_value": EntryDefaults(None, random_state=None),

@@ -23,7 +23,7 @@ import ipywidgets
 from .._result import Result, figure_data_uri
 from .._views import register_view
 from ..bias import GroupSizePlan
-from ..decision import GroupedThresholdChoice, ThresholdChoice
+from ..decision import CostCurve, DecisionCurve, GroupedDecisionCurve, GroupedThresholdChoice, ThresholdChoice
 from ..distribution.true_value import RateDistribution
 from ..items import ItemComparison, ItemEvaluation, PassAtK
 from ..scores import AucComparison, GroupedAucComparison, GroupedCurves, MulticlassRocCurve
@@ -55,3 +55,6 @@ register_view(ItemComparison, figure_widget)
 register_view(PassAtK, figure_widget)
 register_view(ThresholdChoice, figure_widget)  # until the decision's own view
 register_view(GroupedThresholdChoice, figure_widget)
+register_view(DecisionCurve, figure_widget)  # until the decision's own view
+register_view(GroupedDecisionCurve, figure_widget)
+register_view(CostCurve, figure_widget)
