@@ -4,7 +4,7 @@ The walk (scikit-learn's ``sklearn/tests/test_public_functions.py`` is the model
 public function of :mod:`confusionlab` and of its job subpackages, and every public method of
 every public result class. Wherever a shared argument appears (``target``, ``prior``,
 ``confidence``, ``random_state``, ``n_draws``, ``n_resamples``, ``data``, ``groups``,
-``positive``, ``tolerance``, ``on_undefined``) it checks:
+``positive``, ``tolerance``, ``on_undefined``, ``cluster``) it checks:
 
 * its default is the one :mod:`confusionlab.models.defaults` records (the entry point's own
   row of :data:`~confusionlab.models.defaults.DEFAULTS`, else
@@ -50,6 +50,7 @@ SHARED = (
     "positive",
     "tolerance",
     "on_undefined",
+    "cluster",
 )
 #: A method taking one of these asks its own question or draws: it has its row in the table.
 QUESTION = ("target", "prior", "random_state", "n_draws", "n_resamples")
@@ -66,6 +67,7 @@ INVALID = {
     "positive": "no-such-class",
     "groups": ["a", "b", "c"],
     "data": 42,
+    "cluster": ["a", "b", "c"],
 }
 
 
