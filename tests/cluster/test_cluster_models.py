@@ -241,3 +241,27 @@ def test_ids_that_read_the_same_are_refused():
 def test_hostile_names_are_plain_ids():
     names, codes = mc.cluster_codes(["<b>x</b>", "$x^$", "../etc", "<b>x</b>"], 4)
     assert sorted(names) == names and codes[0] == codes[3] and len(names) == 3
+
+
+def test_weighted_patterns_equal_the_expanded_rows():
+    """Rows given once with a count: the same contributions and variance as the rows repeated."""
+    patterns = np.eye(4)[[0, 1, 2, 3, 0]]
+    counts = np.array([7, 2, 3, 11, 4])
+    expanded = np.repeat(patterns, counts, axis=0)
+    for metric in ("f1", "mcc", "accuracy"):
+        weighted = mc.cluster_robust_variance(mc.influence(metric, patterns, counts), weights=counts)
+        assert float(weighted) == pytest.approx(float(mc.cluster_robust_variance(mc.influence(metric, expanded))))
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [np.array([5, 3, 5, 9]), np.array([5, 3, 5, 9], dtype=np.uint8), np.array([-2, 10**12, -2, 7])],
+    ids=["int", "uint8", "wide"],
+)
+def test_integer_ids_are_coded_as_code_groups_codes_them(ids):
+    from confusionlab.labels import code_groups
+
+    names, codes = mc.cluster_codes(ids, 4)
+    expected_names, expected_codes = code_groups(ids)
+    assert names == expected_names and codes.tolist() == expected_codes.tolist()
+    assert all(type(n) is int for n in names)

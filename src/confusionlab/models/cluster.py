@@ -92,6 +92,8 @@ def cluster_codes(cluster: Any, n: int, name: str = "cluster") -> tuple[list[Any
     ids = as_labels(cluster, name)
     if ids.shape[0] != n:
         raise InvalidParameterError(f"{name} must give one cluster id per row: {n} rows, got {ids.shape[0]} ids")
+    if ids.dtype.kind in "iu" and ids.size and int(ids.max()) - int(ids.min()) < 4 * ids.size + 1024:
+        return _small_integer_codes(ids)
     try:
         names, codes = code_groups(ids)
     except InvalidParameterError as exc:
@@ -99,7 +101,19 @@ def cluster_codes(cluster: Any, n: int, name: str = "cluster") -> tuple[list[Any
     return names, np.asarray(codes, dtype=np.int64)
 
 
-def cluster_cells(codes: np.ndarray, cells: np.ndarray, n_clusters: int) -> np.ndarray:
+def _small_integer_codes(ids: np.ndarray) -> tuple[list[Any], np.ndarray]:
+    """:func:`~confusionlab.labels.code_groups` of integers of a small range, by counting instead of
+    sorting (10⁶ ids in 10⁴ clusters: about 15 ms instead of 0.5 s)."""
+    low = int(ids.min())
+    offsets = (ids.astype(np.int64) - low) if ids.dtype.kind == "i" else (ids - ids.dtype.type(low)).astype(np.int64)
+    present = np.bincount(offsets) > 0
+    rank = np.cumsum(present) - 1
+    return (np.flatnonzero(present) + low).tolist(), rank[offsets].astype(np.int64)
+
+
+def cluster_cells(
+    codes: np.ndarray, cells: np.ndarray, n_clusters: int, weights: np.ndarray | None = None
+) -> np.ndarray:
     """Per-cluster confusion counts from each row's cluster code and cell index.
 
     Parameters
@@ -111,6 +125,8 @@ def cluster_cells(codes: np.ndarray, cells: np.ndarray, n_clusters: int) -> np.n
         2 = FP, 3 = TN.
     n_clusters : int
         The number of clusters.
+    weights : numpy.ndarray of int, optional
+        Each row's count (the rows of a count table); 1 each by default.
 
     Returns
     -------
@@ -122,13 +138,13 @@ def cluster_cells(codes: np.ndarray, cells: np.ndarray, n_clusters: int) -> np.n
     >>> cluster_cells(np.array([0, 0, 1, 1, 1]), np.array([0, 3, 1, 0, 0]), 2).tolist()
     [[1, 0, 0, 1], [2, 1, 0, 0]]
     """
-    flat = np.bincount(codes.astype(np.int64) * 4 + cells.astype(np.int64), minlength=4 * n_clusters)
-    return flat.reshape(n_clusters, 4)
+    flat = np.bincount(codes.astype(np.int64) * 4 + cells.astype(np.int64), weights=weights, minlength=4 * n_clusters)
+    return flat.astype(np.int64).reshape(n_clusters, 4)
 
 
 # ----------------------------------------------------------------------------- ICC, design effect
-def icc(successes: Any, sizes: Any) -> float:
-    """The intraclass correlation of a binary outcome, by the one-way ANOVA estimator.
+def icc(successes: Any, sizes: Any, squares: Any = None) -> float:
+    """The intraclass correlation of an outcome, by the one-way ANOVA estimator (binary by default).
 
     With clusters of sizes :math:`n_c` (N rows, C clusters) and :math:`s_c` successes each,
     :math:`\\bar y_c = s_c/n_c` and :math:`\\bar y = \\sum s_c/N`:
@@ -136,10 +152,11 @@ def icc(successes: Any, sizes: Any) -> float:
     .. math::
 
         \\mathrm{MSB} = \\frac{\\sum_c n_c(\\bar y_c - \\bar y)^2}{C - 1},\\quad
-        \\mathrm{MSW} = \\frac{\\sum_c s_c(1 - \\bar y_c)}{N - C},\\quad
+        \\mathrm{MSW} = \\frac{\\sum_c (q_c - s_c \\bar y_c)}{N - C},\\quad
         n_0 = \\frac{N - \\sum_c n_c^2/N}{C - 1},\\quad
         \\hat\\rho = \\frac{\\mathrm{MSB} - \\mathrm{MSW}}{\\mathrm{MSB} + (n_0 - 1)\\,\\mathrm{MSW}}
 
+    with :math:`q_c` the cluster's sum of squared outcomes (:math:`q_c = s_c` for a 0/1 outcome)
     (the ANOVA estimator of Fleiss, for unequal sizes; Ridout, Demétrio and Firth 1999 found
     it among the best of twenty for binary data). It may be negative (rows of a cluster
     less alike than rows of different clusters); it is NaN where undefined: one cluster
@@ -148,10 +165,12 @@ def icc(successes: Any, sizes: Any) -> float:
 
     Parameters
     ----------
-    successes : array-like of int
-        The outcome's count of ones in each cluster (e.g. correct predictions).
+    successes : array-like
+        The outcome's sum in each cluster (for 0/1: its count of ones, e.g. correct predictions).
     sizes : array-like of int
         Each cluster's number of rows (≥ 1).
+    squares : array-like, optional
+        The sum of the squared outcomes in each cluster; default ``successes`` (a 0/1 outcome).
 
     Returns
     -------
@@ -173,7 +192,8 @@ def icc(successes: Any, sizes: Any) -> float:
     if c < 2 or total <= c:
         return float("nan")
     mean = float(s.sum()) / total
-    within = float(np.sum(s * (1.0 - s / n)))
+    q = s if squares is None else np.asarray(squares, dtype=np.float64)
+    within = float(np.sum(q - s * s / n))
     between = float(np.sum(n * (s / n - mean) ** 2))
     msb = between / (c - 1)
     msw = within / (total - c)
@@ -342,7 +362,7 @@ def metric_gradient(metric: str, totals: Any) -> np.ndarray:
     return grad / size
 
 
-def influence(metric: str, cells: Any) -> np.ndarray:
+def influence(metric: str, cells: Any, weights: Any = None) -> np.ndarray:
     """Each cluster's linearised contribution to a metric's estimate (the delta method).
 
     With per-cluster counts :math:`t_c` (TP, FN, FP, TN), totals :math:`T = \\sum_c t_c` and
@@ -356,6 +376,9 @@ def influence(metric: str, cells: Any) -> np.ndarray:
         A binary metric's name.
     cells : array-like, shape (C, 4) or (C, ..., 4)
         Per-cluster counts; extra axes (classifiers) are kept.
+    weights : array-like, optional
+        How many clusters each row of ``cells`` stands for (patterns shared by many clusters:
+        the rows of a test set as clusters of one); 1 each by default.
 
     Returns
     -------
@@ -367,12 +390,14 @@ def influence(metric: str, cells: Any) -> np.ndarray:
     [0.25, -0.25]
     """
     t = np.asarray(cells, dtype=np.float64)
-    totals = t.sum(axis=0)
+    w = np.ones(t.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
+    shape = (-1,) + (1,) * (t.ndim - 1)
+    totals = np.sum(t * w.reshape(shape), axis=0)
     grad = metric_gradient(metric, totals)
-    return np.sum((t - totals / t.shape[0]) * grad, axis=-1)
+    return np.sum((t - totals / w.sum()) * grad, axis=-1)
 
 
-def cluster_robust_variance(contributions: Any, *, correction: bool = True) -> np.ndarray:
+def cluster_robust_variance(contributions: Any, *, correction: bool = True, weights: Any = None) -> np.ndarray:
     """The cluster-robust (sandwich) variance from each cluster's linearised contribution.
 
     :math:`V = \\frac{C}{C - 1} \\sum_c u_c^2` (the contributions sum to zero). The factor
@@ -385,6 +410,8 @@ def cluster_robust_variance(contributions: Any, *, correction: bool = True) -> n
     contributions : array-like, shape (C, ...)
         :func:`influence` (for a paired difference: classifier A's minus B's).
     correction : bool, default True
+    weights : array-like, optional
+        How many clusters each contribution stands for (as in :func:`influence`).
 
     Returns
     -------
@@ -396,11 +423,12 @@ def cluster_robust_variance(contributions: Any, *, correction: bool = True) -> n
     0.25
     """
     u = np.asarray(contributions, dtype=np.float64)
-    c = u.shape[0]
+    w = np.ones(u.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
+    c = float(w.sum())
     if c < 2:
         return np.full(u.shape[1:], np.nan)
     factor = c / (c - 1) if correction else 1.0
-    return factor * np.sum(u * u, axis=0)
+    return factor * np.sum(u * u * w.reshape((-1,) + (1,) * (u.ndim - 1)), axis=0)
 
 
 class ClusterInterval(tuple):

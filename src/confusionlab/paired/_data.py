@@ -20,6 +20,7 @@ from .._tables import MAX_LABELS, Door, Table, argument_key, label_array
 from .._validation import InvalidParameterError
 from ..labels import distinct_labels, labels_equal, positive_label
 from ._checks import check_binary_labels
+from ._cluster import clustered_classifiers
 from ._compare import PairedComparison, from_cells
 from ._counts import PairedCounts
 from ._options import Options
@@ -28,7 +29,7 @@ from ._ranking import MAX_CLASSIFIERS, Ranking, rank_cells
 __all__ = ["COMPARE_DOOR", "RANK_DOOR", "compare_from_counts", "rank_from_counts"]
 
 #: compare_paired's ``data=`` door: three label columns of at most :data:`MAX_LABELS` values each.
-COMPARE_DOOR = Door(limits=dict.fromkeys(("y_true", "pred_a", "pred_b"), MAX_LABELS))
+COMPARE_DOOR = Door(limits=dict.fromkeys(("y_true", "pred_a", "pred_b"), MAX_LABELS), optional=("cluster",))
 
 
 def _predictions(options: Options, *, y_true: Any, predictions: Any) -> dict[str, Any]:
@@ -73,12 +74,18 @@ def compare_from_counts(table: Table, options: Options) -> PairedComparison:
     >>> r.method, round(r.value, 3), round(r.prob_greater, 3)
     ('exact', 0.15, 0.793)
     """
-    bits = _positive_bits(table, options, "a paired comparison")
+    ids = table.values.get("cluster")
+    labels = replace(table, values={k: v for k, v in table.values.items() if k != "cluster"})
+    bits = _positive_bits(labels, options, "a paired comparison")
     t, a, b = bits["y_true"], bits["pred_a"], bits["pred_b"]
     column = np.select([a & b, a & ~b, ~a & b], [0, 1, 2], 3)
     cells = np.zeros((2, 4), dtype=np.int64)
     np.add.at(cells, (np.where(t, 0, 1), column), table.n)
-    return from_cells(PairedCounts.from_cells(cells), options)
+    result = from_cells(PairedCounts.from_cells(cells), options)
+    if ids is not None:
+        cluster = label_array(ids)
+        result._cluster = clustered_classifiers(options.metric.name, ["A", "B"], t, [a, b], cluster, table.n)
+    return result
 
 
 def rank_from_counts(table: Table, options: Options) -> Ranking:
