@@ -39,6 +39,7 @@ __all__ = [
     "CLUSTER_TEST",
     "ClusteredClassifiers",
     "ClusteredComparison",
+    "ClusteredRanking",
     "clustered_classifiers",
     "clustered_rows",
     "clustered_verdict",
@@ -102,10 +103,24 @@ class ClusteredClassifiers:
             lower = upper = float("nan")
         return ClusterInterval(lower, upper, estimate=estimate, std_error=se, n_clusters=c, method=DELTA_METHOD)
 
-    def independent_std_error(self, i: int, j: int) -> float:
-        """The standard error of the difference with every row its own cluster (rows independent)."""
-        u = self._contributions(i, j, self.patterns, self.pattern_counts)
+    def independent_std_error(self, i: int, j: int | None = None) -> float:
+        """The standard error of classifier ``i``'s metric (or of ``i`` − ``j``) with every row its own
+        cluster (rows independent)."""
+        if j is None:
+            u = influence(self.metric, self.patterns[:, i], self.pattern_counts)
+        else:
+            u = self._contributions(i, j, self.patterns, self.pattern_counts)
         return float(np.sqrt(cluster_robust_variance(u, weights=self.pattern_counts)))
+
+    def pair(self, i: int, j: int) -> ClusteredClassifiers:
+        """Classifiers ``i`` and ``j`` alone (their ICC needs their rows: NaN here)."""
+        return ClusteredClassifiers(
+            metric=self.metric,
+            names=[self.names[i], self.names[j]],
+            cells=self.cells[:, [i, j]],
+            patterns=self.patterns[:, [i, j]],
+            pattern_counts=self.pattern_counts,
+        )
 
     def p_value(self, i: int, j: int, alternative: str = "two-sided") -> float:
         """The cluster-robust t-test of no difference between classifiers ``i`` and ``j``."""
@@ -124,18 +139,23 @@ class ClusteredClassifiers:
             return float(stats.t.cdf(t, df))
         return float(2 * stats.t.sf(abs(t), df))
 
-    def design_effect(self, i: int, j: int) -> float:
-        """The difference's clustered variance over its independent-rows variance."""
+    def design_effect(self, i: int, j: int | None = None) -> float:
+        """The clustered variance of classifier ``i``'s metric (or of ``i`` − ``j``) over its
+        independent-rows variance."""
         naive = self.independent_std_error(i, j)
-        clustered = self.difference(i, j, 0.95).std_error
+        clustered = (self.interval(i, 0.95) if j is None else self.difference(i, j, 0.95)).std_error
         return float(clustered**2 / naive**2) if naive > 0 else float("nan")
 
-    def icc(self) -> float:
-        """The ANOVA ICC of the difference of the two classifiers' correctness (−1, 0 or 1 per row)."""
+    def icc(self, i: int | None = None) -> float:
+        """The ANOVA ICC of classifier ``i``'s correctness, or (``i`` None) of the difference of the
+        two classifiers' correctness (−1, 0 or 1 per row)."""
+        right = self.cells[:, :, 0] + self.cells[:, :, 3]
+        sizes = self.cells[:, 0].sum(axis=1)
+        if i is not None:
+            return icc(right[:, i], sizes)
         if self.discordant is None:
             return float("nan")
-        right = self.cells[:, :, 0] + self.cells[:, :, 3]
-        return icc(right[:, 0] - right[:, 1], self.cells[:, 0].sum(axis=1), self.discordant)
+        return icc(right[:, 0] - right[:, 1], sizes, self.discordant)
 
 
 def positive_bits(y_true: Any, predictions: dict[str, Any], positive: Any) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -282,3 +302,54 @@ def paired_cells(cluster: ClusteredClassifiers) -> list[list[int]]:
         a, b = (bool(pattern[j, 0] + pattern[j, 2]) for j in (0, 1))  # TP or FP: said positive
         counts[int(truth) + 2 * a + 4 * b] += int(patterns_count)
     return [[counts[7], counts[3], counts[5], counts[1]], [counts[6], counts[2], counts[4], counts[0]]]
+
+
+class ClusteredRanking:
+    """What a :class:`~confusionlab.Ranking` answers with ``cluster=`` (a mixin: its ``_cluster``
+    field is set by :func:`~confusionlab.rank_models`)."""
+
+    _cluster: ClusteredClassifiers | None
+    names: list[str]
+
+    def _clustered(self) -> ClusteredClassifiers:
+        if self._cluster is None:
+            raise InvalidParameterError(
+                "the clustered intervals of each classifier's metric need rank_models(..., cluster=ids); without "
+                "cluster= the rows are taken as independent (prob_best, pairwise)"
+            )
+        return self._cluster
+
+    @property
+    def interval_method(self) -> str:
+        """How :meth:`metric_intervals` are computed (with ``cluster=``), or that the rows are taken
+        as independent."""
+        return "posterior (independent rows)" if self._cluster is None else DELTA_METHOD
+
+    def metric_intervals(self, confidence: float = 0.95) -> dict[str, tuple[float, float]]:
+        """With ``cluster=``: classifier → the cluster-robust delta-method interval of its true metric
+        (Student's t, C − 1 degrees of freedom; a :class:`~confusionlab.models.cluster.ClusterInterval`
+        with its estimate and standard error)."""
+        from .._validation import check_confidence
+
+        c = check_confidence(confidence)
+        cluster = self._clustered()
+        return {name: cluster.interval(i, c) for i, name in enumerate(self.names)}
+
+    @property
+    def icc(self) -> dict[str, float]:
+        """With ``cluster=``: classifier → the ANOVA ICC of its correctness within clusters."""
+        cluster = self._clustered()
+        return {name: cluster.icc(i) for i, name in enumerate(self.names)}
+
+    @property
+    def design_effect(self) -> dict[str, float]:
+        """With ``cluster=``: classifier → its metric's clustered variance over its independent-rows variance."""
+        cluster = self._clustered()
+        return {name: cluster.design_effect(i) for i, name in enumerate(self.names)}
+
+    @property
+    def effective_size(self) -> dict[str, float]:
+        """With ``cluster=``: classifier → the test set's examples over its design effect."""
+        cluster = self._clustered()
+        size = float(cluster.pattern_counts.sum())
+        return {name: size / effect for name, effect in self.design_effect.items()}

@@ -32,7 +32,7 @@ __all__ = ["COMPARE_DOOR", "RANK_DOOR", "compare_from_counts", "rank_from_counts
 COMPARE_DOOR = Door(limits=dict.fromkeys(("y_true", "pred_a", "pred_b"), MAX_LABELS), optional=("cluster",))
 
 
-def _predictions(options: Options, *, y_true: Any, predictions: Any) -> dict[str, Any]:
+def _predictions(options: Options, *, y_true: Any, predictions: Any, cluster: Any = None) -> dict[str, Any]:
     """rank_models' column arguments: ``y_true`` and ``predictions[name]`` per classifier (a list: each
     column its own name)."""
     if isinstance(predictions, (list, tuple)):
@@ -43,11 +43,11 @@ def _predictions(options: Options, *, y_true: Any, predictions: Any) -> dict[str
             f"or lists the columns; got {type(predictions).__name__}"
         )
     check_classifiers(predictions, MAX_CLASSIFIERS)
-    return {"y_true": y_true} | {f"predictions[{k!r}]": v for k, v in predictions.items()}
+    return {"y_true": y_true, "cluster": cluster} | {f"predictions[{k!r}]": v for k, v in predictions.items()}
 
 
 #: rank_models' ``data=`` door: ``y_true`` and one label column per classifier.
-RANK_DOOR = Door(limits={"y_true": MAX_LABELS, "predictions": MAX_LABELS}, columns=_predictions)
+RANK_DOOR = Door(limits={"y_true": MAX_LABELS, "predictions": MAX_LABELS}, optional=("cluster",), columns=_predictions)
 
 
 def _positive_bits(table: Table, options: Options, what: str) -> dict[str, np.ndarray]:
@@ -102,11 +102,19 @@ def rank_from_counts(table: Table, options: Options) -> Ranking:
     >>> r.best, r.method
     ('a', 'exact')
     """
-    bits = _positive_bits(table, options, "a ranking")
+    ids = table.values.get("cluster")
+    bits = _positive_bits(
+        replace(table, values={k: v for k, v in table.values.items() if k != "cluster"}), options, "a ranking"
+    )
     truth = bits.pop("y_true")
     names = [str(argument_key(arg)) for arg in bits]
     k = len(names)
     pattern = (np.stack(list(bits.values())).astype(np.int64) << np.arange(k)[:, None]).sum(axis=0)
     cells_pos = np.bincount(pattern[truth], weights=table.n[truth], minlength=2**k).astype(np.int64)
     cells_neg = np.bincount(pattern[~truth], weights=table.n[~truth], minlength=2**k).astype(np.int64)
-    return rank_cells(names, cells_pos, cells_neg, replace(options, positive=True))
+    ranking = rank_cells(names, cells_pos, cells_neg, replace(options, positive=True))
+    if ids is None:
+        return ranking
+    said = list(bits.values())
+    clustered = clustered_classifiers(options.metric.name, names, truth, said, label_array(ids), table.n)
+    return replace(ranking, _cluster=clustered)
