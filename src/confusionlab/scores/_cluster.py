@@ -35,18 +35,14 @@ __all__ = ["ClusteredAuc", "clustered_auc", "obuchowski"]
 OBUCHOWSKI = "Obuchowski (1997) clustered variance, logit scale"
 
 
-def _placement(sorted_values: np.ndarray, sorted_weights: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """Σ weights of the values below ``at`` plus half the weights equal to it."""
-    cumulative = np.concatenate([[0.0], np.cumsum(sorted_weights)])
-    below = cumulative[np.searchsorted(sorted_values, at, "left")]
-    upto = cumulative[np.searchsorted(sorted_values, at, "right")]
-    return (below + upto) / 2.0
-
-
 def obuchowski(
     is_pos: np.ndarray, scores: np.ndarray, codes: np.ndarray, n_clusters: int, weights: np.ndarray | None = None
 ) -> tuple[float, float]:
     """``(AUC, Obuchowski's variance)`` of scores in clusters (module docstring for the formulas).
+
+    One sort: on the sorted scores every tie block's positives and negatives are counted, each
+    positive's V10 is (negatives below its block + half its block's) / N and each negative's V01
+    (positives above its block + half its block's) / M; the cluster sums are weighted bincounts.
 
     Parameters
     ----------
@@ -72,18 +68,21 @@ def obuchowski(
     (0.8889, 0.04938)
     """
     w = np.ones(scores.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
-    pos, neg = is_pos, ~is_pos
-    order_neg = np.argsort(scores[neg], kind="stable")
-    order_pos = np.argsort(scores[pos], kind="stable")
-    neg_sorted, neg_w = scores[neg][order_neg], w[neg][order_neg]
-    pos_sorted, pos_w = scores[pos][order_pos], w[pos][order_pos]
+    order = np.argsort(scores, kind="stable")
+    ordered = scores[order]
+    pos_sorted = is_pos[order]
+    w_sorted = w[order]
+    block = np.concatenate([[0], np.cumsum(ordered[1:] != ordered[:-1])])
+    pos_w = np.bincount(block, weights=w_sorted * pos_sorted)
+    neg_w = np.bincount(block, weights=w_sorted * ~pos_sorted)
     m, n = float(pos_w.sum()), float(neg_w.sum())
-    v10 = _placement(neg_sorted, neg_w, scores[pos]) / n  # negatives beaten by each positive
-    v01 = (m - _placement(pos_sorted, pos_w, scores[neg])) / m  # positives beating each negative
-    v10_i = np.bincount(codes[pos], weights=w[pos] * v10, minlength=n_clusters)
-    v01_i = np.bincount(codes[neg], weights=w[neg] * v01, minlength=n_clusters)
-    m_i = np.bincount(codes[pos], weights=w[pos], minlength=n_clusters)
-    n_i = np.bincount(codes[neg], weights=w[neg], minlength=n_clusters)
+    neg_below = np.cumsum(neg_w) - neg_w / 2.0  # negatives below the block + half the block's
+    pos_above = m - np.cumsum(pos_w) + pos_w / 2.0  # positives above the block + half the block's
+    c_sorted = codes[order]
+    v10_i = np.bincount(c_sorted, weights=w_sorted * pos_sorted * neg_below[block] / n, minlength=n_clusters)
+    v01_i = np.bincount(c_sorted, weights=w_sorted * ~pos_sorted * pos_above[block] / m, minlength=n_clusters)
+    m_i = np.bincount(c_sorted, weights=w_sorted * pos_sorted, minlength=n_clusters)
+    n_i = np.bincount(c_sorted, weights=w_sorted * ~pos_sorted, minlength=n_clusters)
     auc = float(v10_i.sum() / m)
     i = n_clusters
     if i < 2:
