@@ -17,7 +17,12 @@ Type-I error at α = 0.05 of the paired comparison of two classifiers with the s
 ``compare_paired`` interval excludes 0), clustered (``compare_paired(..., cluster=).p_value() <
 0.05``) and the cluster bootstrap (its percentile interval of A − B excludes 0).
 
-    PYTHONPATH=src .venv/bin/python benchmarks/coverage_cluster.py --reps 200
+``--part size`` measures the clustered test alone with more test sets (the computation
+``compare_paired(..., cluster=).p_value()`` runs, without the posterior it also builds).
+
+    PYTHONPATH=src .venv/bin/python benchmarks/coverage_cluster.py --reps 100 --part coverage
+    PYTHONPATH=src .venv/bin/python benchmarks/coverage_cluster.py --reps 200 --part type1
+    PYTHONPATH=src .venv/bin/python benchmarks/coverage_cluster.py --reps 1000 --part size
 """
 
 from __future__ import annotations
@@ -121,18 +126,41 @@ def type_one(reps: int, seed: int, resamples: int) -> None:
         print(f"{icc:>4} {c:>4} {'equal' if equal else 'unequal':>7} {cols}", flush=True)
 
 
+def size(reps: int, seed: int) -> None:
+    from confusionlab.paired._cluster import clustered_classifiers
+
+    print("\nsize at alpha = 0.05 of the cluster-level test alone (accuracy / f1)")
+    print(f"{'ICC':>4} {'C':>4} {'sizes':>7} {'accuracy':>9} {'f1':>9}")
+    for icc, c, equal in itertools.product((0.0, 0.1, 0.3, 0.7), (10, 50, 200), (True, False)):
+        rng = np.random.default_rng([seed, 11, int(icc * 10), c, equal])
+        rejections = dict.fromkeys(("accuracy", "f1"), 0)
+        done = 0
+        while done < reps:
+            y, (a, b), cluster = _test_set(rng, c, icc, equal, classifiers=2)
+            if y.min() == y.max():
+                continue
+            done += 1
+            for m in rejections:
+                tested = clustered_classifiers(m, ["A", "B"], y == 1, [a == 1, b == 1], cluster)
+                rejections[m] += tested.p_value(0, 1) < 0.05
+        cols = " ".join(f"{rejections[m] / reps:>9.3f}" for m in ("accuracy", "f1"))
+        print(f"{icc:>4} {c:>4} {'equal' if equal else 'unequal':>7} {cols}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--reps", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--resamples", type=int, default=1000)
-    parser.add_argument("--part", choices=("coverage", "type1", "both"), default="both")
+    parser.add_argument("--part", choices=("coverage", "type1", "size", "both"), default="both")
     args = parser.parse_args()
     start = time.perf_counter()
     if args.part in ("coverage", "both"):
         coverage(args.reps, args.seed, args.resamples)
     if args.part in ("type1", "both"):
         type_one(args.reps, args.seed, args.resamples)
+    if args.part == "size":
+        size(args.reps, args.seed)
     print(f"\n{args.reps} test sets a row; {time.perf_counter() - start:.0f} s")
 
 

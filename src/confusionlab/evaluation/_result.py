@@ -145,7 +145,8 @@ class Evaluation(Result):
     ``lower``/``upper`` of :meth:`to_frame` are cluster-robust delta-method intervals
     (:attr:`interval_method`), and :attr:`icc`, :attr:`design_effect` and
     :attr:`effective_size` say how much the clustering costs; without it the rows are assumed
-    independent.
+    independent. :meth:`distribution`, :meth:`plot`, the view and the page's figure still show the
+    independent-rows distributions (the page's table has the clustered intervals).
 
     Examples
     --------
