@@ -13,7 +13,8 @@ rows independent), clustered (``cluster=``, the cluster-robust delta method) and
 bootstrap (percentile, 1,000 resamples of clusters, :func:`confusionlab.models.cluster.cluster_bootstrap`).
 
 Type-I error at α = 0.05 of the paired comparison of two classifiers with the same true metric
-(both right with probability p_c in cluster c, independently given p_c): naive (the default
+(each draws its own accuracy per cluster from the same Beta: some clusters favour A, others B,
+as topics favour one model or another; the same ICC ρ): naive (the default
 ``compare_paired`` interval excludes 0), clustered (``compare_paired(..., cluster=).p_value() <
 0.05``) and the cluster bootstrap (its percentile interval of A − B excludes 0).
 
@@ -54,7 +55,10 @@ def _test_set(rng: np.random.Generator, n_clusters: int, icc: float, equal: bool
     skill = np.repeat(_beta(rng, ACCURACY, icc, n_clusters), sizes)
     prevalence = np.repeat(_beta(rng, PREVALENCE, icc, n_clusters), sizes)
     y = (rng.random(cluster.size) < prevalence).astype(int)
-    preds = [np.where(rng.random(cluster.size) < skill, y, 1 - y) for _ in range(classifiers)]
+    preds = [np.where(rng.random(cluster.size) < skill, y, 1 - y)]
+    for _ in range(classifiers - 1):  # each classifier its own accuracy per cluster, all from one Beta
+        skill = np.repeat(_beta(rng, ACCURACY, icc, n_clusters), sizes)
+        preds.append(np.where(rng.random(cluster.size) < skill, y, 1 - y))
     return y, preds, cluster
 
 
