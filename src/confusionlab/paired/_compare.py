@@ -294,7 +294,11 @@ def compare_paired(
         C/(C − 1)·Σ u_c², Student's t with C − 1 degrees of freedom — and
         :meth:`~PairedComparison.p_value` the cluster-level t-test of no difference; the
         result reports :attr:`~PairedComparison.icc`, :attr:`~PairedComparison.design_effect`
-        and :attr:`~PairedComparison.effective_size`. ``target="true_value"`` only.
+        and :attr:`~PairedComparison.effective_size`. ``target="true_value"`` only. Measured
+        (``benchmarks/coverage_cluster.py``, beta-binomial clusters, equal true metrics): the
+        test's size was 0.034–0.068 at α = 0.05 over ICC 0 to 0.7 and 10 to 200 clusters, where
+        the default interval of independent rows declared a difference in 16–20 % of the test sets
+        at ICC 0.1, 24–34 % at 0.3 and 44–57 % at 0.7.
 
     Returns
     -------
