@@ -172,3 +172,24 @@ def test_data_frame_missing_cluster_is_refused_by_name():
     frame = pd.DataFrame({"y": [1, 0, 1, 0], "p": [1, 0, 0, 0], "pid": [1.0, None, 2.0, 2.0]})
     with pytest.raises(cl.InvalidParameterError, match="cluster"):
         cl.evaluate("y", "p", data=frame, cluster="pid")
+
+
+def test_grouped_data_frame_path_equals_the_arrays():
+    y, pred, cluster = _data(9)
+    groups = np.where(cluster % 2 == 0, "even", "odd")
+    frame = pd.DataFrame({"y": y, "p": pred, "g": groups, "c": cluster})
+    by_data = cl.evaluate("y", "p", data=frame, groups="g", cluster="c", metrics=["f1", "mcc"])
+    by_arrays = cl.evaluate(y, pred, groups=groups, cluster=cluster, metrics=["f1", "mcc"])
+    for g in ("even", "odd", None):
+        for metric in ("f1", "mcc"):
+            assert by_data.interval_of(metric, group=g) == pytest.approx(by_arrays.interval_of(metric, group=g))
+
+
+def test_per_cluster_tables_beyond_the_memory_limit_are_refused_first():
+    y, pred, cluster = _data(10, n_clusters=200)
+    cl.set_memory_limit("64K")
+    try:
+        with pytest.raises(cl.TooLargeError, match="cluster= with 200 clusters"):
+            cl.evaluate(y, pred, cluster=cluster, groups=cluster % 50)
+    finally:
+        cl.set_memory_limit(None)
