@@ -1,4 +1,4 @@
-# ConfusionLab — set-up and tests. User-facing targets: install, lab, test.
+# ConfusionLab — set-up and tests. User-facing targets: install, lab, test, docs.
 # Needs Python 3.11 (or python3), Node 20 with npm, and (for browser tests) Chromium.
 
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
@@ -33,10 +33,26 @@ $(PIP_STAMP): $(BIN)/python pyproject.toml | $(BUNDLE)
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	@touch $@
 
-## lab: install, then open JupyterLab on the tour notebook.
+## lab: .venv with the package editable + [notebooks] and JupyterLab only (no test tools, no Spark,
+## no browser), then JupyterLab on the tour notebook, without Jupyter's news and update checks.
 # (--allow-root only when run as root, e.g. in a container.)
-lab: install
-	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) --LabApp.default_url=/lab/tree/notebooks/01_tour.ipynb
+LAB_STAMP := $(VENV)/.confusionlab-lab-install
+LAB_FLAGS := --LabApp.default_url=/lab/tree/notebooks/01_tour.ipynb --LabApp.news_url=None \
+	--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate
+lab: $(LAB_STAMP) $(BUNDLE)
+	@echo "make lab: starting JupyterLab on notebooks/01_tour.ipynb (Ctrl-C twice stops it)"
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_FLAGS)
+
+# After `make install` the venv holds the lab already ([dev] includes [notebooks] and JupyterLab).
+$(LAB_STAMP): $(BIN)/python pyproject.toml | $(BUNDLE)
+	@if [ -f $(PIP_STAMP) ] && [ $(PIP_STAMP) -nt pyproject.toml ]; then \
+	  echo "make lab: .venv has [dev] from make install, which includes the lab"; \
+	else \
+	  echo "make lab: step 1/2, upgrading pip" && $(BIN)/python -m pip install --upgrade pip && \
+	  echo "make lab: step 2/2, installing confusionlab (editable) with [notebooks] and JupyterLab" && \
+	  $(BIN)/python -m pip install -e ".[notebooks]" "jupyterlab>=4.1"; \
+	fi
+	@touch $@
 
 ## test: install, then every test (ruff, pytest incl. notebooks and browser, vitest).
 test: install

@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy import stats
 
+from .._deps import require
 from .._result import Result, new_figure
 from .._validation import (
     check_choice,
@@ -340,7 +341,7 @@ class MetricDistribution(Result):
 
     def to_frame(self) -> Any:
         """One row per distinct value: ``value``, ``pmf``, ``cdf`` (of the retained mass) and ``multiplicity``."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         return pd.DataFrame(
             {

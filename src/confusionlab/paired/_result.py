@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._deprecation import renamed_attribute
+from .._deps import require
 from .._result import Result
 from .._validation import TooLargeError, check_confidence, check_int, check_margin
 from ..distribution import MetricDistribution, metric_distribution
@@ -272,7 +273,7 @@ class PairedComparison(ClusteredComparison, Result):
         The rows ``A`` and ``B`` are :attr:`distribution_a` and :attr:`distribution_b`, the
         row ``A − B`` is :attr:`difference` (whose interval is :meth:`interval`).
         """
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         c = check_confidence(confidence)
         rows = {}
