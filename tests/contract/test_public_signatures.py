@@ -4,7 +4,7 @@ The walk (scikit-learn's ``sklearn/tests/test_public_functions.py`` is the model
 public function of :mod:`confusionlab` and of its job subpackages, and every public method of
 every public result class. Wherever a shared argument appears (``target``, ``prior``,
 ``confidence``, ``random_state``, ``n_draws``, ``n_resamples``, ``data``, ``groups``,
-``positive``, ``tolerance``, ``on_undefined``) it checks:
+``positive``, ``tolerance``, ``on_undefined``, ``cluster``) it checks:
 
 * its default is the one :mod:`confusionlab.models.defaults` records (the entry point's own
   row of :data:`~confusionlab.models.defaults.DEFAULTS`, else
@@ -50,6 +50,7 @@ SHARED = (
     "positive",
     "tolerance",
     "on_undefined",
+    "cluster",
 )
 #: A method taking one of these asks its own question or draws: it has its row in the table.
 QUESTION = ("target", "prior", "random_state", "n_draws", "n_resamples")
@@ -66,6 +67,7 @@ INVALID = {
     "positive": "no-such-class",
     "groups": ["a", "b", "c"],
     "data": 42,
+    "cluster": ["a", "b", "c"],
 }
 
 
@@ -277,8 +279,8 @@ CALLS = {
     "bias.report_each_value": lambda **kw: cl.bias.report_each_value(
         **{"data": _BIAS_FRAME, **kw}, label="y", positive_values=[1], facet="sex"
     ),
-    "evaluate_items": lambda **kw: cl.evaluate_items(_SCORE, cluster=_FRAME["g"], **kw),
-    "compare_items": lambda **kw: cl.compare_items(_PRED_A, _PRED_B, cluster=_FRAME["g"], **kw),
+    "evaluate_items": lambda **kw: cl.evaluate_items(_SCORE, **{"cluster": _FRAME["g"], **kw}),
+    "compare_items": lambda **kw: cl.compare_items(_PRED_A, _PRED_B, **{"cluster": _FRAME["g"], **kw}),
     "pass_at_k": lambda **kw: cl.pass_at_k(_PRED_A, item=np.repeat(np.arange(5), 4), k=2, **kw),
     "stability.stability": lambda **kw: cl.stability.stability(_REFITS, _PRED_A, "nominal", **kw),
     "stability.phi": lambda **kw: cl.stability.phi(_REFITS, _Y, "nominal", **kw),

@@ -16,6 +16,7 @@ import numpy as np
 from .._tables import MAX_GROUPS, MAX_LABELS, Door, Table, label_array
 from .._validation import InvalidParameterError, check_labels_not_scores
 from ..labels import code_groups
+from ._clustered import check_clusterable, clustered_counts
 from ._labels import ALL, _classes
 from ._options import Options, check_simplex_fits, check_target_model, positive_and_metrics
 from ._result import Evaluation
@@ -23,7 +24,9 @@ from ._result import Evaluation
 __all__ = ["DOOR", "evaluate_data", "from_counts"]
 
 
-def _columns(options: Options, *, y_true: Any, y_pred: Any = None, groups: Any = None, refits: Any = None) -> dict:
+def _columns(
+    options: Options, *, y_true: Any, y_pred: Any = None, groups: Any = None, refits: Any = None, cluster: Any = None
+) -> dict:
     """evaluate's column arguments; ``refits`` (per object) and a missing ``y_pred`` refused."""
     if refits is not None:
         raise InvalidParameterError(
@@ -33,13 +36,15 @@ def _columns(options: Options, *, y_true: Any, y_pred: Any = None, groups: Any =
     if y_pred is None:
         raise InvalidParameterError('with data=, give y_pred, the column of predicted labels (y_pred="pred")')
     check_target_model(options)
-    return {"y_true": y_true, "y_pred": y_pred, "groups": groups}
+    return {"y_true": y_true, "y_pred": y_pred, "groups": groups, "cluster": cluster}
 
 
 #: evaluate's ``data=`` door: labels of at most :data:`MAX_LABELS` values (scores or a row id
 #: refused before counting), at most :data:`MAX_GROUPS` groups.
 DOOR = Door(
-    limits={"y_true": MAX_LABELS, "y_pred": MAX_LABELS, "groups": MAX_GROUPS}, optional=("groups",), columns=_columns
+    limits={"y_true": MAX_LABELS, "y_pred": MAX_LABELS, "groups": MAX_GROUPS},
+    optional=("groups", "cluster"),
+    columns=_columns,
 )
 
 
@@ -90,6 +95,12 @@ def from_counts(table: Table, options: Options) -> Evaluation:
             )
         group_names = [*names, ALL]
         n_real = len(names)
+    clustered = None
+    if "cluster" in table.values:
+        check_clusterable(positive_index, chosen, refits=False)
+        ids = label_array(table.values["cluster"])
+        g_rows = g_codes if grouped else None
+        clustered = clustered_counts(ids, t_codes, p_codes, positive_index, g_rows, n_real, weights=table.n)  # type: ignore[arg-type]
     tables = np.zeros((n_real, k, k), dtype=np.int64)
     np.add.at(tables, (g_codes, t_codes, p_codes), table.n)
     if grouped:
@@ -104,6 +115,7 @@ def from_counts(table: Table, options: Options) -> Evaluation:
         t_codes=np.zeros(0, dtype=np.int64),
         group_codes=None,
         metrics=chosen,
+        clustered=clustered,
         **options.evaluation_arguments(),
     )
     if options.method == "exact":  # the whole test set's lattice is the largest: refuse it now, as evaluate does

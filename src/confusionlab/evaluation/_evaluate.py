@@ -15,6 +15,7 @@ from .._validation import (
     check_labels_not_scores,
 )
 from ..models import TABLE_PRIOR, TRUE_VALUE_PRIOR
+from ._clustered import check_clusterable, clustered_counts
 from ._data import DOOR, from_counts
 from ._labels import _as_refits, _classes, _codes, _counter, _group_codes
 from ._options import (
@@ -48,6 +49,7 @@ def evaluate(
     min_class_size: int = 10,
     progress: bool | None = None,
     data: Any = None,
+    cluster: Any = None,
 ) -> Evaluation:
     """Evaluate a classifier's predictions: how sure, for whom, would a refit agree?
 
@@ -116,6 +118,16 @@ def evaluate(
         pandas, polars, pyarrow, DuckDB, Dask or PySpark: then ``y_true``, ``y_pred`` and
         ``groups`` are column names, and the count table is computed by the engine
         (``evaluation/_data.py``; the same numbers; no ``refits``).
+    cluster : array-like, optional
+        A cluster id per object (a column name with ``data=``): objects of one cluster (one
+        patient's scans, one passage's questions) are not independent. Without it the objects
+        are assumed independent, and with clustered objects every interval is too narrow.
+        With it, :meth:`Evaluation.interval`, :meth:`~Evaluation.interval_of` and the
+        ``lower``/``upper`` of :meth:`~Evaluation.to_frame` are the cluster-robust delta-method
+        intervals (:attr:`Evaluation.interval_method`; Notes), and the evaluation reports
+        :attr:`~Evaluation.icc`, :attr:`~Evaluation.design_effect` and
+        :attr:`~Evaluation.effective_size`; :meth:`~Evaluation.distribution` stays the
+        independent-rows posterior. Binary metrics of one ``y_pred`` (no refits, no macro averages).
 
     Returns
     -------
@@ -168,6 +180,19 @@ def evaluate(
     (rates 0.7, balanced classes) at N = 30 to 100: 77–90 % under every prior studied,
     89–90 % under the default. Read it as a posterior, not a guarantee.
 
+    With ``cluster=``, the interval of each metric f(TP, FN, FP, TN) is
+    f ± t·SE with Student's t of C − 1 degrees of freedom (C clusters), SE² = C/(C − 1)·Σ_c u_c²
+    and u_c = ∇f·t_c the cluster's linearised contribution from its counts t_c (the delta
+    method; for accuracy it equals statsmodels' cluster-robust CR1 error of the mean), clipped
+    to the metric's range. It is a frequentist interval for the true value — the metric in the
+    population of clusters the test clusters came from — and assumes independent clusters,
+    not independent rows; its width follows the effective size (N / design effect), not N.
+    Its coverage was measured by simulation (beta-binomial clusters, ``benchmarks/coverage_cluster.py``,
+    table in ``benchmarks/RESULTS.md``; ICC 0 to 0.7, 10 to 200 clusters): the 95 % clustered
+    interval of accuracy, F1 and MCC covered 90–99 % from 50 clusters on, 90–97 % with 10 clusters
+    up to ICC 0.3 and 82–88 % with 10 clusters at ICC 0.7; the default interval of independent
+    rows covered 72–91 % at ICC 0.1, 57–72 % at ICC 0.3 and 40–55 % at ICC 0.7.
+
     Examples
     --------
     >>> ev = evaluate([1, 1, 0, 0, 1, 0, 1, 0], [1, 0, 0, 0, 1, 1, 1, 0])
@@ -179,6 +204,9 @@ def evaluate(
     >>> ev = evaluate([1, 1, 0, 0, 1, 0, 1, 0], [1, 0, 0, 0, 1, 1, 1, 0], target="next_test_set")
     >>> round(ev.distribution("recall").mean(), 3)
     0.667
+    >>> ev = evaluate([1, 1, 0, 0, 1, 0, 1, 0], [1, 0, 0, 0, 1, 1, 1, 0], cluster=[1, 1, 2, 2, 3, 3, 4, 4])
+    >>> ev.interval_method, round(ev.icc, 3), round(ev.design_effect, 3)
+    ('cluster-robust delta method (t, C - 1 df)', -0.2, 0.8)
     """
     opts = check_options(
         model=model,
@@ -194,7 +222,9 @@ def evaluate(
         positive=positive,
     )
     if data is not None:  # data= with column names: the table counted by the data's own engine
-        return from_counts(DOOR(data, opts, y_true=y_true, y_pred=y_pred, groups=groups, refits=refits), opts)
+        return from_counts(
+            DOOR(data, opts, y_true=y_true, y_pred=y_pred, groups=groups, refits=refits, cluster=cluster), opts
+        )
     t = as_labels(y_true, "y_true")
     m = t.shape[0]
     if m < 2:
@@ -229,6 +259,11 @@ def evaluate(
     count = _counter(t_codes, group_codes, group_names, classes, n_vectors)
     record_tables = count(record) if record is not None else None
     run_tables = np.stack([count(runs[r]) for r in range(runs.shape[0])]) if runs is not None else None
+    clustered = None
+    if cluster is not None:
+        check_clusterable(positive_index, chosen, runs is not None)
+        p_codes = _codes(record, classes).astype(np.int64, copy=False)  # type: ignore[arg-type]
+        clustered = clustered_counts(cluster, t_codes, p_codes, positive_index, group_codes, len(group_names) - 1)  # type: ignore[arg-type]
     evaluation = Evaluation(
         classes=classes,
         positive_index=positive_index,
@@ -239,6 +274,7 @@ def evaluate(
         t_codes=t_codes,
         group_codes=group_codes,
         metrics=chosen,
+        clustered=clustered,
         **opts.evaluation_arguments(),
     )
     if opts.method == "exact":  # the whole test set's lattice is the largest: refuse it now, not at .to_frame()

@@ -18,6 +18,7 @@ from .._validation import InvalidParameterError, check_confidence, check_int
 from ..confusion import ConfusionMatrix
 from ..distribution import MetricDistribution
 from ._budget import KeptDistributions
+from ._clustered import ClusteredCounts, clustered_columns
 from ._distributions import Distributions
 from ._metrics import _REFIT_WORDS, QUESTIONS, _is_macro, metric_label, metric_name, table_values
 
@@ -117,6 +118,13 @@ class Evaluation(Distributions, Result):
 
     Distributions are computed when first asked for and kept (:class:`._distributions.Distributions`).
 
+    With ``cluster=`` (:func:`evaluate`), :meth:`interval`, :meth:`interval_of` and the
+    ``lower``/``upper`` of :meth:`to_frame` are cluster-robust delta-method intervals
+    (:attr:`interval_method`), and :attr:`icc`, :attr:`design_effect` and
+    :attr:`effective_size` say how much the clustering costs; without it the rows are assumed
+    independent. :meth:`distribution`, :meth:`plot`, the view and the page's figure still show the
+    independent-rows distributions (the page's table has the clustered intervals).
+
     Examples
     --------
     >>> from confusionlab import evaluate
@@ -152,6 +160,7 @@ class Evaluation(Distributions, Result):
         min_class_size: int,
         progress: bool = False,
         method: str = "auto",
+        clustered: ClusteredCounts | None = None,
     ) -> None:
         self.classes = classes
         self.positive_index = positive_index
@@ -175,6 +184,7 @@ class Evaluation(Distributions, Result):
         self.n_refits = 0 if run_tables is None else int(run_tables.shape[0])
         self._cache: dict[tuple[Any, ...], Any] = {}
         self._kept = KeptDistributions(self._cache)
+        self._clustered = clustered
 
     @property
     def n_samples(self) -> int:
@@ -307,8 +317,36 @@ class Evaluation(Distributions, Result):
     interval.__signature__ = _INTERVAL  # type: ignore[attr-defined]
 
     def interval_of(self, metric: str, confidence: float = 0.95, group: Any = None) -> tuple[float, float]:
-        """Central ``confidence`` interval of :meth:`distribution` of any ``metric`` on ``group``."""
+        """Central ``confidence`` interval of :meth:`distribution` of any ``metric`` on ``group``
+        (with ``cluster=``: its cluster-robust interval, :attr:`interval_method`)."""
+        if self._clustered is not None:
+            name = self._binary(metric_name(metric, "metric")).name
+            return self._clustered.interval(name, check_confidence(confidence), self._group_index(group))
         return self.distribution(metric, group).interval(check_confidence(confidence))
+
+    # ------------------------------------------------------------------ clusters
+    @property
+    def interval_method(self) -> str:
+        """How :meth:`interval` was computed: the independent-rows posterior's central interval, or
+        with ``cluster=`` the cluster-robust delta method."""
+        return "posterior (independent rows)" if self._clustered is None else self._clustered.method
+
+    @property
+    def icc(self) -> float:
+        """With ``cluster=``: the ANOVA intraclass correlation of the rows' correctness (NaN without)."""
+        return float("nan") if self._clustered is None else self._clustered.icc(len(self.groups) - 1)
+
+    @property
+    def design_effect(self) -> float:
+        """With ``cluster=``: 1 + (Σ n_c²/N − 1)·ICC, the variance inflation of clustering (1 without)."""
+        return 1.0 if self._clustered is None else self._clustered.design_effect(len(self.groups) - 1)
+
+    @property
+    def effective_size(self) -> float:
+        """The number of independent rows the test set is worth: N / :attr:`design_effect`."""
+        if self._clustered is None:
+            return float(self.sizes()["objects"])
+        return self._clustered.effective_size(len(self.groups) - 1)
 
     def decompose(self, metric: str, group: Any = None, *, by_group: bool = False) -> dict[Any, Any]:
         """Law-of-total-variance split of the metric's spread.
@@ -463,6 +501,8 @@ class Evaluation(Distributions, Result):
         frame |= columns | {key: np.tile(column.astype(np.int64), k) for key, column in sizes.items()}
         frame["too_small"] = np.concatenate(small) if small else np.zeros(0, dtype=bool)
         frame["target"] = [self.target] * len(frame["too_small"])
+        if self._clustered is not None:
+            return clustered_columns(pd.DataFrame(frame), self._clustered, self.groups, confidence)
         return pd.DataFrame(frame)
 
     def table(self, metrics: Sequence[str] | None = None, confidence: float = 0.95) -> Any:
@@ -559,9 +599,12 @@ class Evaluation(Distributions, Result):
         scored = _REFIT_WORDS[self.target] if self.n_refits else ""
         d = self.distribution(name)
         how = "" if d.method == "exact" else f", {d.method}: cdf within {d.cdf_error:.2g} of the exact one"
+        basis = f"{self.model} model{how}"
+        if self._clustered is not None:
+            basis = f"{self.interval_method}, effective size {self.effective_size:,.0f}"
         return (
             f"{metric_label(name)} = {self.value_of(name):.3g}{refits} on {self.sizes()['objects']:,} test objects; "
-            f"{answer}{scored} between {lo:.3g} and {hi:.3g} ({confidence:.0%} interval, {self.model} model{how})."
+            f"{answer}{scored} between {lo:.3g} and {hi:.3g} ({confidence:.0%} interval, {basis})."
         )
 
     def __repr__(self) -> str:

@@ -91,6 +91,7 @@ SHARED_DEFAULTS: Mapping[str, Any] = MappingProxyType(
         "groups": None,
         "data": None,
         "on_undefined": "raise",
+        "cluster": None,
     }
 )
 

@@ -13,12 +13,14 @@ from typing import Any
 from .._deprecation import renamed_arguments
 from .._validation import (
     DEFAULT_TOLERANCE,
+    InvalidParameterError,
     TooLargeError,
     check_random_state,
     memory_limit,
 )
 from ..metrics import Metric
 from ._checks import check_observed_class, check_test_set_size
+from ._cluster import clustered_classifiers, paired_cells, positive_bits
 from ._counts import PairedCounts
 from ._engine import ExactEngine, MonteCarloEngine, TrueValueEngine
 from ._model import box_points_estimate, cell_windows, count_joint, joint_bytes, table_shape
@@ -221,6 +223,7 @@ def compare_paired(
     random_state: Any = 0,
     target: str = "true_value",
     data: Any = None,
+    cluster: Any = None,
 ) -> PairedComparison:
     """Is classifier A better than B on the metric, given both were scored on the same test set?
 
@@ -280,6 +283,22 @@ def compare_paired(
         pandas, polars, pyarrow, DuckDB, Dask or PySpark: then ``y_true``, ``pred_a`` and
         ``pred_b`` are column names and the agreement cells are counted by the engine
         (``paired/_data.py``; the same numbers).
+    cluster : array-like, optional
+        A cluster id per example (a column name with ``data=``): examples of one cluster (one
+        patient, one passage) are not independent. Without it the examples are assumed
+        independent, and with clustered examples the interval is too narrow and a difference
+        is declared too often. With it, :meth:`~PairedComparison.interval` (and
+        :meth:`~PairedComparison.verdict`, the ``lower``/``upper`` of
+        :meth:`~PairedComparison.to_frame`) is the cluster-robust delta-method interval of the
+        true difference — u_c = ∇f(T_A)·t_{A,c} − ∇f(T_B)·t_{B,c} per cluster, SE² =
+        C/(C − 1)·Σ u_c², Student's t with C − 1 degrees of freedom — and
+        :meth:`~PairedComparison.p_value` the cluster-level t-test of no difference; the
+        result reports :attr:`~PairedComparison.icc`, :attr:`~PairedComparison.design_effect`
+        and :attr:`~PairedComparison.effective_size`. ``target="true_value"`` only. Measured
+        (``benchmarks/coverage_cluster.py``, beta-binomial clusters, equal true metrics): the
+        test's size was 0.034–0.068 at α = 0.05 over ICC 0 to 0.7 and 10 to 200 clusters, where
+        the default interval of independent rows declared a difference in 16–20 % of the test sets
+        at ICC 0.1, 24–34 % at 0.3 and 44–57 % at 0.7.
 
     Returns
     -------
@@ -336,8 +355,20 @@ def compare_paired(
         target=target,
         stacklevel=3,
     )
+    if cluster is not None and options.target != "true_value":
+        raise InvalidParameterError(
+            "cluster= gives the interval of the true difference (target='true_value'); a next test set of "
+            "clustered examples would need its clusters' sizes"
+        )
     if data is not None:  # data= with column names: the cells counted by the data's own engine
         from ._data import COMPARE_DOOR, compare_from_counts
 
-        return compare_from_counts(COMPARE_DOOR(data, options, y_true=y_true, pred_a=pred_a, pred_b=pred_b), options)
-    return from_cells(PairedCounts.from_predictions(y_true, pred_a, pred_b, positive=positive), options)
+        table = COMPARE_DOOR(data, options, y_true=y_true, pred_a=pred_a, pred_b=pred_b, cluster=cluster)
+        return compare_from_counts(table, options)
+    if cluster is None:
+        return from_cells(PairedCounts.from_predictions(y_true, pred_a, pred_b, positive=positive), options)
+    truth, said = positive_bits(y_true, {"pred_a": pred_a, "pred_b": pred_b}, positive)
+    clustered = clustered_classifiers(options.metric.name, ["A", "B"], truth, said, cluster)
+    result = from_cells(PairedCounts.from_cells(paired_cells(clustered)), options)
+    result._cluster = clustered
+    return result

@@ -20,6 +20,7 @@ from .._tables import MAX_LABELS, Door, Table, argument_key, label_array
 from .._validation import InvalidParameterError
 from ..labels import distinct_labels, labels_equal, positive_label
 from ._checks import check_binary_labels
+from ._cluster import clustered_classifiers
 from ._compare import PairedComparison, from_cells
 from ._counts import PairedCounts
 from ._options import Options
@@ -28,10 +29,10 @@ from ._ranking import MAX_CLASSIFIERS, Ranking, rank_cells
 __all__ = ["COMPARE_DOOR", "RANK_DOOR", "compare_from_counts", "rank_from_counts"]
 
 #: compare_paired's ``data=`` door: three label columns of at most :data:`MAX_LABELS` values each.
-COMPARE_DOOR = Door(limits=dict.fromkeys(("y_true", "pred_a", "pred_b"), MAX_LABELS))
+COMPARE_DOOR = Door(limits=dict.fromkeys(("y_true", "pred_a", "pred_b"), MAX_LABELS), optional=("cluster",))
 
 
-def _predictions(options: Options, *, y_true: Any, predictions: Any) -> dict[str, Any]:
+def _predictions(options: Options, *, y_true: Any, predictions: Any, cluster: Any = None) -> dict[str, Any]:
     """rank_models' column arguments: ``y_true`` and ``predictions[name]`` per classifier (a list: each
     column its own name)."""
     if isinstance(predictions, (list, tuple)):
@@ -42,11 +43,11 @@ def _predictions(options: Options, *, y_true: Any, predictions: Any) -> dict[str
             f"or lists the columns; got {type(predictions).__name__}"
         )
     check_classifiers(predictions, MAX_CLASSIFIERS)
-    return {"y_true": y_true} | {f"predictions[{k!r}]": v for k, v in predictions.items()}
+    return {"y_true": y_true, "cluster": cluster} | {f"predictions[{k!r}]": v for k, v in predictions.items()}
 
 
 #: rank_models' ``data=`` door: ``y_true`` and one label column per classifier.
-RANK_DOOR = Door(limits={"y_true": MAX_LABELS, "predictions": MAX_LABELS}, columns=_predictions)
+RANK_DOOR = Door(limits={"y_true": MAX_LABELS, "predictions": MAX_LABELS}, optional=("cluster",), columns=_predictions)
 
 
 def _positive_bits(table: Table, options: Options, what: str) -> dict[str, np.ndarray]:
@@ -73,12 +74,18 @@ def compare_from_counts(table: Table, options: Options) -> PairedComparison:
     >>> r.method, round(r.value, 3), round(r.prob_greater, 3)
     ('exact', 0.15, 0.793)
     """
-    bits = _positive_bits(table, options, "a paired comparison")
+    ids = table.values.get("cluster")
+    labels = replace(table, values={k: v for k, v in table.values.items() if k != "cluster"})
+    bits = _positive_bits(labels, options, "a paired comparison")
     t, a, b = bits["y_true"], bits["pred_a"], bits["pred_b"]
     column = np.select([a & b, a & ~b, ~a & b], [0, 1, 2], 3)
     cells = np.zeros((2, 4), dtype=np.int64)
     np.add.at(cells, (np.where(t, 0, 1), column), table.n)
-    return from_cells(PairedCounts.from_cells(cells), options)
+    result = from_cells(PairedCounts.from_cells(cells), options)
+    if ids is not None:
+        cluster = label_array(ids)
+        result._cluster = clustered_classifiers(options.metric.name, ["A", "B"], t, [a, b], cluster, table.n)
+    return result
 
 
 def rank_from_counts(table: Table, options: Options) -> Ranking:
@@ -95,11 +102,19 @@ def rank_from_counts(table: Table, options: Options) -> Ranking:
     >>> r.best, r.method
     ('a', 'exact')
     """
-    bits = _positive_bits(table, options, "a ranking")
+    ids = table.values.get("cluster")
+    bits = _positive_bits(
+        replace(table, values={k: v for k, v in table.values.items() if k != "cluster"}), options, "a ranking"
+    )
     truth = bits.pop("y_true")
     names = [str(argument_key(arg)) for arg in bits]
     k = len(names)
     pattern = (np.stack(list(bits.values())).astype(np.int64) << np.arange(k)[:, None]).sum(axis=0)
     cells_pos = np.bincount(pattern[truth], weights=table.n[truth], minlength=2**k).astype(np.int64)
     cells_neg = np.bincount(pattern[~truth], weights=table.n[~truth], minlength=2**k).astype(np.int64)
-    return rank_cells(names, cells_pos, cells_neg, replace(options, positive=True))
+    ranking = rank_cells(names, cells_pos, cells_neg, replace(options, positive=True))
+    if ids is None:
+        return ranking
+    said = list(bits.values())
+    clustered = clustered_classifiers(options.metric.name, names, truth, said, label_array(ids), table.n)
+    return replace(ranking, _cluster=clustered)

@@ -15,6 +15,7 @@ from .._result import Result, new_figure
 from .._text import as_written
 from .._validation import (
     DEFAULT_TOLERANCE,
+    InvalidParameterError,
     as_labels,
     check_classifiers,
     check_confidence,
@@ -30,6 +31,7 @@ from ..models import agreement_shares, classifier_counts
 from ..models.paired_draws import CHUNK_ENTRIES
 from ..palette import NEUTRAL, PAIR_COLOURS
 from ._checks import check_binary_labels, check_member, check_observed_class, check_test_set_size
+from ._cluster import ClusteredClassifiers, ClusteredRanking, clustered_classifiers
 from ._compare import MAX_BOX_POINTS, exact_points, from_cells
 from ._counts import PairedCounts
 from ._model import cell_prior
@@ -59,7 +61,7 @@ def __getattr__(name: str) -> Any:
 
 
 @dataclass(frozen=True)
-class Ranking(Result):
+class Ranking(ClusteredRanking, Result):
     """Result of :func:`rank_models`: which of k classifiers scored on one test set is best.
 
     It speaks the library's result protocol: :attr:`value` is the mapping classifier →
@@ -100,6 +102,12 @@ class Ranking(Result):
     observed : dict
         Each classifier's metric on the test set.
 
+    With ``cluster=`` (:func:`rank_models`), :meth:`metric_intervals` gives each classifier's
+    cluster-robust interval (:attr:`interval_method`), :attr:`icc`, :attr:`design_effect` and
+    :attr:`effective_size` say what the clustering costs each, :meth:`to_frame` has their
+    columns and :meth:`compare` the pair's clustered comparison; ``prob_best``, ``pairwise`` and
+    the expected ranks stay those of independent rows.
+
     Examples
     --------
     >>> y = [1] * 10 + [0] * 10
@@ -128,6 +136,8 @@ class Ranking(Result):
     target: str = "next_test_set"
     #: What :meth:`compare` needs: the 2**k cells per class and the options of the ranking.
     _setup: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    #: With ``cluster=``: the classifiers' cells per cluster.
+    _cluster: ClusteredClassifiers | None = field(default=None, repr=False, compare=False)
 
     title = "Ranking"
 
@@ -177,6 +187,16 @@ class Ranking(Result):
         columns: dict[str, Any] = {"prob_best": self.prob_best, "expected_rank": self.expected_rank}
         if self.observed:
             columns[self.metric] = self.observed
+        if self._cluster is not None:
+            intervals = self.metric_intervals()
+            columns |= {
+                "lower": {k: v[0] for k, v in intervals.items()},
+                "upper": {k: v[1] for k, v in intervals.items()},
+                "std_error": {k: v.std_error for k, v in intervals.items()},  # type: ignore[attr-defined]
+                "interval_method": dict.fromkeys(self.names, self.interval_method),
+                "icc": self.icc,
+                "design_effect": self.design_effect,
+            }
         frame = pd.DataFrame(columns, index=pd.Index(self.names, name="classifier"))
         return frame.sort_values("expected_rank")
 
@@ -209,7 +229,10 @@ class Ranking(Result):
         """
         i, j = (self.names.index(check_member(x, name, self.names)) for x, name in ((a, "a"), (b, "b")))
         cells_pos, cells_neg = self._setup["cells"]
-        return _compare_pair(cells_pos, cells_neg, i, j, self._setup["options"])
+        comparison = _compare_pair(cells_pos, cells_neg, i, j, self._setup["options"])
+        if self._cluster is not None:
+            comparison._cluster = self._cluster.pair(i, j)
+        return comparison
 
     def view(self, **traits: Any) -> Any:
         """The paired view (:class:`~confusionlab.widgets.paired_view.PairedView`) of the two
@@ -250,6 +273,7 @@ def rank_models(
     method: str = "auto",
     progress: bool | None = None,
     data: Any = None,
+    cluster: Any = None,
 ) -> Ranking:
     """Rank k ≥ 2 classifiers scored on the same test set.
 
@@ -285,6 +309,13 @@ def rank_models(
         pandas, polars, pyarrow, DuckDB, Dask or PySpark: then ``y_true`` is a column name and
         ``predictions`` maps each classifier to its column (or lists the columns); the
         agreement patterns are counted by the engine (``paired/_data.py``; the same numbers).
+    cluster : array-like, optional
+        A cluster id per example (a column name with ``data=``). Without it the examples are
+        assumed independent. With it, :meth:`Ranking.metric_intervals` gives each classifier's
+        cluster-robust delta-method interval of its true metric (as :func:`compare_paired`'s),
+        with :attr:`~Ranking.icc`, :attr:`~Ranking.design_effect` and
+        :attr:`~Ranking.effective_size` per classifier, and :meth:`Ranking.compare` the pair's
+        clustered comparison. ``target="true_value"`` only.
 
     Returns
     -------
@@ -334,10 +365,16 @@ def rank_models(
         progress=progress,
         stacklevel=3,
     )
+    if cluster is not None and options.target != "true_value":
+        raise InvalidParameterError(
+            "cluster= gives intervals of the true metrics (target='true_value'); a next test set of clustered "
+            "examples would need its clusters' sizes"
+        )
     if data is not None:  # data= with column names: the patterns counted by the data's own engine
         from ._data import RANK_DOOR, rank_from_counts
 
-        return rank_from_counts(RANK_DOOR(data, options, y_true=y_true, predictions=predictions), options)
+        table = RANK_DOOR(data, options, y_true=y_true, predictions=predictions, cluster=cluster)
+        return rank_from_counts(table, options)
     names = check_classifiers(predictions, MAX_CLASSIFIERS)
     t = check_labels_not_scores(as_labels(y_true, "y_true"), "y_true")
     preds = [check_labels_not_scores(as_labels(v, f"predictions[{k!r}]"), f"predictions[{k!r}]")
@@ -354,7 +391,10 @@ def rank_models(
     pattern = (bits.astype(np.int64) << np.arange(k)[:, None]).sum(axis=0)
     cells_pos = np.bincount(pattern[truth], minlength=2**k)
     cells_neg = np.bincount(pattern[~truth], minlength=2**k)
-    return rank_cells(names, cells_pos, cells_neg, options)
+    ranking = rank_cells(names, cells_pos, cells_neg, options)
+    if cluster is None:
+        return ranking
+    return replace(ranking, _cluster=clustered_classifiers(options.metric.name, names, truth, list(bits), cluster))
 
 
 def rank_cells(names: list[str], cells_pos: np.ndarray, cells_neg: np.ndarray, options: Options) -> Ranking:

@@ -16,6 +16,7 @@ from .._result import Result
 from .._validation import TooLargeError, check_confidence, check_int, check_margin
 from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import Metric, metric_value
+from ._cluster import ClusteredComparison, clustered_rows, clustered_verdict
 from ._counts import PairedCounts
 from ._difference import difference_distribution
 from ._engine import ExactEngine, MonteCarloEngine
@@ -39,7 +40,7 @@ class PairedJoint:
     mass: np.ndarray
 
 
-class PairedComparison(Result):
+class PairedComparison(ClusteredComparison, Result):
     """How classifier A's metric relates to B's: on a new test set of the same examples, or in
     their true values under ``target="true_value"``.
 
@@ -72,6 +73,12 @@ class PairedComparison(Result):
     n_draws : int or None
         Monte Carlo draws (None when exact). ``draws`` is its old name (it still works,
         with a FutureWarning).
+
+    With ``cluster=`` (:func:`~confusionlab.compare_paired`), :meth:`interval`, the ``lower``
+    and ``upper`` of :meth:`to_frame` and :meth:`verdict` are cluster-robust
+    (:attr:`interval_method`), :meth:`p_value` is the cluster-level test, and :attr:`icc`,
+    :attr:`design_effect`, :attr:`effective_size` say what the clustering costs; the
+    probabilities (``prob_greater``, …) and the distributions stay those of independent rows.
 
     Examples
     --------
@@ -194,7 +201,10 @@ class PairedComparison(Result):
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """Central ``confidence`` interval of the difference A − B (:attr:`difference`): of its true value
-        (``target="true_value"``) or on a new test set (``"next_test_set"``), as :attr:`target` says."""
+        (``target="true_value"``) or on a new test set (``"next_test_set"``), as :attr:`target` says.
+        With ``cluster=``: the cluster-robust delta-method interval of the true difference."""
+        if self._cluster is not None:
+            return tuple(self._cluster.difference(0, 1, check_confidence(confidence)))  # type: ignore[return-value]
         return self.difference.interval(check_confidence(confidence))
 
     # -- decisions -----------------------------------------------------------------------
@@ -229,6 +239,8 @@ class PairedComparison(Result):
         """
         m = check_margin(margin)
         c = check_confidence(confidence)
+        if self._cluster is not None:
+            return clustered_verdict(self.interval(c), m)
         lo_q, hi_q = (1 - c) / 2, (1 + c) / 2
         at_most, below = self._tails(m)
         if at_most < lo_q:
@@ -283,6 +295,8 @@ class PairedComparison(Result):
                 "target": self.target,
             }
         frame = pd.DataFrame.from_dict(rows, orient="index")
+        if self._cluster is not None:
+            frame = clustered_rows(frame, self._cluster, c)
         frame.index.name = self.metric
         frame.attrs["confidence"] = c
         return frame
@@ -318,6 +332,8 @@ class PairedComparison(Result):
         err = f" (Monte Carlo, standard error {self.mc_error:.2g})" if self.mc_error else ""
         question = "in its true value" if self.target == "true_value" else "on a new test set"
         where = "of the true difference" if self.target == "true_value" else "on a new test set"
+        if self._cluster is not None:
+            where = f"of the true difference ({self.interval_method}, {self._cluster.n_clusters} clusters)"
         return (
             f"{label}: A exceeds B {question} with probability {self.prob_greater:.3g} (equal "
             f"{self.prob_equal:.3g}, below {self.prob_less:.3g}){err}; A − B is {self.value:.3g} on this test set, "

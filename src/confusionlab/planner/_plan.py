@@ -33,6 +33,7 @@ from ..models import MODELS, SIMPLEX_MODELS, SLICE_MODELS, TARGETS
 from . import _assurance, _normal
 from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES, _assurance_at, outcome_count, suggested_outcomes
 from ._checks import check_assurance_tolerance, plan_prior
+from ._clusters import check_cluster_plan, clustered_plan
 from ._criterion import _Evaluator, honest_min_size, normal_half_width, plan_counts
 from ._rates import rates_for_value
 from ._result import TestSizePlan
@@ -67,6 +68,8 @@ def plan_test_size(
     target: str = "true_value",
     progress: bool | None = None,
     method: str = "auto",
+    icc: float | None = None,
+    cluster_size: float | None = None,
     _cache: dict | None = None,
 ) -> TestSizePlan:
     """The smallest test set whose planned interval for ``metric`` is at most ± ``half_width``.
@@ -137,6 +140,15 @@ def plan_test_size(
         unless the exact search is estimated to take more than about ten seconds
         (:func:`~confusionlab.planner._normal.exact_seconds`: MCC's next test set beyond
         N ≈ 3·10⁴, any metric near N = 10⁸), then normal. With ``assurance`` always exact.
+    icc, cluster_size : float, optional
+        For clustered test items (several rows per patient, passage or speaker; both or
+        neither): the intraclass correlation ρ of the rows' correctness within a cluster, in
+        [0, 1], and the mean rows per cluster m. The plan is made for independent rows (``N``),
+        then multiplied by the design effect D = 1 + (m − 1)·ρ (Kish's; with unequal cluster
+        sizes use m = Σ m_c²/Σ m_c, the coefficient-of-variation form): ``N_clustered`` = ⌈D·N⌉
+        rows in ``n_clusters`` = ⌈D·N/m⌉ clusters, the test set whose clustered interval
+        (``evaluate(..., cluster=)``) is about as wide as the independent plan's. Without them the
+        rows are assumed independent.
     _cache : dict, optional
         Private (the planner view's): exact half-widths by counts, shared by plans with
         the same metric, confidence, model, prior and tolerance (they depend on nothing
@@ -225,8 +237,15 @@ def plan_test_size(
     >>> true = plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1)
     >>> true.target, true.N < 229, true.N_stable >= true.N
     ('true_value', True, True)
+
+    Ten rows per cluster with ICC 0.1 cost a design effect of 1.9:
+
+    >>> clustered = plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1, icc=0.1, cluster_size=10)
+    >>> clustered.N, clustered.design_effect, clustered.N_clustered, clustered.n_clusters
+    (119, 1.9, 230, 23)
     """
     m = get_metric(metric)
+    clusters = check_cluster_plan(icc, cluster_size)
     prevalence = check_rate(prevalence, "prevalence")
     half_width = check_half_width(half_width)
     confidence = check_confidence(confidence)
@@ -361,6 +380,11 @@ def plan_test_size(
         N_stable = horizon = None
         searched = len(ev.cache) - known
     p, n, tp, tn = plan_counts(N, prevalence, tpr, tnr)
+    clustered = {}
+    if clusters is not None:
+        effect, rows, count = clustered_plan(N, *clusters)
+        clustered = {"icc": clusters[0], "cluster_size": clusters[1], "design_effect": effect}
+        clustered |= {"N_clustered": rows, "n_clusters": count}
     return TestSizePlan(
         metric=m.name,
         N=N,
@@ -387,4 +411,5 @@ def plan_test_size(
         stable_horizon=horizon,
         method=used,
         approximation_error=approximation_error,
+        **clustered,
     )

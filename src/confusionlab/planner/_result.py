@@ -73,6 +73,14 @@ class TestSizePlan(SizePlan):
         half-width measured at the calibration size (the one size of ``curve``), plus its
         granularity; at the planned N it is at most about that, and N is within about twice
         that (relatively) of the exact plan. None for an exact plan.
+    icc, cluster_size : float or None
+        With clustered rows (:func:`~confusionlab.plan_test_size`'s ``icc=``, ``cluster_size=``):
+        the intraclass correlation and mean cluster size assumed; None for independent rows.
+    design_effect : float
+        1 + (cluster_size − 1)·icc (1 for independent rows).
+    N_clustered, n_clusters : int or None
+        The clustered plan: ⌈design_effect·N⌉ rows (rounded up to whole clusters) in
+        ``n_clusters`` clusters; None for independent rows (then ``N`` is the plan).
 
     Notes
     -----
@@ -120,6 +128,11 @@ class TestSizePlan(SizePlan):
     stable_horizon: int | None = None
     method: str = "exact"
     approximation_error: float | None = None
+    icc: float | None = None
+    cluster_size: float | None = None
+    design_effect: float = 1.0
+    N_clustered: int | None = None
+    n_clusters: int | None = None
 
     @property
     def matrix(self) -> ConfusionMatrix:
@@ -173,13 +186,19 @@ class TestSizePlan(SizePlan):
             if self.method == "exact"
             else f" (normal approximation, not exact: half-widths within about {100 * self.approximation_error:.2g} %)"
         )
+        clustered = (
+            ""
+            if self.N_clustered is None
+            else f" With clusters of {self.cluster_size:g} rows and ICC {self.icc:g} (design effect "
+            f"{self.design_effect:.3g}) plan {self.N_clustered:,} rows in {self.n_clusters:,} clusters."
+        )
         return (
             f"{label}: N = {self.N:,}{approx} ({self.p:,} positives, {self.n:,} negatives) is the smallest test set "
             "whose "
             f"{self.confidence:.0%} interval for {question} ({assumed}) is at most ± {self.requested_half_width:g}"
             f"{assured} "
             f"(± {self.half_width:.4g} at N); there the {confidence:.0%} interval around {self.value:.3g} is "
-            f"[{lo:.3g}, {hi:.3g}].{stable}"
+            f"[{lo:.3g}, {hi:.3g}].{stable}{clustered}"
         )
 
     def __repr__(self) -> str:

@@ -31,6 +31,7 @@ import numpy as np
 
 from ._band import PrecisionRecallBand, RocBand
 from ._checks import check_multi_class, check_omitted, check_scores
+from ._cluster import clustered_auc
 from ._compare import AucComparison, compare_auc
 from ._data import CURVE_DOOR, pr_from_counts, roc_from_counts
 from ._groups import GroupedAucComparison, GroupedCurves, grouped_curves
@@ -67,6 +68,7 @@ def roc_curve(
     data: Any = None,
     groups: Any = None,
     score_bins: int | None = None,
+    cluster: Any = None,
 ) -> RocCurve | MulticlassRocCurve | GroupedCurves:
     """The ROC curve of one classifier's scores, with its AUC and the AUC's uncertainty.
 
@@ -93,6 +95,14 @@ def roc_curve(
         (``scores/_data.py``; the same numbers; with ``groups`` a :class:`GroupedCurves`). More than
         10⁶ distinct scores need ``score_bins`` (quantile bins computed by the engine;
         ``.max_auc_error`` the largest possible difference from the unbinned AUC).
+    cluster : array-like, optional
+        A cluster id per example (the lesions of one patient, the sentences of one speaker):
+        without it the examples are assumed independent, and with clustered examples DeLong's
+        interval is too narrow. With it, ``.interval()`` uses Obuchowski's (1997) clustered
+        variance of the AUC (placements summed by cluster, on the logit scale;
+        ``.interval_method`` says so), and ``.design_effect`` (Obuchowski's variance over
+        DeLong's) and ``.effective_size`` say what the clustering costs. One classifier, arrays
+        only (not with ``data=``, ``groups=`` or ``multi_class=``); at least two clusters.
 
     Returns
     -------
@@ -122,6 +132,9 @@ def roc_curve(
     0.1
     """
     options = check_options(positive=positive, score_bins=score_bins, multi_class=multi_class)
+    if cluster is not None:
+        for given, name in ((data, "data"), (groups, "groups"), (multi_class, "multi_class")):
+            check_omitted(given, name, "cluster= is given (the clustered AUC of one classifier's score arrays)")
     if data is not None:  # data= with column names: the table counted by the data's own engine
         return roc_from_counts(CURVE_DOOR(data, options, y_true=y_true, y_score=y_score, groups=groups), options)
     options.refuse_bins()
@@ -134,7 +147,10 @@ def roc_curve(
     if multi_class is not None:
         check_omitted(positive, "positive", "multi_class scores every class")
         return multiclass_roc(y_true, y_score, multi_class)
-    return RocCurve(binary_scores(y_true, y_score, positive=positive))
+    curve = RocCurve(binary_scores(y_true, y_score, positive=positive))
+    if cluster is not None:
+        curve._cluster = clustered_auc(y_true, y_score, positive, cluster, curve.variance)
+    return curve
 
 
 def precision_recall_curve(

@@ -13,6 +13,7 @@ from .._deprecation import float_with_moved_attributes, value_now_means
 from .._deps import require
 from .._result import Result, new_figure
 from .._validation import (
+    InvalidParameterError,
     TooLargeError,
     check_choice,
     check_confidence,
@@ -23,6 +24,7 @@ from ..models import TARGETS
 from ..palette import NEUTRAL, THEME
 from . import _bootstrap, _curves, _delong, _null
 from ._band import PrecisionRecallBand, RocBand, ap_logit_interval, precision_recall_band, roc_band
+from ._cluster import ClusteredAuc
 from ._input import Scores
 
 __all__ = ["PrecisionRecallCurve", "RocCurve"]
@@ -95,6 +97,8 @@ class RocCurve(_ScoreCurve):
     """
 
     title = "ROC curve"
+    #: With ``cluster=``: Obuchowski's clustered AUC variance (set by :func:`~confusionlab.roc_curve`).
+    _cluster: ClusteredAuc | None = None
 
     @cached_property
     def _points(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -143,8 +147,12 @@ class RocCurve(_ScoreCurve):
         Parameters
         ----------
         confidence : float, default 0.95
-        method : {"auto", "delong", "logit", "score", "bootstrap"}
-            ``"auto"`` (default): the rule the coverage study chose (see Notes): ``"score"`` when
+        method : {"auto", "delong", "logit", "score", "bootstrap", "obuchowski"}
+            With ``cluster=`` (:func:`~confusionlab.roc_curve`), ``"auto"`` is ``"obuchowski"``:
+            Obuchowski's (1997) clustered variance on the logit scale (DeLong's construction with
+            the clustered variance; its boundary rule where that variance is 0 or the AUC 0 or 1);
+            the other methods then treat the examples as independent.
+            Without ``cluster=``, ``"auto"`` (default): the rule the coverage study chose (see Notes): ``"score"`` when
             the smaller class has fewer than 100 examples
             (:data:`confusionlab.scores._delong.SMALL_CLASS`) or the AUC is 0 or 1 (the classes
             perfectly separated: the logit scale has no width to give there, and the boundary
@@ -181,8 +189,13 @@ class RocCurve(_ScoreCurve):
         0.99 (≈ 0.92–0.93 at 200 + 200).
         """
         confidence = check_confidence(confidence)
-        method = check_choice(method, "method", ("auto", "delong", "logit", "score", "bootstrap"))
+        method = check_choice(method, "method", ("auto", "delong", "logit", "score", "bootstrap", "obuchowski"))
         target = check_choice(target, "target", TARGETS)
+        if method == "obuchowski" or (method == "auto" and self._cluster is not None):
+            if self._cluster is None:
+                raise InvalidParameterError("method='obuchowski' needs cluster ids: roc_curve(..., cluster=ids)")
+            centre, variance = _delong.delong_variance(self.value, self._cluster.variance, self.p, self.n)
+            return _delong.logit_interval(centre, variance, confidence, 2.0 if target == "next_test_set" else 1.0)
         if method == "delong" and self._method() == "score":
             value_now_means(
                 "RocCurve.interval",
@@ -203,10 +216,22 @@ class RocCurve(_ScoreCurve):
     @property
     def interval_method(self) -> str:
         """How the default interval is built at these class sizes, in words."""
+        if self._cluster is not None:
+            return f"{self._cluster.method}, {self._cluster.n_clusters} clusters"
         if self._method() == "score":
             why = "a class below 100" if min(self.p, self.n) < _delong.SMALL_CLASS else "the classes separated"
             return f"score interval, the larger of DeLong's and the binormal variance ({why})"
         return "DeLong, logit scale"
+
+    @property
+    def design_effect(self) -> float:
+        """With ``cluster=``: Obuchowski's variance over DeLong's, the inflation clustering brings (1 without)."""
+        return 1.0 if self._cluster is None else self._cluster.design_effect
+
+    @property
+    def effective_size(self) -> float:
+        """The examples (P + N) over :attr:`design_effect`: how many independent examples they are worth."""
+        return (self.p + self.n) / self.design_effect
 
     def _method(self, method: str = "auto") -> str:
         """``"score"`` or ``"logit"`` (DeLong's): what ``method`` gives at these class sizes and this AUC."""
