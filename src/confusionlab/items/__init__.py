@@ -12,7 +12,8 @@ Inspect and lm-evaluation-harness into a frame these functions take (``data=``).
 
 Without ``cluster=`` every function assumes the items independent.
 
-One module per idea: ``_cluster_stats`` (clustered error, ICC, design effect, effective size),
+One module per idea: ``_cluster_stats`` (the naive and clustered errors; the ICC, design effect and
+effective size come from :mod:`confusionlab.models.cluster`),
 ``_table`` (the item table both paths build), ``_sign_flip`` (the exact test), ``_items`` (the
 two functions), ``_result`` (their results), ``_pass_at_k``, ``_data`` (``data=``), ``_checks``,
 ``_options``, ``_log_files`` (safe reading), ``_inspect_log`` and ``_lm_eval`` (the readers).

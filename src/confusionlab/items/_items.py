@@ -8,8 +8,9 @@ import numpy as np
 
 from .._arrays import check_same_length
 from .._errors import InvalidParameterError
+from ..models.cluster import design_effect, effective_size, icc
 from ._checks import check_ids, check_scores
-from ._cluster_stats import clustered_std_error, design_effect, effective_size, icc, naive_std_error
+from ._cluster_stats import clustered_std_error, naive_std_error
 from ._options import Options, check_options
 from ._result import ItemComparison, ItemEvaluation
 from ._sign_flip import integer_sums, score_grid
@@ -194,8 +195,15 @@ def _summary(table: ItemTable, x: np.ndarray) -> dict[str, Any]:
     clustered = table.clusters is not None
     codes = table.cluster_codes
     n = x.size
-    rho = icc(x, codes) if clustered else float("nan")
-    deff = design_effect(rho, table.cluster_sizes) if clustered else 1.0
+    if clustered:  # the items' means as the outcome: per cluster their sum, sum of squares and count
+        count = table.n_clusters
+        sizes = table.cluster_sizes
+        rho = icc(
+            np.bincount(codes, weights=x, minlength=count), sizes, np.bincount(codes, weights=x * x, minlength=count)
+        )
+        deff = design_effect(sizes, rho)
+    else:
+        rho, deff = float("nan"), 1.0
     return {
         "value": float(x.mean()),
         "std_error": clustered_std_error(x, codes) if clustered else naive_std_error(x),
@@ -206,7 +214,7 @@ def _summary(table: ItemTable, x: np.ndarray) -> dict[str, Any]:
         "df": (table.n_clusters if clustered else n) - 1,
         "icc": rho,
         "design_effect": deff,
-        "effective_size": effective_size(n, deff),
+        "effective_size": effective_size(sizes, rho) if clustered else float(n),
     }
 
 

@@ -209,7 +209,10 @@ def design_effect(sizes: Any, icc: float) -> float:
     coefficient-of-variation form of Eldridge, Ashby and Kerry (2006),
     1 + ((1 + cv²)·m̄ − 1)·ρ, with m̄ the mean size and cv the sizes' standard deviation
     (ddof = 0) over m̄ — which equals 1 + (Σ n_c²/N − 1)·ρ. Clusters of one row each give 1
-    whatever ρ (NaN included).
+    whatever ρ (NaN included). A negative ρ (an estimate below 0 by chance: rows of a cluster less
+    alike than rows of different clusters) counts as 0, so the design effect is never below 1 — the
+    ANOVA estimate can reach −1/(n₀ − 1), where the formula would give a design effect of 0 and an
+    infinite effective size.
 
     Parameters
     ----------
@@ -230,7 +233,10 @@ def design_effect(sizes: Any, icc: float) -> float:
     2.8333
     >>> design_effect([1, 1, 1], float("nan"))
     1.0
+    >>> design_effect([2, 2, 2], -1.0)
+    1.0
     """
+    icc = 0.0 if icc < 0 else icc  # NaN stays NaN
     n = np.asarray(sizes, dtype=np.float64)
     total = float(n.sum())
     inflation = float(np.sum(n * n)) / total - 1.0  # (1 + cv²)·m̄ − 1
