@@ -67,7 +67,8 @@ class PairedComparison(Result):
         Mass left out of the exact enumeration (≤ 2·tolerance; 0 for Monte Carlo).
     mc_error : float
         Standard error of ``prob_greater`` (and, at most, of every probability):
-        √(P(1 − P)/n_draws) for Monte Carlo, 0.0 when exact.
+        √(P̃(1 − P̃)/n_draws) for Monte Carlo with P̃ = (n_draws·P + ½)/(n_draws + 1), so
+        that a few draws that all agree never claim an error of 0; 0.0 when exact.
     n_draws : int or None
         Monte Carlo draws (None when exact). ``draws`` is its old name (it still works,
         with a FutureWarning).
@@ -115,9 +116,7 @@ class PairedComparison(Result):
         self.prob_greater = float(greater)
         self.prob_equal = float(max(0.0, at_most_a - greater))
         self.prob_less = float(max(0.0, 1.0 - at_most_a))
-        self.mc_error = (
-            0.0 if self.n_draws is None else math.sqrt(self.prob_greater * (1 - self.prob_greater) / self.n_draws)
-        )
+        self.mc_error = 0.0 if self.n_draws is None else _proportion_error(self.prob_greater, self.n_draws)
         self._value = metric_value(counts.matrix_a, metric, undefined=undefined) - metric_value(
             counts.matrix_b, metric, undefined=undefined
         )
@@ -330,3 +329,13 @@ class PairedComparison(Result):
             f"value={self.value:.4g}, prob_greater={self.prob_greater:.4g}{err}, prob_equal={self.prob_equal:.4g}, "
             f"prob_less={self.prob_less:.4g})"
         )
+
+
+def _proportion_error(p: float, n_draws: int) -> float:
+    """Standard error of a proportion ``p`` of ``n_draws`` draws, half a draw added each side.
+
+    >>> _proportion_error(1.0, 1), _proportion_error(0.5, 10_000)
+    (0.4330127018922193, 0.005)
+    """
+    shrunk = (n_draws * p + 0.5) / (n_draws + 1)
+    return math.sqrt(shrunk * (1 - shrunk) / n_draws)
