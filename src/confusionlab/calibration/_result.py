@@ -20,7 +20,7 @@ from ._pvalue import MOVED_TO_TEST, CalibrationTest, calibration_test
 
 __all__ = ["Calibration"]
 
-_DRAW_BYTES = 16.0  # per Monte Carlo draw and bin
+_DRAW_BYTES = 40.0  # per Monte Carlo draw: the null ECEs, and one bin's uniforms, counts and deviations
 
 
 def finish_reliability_axes(ax: Any, title: str) -> None:
@@ -223,7 +223,7 @@ class Calibration(Result):
         if n_draws is None and random_state is None:
             return self._default_test
         draws = self.n_draws if n_draws is None else n_draws
-        draws = check_n_draws(draws, bytes_per_draw=_DRAW_BYTES * max(self.n_bins, 1))
+        draws = check_n_draws(draws, bytes_per_draw=_DRAW_BYTES)
         return self._test(draws, check_random_state(random_state))
 
     # -- the protocol -------------------------------------------------------------------
