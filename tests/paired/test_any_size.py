@@ -117,9 +117,8 @@ def test_huge_counts_keep_their_precision():
     (the limit is reached: the discordant cells' counts no longer depend on N), which agrees with
     Monte Carlo of the same model — itself right at 2**53 too (numpy's multinomial lost the small
     cells' shares when the share near 1 was drawn first)."""
-    big = cl.compare_paired_cells(
-        [[2**53 - 1, 0, 0, 0], [0, 0, 0, 1]], "accuracy", method="exact", target="next_test_set"
-    )
+    top = 2**53 - 1  # and one negative: 2**53 examples, the most a matrix holds
+    big = cl.compare_paired_cells([[top, 0, 0, 0], [0, 0, 0, 1]], "accuracy", method="exact", target="next_test_set")
     ref = cl.compare_paired_cells([[10**9, 0, 0, 0], [0, 0, 0, 1]], "accuracy", method="exact", target="next_test_set")
     mc = cl.compare_paired_cells([[top, 0, 0, 0], [0, 0, 0, 1]], "accuracy", method="monte-carlo",
                                  n_draws=200_000, random_state=2, target="next_test_set")  # fmt: skip
