@@ -28,7 +28,10 @@ SETS = [(300, 10, (0.5, 2.0)), (2000, 10, (0.5, 2.0)), (2000, 20, (2.0, 2.0)), (
 
 def run(reps: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
-    print("| N | bins | forecasts | truth | population ECE (mean) | new: coverage | new: width | bootstrap: coverage | bootstrap: width |")
+    print(
+        "| N | bins | forecasts | truth | population ECE (mean) | new: coverage | new: width "
+        "| bootstrap: coverage | bootstrap: width |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for n, bins, (a, b) in SETS:
         for name, truth in SCENARIOS.items():

@@ -35,7 +35,7 @@ def ece_interval(bins: Bins, confidence: float) -> tuple[float, float]:
     >>> b = bin_forecasts(np.array([0.2, 0.2, 0.8, 0.8]), np.array([0, 1, 1, 1], bool), 2, "uniform")
     >>> lo, hi = ece_interval(b, 0.9)
     >>> lo, round(hi, 3)
-    (0.0, 0.598)
+    (0.0, 0.713)
     """
     k = bins.counts.astype(np.float64)
     positives = bins.positives.astype(np.float64)

@@ -129,7 +129,7 @@ class CalibrationSet(GroupedResult):
         return super().member_confidence(confidence, what=what)
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """A conservative interval of :attr:`value` (Bonferroni over the members' bootstrap intervals)."""
+        """A conservative interval of :attr:`value` (Bonferroni over the members' intervals)."""
         level = self.member_confidence(confidence, what="interval")
         ends = np.array([c.interval(level) for c in self.members.values()])
         return self._aggregate(ends[:, 0]), self._aggregate(ends[:, 1])
