@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from .._validation import check_memory, check_n_resamples, check_random_state
+from .._validation import TooLargeError, check_memory, check_n_resamples, check_random_state
 from ._input import Scores
 from ._null import tie_blocks
 
@@ -33,6 +33,8 @@ __all__ = ["bootstrap", "percentile_interval"]
 _STATISTICS = ("auc", "average_precision")
 #: Most bytes of block counts and their sums held at once (the resamples are drawn in chunks of this).
 CHUNK_BYTES = 64 * 2**20
+#: Most block counts drawn in all (``n_resamples × blocks``; 2,000 resamples of 10⁶ distinct scores fit).
+MAX_WORK = 4e9
 
 
 def _draws(rng: np.random.Generator, size: int, counts: np.ndarray, resamples: int) -> np.ndarray:
@@ -56,8 +58,14 @@ def bootstrap(s: Scores, statistic: str, n_resamples: int, random_state) -> np.n
     ((1000,), True)
     """
     sizes, pos = tie_blocks(s)
-    per_resample = 8.0 * 5 * int(sizes.shape[0])
-    n_resamples = check_n_resamples(n_resamples, bytes_per_resample=8.0)
+    blocks = int(sizes.shape[0])
+    per_resample = 8.0 * 5 * blocks
+    n_resamples = check_n_resamples(n_resamples, bytes_per_resample=16.0)  # the values and their sorted copy
+    if float(n_resamples) * blocks > MAX_WORK:
+        raise TooLargeError(
+            f"n_resamples={n_resamples:,} resamples of {blocks:,} distinct scores would draw "
+            f"{float(n_resamples) * blocks:.3g} block counts, more than {MAX_WORK:.3g} (minutes); lower n_resamples"
+        )
     check_memory(per_resample, f"one bootstrap resample of {s.p + s.n:,} scores", "score a sample of the rows")
     rng = check_random_state(random_state)
     rows = max(1, int(CHUNK_BYTES // per_resample))
