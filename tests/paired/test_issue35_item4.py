@@ -8,6 +8,7 @@ multinomial counts; numpy only) for the issue's reproduction."""
 from __future__ import annotations
 
 import sys
+import tracemalloc
 from fractions import Fraction
 from pathlib import Path
 
@@ -72,9 +73,13 @@ def test_issue_reproduction_exact_within_memory_and_matches_simulation():
     yy = np.r_[np.ones(213, int), np.zeros(187, int)]
     a = np.r_[np.ones(174, int), np.zeros(226, int)]
     b = np.r_[np.ones(125, int), np.zeros(49, int), np.ones(30, int), np.zeros(196, int)]
+    tracemalloc.start()
     r = compare_paired(yy, a, b, "mcc", target="next_test_set")
-    assert r.method == "exact" and r.difference.strategy.startswith("binned")
     lo, hi = r.interval()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 400 * 2**20  # 2.09 GB when every pair was visited
+    assert r.method == "exact" and r.difference.strategy.startswith("binned")
     assert (lo, hi) == pytest.approx((-0.024139735992, 0.176030276897), abs=1e-11)
     sim = _simulated_difference(r.counts.positives, r.counts.negatives)
     assert np.quantile(sim, [0.025, 0.975]) == pytest.approx([lo, hi], abs=0.006)

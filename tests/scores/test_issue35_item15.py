@@ -6,6 +6,8 @@ on plain int64 labels (the data= contract), and the memory limit itself (refused
 
 from __future__ import annotations
 
+import tracemalloc
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -86,6 +88,7 @@ def test_duckdb_hugeint_labels_with_score_bins():
     )
 
 
+@pytest.mark.slow
 def test_calibration_most_bins_with_default_draws_fit_a_small_limit(limit):
     """bins=100_000 (the documented maximum) and the default n_draws needed 14.9 GiB of draws at
     once; drawn bin by bin they need n_draws × 40 bytes. The p-value of calibrated forecasts is no
@@ -93,11 +96,16 @@ def test_calibration_most_bins_with_default_draws_fit_a_small_limit(limit):
     limit("64M")
     q = RNG.random(100_000)
     y = RNG.random(100_000) < q
+    tracemalloc.start()
     c = cl.calibration(y, q, bins=100_000)
     assert c.n_bins == 100_000 and c.n_draws == 10_000
     assert c.test(n_draws=200, random_state=0).p_value > 0.01
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 64 * 2**20
 
 
+@pytest.mark.slow
 def test_roc_bootstrap_at_a_million_distinct_scores_streams(limit):
     """2,000 resamples of a million distinct scores would hold 74.5 GiB at once; in chunks they fit
     128 MiB. The interval of a few resamples contains the AUC (the chunks draw real resamples)."""
@@ -106,5 +114,9 @@ def test_roc_bootstrap_at_a_million_distinct_scores_streams(limit):
     y = rng.integers(0, 2, 1_000_000)
     s = rng.normal(size=y.size) + y
     curve = cl.roc_curve(y, s)
+    tracemalloc.start()
     lo, hi = curve.interval(method="bootstrap", n_resamples=3, target="true_value")
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 128 * 2**20
     assert lo <= curve.value <= hi and hi - lo < 0.01
