@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,6 +35,8 @@ def check_scores(value: Any, name: str, length: int) -> np.ndarray:
         raise InvalidParameterError(f"{name} must be an array of real scores, got {short_repr(value)}")
     raw = np.asarray(to_numpy(value))
     refuse_missing(missing_mask(raw), name)
+    if raw.dtype.kind == "O" and all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in raw.flat):
+        raw = raw.astype(np.float64)  # e.g. a column of a nullable frame whose other columns hold <NA>
     if raw.dtype.kind not in "iuf":
         raise InvalidParameterError(
             f"{name} must hold real numbers (scores, higher = more positive), got dtype {raw.dtype}: "
