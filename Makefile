@@ -1,4 +1,4 @@
-# ConfusionLab — set-up and tests. User-facing targets: install, lab, test.
+# ConfusionLab — set-up and tests. User-facing targets: install, lab, test, docs.
 # Needs Python 3.11 (or python3), Node 20 with npm, and (for browser tests) Chromium.
 
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
@@ -9,7 +9,7 @@ PIP_STAMP := $(VENV)/.confusionlab-pip-install
 BUNDLE := src/confusionlab/static/roc_slice.js
 JS_SOURCES := $(shell find js -type f -not -path '*/tests/*' 2>/dev/null) package.json
 
-.PHONY: install lab test html pytest jstest lint
+.PHONY: install lab test html docs pytest jstest lint
 
 ## install: .venv with the package editable + [dev], JS dependencies and bundle.
 install: $(PIP_STAMP) $(BUNDLE)
@@ -27,16 +27,35 @@ $(BUNDLE): $(NODE_STAMP) $(JS_SOURCES)
 
 # The editable install runs the hatch-jupyter-builder hook, which finds the bundle
 # up to date; it reruns only when pyproject.toml changes. The editable package reads
-# the bundle from src/, so a rebuilt bundle needs no reinstall.
+# the bundle from src/, so a rebuilt bundle needs no reinstall. dcurves (the decision tests' reference)
+# needs lifelines, which pins pandas<3 yet runs on pandas 3: their peers first, then both without resolution.
 $(PIP_STAMP): $(BIN)/python pyproject.toml | $(BUNDLE)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet autograd autograd-gamma formulaic
+	$(BIN)/python -m pip install --quiet --no-deps lifelines==0.30.3 dcurves==1.1.7
 	@touch $@
 
-## lab: install, then open JupyterLab on the tour notebook.
+## lab: .venv with the package editable + [notebooks] and JupyterLab only (no test tools, no Spark,
+## no browser), then JupyterLab on the tour notebook, without Jupyter's news and update checks.
 # (--allow-root only when run as root, e.g. in a container.)
-lab: install
-	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) --LabApp.default_url=/lab/tree/notebooks/01_tour.ipynb
+LAB_STAMP := $(VENV)/.confusionlab-lab-install
+LAB_FLAGS := --LabApp.default_url=/lab/tree/notebooks/01_tour.ipynb --LabApp.news_url=None \
+	--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate
+lab: $(LAB_STAMP) $(BUNDLE)
+	@echo "make lab: starting JupyterLab on notebooks/01_tour.ipynb (Ctrl-C twice stops it)"
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) $(LAB_FLAGS)
+
+# After `make install` the venv holds the lab already ([dev] includes [notebooks] and JupyterLab).
+$(LAB_STAMP): $(BIN)/python pyproject.toml | $(BUNDLE)
+	@if [ -f $(PIP_STAMP) ] && [ $(PIP_STAMP) -nt pyproject.toml ]; then \
+	  echo "make lab: .venv has [dev] from make install, which includes the lab"; \
+	else \
+	  echo "make lab: step 1/2, upgrading pip" && $(BIN)/python -m pip install --upgrade pip && \
+	  echo "make lab: step 2/2, installing confusionlab (editable) with [notebooks] and JupyterLab" && \
+	  $(BIN)/python -m pip install -e ".[notebooks]" "jupyterlab>=4.1"; \
+	fi
+	@touch $@
 
 ## test: install, then every test (ruff, pytest incl. notebooks and browser, vitest).
 test: install
@@ -50,6 +69,12 @@ test: install
 ## html: executed notebooks as static HTML in build/html, widgets drawn offline.
 html: install
 	$(BIN)/python -m confusionlab.export notebooks/*.ipynb --output-dir build/html
+
+## docs: the documentation site in build/docs, built offline (warnings are errors, internal links
+## checked; tests/docs/test_site.py runs the same build in make test). Open build/docs/index.html.
+docs: install
+	$(BIN)/python -m sphinx -E -b html -W --keep-going -q docs build/docs
+	$(BIN)/python docs/check_links.py build/docs
 
 # Internal helpers (not part of the documented interface).
 # The files over 600 lines are listed (a guide to splitting by idea, not a gate).

@@ -4,7 +4,7 @@ Per true class the k classifiers' predictions fall in 2**k agreement cells; a dr
 model is Dirichlet(cells + 2**(1 − k)) shares, then multinomial counts, and each classifier's
 count is the sum of its cells. ``dense`` is the baseline in plain numpy (what rank_models did
 until 0.3): ``rng.dirichlet`` over all 2**k cells and ``rng.multinomial`` on them, in chunks.
-``sparse`` is :func:`confusionlab.paired._draws.draw_classifier_counts` (the observed cells
+``sparse`` is :func:`confusionlab.models.paired_draws.classifier_counts` (the observed cells
 and only the empty cells that can draw an example). Both draw the positives of one test set
 of N examples scored by k noisy classifiers (80 % agreement with the truth each). Ratio =
 sparse / dense (< 1: faster); medians of alternating runs.
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from confusionlab.paired._draws import draw_classifier_counts
+from confusionlab.models.paired_draws import classifier_counts
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _machine import machine
@@ -54,7 +54,7 @@ def dense(cells: np.ndarray, bits: np.ndarray, future: int, n_draws: int, rng: n
 
 def sparse(cells: np.ndarray, bits: np.ndarray, future: int, n_draws: int, rng: np.random.Generator) -> np.ndarray:
     prior = 2.0 ** (1 - bits.shape[1])
-    return draw_classifier_counts("paired-beta-binomial", cells, bits, future, n_draws, rng, prior)
+    return classifier_counts("paired-beta-binomial", cells, bits, future, n_draws, rng, prior)
 
 
 def main() -> None:

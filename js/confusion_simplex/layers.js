@@ -3,6 +3,7 @@
 // positions are the view geometry of (N, stride) (lattice.js).
 import { decodeFloat32, decodeFloat64, decodeUint16, decodeUint32 } from "../shared/buffers.js";
 import { colourValues } from "../shared/colour.js";
+import { showsPruned } from "../shared/format.js";
 import { cachedLattice, latticeCount } from "./lattice.js";
 
 
@@ -293,7 +294,7 @@ export function statusText(state, drawn) {
     else {
       parts.push(
         `${state.cloud} cloud: ${info.points ?? 0} matrices, mass ${fmt(info.mass ?? 0)}` +
-          (info.pruned ? ` (pruned ${Number(info.pruned).toExponential(1)})` : ""),
+          (showsPruned(Number(info.pruned)) ? ` (pruned ${Number(info.pruned).toExponential(1)})` : ""),
       );
     }
   }

@@ -7,7 +7,7 @@ import { redrawOnChange } from "../shared/redraw.js";
 import { linearScale, maxOf, niceTicks } from "../shared/scale.js";
 import { COMMON_KEYS, readCommonState, setCommonData } from "../shared/state.js";
 import { PANEL_HEIGHTS, PANEL_MARGINS, histogram, nearestIndex, stickColumns } from "./geometry.js";
-import { formatNumber } from "../shared/format.js";
+import { formatNumber, showsPruned } from "../shared/format.js";
 import { PALETTE } from "../shared/palette.js";
 
 export const KEYS = [
@@ -206,7 +206,7 @@ export function panelSummary(panel, state) {
     `over ${panel.lattice_points} matrices`;
   if (panel.aggregated) text += ` (sent aggregated into ${panel.values.length} bins)`;
   if (panel.undefined_mass > 0) text += ` · undefined mass ${formatNumber(panel.undefined_mass)} (counted as 0)`;
-  if (panel.pruned_mass > 0) text += ` · pruned tail mass ${formatNumber(panel.pruned_mass)}`;
+  if (showsPruned(panel.pruned_mass)) text += ` · pruned tail mass ${formatNumber(panel.pruned_mass)}`;
   return text;
 }
 

@@ -9,7 +9,7 @@ import { el, parts } from "../shared/dom.js";
 import { PALETTE } from "../shared/palette.js";
 import { redrawOnChange } from "../shared/redraw.js";
 import { linearScale, niceTicks } from "../shared/scale.js";
-import { formatNumber } from "../shared/format.js";
+import { formatNumber, showsPruned } from "../shared/format.js";
 import { stickColumns } from "../metric_pmf/geometry.js";
 import { DECADES, DIFF_HEIGHT, DIFF_MARGINS, HEAT_MARGINS, bandPolygon, binOf, heatCells, maxMass, sequentialAt } from "./geometry.js";
 
@@ -103,7 +103,7 @@ export function notesText(state) {
     `examples where the two disagree: ${s.discordant ?? "?"}`,
     s.method === "exact" ? "exact" : `Monte Carlo, ${s.n_draws} draws`,
   ];
-  if (s.pruned_mass > 0) parts.push(`pruned mass ≤ ${formatNumber(s.pruned_mass)}`);
+  if (showsPruned(s.pruned_mass)) parts.push(`pruned mass ≤ ${formatNumber(s.pruned_mass)}`);
   if (s.outside_mass > 0) parts.push(`mass outside the map ${formatNumber(s.outside_mass)}`);
   if (s.aggregated) parts.push(`difference sent in ${state.diffValues.length} bins`);
   return parts.join(" · ");

@@ -27,7 +27,7 @@ import {
   STRIP,
   STRIP_GAP,
 } from "./geometry.js";
-import { formatNumber } from "../shared/format.js";
+import { formatNumber, showsPruned } from "../shared/format.js";
 
 /** Colours of the extra contour metrics (PALETTE.contours, Okabe–Ito: distinguishable in light and dark themes). */
 export const CONTOUR_COLOURS = PALETTE.contours;
@@ -387,7 +387,7 @@ export function render({ model, el: host }) {
     if (state.withModel) {
       text += ` · bubbles: ${state.model} PMF of a new test set (area ∝ probability`;
       text += state.bubbleGroup > 1 ? `; one per ${state.bubbleGroup} × ${state.bubbleGroup} block of matrices)` : ")";
-      if (state.pmfPruned > 0) text += `, tail mass ${formatNumber(state.pmfPruned)} not drawn`;
+      if (showsPruned(state.pmfPruned)) text += `, tail mass ${formatNumber(state.pmfPruned)} not drawn`;
     }
     if (state.stride > 1) {
       text += ` · thinned: every ${state.stride}th TP and TN value, ${drawn} of ${

@@ -112,6 +112,9 @@ describe("render", () => {
     const summaries = [...root.querySelectorAll(".cl-summary")].map((s) => s.textContent);
     expect(summaries[0]).toContain("95% interval [0.2, 0.8]");
     expect(summaries[1]).toContain("undefined mass");
+    expect(summaries[1]).not.toContain("pruned"); // 1e-10: below any printed digit
+    const coarse = panelSummary({ ...pmfState()._panels[1], values: [0.4, 0.6], pruned_mass: 4e-7 }, {});
+    expect(coarse).toContain("pruned tail mass 4.00e-7");
   });
 
   it("draws each panel's sticks and interval in its model's colour: binomial orange, beta-binomial blue", () => {

@@ -158,7 +158,9 @@ describe("render", () => {
     s.summary = { ...s.summary, method: "monte-carlo", n_draws: 1000, mc_error: 0.012, pruned_mass: 1e-12, outside_mass: 2e-6 };
     expect(probabilityText(s)).toContain("Monte Carlo, standard error 0.012");
     expect(notesText(s)).toContain("Monte Carlo, 1000 draws");
-    expect(notesText(s)).toContain("pruned mass ≤ 1.00e-12");
+    expect(notesText(s)).not.toContain("pruned"); // the default tolerance's 1e-12: no printed digit shows it
+    s.summary.pruned_mass = 2e-6;
+    expect(notesText(s)).toContain("pruned mass ≤ 2.00e-6");
     expect(notesText(s)).toContain("mass outside the map 2.00e-6");
     s.summary.verdict = "B better";
     expect(verdictText(s)).toContain("Verdict: tree better");

@@ -2,6 +2,7 @@
 // the common slice state.
 import { describe, expect, it } from "vitest";
 import { el } from "../shared/dom.js";
+import { PRUNED_SHOWN, showsPruned } from "../shared/format.js";
 import { THEME_ATTRIBUTES, redrawOnChange } from "../shared/redraw.js";
 import { maxOf, niceTicks } from "../shared/scale.js";
 import { readCommonState } from "../shared/state.js";
@@ -9,6 +10,15 @@ import { FakeModel } from "./fake_model.js";
 
 const flush = () => new Promise((resolve) => queueMicrotask(resolve));
 const mutations = () => new Promise((resolve) => setTimeout(resolve, 0)); // MutationObserver delivery
+
+describe("showsPruned", () => {
+  it("names a pruned mass only above what the default tolerance (1e-12 per marginal) can drop", () => {
+    expect(PRUNED_SHOWN).toBe(1e-9);
+    expect([0, 1e-12, 2e-12, 1e-9].map(showsPruned)).toEqual([false, false, false, false]);
+    expect([2e-9, 1e-6, 0.01].map(showsPruned)).toEqual([true, true, true]);
+    expect([NaN, undefined, null, Infinity].map(showsPruned)).toEqual([false, false, false, false]);
+  });
+});
 
 describe("el", () => {
   it("creates an element with a class, appended to its parent", () => {

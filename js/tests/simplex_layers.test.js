@@ -226,6 +226,9 @@ describe("text", () => {
     expect(text).toContain("TP 1, FN 1, FP 1, TN 1");
     expect(text).toContain("slices p = 2");
     expect(text).toContain("beta-binomial cloud: 9 matrices");
+    expect(text).not.toContain("pruned"); // 1e-9: not more than PRUNED_SHOWN
+    state.cloudInfo = { ...state.cloudInfo, pruned: 3e-5 };
+    expect(statusText(state, 35)).toContain("(pruned 3.0e-5)");
     expect(titleText(state, 35)).toContain("35 confusion matrices with N = 4");
   });
 });

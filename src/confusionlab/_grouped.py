@@ -9,8 +9,9 @@ class) says about all of them:
 
 ==========================  =============================================================
 ``.by_group``               name → the member's ``value`` (a dict; fairlearn's ``by_group``)
-``.overall``                the result on the whole test set where the job computes one;
-                            None where it does not (the job then gives it without ``groups=``)
+``.overall``                the result on the whole test set, the groups pooled (what the job
+                            gives without ``groups=``); None where members share their
+                            examples (classes one-vs-rest: there is no pooled member)
 ``.difference()``           the largest gap between two members' values, a :class:`Gap`
                             (a float that says which two members: ``.high``, ``.low``); as
                             fairlearn's ``difference(method="between_groups")``
@@ -120,6 +121,8 @@ class GroupedResult(ResultMapping, abstract=True):
     member_noun: ClassVar[str] = "group"
     #: Whether the members hold disjoint examples (groups: independent; classes one-vs-rest: not).
     independent_members: ClassVar[bool] = True
+    #: The result on the whole test set, given by the job that builds the grouped result.
+    _overall: Any = None
 
     __eq__ = Result.__eq__
     __hash__ = Result.__hash__
@@ -131,8 +134,10 @@ class GroupedResult(ResultMapping, abstract=True):
 
     @property
     def overall(self) -> Any:
-        """The result on the whole test set, or None where the job computes none."""
-        return None
+        """The result on the whole test set, the members' examples pooled (fairlearn's
+        ``MetricFrame.overall``): what the job returns for the same call without ``groups=``;
+        None where the members share their examples (classes one-vs-rest)."""
+        return self._overall
 
     def difference(self) -> Any:
         """The largest gap between two members' values, ``max − min`` of :attr:`by_group`: a

@@ -34,6 +34,7 @@ import os
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ._deps import require
 from ._validation import check_confidence, check_instance
 from ._views import view_of
 from .palette import THEME
@@ -76,7 +77,7 @@ def new_figure(ax: Any = None, *, figsize: tuple[float, float] = (6.0, 3.6)) -> 
     """``(figure, axes)`` to draw on: ``ax``'s own figure, or a new one (no pyplot, no global state)."""
     if ax is not None:
         return ax.figure, ax
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", "notebooks", "the figure of plot() and to_html()").Figure
 
     fig = Figure(figsize=figsize, layout="constrained")
     return fig, fig.add_subplot()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from importlib import resources
 from typing import Any, Literal
 
+from ._deps import require
 from ._validation import check_choice
 
 __all__ = ["ADULT_ATTRIBUTION", "ADULT_COLUMNS", "load_adult"]
@@ -67,7 +68,7 @@ def load_adult(split: Literal["train", "test", "all"] = "train", *, drop_missing
     >>> len(df), int((df.sex == "Female").sum())
     (30162, 9782)
     """
-    import pandas as pd
+    pd = require("pandas", "bias", "load_adult()")
 
     split = check_choice(split, "split", ("train", "test", "all"))
     files = {"train": ["adult.data.gz"], "test": ["adult.test.gz"], "all": ["adult.data.gz", "adult.test.gz"]}[split]

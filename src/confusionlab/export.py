@@ -29,6 +29,7 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path, PurePosixPath
 
+from ._deps import require
 from ._validation import InvalidParameterError, check_instance, check_int
 
 __all__ = ["GLOSSARY", "RENDERER", "to_html"]
@@ -89,7 +90,8 @@ def _link_glossary(nb: object, folder: Path) -> Path | None:
 
 def _glossary_page(source: Path) -> str:
     """The glossary as a self-contained page (markdown rendered by nbconvert; raw HTML escaped, no scripts)."""
-    from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+    mistune = require("nbconvert.filters.markdown_mistune", "export", "confusionlab.export")
+    IPythonRenderer, MarkdownWithMath = mistune.IPythonRenderer, mistune.MarkdownWithMath
 
     class Escaped(IPythonRenderer):
         """nbconvert's renderer with raw HTML, mermaid blocks and script URLs shown as text."""
@@ -143,9 +145,9 @@ def to_html(notebook: str | Path, output_dir: str | Path, *, execute: bool = Tru
     renderer = _HERE / "static" / "embed.js"
     if not renderer.is_file():
         raise FileNotFoundError(f"{renderer} is missing; build the front-end with `make install` or `npm run build`")
-    import nbformat
-    from nbclient import NotebookClient
-    from nbconvert import HTMLExporter
+    nbformat = require("nbformat", "export", "confusionlab.export")
+    NotebookClient = require("nbclient", "export", "confusionlab.export").NotebookClient
+    HTMLExporter = require("nbconvert", "export", "confusionlab.export").HTMLExporter
 
     try:
         nb = nbformat.read(notebook, as_version=4)

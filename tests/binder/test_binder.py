@@ -5,7 +5,8 @@ binder/postBuild. Here a fresh virtual environment stands in for the conda one:
 the environment's Python packages are pip-installed by the same specifiers, Node
 is the machine's, and postBuild runs unchanged in a copy of the repository.
 Every Python package the class gets is pinned to an exact version
-(binder/constraints.txt, issue 25), and the README's badge opens the tour.
+(binder/constraints.txt, issue 25), the README's badge opens the tour, and the image
+students open holds no solutions (issue 39: postBuild deletes teacher/solutions/).
 """
 
 from __future__ import annotations
@@ -92,6 +93,26 @@ def test_readme_binder_badge_opens_the_tour() -> None:
     assert (ROOT / "notebooks" / "01_tour.ipynb").is_file()
 
 
+def test_postbuild_leaves_the_solutions_out_of_the_image(tmp_path: Path) -> None:
+    """postBuild, run with its installers stubbed, deletes teacher/solutions/ and keeps the students' notebooks."""
+    repo = tmp_path / "repo"
+    (repo / "binder").mkdir(parents=True)
+    shutil.copy(ROOT / "binder" / "postBuild", repo / "binder" / "postBuild")
+    (repo / "notebooks").mkdir()
+    (repo / "notebooks" / "01_tour.ipynb").write_text("{}")
+    (repo / "teacher" / "solutions").mkdir(parents=True)
+    (repo / "teacher" / "solutions" / "01_tour_solutions.ipynb").write_text("{}")
+    stubs = tmp_path / "stubs"
+    stubs.mkdir()
+    for tool in ("npm", "pip", "python"):
+        (stubs / tool).write_text("#!/bin/sh\nexit 0\n")
+        (stubs / tool).chmod(0o755)
+    env = {**os.environ, "PATH": f"{stubs}{os.pathsep}{os.environ['PATH']}"}
+    subprocess.run(["bash", "binder/postBuild"], cwd=repo, env=env, check=True, capture_output=True, timeout=60)
+    assert not (repo / "teacher" / "solutions").exists(), "the Binder image would show students the solutions"
+    assert (repo / "notebooks" / "01_tour.ipynb").is_file()
+
+
 @pytest.mark.slow
 def test_fresh_environment_from_binder_files_runs_the_notebooks(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
@@ -125,6 +146,7 @@ def test_fresh_environment_from_binder_files_runs_the_notebooks(tmp_path: Path) 
             [str(python), "-m", "pip", "install", "--quiet", *constraints, *specs, "ipykernel", "nbclient"], **run
         )
         subprocess.run(["bash", "binder/postBuild"], **run)
+        assert not (repo / "teacher" / "solutions").exists()
         out = subprocess.run([str(python), "-c", EXECUTE, *(f"notebooks/{nb}" for nb in NOTEBOOKS)], **run)
     except subprocess.CalledProcessError as error:
         pytest.fail(f"{error.cmd} failed:\n{error.stdout[-3000:]}\n{error.stderr[-3000:]}")

@@ -490,6 +490,24 @@ def call_surface_calibration(*, y_true: Any, y_prob: Any, confidence: Any = 0.95
     return out
 
 
+def call_surface_choose_threshold(*, y_true: Any, y_score: Any, confidence: Any = 0.95, **kwargs: Any) -> list[str]:
+    import numpy as np
+
+    import confusionlab as cl
+
+    c = cl.choose_threshold(y_true, y_score, confidence=confidence, **kwargs)
+    lo, hi = c.interval(confidence)
+    out = _ordered("interval()", lo, hi) + _ordered("interval(pointwise)", *c.interval(confidence, kind="pointwise"))
+    if not lo - 1e-12 <= c.value <= hi + 1e-12:
+        out.append(f"value {c.value!r} outside its after-selection interval ({lo!r}, {hi!r})")
+    if c.threshold not in c.candidates or not c.is_plausible(c.threshold):
+        out.append(f"threshold {c.threshold!r} is not a plausible candidate")
+    out += [v for name, x in (c.prob_constraint or {}).items() for v in _unit(f"prob_constraint[{name}]", x)]
+    if not np.isfinite(c.value):
+        out.append(f"value {c.value!r} is not finite")
+    return out
+
+
 def call_surface_poisson_binomial(*, p: Any) -> list[str]:
     import numpy as np
 
@@ -581,6 +599,46 @@ def call_surface_grouped_gaps(*, y_true: Any, score_a: Any, score_b: Any, groups
 
 # ---- issue 21: the widgets, kernel side (test_hostile_widgets.py)
 _INPUTS: dict[str, Any] = {}
+
+
+def call_surface_items(*, function: str, args: tuple, **kwargs: Any) -> list[str]:
+    """``evaluate_items``, ``compare_items`` or ``pass_at_k``, its answers checked: a finite value
+    inside the scores' range, a non-negative error, ordered intervals, p-values in [0, 1]."""
+    import numpy as np
+    import pandas as pd
+
+    import confusionlab as cl
+
+    r = getattr(cl, function)(*args, **kwargs)
+    out: list[str] = []
+    span = 2.0 if function == "compare_items" else 1.0
+    if not (math.isfinite(r.value) and abs(r.value) <= span * 1e15):
+        out.append(f"value {r.value!r}")
+    if not (r.std_error >= 0 or math.isnan(r.std_error)):
+        out.append(f"std_error {r.std_error!r}")
+    for level in (0.5, 0.95):
+        lo, hi = r.interval(level)
+        if not (lo <= hi or (math.isnan(lo) and math.isnan(hi))):
+            out.append(f"interval({level}) = ({lo!r}, {hi!r}) unordered")
+    if function == "compare_items":
+        for alternative in ("two-sided", "greater", "less"):
+            out += _unit(f"p_value({alternative})", r.p_value(alternative, n_draws=2000))
+    if function == "pass_at_k":
+        out += _unit("pass@k", r.value) + _unit("Bayesian pass@k", r.bayesian_value)
+        if np.any(~np.isfinite(r.per_item["bayes_mean"].to_numpy())):
+            out.append("a Bayesian pass@k is not finite")
+    if not isinstance(r.to_frame(), pd.DataFrame) or not r.summary():
+        out.append("to_frame() or summary() failed")
+    return out
+
+
+def call_surface_read_log(*, reader: str, path: str) -> list[str]:
+    """A log reader on a hostile file: a frame with item, epoch and score, or a refusal."""
+    import confusionlab as cl
+
+    frame = getattr(cl, reader)(path)
+    missing = {"item", "epoch", "score"} - set(frame.columns)
+    return [f"columns {sorted(missing)} missing"] if missing else []
 
 
 _INPUT_NAMES = ("@audit", "@report", "@report_pre", "@calibration", "@evaluation", "@evaluation_refits",

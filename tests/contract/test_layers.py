@@ -43,6 +43,7 @@ LAYERS: dict[str, int] = {
     # 1 infrastructure
     "_validation": 1,
     "_errors": 1,
+    "_deps": 1,
     "_arrays": 1,
     "_result": 1,
     "_grouped": 1,
@@ -58,6 +59,7 @@ LAYERS: dict[str, int] = {
     "lattice": 2,
     "metrics": 2,
     "grouping": 2,
+    "sorting": 2,
     "contours": 2,
     # 3 models, distributions, the input layer
     "models": 3,

@@ -75,10 +75,24 @@ CASES: dict[str, tuple[Callable[[], Result], bool]] = {
         lambda: cl.calibration(_Y, 1 / (1 + np.exp(-_S[0])), groups=_GROUPS, n_resamples=50, n_draws=200),
         True,
     ),
+    "DecisionCurve": (
+        lambda: cl.decision_curve(_Y, {BAD: 1 / (1 + np.exp(-_S[0])), MONEY: 1 / (1 + np.exp(-_S[1]))}),
+        True,
+    ),
+    "GroupedDecisionCurve": (
+        lambda: cl.decision_curve(_Y, {BAD: 1 / (1 + np.exp(-_S[0]))}, groups=_GROUPS, thresholds=[0.2, 0.4]),
+        True,
+    ),
+    "CostCurve": (lambda: cl.cost_curve(_LABELS, _S[0], positive=BAD), False),
+    "ThresholdChoice": (lambda: cl.choose_threshold(_LABELS, _S[0], positive=BAD, cost=(1, 2)), False),
+    "GroupedThresholdChoice": (lambda: cl.choose_threshold(_Y, _S[0], groups=_GROUPS, cost=(1, 2)), True),
     "Ranking": (lambda: cl.rank_models(_Y, {BAD: _P[0], MONEY: _P[1], "c": _P[2]}, "accuracy", n_draws=2000), True),
     "PairedComparison": (lambda: cl.compare_paired(_LABELS, _P[0], _P[1], "accuracy", positive=BAD), False),
     "Evaluation": (lambda: cl.evaluate(_Y, _P[0], groups=_GROUPS, refits=np.stack(_P[1:]), metrics=["f1"]), True),
     "BiasReport": (_report, False),
+    "ItemEvaluation": (lambda: cl.evaluate_items(_Y, cluster=_GROUPS), False),
+    "ItemComparison": (lambda: cl.compare_items(_P[0], _P[1], cluster=_GROUPS), False),
+    "PassAtK": (lambda: cl.pass_at_k(_P[0], item=np.where(np.arange(_N) % 2 == 0, BAD, MONEY), k=3), False),
     "BiasMetric": (lambda: _report()["DPPL"], False),
     "Audit": (
         lambda: bias.audit(

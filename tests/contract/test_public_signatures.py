@@ -36,7 +36,7 @@ from confusionlab.models.defaults import DEFAULTS, REQUIRED, SHARED_DEFAULTS
 HERE = Path(__file__).parent
 
 #: The namespaces whose ``__all__`` is walked; a function public in two keeps its first name.
-NAMESPACES = ("", "evaluation", "paired", "planner", "scores", "calibration", "bias", "stability")
+NAMESPACES = ("", "evaluation", "paired", "planner", "scores", "calibration", "bias", "stability", "items", "decision")
 #: The shared argument names.
 SHARED = (
     "target",
@@ -249,7 +249,10 @@ CALLS = {
     "roc_curve": lambda **kw: cl.roc_curve(_Y, _SCORE, **kw),
     "precision_recall_curve": lambda **kw: cl.precision_recall_curve(_Y, _SCORE, **kw),
     "compare_auc": lambda **kw: cl.compare_auc(_Y, _SCORE, _SCORE_B, **kw),
+    "choose_threshold": lambda **kw: cl.choose_threshold(_Y, _SCORE, cost=(1, 2), **kw),
     "calibration": lambda **kw: cl.calibration(_Y, _PROB, bins=4, **{"n_resamples": 50, "n_draws": 50, **kw}),
+    "decision_curve": lambda **kw: cl.decision_curve(_Y, _PROB, thresholds=[0.2, 0.5], **kw),
+    "cost_curve": lambda **kw: cl.cost_curve(_Y, _SCORE, **kw),
     "calibration.central_interval": lambda **kw: importlib.import_module("confusionlab.calibration").central_interval(
         np.array([0.25, 0.5, 0.25]), **kw
     ),
@@ -274,6 +277,9 @@ CALLS = {
     "bias.report_each_value": lambda **kw: cl.bias.report_each_value(
         **{"data": _BIAS_FRAME, **kw}, label="y", positive_values=[1], facet="sex"
     ),
+    "evaluate_items": lambda **kw: cl.evaluate_items(_SCORE, cluster=_FRAME["g"], **kw),
+    "compare_items": lambda **kw: cl.compare_items(_PRED_A, _PRED_B, cluster=_FRAME["g"], **kw),
+    "pass_at_k": lambda **kw: cl.pass_at_k(_PRED_A, item=np.repeat(np.arange(5), 4), k=2, **kw),
     "stability.stability": lambda **kw: cl.stability.stability(_REFITS, _PRED_A, "nominal", **kw),
     "stability.phi": lambda **kw: cl.stability.phi(_REFITS, _Y, "nominal", **kw),
     "stability.psi": lambda **kw: cl.stability.psi(_REFITS, _REFITS, "nominal", **kw),

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from test_exact_pmf import ALL_METRICS, assert_matches_brute
 
 import confusionlab as cl
-from confusionlab import grouping
+from confusionlab import grouping, sorting
 from confusionlab.distribution import key_arithmetic as _arithmetic
 from confusionlab.distribution import lattice_distribution
 from confusionlab.metrics import ExactForm, get_metric
@@ -41,10 +41,10 @@ def _reference(f: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 @given(values=st.lists(doubles, max_size=300), block=st.sampled_from([3, 64, 1 << 15]), dense=st.booleans())
 def test_sort_doubles_is_a_stable_argsort(monkeypatch, values, block, dense) -> None:
     """Same permutation as numpy's stable argsort (ties in index order), same ties."""
-    monkeypatch.setattr(grouping, "_BLOCK", block)
-    monkeypatch.setattr(grouping, "_DENSE_RUNS", 10**9 if dense else 1)
+    monkeypatch.setattr(sorting, "_BLOCK", block)
+    monkeypatch.setattr(sorting, "_DENSE_RUNS", 10**9 if dense else 1)
     f = np.array(values, dtype=np.float64)
-    order, same = grouping._sort_doubles(f)
+    order, same = sorting.sort_doubles(f)
     ref_order, ref_same = _reference(f)
     np.testing.assert_array_equal(order, ref_order)
     np.testing.assert_array_equal(same, ref_same)
@@ -53,11 +53,11 @@ def test_sort_doubles_is_a_stable_argsort(monkeypatch, values, block, dense) -> 
 @pytest.mark.parametrize("dense", [True, False])
 def test_sort_doubles_reorders_near_doubles_out_of_index_order(monkeypatch, dense) -> None:
     """Distinct doubles 1–3 ulps apart share their high bits: their run is re-sorted on the doubles."""
-    monkeypatch.setattr(grouping, "_DENSE_RUNS", 10**9 if dense else 1)
+    monkeypatch.setattr(sorting, "_DENSE_RUNS", 10**9 if dense else 1)
     ulp = 2.0**-52
     rng = np.random.default_rng(0)
     f = rng.permutation(np.r_[np.linspace(-50, 50, 2000), [1 + 3 * ulp, 1.0, 1 + ulp, 1 + 2 * ulp, 1.0, -0.0, 0.0]])
-    order, same = grouping._sort_doubles(f)
+    order, same = sorting.sort_doubles(f)
     ref_order, ref_same = _reference(f)
     np.testing.assert_array_equal(order, ref_order)
     np.testing.assert_array_equal(same, ref_same)
@@ -131,7 +131,7 @@ def test_every_metric_matches_brute_force_in_every_branch(monkeypatch, ties, run
     """Groups summed from their first point or by runs, near runs checked sparsely or densely:
     every metric's PMF against exact Fraction enumeration (slices with p = 0 or n = 0 included)."""
     monkeypatch.setattr(grouping, "_FEW_TIES", 1 if ties == "few" else 10**9)
-    monkeypatch.setattr(grouping, "_DENSE_RUNS", 10**9 if runs == "dense" else 1)
+    monkeypatch.setattr(sorting, "_DENSE_RUNS", 10**9 if runs == "dense" else 1)
     cm = cl.ConfusionMatrix(**dict(zip(("tp", "fn", "fp", "tn"), counts, strict=True)))
     for metric in ALL_METRICS:
         d = cl.metric_distribution(cm, metric, "beta-binomial", tolerance=0)

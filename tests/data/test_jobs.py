@@ -155,3 +155,22 @@ def test_calibration(data):
     order = np.lexsort((COLS["q"], COLS["y"].astype(str)))
     same = cl.calibration(COLS["y"][order], COLS["q"][order], random_state=0)
     assert all(close(x, y) for x, y in zip(c.interval(), same.interval(), strict=True))
+
+
+def test_decision_curve(data):
+    """The decision curve's counts at every threshold and its net benefits, with groups, from any engine."""
+    models = {"q": "q", "rounded": "q"}
+    dc = cl.decision_curve(data=data, y_true="y", y_score=models, groups="g", harm={"rounded": 0.01})
+    risks = {"q": COLS["q"], "rounded": COLS["q"]}
+    ref = cl.decision_curve(COLS["y"], risks, groups=COLS["g"], harm={"rounded": 0.01})
+    assert dc.names == ref.names == ["east", "north", "south"]
+    for group in ref.names:
+        for model in models:
+            np.testing.assert_array_equal(dc[group].counts[model].tp, ref[group].counts[model].tp)
+            np.testing.assert_array_equal(dc[group].counts[model].fp, ref[group].counts[model].fp)
+        for name, nb in ref[group].net_benefit.items():
+            np.testing.assert_allclose(dc[group].net_benefit[name], nb, rtol=0, atol=1e-12)
+    whole = cl.decision_curve(data=data, y_true="y", y_score="q")
+    np.testing.assert_array_equal(
+        whole.net_benefit["model"], cl.decision_curve(COLS["y"], COLS["q"]).net_benefit["model"]
+    )

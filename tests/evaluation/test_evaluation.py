@@ -12,7 +12,7 @@ import pytest
 from scipy import stats
 from sklearn.metrics import confusion_matrix, f1_score, multilabel_confusion_matrix, precision_score, recall_score
 
-import confusionlab.evaluation._result as evaluation_result
+import confusionlab.evaluation._distributions as evaluation_distributions
 from confusionlab import ConfusionMatrix, metric_distribution
 from confusionlab.evaluation import evaluate, mixture
 from confusionlab.stability import psi
@@ -195,7 +195,7 @@ def test_binary_metric_with_many_classes_is_refused_before_computing(monkeypatch
     def boom(*args, **kwargs):
         raise AssertionError("computed before refusing")
 
-    monkeypatch.setattr(evaluation_result, "metric_distribution", boom)
+    monkeypatch.setattr(evaluation_distributions, "metric_distribution", boom)
     with pytest.raises(ValueError, match=r"metrics.*positive"):
         evaluate(y, pred, metrics=["f1"], target="next_test_set")
     ev = evaluate(y, pred, target="next_test_set")

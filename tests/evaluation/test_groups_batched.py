@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import confusionlab as cl
-import confusionlab.evaluation._result as result_module
+import confusionlab.evaluation._distributions as distributions_module
 from confusionlab import ConfusionMatrix
 from confusionlab.distribution import BATCH_POINTS, decompose, slice_mixture, slice_mixtures
 
@@ -72,7 +72,7 @@ def test_many_groups_decompose_without_the_one_group_path(monkeypatch):
     for name in ev_ref.groups[:5]:
         expected[name] = ev_ref.decompose("f1", name)  # one group at a time: slice_mixture
     calls = {"one": 0, "many": 0}
-    one, many = result_module.slice_mixture, result_module.slice_mixtures
+    one, many = distributions_module.slice_mixture, distributions_module.slice_mixtures
 
     def counted_one(*args, **kwargs):
         calls["one"] += 1
@@ -82,8 +82,8 @@ def test_many_groups_decompose_without_the_one_group_path(monkeypatch):
         calls["many"] += 1
         return many(*args, **kwargs)
 
-    monkeypatch.setattr(result_module, "slice_mixture", counted_one)
-    monkeypatch.setattr(result_module, "slice_mixtures", counted_many)
+    monkeypatch.setattr(distributions_module, "slice_mixture", counted_one)
+    monkeypatch.setattr(distributions_module, "slice_mixtures", counted_many)
     ev = cl.evaluate(y, refits=runs, groups=g, metrics="f1", target="next_test_set")
     parts = ev.decompose("f1", by_group=True)
     assert len(parts) == n_groups
@@ -120,16 +120,16 @@ def test_to_frame_batches_the_groups_and_agrees_with_the_one_group_answers(monke
     metrics = ["f1", "specificity"]
     ref = cl.evaluate(y, refits=runs, groups=g, metrics=metrics, target="next_test_set")
     calls = {"one": 0}
-    one = result_module.slice_mixture
+    one = distributions_module.slice_mixture
 
     def counted(*args, **kwargs):
         calls["one"] += 1
         return one(*args, **kwargs)
 
-    monkeypatch.setattr(result_module, "slice_mixture", counted)
+    monkeypatch.setattr(distributions_module, "slice_mixture", counted)
     frame = cl.evaluate(y, refits=runs, groups=g, metrics=metrics, target="next_test_set").to_frame()
     assert calls["one"] == len(metrics)  # the whole test set of each metric
-    monkeypatch.setattr(result_module, "slice_mixture", one)
+    monkeypatch.setattr(distributions_module, "slice_mixture", one)
     assert len(frame) == len(metrics) * (n_groups + 1)
     for row in frame.itertuples():
         lo, hi = ref.interval_of(row.metric, 0.95, row.group)

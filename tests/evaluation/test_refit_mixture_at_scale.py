@@ -20,12 +20,12 @@ import pytest
 
 import confusionlab as cl
 import confusionlab.distribution.mixtures as mixture_module
-import confusionlab.evaluation._result as result_module
+import confusionlab.evaluation._distributions as distributions_module
 from confusionlab import ConfusionMatrix
 from confusionlab.distribution import mixture_bytes, slice_mixture
-from confusionlab.grouping import _sort_doubles
 from confusionlab.metrics import get_metric
 from confusionlab.models import slice_model
+from confusionlab.sorting import sort_doubles
 
 LEAN_METRICS = ["f1", "precision", "balanced_accuracy", "g_mean", "f2", "mcc", "npv"]
 
@@ -184,7 +184,7 @@ def test_doubles_of_a_narrow_range_sort_exactly(centre):
     steps = rng.integers(-2_000, 2_000, 200_000)
     f = centre + steps * np.spacing(centre if centre else 1e-300)
     f[rng.integers(0, f.size, 50)] = rng.choice([0.0, -0.0, np.inf, -np.inf, 1.0, -1.0], 50)
-    order, same = _sort_doubles(f)
+    order, same = sort_doubles(f)
     expected = np.lexsort((np.arange(f.size), f))
     np.testing.assert_array_equal(order, expected)
     np.testing.assert_array_equal(same, f[expected][1:] == f[expected][:-1])
@@ -199,7 +199,7 @@ def test_above_the_exact_budget_auto_samples_and_exact_stays_exact(monkeypatch):
     y = rng.integers(0, 2, 4_000)
     runs = np.where(rng.random((5, y.size)) < 0.85, y, 1 - y)
     exact = cl.evaluate(y, refits=runs, metrics="f1", method="exact", target="next_test_set").distribution("f1")
-    monkeypatch.setattr(result_module, "EXACT_MIXTURE_POINTS", exact.lattice_points // 2)
+    monkeypatch.setattr(distributions_module, "EXACT_MIXTURE_POINTS", exact.lattice_points // 2)
     sampled = cl.evaluate(y, refits=runs, metrics="f1", target="next_test_set").distribution("f1")
     assert exact.method == "exact" and sampled.method == "monte-carlo"
     assert sampled.mc_error > 0 and 0 < sampled.cdf_error < 0.02
@@ -234,8 +234,8 @@ def test_several_metrics_share_one_batch_and_equal_one_metric_at_a_time(monkeypa
                 np.testing.assert_array_equal(x.distribution.probabilities, y.distribution.probabilities)
                 np.testing.assert_array_equal(x.means, y.means)
     calls = []
-    real = result_module.slice_mixtures
-    monkeypatch.setattr(result_module, "slice_mixtures", lambda *a, **k: calls.append(a[1]) or real(*a, **k))
+    real = distributions_module.slice_mixtures
+    monkeypatch.setattr(distributions_module, "slice_mixtures", lambda *a, **k: calls.append(a[1]) or real(*a, **k))
     y = rng.integers(0, 2, 2_000)
     runs = np.where(rng.random((4, y.size)) < 0.85, y, 1 - y)
     frame = cl.evaluate(y, refits=runs, groups=rng.integers(0, 50, y.size), target="next_test_set").to_frame()

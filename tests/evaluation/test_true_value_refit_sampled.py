@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import confusionlab as cl
-import confusionlab.evaluation._result as result_module
+import confusionlab.evaluation._distributions as distributions_module
 
 
 def _data(n=3000, runs=12, seed=0):
@@ -37,7 +37,7 @@ def test_sampled_refit_mixture_matches_simulation_and_exact(monkeypatch):
     y, refits = _data()
     exact = cl.evaluate(y, refits=refits, metrics=["f1"])  # 12 refits: 1.92e6 atoms, pooled exactly
     assert exact.distribution("f1").method == "quadrature"
-    monkeypatch.setattr(result_module, "TRUE_VALUE_MIXTURE_ATOMS", 10_000)
+    monkeypatch.setattr(distributions_module, "TRUE_VALUE_MIXTURE_ATOMS", 10_000)
     sampled = cl.evaluate(y, refits=refits, metrics=["f1"])
     d = sampled.distribution("f1")
     assert d.method == "monte-carlo" and d.values.size <= 20_004  # n_draws pooled, not R × n_draws

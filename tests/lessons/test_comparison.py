@@ -26,6 +26,7 @@ from confusionlab.lessons.comparison import (
     class_balance_view,
     plot_difference,
     plot_half_width,
+    plot_lower_tail,
     plot_pmf_histograms,
     plot_prob_greater,
     plot_sd_curve,
@@ -102,6 +103,33 @@ def test_difference_shades_the_bins_at_or_above_zero() -> None:
     assert to_hex(shaded.get_facecolor()[:3]) == GREEN
     assert ax.get_legend().get_texts()[0].get_text() == f"P(A > B) = {r.prob_greater:.3f}"
     assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title()
+
+
+def test_lower_tail_is_the_cdf_of_the_difference_on_a_log_scale() -> None:
+    """Each point of the curve is P(A − B ≤ x), summed by brute force over the two PMFs' pairs."""
+    a = cl.metric_distribution(cl.ConfusionMatrix(tp=8, fn=2, fp=3, tn=7), "accuracy")
+    b = cl.metric_distribution(cl.ConfusionMatrix(tp=6, fn=4, fp=3, tn=7), "accuracy")
+    difference = cl.compare(a, b).difference
+    ax = plot_lower_tail({"A − B": difference, "again": difference}, upto=0.1, xlabel="x")
+    first, second, zero = ax.lines
+    pairs = [
+        (va - vb, pa * pb)
+        for va, pa in zip(a.values, a.probabilities, strict=True)
+        for vb, pb in zip(b.values, b.probabilities, strict=True)
+    ]
+    xs, ys = first.get_xdata(), first.get_ydata()
+    assert len(xs) > 5 and xs.max() <= 0.1 + 1e-12
+    for x, y in zip(xs, ys, strict=True):
+        assert abs(y - sum(p for d, p in pairs if d <= x + 1e-12)) < 1e-9, x
+    at_zero = sum(p for d, p in pairs if d <= 1e-12)
+    assert ax.get_legend().get_texts()[0].get_text() == f"A − B: P(X ≤ 0) = {at_zero:.2g}"
+    assert ax.get_yscale() == "log" and list(zero.get_xdata()) == [0, 0]
+    assert [to_hex(first.get_color()), to_hex(second.get_color())] == [RED, BLUE]
+    for bad in (float("nan"), True, "0.1"):
+        with pytest.raises(cl.InvalidParameterError, match="upto"):
+            plot_lower_tail({"A − B": difference}, upto=bad)
+    with pytest.raises(cl.InvalidParameterError, match="distributions"):
+        plot_lower_tail({}, upto=0.1)
 
 
 def test_prob_greater_curve_and_limit() -> None:

@@ -26,6 +26,7 @@ APPENDIX = "## Appendix: checks"
 MAX_LESSON_CELL_LINES = 25
 MAX_PROSE_WORDS = 900  # R1: aim for about 700
 PROMPT = "**Predict before you run:**"
+PACE = {"easy": 5, "medium": 10, "hard": 15}  # minutes an exercise takes at student pace (issue 39)
 QUESTIONS = ("sampling distribution", "true value", "next test set")
 
 
@@ -193,53 +194,114 @@ def test_one_vocabulary(path: Path) -> None:
         assert "glossary.md" in text, f"{path.name} does not link the glossary"
 
 
+def _plan_tables(plan: str) -> list[list[list[str]]]:
+    """The plan tables of docs/teaching.md (header '| block | length | ...'), each as its rows of cells."""
+    tables, current = [], None
+    for line in [*plan.splitlines(), ""]:
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.lstrip().startswith("| block | length |"):
+            current = []
+        elif current is not None and line.lstrip().startswith("|"):
+            if not set(cells[0]) <= set("-: "):
+                current.append(cells)
+        elif current is not None:
+            tables.append(current)
+            current = None
+    return tables
+
+
 def test_teaching_plan_names_existing_notebooks_and_exercises() -> None:
     plan = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
     named = set(re.findall(r"\b(\d\d)_[a-z_]+\.ipynb", plan))
     assert named and named <= {p.name[:2] for p in LESSONS}
-    minutes = [int(m) for m in re.findall(r"\|\s*(\d+)\s*min", plan)]
-    assert minutes and sum(minutes) == 90, f"the plan's timings add up to {sum(minutes)} minutes, not 90"
+    tables = _plan_tables(plan)
+    assert len(tables) >= 3, "the 90-minute class and two more tracks"
+    for rows in tables:
+        assert all(re.fullmatch(r"\d+ min", r[1]) for r in rows), [r[1] for r in rows]
+        minutes = sum(int(r[1].split()[0]) for r in rows)
+        assert minutes == 90, f"the plan starting {rows[0][0]!r}: its blocks add up to {minutes} minutes, not 90"
 
 
-def _plan_rows(plan: str) -> list[list[str]]:
-    """The rows of the 90-minute table: | block | length | notebook | lesson's time | skipped (−N) | … |."""
-    rows = []
-    for line in plan.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if line.lstrip().startswith("|") and len(cells) > 4 and re.fullmatch(r"\d+ min", cells[1]):
-            rows.append(cells)
-    return rows
+def _exercise_minutes(path: Path) -> dict[int, tuple[int, str]]:
+    """Each exercise's stated minutes and where it is done, from its heading '... · 10 minutes · homework'."""
+    stated = {}
+    for cell in _cells(path):
+        heading = cell.source.splitlines()[0] if cell.cell_type == "markdown" and cell.source else ""
+        match = EXERCISE.match(heading)
+        if match:
+            timing = re.fullmatch(r"### Exercise \d+ \([a-z, ]+\) · (\d+) minutes · (in class|homework)", heading)
+            assert timing, f"{path.name}: {heading!r} lacks '· N minutes · in class' or '· N minutes · homework'"
+            assert int(timing.group(1)) == PACE[match.group(2)], (
+                f"{path.name}: a {match.group(2)} exercise takes {PACE[match.group(2)]} minutes, not {timing.group(1)}"
+            )
+            stated[int(match.group(1))] = (int(timing.group(1)), timing.group(2))
+    return stated
 
 
-def test_teaching_plan_uses_the_lessons_own_timings() -> None:
-    """Each block's minutes are its lesson's **Time.** less what its skip list leaves out.
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_lesson_times_are_honest_and_add_up(path: Path) -> None:
+    """Issue 39: exercises take 5 / 10 / 15 minutes (easy / medium / hard) at student pace, one is done in class.
 
-    Besides the three lessons' blocks: 5 minutes to start, 10 of buffer and an exit question.
+    The **Time.** line's total is its lesson minutes plus the exercises' stated minutes, it names the exercise
+    whose heading says "in class", and the lesson runs 45 to 65 minutes.
+    """
+    line = re.search(r"\*\*Time\.\*\*([^\n]*)", _cells(path)[0].source).group(1)
+    parts = re.match(
+        r" about (\d+) minutes: (\d+) for the lesson, (\d+) for the exercises at student pace .*"
+        r"Exercise (\d+) in class, the others homework\.$",
+        line,
+    )
+    assert parts, f"{path.name}: the **Time.** line does not read 'about T minutes: L for the lesson, E for ...'"
+    total, body, exercises, in_class = (int(g) for g in parts.groups())
+    stated = _exercise_minutes(path)
+    assert exercises == sum(m for m, _ in stated.values()), f"{path.name}: the exercises add up to another total"
+    assert total == body + exercises, f"{path.name}: {body} + {exercises} ≠ {total}"
+    assert [n for n, (_, where) in stated.items() if where == "in class"] == [in_class], (
+        f"{path.name}: exactly one exercise, Exercise {in_class}, is done in class"
+    )
+    assert 45 <= total <= 65, f"{path.name}: {total} minutes at student pace"
+
+
+def test_teaching_plans_use_the_lessons_own_timings() -> None:
+    """Each block's minutes are its lesson's **Time.** less its skip list; the skip list is the lesson's homework.
+
+    Every homework exercise is skipped with its stated minutes, the in-class one is not; the main class has
+    5 minutes to start, 10 of buffer and an exit question besides its three lessons.
     """
     plan = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
-    rows = _plan_rows(plan)
     by_number = {p.name[:2]: p for p in LESSONS}
-    lessons = [r for r in rows if re.search(r"\d\d_[a-z_]+\.ipynb", r[2])]
-    assert len({re.search(r"(\d\d)_", r[2]).group(1) for r in lessons}) == 3, "the class uses three notebooks"
-    for block in lessons:
-        number = re.search(r"(\d\d)_", block[2]).group(1)
-        stated = _time_minutes(by_number[number])
-        assert int(block[3]) == stated, (
-            f"block {block[0]}: {block[2]} states {stated} minutes, the plan says {block[3]}"
-        )
-        exercises = {
-            int(m.group(1))
-            for c in _cells(by_number[number])
-            if c.cell_type == "markdown" and (m := re.match(r"### Exercise (\d+)", c.source))
-        }
-        named = {int(n) for n in re.findall(r"Exercise (\d+)", " ".join(block[4:]))}
-        assert named <= exercises, f"block {block[0]}: {block[2]} has no Exercise {sorted(named - exercises)}"
-        skipped = sum(int(m) for m in re.findall(r"\(−(\d+)\)", block[4]))
-        assert skipped > 0, f"block {block[0]}: a skip list with its minutes, e.g. 'Exercise 3 (−5)'"
-        assert int(block[1].split()[0]) == stated - skipped, f"block {block[0]}: {stated} − {skipped} ≠ {block[1]}"
-    others = {r[0].lower(): int(r[1].split()[0]) for r in rows if r not in lessons}
+    tables = _plan_tables(plan)
+    for rows in tables:
+        lessons = [r for r in rows if re.search(r"\d\d_[a-z_]+\.ipynb", r[2])]
+        assert lessons, rows
+        for block in lessons:
+            number = re.search(r"(\d\d)_", block[2]).group(1)
+            stated = _time_minutes(by_number[number])
+            assert int(block[3]) == stated, f"block {block[0]}: {block[2]} states {stated} minutes, the plan {block[3]}"
+            exercises = _exercise_minutes(by_number[number])
+            skipped = {int(n): int(m) for n, m in re.findall(r"Exercise (\d+) \(−(\d+)\)", block[4])}
+            homework = {n: m for n, (m, where) in exercises.items() if where == "homework"}
+            assert skipped == homework, f"block {block[0]}: skips {skipped}, the lesson's homework is {homework}"
+            named = {int(n) for n in re.findall(r"Exercise (\d+)", " ".join(block[4:]))}
+            assert named <= set(exercises), (
+                f"block {block[0]}: {block[2]} has no Exercise {sorted(named - set(exercises))}"
+            )
+            saved = sum(int(m) for m in re.findall(r"\(−(\d+)\)", block[4]))
+            assert int(block[1].split()[0]) == stated - saved, f"block {block[0]}: {stated} − {saved} ≠ {block[1]}"
+    main = tables[0]
+    assert len({re.search(r"(\d\d)_", r[2]).group(1) for r in main if re.search(r"\d\d_", r[2])}) == 3
+    others = {r[0].lower(): int(r[1].split()[0]) for r in main if not re.search(r"\d\d_", r[2])}
     assert others.get("start") == 5 and others.get("buffer") == 10 and "exit question" in others, others
-    assert sum(int(r[1].split()[0]) for r in rows) == 90
+
+
+def test_lessons_table_states_each_lessons_time() -> None:
+    """docs/teaching.md's table of lessons gives each lesson's time and in-class exercise as the lesson does."""
+    plan = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| (\d\d)_[a-z_]+\.ipynb \|.*\| (\d+ minutes \(Exercise \d+\)) \|$", plan, re.M))
+    assert set(rows) == {p.name[:2] for p in LESSONS}
+    for number, path in ((p.name[:2], p) for p in LESSONS):
+        (in_class,) = [n for n, (_, where) in _exercise_minutes(path).items() if where == "in class"]
+        assert rows[number] == f"{_time_minutes(path)} minutes (Exercise {in_class})", (number, rows[number])
 
 
 def test_r3_a_third_of_all_exercises_are_decisions_transfers_or_critiques() -> None:
@@ -288,3 +350,27 @@ def test_teaching_plan_exit_question_numbers() -> None:
         new = (a * d - c * b) / np.sqrt((a + c) * (a + b) * (d + c) * (d + b))
     nlo, nhi = np.nanquantile(new, [0.025, 0.975])
     assert abs((nhi - nlo) / 2 - 0.24) < 0.01, (nlo, nhi)
+
+
+def test_glossary_defines_the_calibration_and_roc_terms() -> None:
+    """Lessons 14 and 15 send students to the glossary for their terms: each has a row there (issue 39)."""
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    terms = {row.split("|")[1].strip() for row in glossary.splitlines() if row.startswith("| ")}
+    wanted = {
+        "14": [
+            "forecast q",
+            "bin",
+            "reliability diagram",
+            "Poisson-binomial",
+            "consistency band",
+            "ECE",
+            "recalibration",
+        ],
+        "15": ["ROC curve", "AUC", "DeLong interval", "exact null distribution", "average precision (AP)"],
+    }
+    for number, names in wanted.items():
+        lesson = next(p for p in LESSONS if p.name.startswith(number))
+        text = "\n".join(c.source for c in _cells(lesson))
+        for name in names:
+            assert name in terms, f"the glossary has no row for {name!r}"
+            assert name.split(" (")[0].split()[0].lower() in text.lower(), f"{lesson.name} does not use {name!r}"

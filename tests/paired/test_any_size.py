@@ -14,8 +14,8 @@ from scipy import stats
 import confusionlab as cl
 from confusionlab import TooLargeError
 from confusionlab.metrics import get_metric
+from confusionlab.models.paired_draws import classifier_counts, multinomial
 from confusionlab.paired import _model
-from confusionlab.paired._draws import draw_classifier_counts, multinomial
 from confusionlab.paired._ranks import _python_ranks, exact_ranks
 
 RNG = np.random.default_rng(11)
@@ -206,7 +206,7 @@ def test_twelve_classifiers_draw_only_the_cells_that_matter():
     bits = (np.arange(2**k)[:, None] >> np.arange(k)[None, :]) & 1
     p, n_draws = int(cells.sum()), 40_000
     counting = _CountingRng(1)
-    tp = draw_classifier_counts("paired-beta-binomial", cells, bits, p, n_draws, counting, 2.0 ** (1 - k))
+    tp = classifier_counts("paired-beta-binomial", cells, bits, p, n_draws, counting, 2.0 ** (1 - k))
     assert counting.variates / n_draws < 2**k / 8
     observed_tp = preds[:, y == 1].sum(axis=1)
     for j in range(k):

@@ -11,7 +11,7 @@ import pytest
 
 import confusionlab as cl
 from confusionlab.metrics import get_metric
-from confusionlab.paired._model import draw_counts
+from confusionlab.models import agreement_counts
 
 RNG = np.random.default_rng(5)
 Y = RNG.integers(0, 2, 120)
@@ -62,8 +62,9 @@ def test_ranking_draws_and_pairwise_exact_share_one_prior():
     bitmat = ((np.arange(8)[:, None] >> np.arange(3)[None, :]) & 1).astype(np.int64)
     n_draws = 100_000
     p, n = int(truth.sum()), int((~truth).sum())
-    tp = draw_counts("paired-beta-binomial", np.bincount(pattern[truth], minlength=8), p, n_draws, rng, 0.25) @ bitmat
-    fp = draw_counts("paired-beta-binomial", np.bincount(pattern[~truth], minlength=8), n, n_draws, rng, 0.25) @ bitmat
+    model = "paired-beta-binomial"
+    tp = agreement_counts(model, np.bincount(pattern[truth], minlength=8), p, n_draws, rng, 0.25) @ bitmat
+    fp = agreement_counts(model, np.bincount(pattern[~truth], minlength=8), n, n_draws, rng, 0.25) @ bitmat
     acc = get_metric("accuracy").values(tp, p - tp, fp, n - fp)
     mc_equal = float(np.mean(acc[:, i] == acc[:, j]))
     se = math.sqrt(mc_equal * (1 - mc_equal) / n_draws)

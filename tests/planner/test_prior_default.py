@@ -35,6 +35,9 @@ def test_the_defaults_are_jeffreys_for_the_true_value_and_uniform_for_the_next_t
     assert (true.target, true.prior) == ("true_value", 0.5)
     assert (nxt.target, nxt.prior) == ("next_test_set", 1.0)
     assert "Jeffreys' prior α = 0.5" in true.summary() and "uniform prior α = 1" in nxt.summary()
+    # issue 39: the true value's model is the rates' Beta posterior, not the next test set's beta-binomial
+    assert "(Beta posterior of each rate, Jeffreys' prior α = 0.5)" in true.summary()
+    assert "beta-binomial" not in true.summary() and "(beta-binomial, uniform prior α = 1)" in nxt.summary()
     assert cl.plan_test_size("mcc", **args, prior="uniform").prior == 1.0
     assert cl.plan_test_size("mcc", **args, prior=2).prior == 2.0
 

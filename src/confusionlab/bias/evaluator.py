@@ -10,9 +10,7 @@ table through :mod:`confusionlab._tables` and hands it here.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable, Collection
-from typing import Any
 
 import numpy as np
 
@@ -20,7 +18,7 @@ from ..distribution import MetricDistribution
 from ..distribution.count_draws import sampled_metric, sampled_metrics
 from ..distribution.posterior import sampled_distribution
 from ..distribution.two_beta import beta_pair_distributions
-from ..models import resolve_prior
+from ..models import resolve_prior, root_seed
 from . import label_metrics as lm
 from . import prediction_metrics as pm
 from ._arith import divide
@@ -57,32 +55,6 @@ _CONFUSION = {
     "DPPL": pm.difference_in_positive_predictions,
     "DI": pm.disparate_impact,
 }
-
-
-def root_seed(random_state: Any) -> int | np.random.SeedSequence:
-    """A seed every metric's Monte Carlo draws start from, validated.
-
-    An integer or a SeedSequence is kept (each metric's draws then start from
-    it, so a metric's interval does not depend on which metrics were looked at
-    before); a Generator (or None) gives one integer drawn from it.
-
-    Examples
-    --------
-    >>> root_seed(7)
-    7
-    >>> root_seed("7")
-    Traceback (most recent call last):
-    ...
-    confusionlab.InvalidParameterError: random_state must be None, a non-negative integer seed, ... got '7'
-    """
-    from .._validation import check_random_state
-
-    rng = check_random_state(random_state)
-    if isinstance(random_state, numbers.Integral):
-        return int(random_state)
-    if isinstance(random_state, np.random.SeedSequence):
-        return random_state
-    return int(rng.integers(2**63))
 
 
 def _scalar(x: np.ndarray) -> float:

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from .._deps import require
 from .._text import as_written
 from ..palette import MISSING, NEUTRAL, SIGN_COLOURS, THEME, VERDICT_COLOURS, to_rgb
 
@@ -101,7 +102,7 @@ def draw_intervals(ax: Any, metrics: Sequence[Any], confidence: float = 0.95) ->
     are left out). ``ax.lines`` holds one bar per metric, in order, then the dashed
     no-bias line; ``ax.collections`` one marker per metric.
     """
-    from matplotlib.lines import Line2D
+    Line2D = require("matplotlib.lines", "notebooks", "plot()").Line2D
 
     rows = [m for m in metrics if m.value is not None and m.distribution is not None]
     for y, m in enumerate(rows):
@@ -132,7 +133,7 @@ def draw_verdict_grid(ax: Any, grid: Any, *, title: str = "") -> None:
     ``(facet, group)``, columns metrics, cells verdicts (missing where a group has no
     row for a metric, drawn in the palette's colour for missing values).
     """
-    from matplotlib.patches import Patch
+    Patch = require("matplotlib.patches", "notebooks", "plot()").Patch
 
     cells = grid.to_numpy(dtype=object)
     if cells.size == 0:

@@ -22,6 +22,7 @@ import warnings
 
 import numpy as np
 
+from .._deps import require
 from .._validation import InvalidParameterError
 from ._arith import divide, inf_diff
 from .label_metrics import conditional_demographic_disparity, difference_in_proportions
@@ -326,7 +327,7 @@ def flip_test(
             "consider computing FT on a random subsample (see flip_test's Notes)",
             stacklevel=2,
         )
-    from sklearn.neighbors import NearestNeighbors
+    NearestNeighbors = require("sklearn.neighbors", "bias", "flip_test()").NearestNeighbors
 
     k = 5 if len(xa) > 9 else 1
     k = min(k, len(xa))

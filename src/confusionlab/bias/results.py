@@ -19,6 +19,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
+from .._deps import require
 from .._grouped import ResultMapping
 from .._result import Result, new_figure
 from .._validation import check_choice, check_confidence, check_margin
@@ -367,7 +368,7 @@ class BiasMetric(Result):
 
     def to_frame(self, confidence: float = 0.95) -> Any:
         """A one-row pandas DataFrame (index: the metric), the columns of :meth:`BiasReport.to_frame`."""
-        import pandas as pd
+        pd = require("pandas", "bias", "to_frame()")
 
         confidence = check_confidence(confidence)
         return pd.DataFrame([self._row(confidence)]).set_index("metric")
@@ -477,7 +478,7 @@ class BiasReport(ResultMapping):
     def to_frame(self, confidence: float = 0.95) -> Any:
         """A pandas DataFrame: one row per metric with value, interval, sign probability, the error
         where there is one and ``target``, the question the interval answers."""
-        import pandas as pd
+        pd = require("pandas", "bias", "to_frame()")
 
         confidence = check_confidence(confidence)
         return pd.DataFrame([m._row(confidence) for m in self.members.values()]).set_index("metric")

@@ -215,7 +215,11 @@ def from_arrays(y_true: Any, y_prob: Any, groups: Any, options: Options) -> Cali
         members[name] = Calibration(
             bin_forecasts(q[rows], y[rows], bins, strategy), positive=positive, random_state=seeds[k], **arguments
         )
-    return CalibrationSet(members, "groups", n_draws=n_draws, random_state=random_state)
+    # the whole test set's, as without groups= (made after the members: a Generator's spawns keep their order)
+    overall = Calibration(
+        bin_forecasts(q, y, bins, strategy), positive=positive, random_state=random_state, **arguments
+    )
+    return CalibrationSet(members, "groups", n_draws=n_draws, random_state=random_state, overall=overall)
 
 
 def _forecast_matrix(y_prob: Any, t: np.ndarray, classes: Any) -> tuple[np.ndarray, list[Any]]:

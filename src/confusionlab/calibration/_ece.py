@@ -49,7 +49,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from ._bins import Bins
 from ._poisson_binomial import central_interval
@@ -148,6 +147,8 @@ def _wasserstein_bound(k: int, p: float, rho: tuple[float, float], var: tuple[fl
     num = m * rho[0] + (k - m) * rho[1]
     den = m * var[0] + (k - m) * var[1]
     r = np.divide(num, den, out=np.zeros_like(num), where=den > 0)
+    from scipy import stats  # here, not at the top: ``import confusionlab`` does not load scipy.stats
+
     return float(np.dot(stats.binom.pmf(np.arange(k + 1), k, p), r))
 
 

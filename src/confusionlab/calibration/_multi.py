@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from .._deprecation import default_changes, float_with_moved_attributes
+from .._deps import require
 from .._grouped import GroupedResult
 from .._result import new_figure
 from .._validation import check_confidence, check_n_draws, check_random_state
@@ -52,9 +53,10 @@ class CalibrationSet(GroupedResult):
     ``MetricFrame``): ``cs[name]`` is a member's :class:`Calibration`, ``cs.names`` lists them,
     :attr:`by_group` is each member's ECE (keyed by class for ``"classwise"``), :meth:`difference`
     the largest gap between two members' ECEs with the two members, :meth:`intervals` each
-    member's interval simultaneous over the members. :attr:`overall` is None: the calibration of
-    the whole test set is ``calibration`` without ``groups=`` (with ``multi_class="top-label"``
-    for classes).
+    member's interval simultaneous over the members. :attr:`overall` is, for groups, the
+    calibration of the whole test set, the groups pooled (what ``calibration`` without
+    ``groups=`` returns, with the same seed); None for classes, which share their examples (the
+    whole test set's is ``multi_class="top-label"``).
 
     Attributes
     ----------
@@ -84,13 +86,24 @@ class CalibrationSet(GroupedResult):
     >>> gap = cs.difference()
     >>> gap.high, gap.low, bool(gap == cs.by_group["M"] - cs.by_group["F"])
     ('M', 'F', True)
+    >>> cs.overall.value == cl.calibration(y, q, bins=5, random_state=0).value
+    True
     """
 
     title = "Calibration"
     mapping_noun = "calibration set"
 
-    def __init__(self, members: dict[Any, Calibration], kind: str, *, n_draws: int, random_state: Any) -> None:
+    def __init__(
+        self,
+        members: dict[Any, Calibration],
+        kind: str,
+        *,
+        n_draws: int,
+        random_state: Any,
+        overall: Calibration | None = None,
+    ) -> None:
         self.members = dict(members)
+        self._overall = overall
         self.kind = kind
         self.n_draws = n_draws
         self._rng = check_random_state(random_state)
@@ -174,7 +187,7 @@ class CalibrationSet(GroupedResult):
     # -- the protocol -------------------------------------------------------------------
     def to_frame(self) -> Any:
         """One row per member and bin (the members' frames, the band simultaneous over all)."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         member = self.member_noun
         bands = self.band(0.95)

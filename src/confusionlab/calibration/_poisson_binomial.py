@@ -38,7 +38,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import fft as sp_fft
 
 from .._validation import check_confidence, check_memory
 from ._checks import check_forecasts
@@ -135,6 +134,8 @@ def poisson_binomial_pmf(p: np.ndarray, *, direct_max: int = DIRECT_MAX) -> Pois
                 out[:, j : j + m] += a[:, j : j + 1] * b
             bound += a.shape[0] * _gamma(m)
         else:
+            from scipy import fft as sp_fft  # here: ``import confusionlab`` does not load scipy
+
             length = sp_fft.next_fast_len(2 * degree + 1, real=True)
             out = sp_fft.irfft(sp_fft.rfft(a, n=length) * sp_fft.rfft(b, n=length), n=length)[:, : 2 * degree + 1]
             np.maximum(out, 0.0, out=out)

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from .._deprecation import float_with_moved_attributes
+from .._deps import require
 from .._result import Result, new_figure
 from .._text import as_written
 from .._validation import check_confidence, check_int, check_memory, check_n_draws, check_random_state
@@ -233,7 +234,7 @@ class Calibration(Result):
     def to_frame(self) -> Any:
         """One row per non-empty bin: its edges, count, positives, mean forecast, observed
         frequency and the 95 % consistency band."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         band = self.band(0.95)
         index = self._bins.index

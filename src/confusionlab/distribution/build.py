@@ -34,13 +34,13 @@ from .._validation import (
 from ..confusion import ConfusionMatrix
 from ..lattice import MAX_SIMPLEX_POINTS, largest_simplex
 from ..metrics import Metric, get_metric
-from ..models import MODELS, SIMPLEX_MODELS, TARGETS, resolve_prior, simplex_model, slice_model
+from ..models import MODELS, SIMPLEX_MODELS, TARGETS, default_alpha, resolve_prior, simplex_model, slice_model
 from .arithmetic import _arithmetic_fits, lattice_bytes
 from .origin import Origin
 from .pmf import MetricDistribution
 from .pushforward import lattice_distribution
 from .sampled import DEFAULT_DRAWS, MAX_DISTRIBUTION_DRAWS, _sampled_distribution
-from .true_value import TRUE_VALUE_PRIOR, _true_value_distribution
+from .true_value import _true_value_distribution
 
 __all__ = ["METHODS", "metric_distribution", "shared_simplex"]
 
@@ -186,7 +186,7 @@ def metric_distribution(
     quantile cell), the metric's event {M ≤ x} is misclassified only in the cells
     that its contour crosses; for a metric monotone in each rate (accuracy, balanced
     accuracy, F-scores, precision, MCC, …) these form a staircase of at most 2K − 1
-    cells, so |cdf − exact cdf| ≤ (2K − 1)/K² (``cdf_error``, 0.005 at K = 400);
+    cells, so ``|cdf − exact cdf| ≤ (2K − 1)/K²`` (``cdf_error``, 0.005 at K = 400);
     moments are far more accurate (a midpoint rule in each rate).
 
     The true value's interval is a Bayesian interval, not a confidence interval, but it is
@@ -239,7 +239,7 @@ def metric_distribution(
     tolerance = check_tolerance(tolerance)
     undefined_value = check_undefined(undefined)
     target = check_choice(target, "target", TARGETS)
-    alpha = (TRUE_VALUE_PRIOR if target == "true_value" else 1.0) if prior is None else resolve_prior(prior)
+    alpha = default_alpha("metric_distribution", target) if prior is None else resolve_prior(prior)
     method = check_choice(method, "method", METHODS)
     n_draws = check_int(n_draws, "n_draws", minimum=2, maximum=MAX_DISTRIBUTION_DRAWS)
     random_state = check_random_state(random_state)  # validated here, whichever path answers

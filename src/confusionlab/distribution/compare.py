@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from .._deps import require
 from .._result import Result, new_figure
 from .._validation import (
     InvalidParameterError,
@@ -81,7 +82,7 @@ class Comparison(Result):
         central 95 % interval and ``target``, the question of the two sides' distributions (the
         difference's when built without them; ``"<a's> - <b's>"`` when the sides ask different ones).
         The difference's PMF is ``self.difference.to_frame()``."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         lo, hi = self.interval(0.95)
         sides = [side.target for side in (self.a, self.b) if side is not None]

@@ -35,7 +35,7 @@ def _lean_pooled(
     The keys ``num/den`` are computed a block of rows at a time into one array; points of
     zero weight (corners of the windows' bounding box no component reaches; kept when
     ``whole``, the lattice of ``tolerance=0``) get a key below every other and are dropped
-    after the one sort (:func:`~confusionlab.grouping.sort_exactly`'s ``skip``), instead of copying the
+    after the one sort (:func:`~confusionlab.sorting.sort_exactly`'s ``skip``), instead of copying the
     lattice without them. The keys are exact where doubles separate distinct ratios:
     ``D * V < 2**51`` for a constant denominator ``D`` (the balanced family on a slice),
     ``D**2 * V < 2**51`` otherwise (:mod:`confusionlab.grouping`). Returns None — the

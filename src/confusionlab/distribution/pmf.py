@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 from scipy import stats
 
+from .._deps import require
 from .._result import Result, new_figure
 from .._validation import (
     check_choice,
@@ -123,7 +124,7 @@ class MetricDistribution(Result):
 
     #: The question answered: "next_test_set" or "true_value".
     target: str = "next_test_set"
-    #: Bound on |cdf − exact cdf| at every point (0 when exact).
+    #: Bound on ``|cdf − exact cdf|`` at every point (0 when exact).
     cdf_error: float = 0.0
     #: Monte Carlo standard error of the mean (0 when exact).
     mc_error: float = 0.0
@@ -348,7 +349,7 @@ class MetricDistribution(Result):
 
     def to_frame(self) -> Any:
         """One row per distinct value: ``value``, ``pmf``, ``cdf`` (of the retained mass) and ``multiplicity``."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         return pd.DataFrame(
             {

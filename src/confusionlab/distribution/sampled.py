@@ -32,7 +32,7 @@ DEFAULT_DRAWS = 20_000
 #: Most Monte Carlo draws of one distribution.
 MAX_DISTRIBUTION_DRAWS = 10**8
 #: Risk of the Dvoretzky–Kiefer–Wolfowitz bound a Monte Carlo distribution states as its
-#: ``cdf_error``: with probability at least 1 − this, |cdf − exact cdf| ≤ cdf_error everywhere.
+#: ``cdf_error``: with probability at least 1 − this, ``|cdf − exact cdf| ≤ cdf_error`` everywhere.
 MC_CDF_RISK = 1e-3
 #: Bytes per Monte Carlo draw of one distribution (four count arrays, the rates, the values,
 #: the sort of :func:`numpy.unique`).

@@ -22,7 +22,8 @@ the same size will show (about √2 as wide).
 The package holds one idea per module: ``_labels`` (label coding and count tables),
 ``_metrics`` (the metrics reported and the questions), ``_sampling`` (the Monte Carlo
 sampler of macro averages), ``_evaluate`` (:func:`evaluate`), ``_result``
-(:class:`Evaluation`), ``_figure`` and ``_page`` (its figure and its page).
+(:class:`Evaluation`), ``_distributions`` (how it computes and keeps its distributions),
+``_figure`` and ``_page`` (its figure and its page).
 
 Examples
 --------

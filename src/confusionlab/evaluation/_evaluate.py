@@ -14,12 +14,11 @@ from .._validation import (
     as_labels,
     check_labels_not_scores,
 )
+from ..models import TABLE_PRIOR, TRUE_VALUE_PRIOR
 from ._data import DOOR, from_counts
 from ._labels import _as_refits, _classes, _codes, _counter, _group_codes
 from ._options import (
     MAX_DRAWS,
-    TABLE_PRIOR,
-    TRUE_VALUE_PRIOR,
     check_options,
     check_simplex_fits,
     check_target_model,

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._deps import require
 from .._text import as_written
 from ..palette import NEUTRAL, SOURCE_COLOURS
 from ._metrics import metric_label
@@ -30,7 +31,7 @@ def _shown(ev: Evaluation, max_groups: int) -> list[Any]:
 def evaluation_figure(ev: Evaluation, metric: str, confidence: float, max_groups: int) -> Any:
     """Per group, the metric's PMF with its interval and the refits' means, and the
     decomposition of its spread into the test-set and refit shares of the variance."""
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", "notebooks", "the figure of plot() and to_html()").Figure
 
     names = _shown(ev, max_groups)
     fig = Figure(figsize=(9, 1.6 * len(names) + 0.8), layout="constrained")

@@ -21,14 +21,12 @@ from .._validation import (
 from ..distribution import METHODS
 from ..labels import positive_label
 from ..lattice import MAX_SIMPLEX_POINTS, largest_simplex
-from ..models import MODELS, SIMPLEX_MODELS, TARGETS, TRUE_VALUE_PRIOR, resolve_prior
+from ..models import MODELS, SIMPLEX_MODELS, TABLE_PRIOR, TARGETS, default_alpha, resolve_prior
 from ._metrics import DEFAULT_METRICS, DEFAULT_MULTICLASS_METRICS, _is_macro, metric_name
 from ._sampling import check_macro_memory
 
 #: Most Monte Carlo draws of a macro average an evaluation accepts.
 MAX_DRAWS = 10**8
-#: α of each row's Dirichlet(row + α) for the table metrics when ``prior`` is not given.
-TABLE_PRIOR = 0.1
 
 
 @dataclass(frozen=True)
@@ -86,7 +84,7 @@ def check_options(
         metrics = [metrics]
     target = check_choice(target, "target", TARGETS)
     tolerance = check_tolerance(tolerance)
-    alpha = (TRUE_VALUE_PRIOR if target == "true_value" else 1.0) if prior is None else resolve_prior(prior)
+    alpha = default_alpha("evaluate", target) if prior is None else resolve_prior(prior)
     return Options(
         model=model,
         method=method,

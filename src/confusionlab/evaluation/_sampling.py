@@ -18,6 +18,7 @@ import numpy as np
 
 from .._validation import check_memory
 from ..distribution import MetricDistribution
+from ..models import dirichlet_shares, multinomial_rows
 from ._metrics import table_values
 
 __all__: list[str] = []
@@ -57,6 +58,8 @@ def macro_samples(
     The work goes in steps of :data:`_CHUNK` draws along the first axis, which consume the
     random stream in the same order as one call would: the draws are the same with and
     without the progress bar (``progress``, tqdm's, shown after :data:`PROGRESS_DELAY` seconds).
+    The draws are :func:`~confusionlab.models.dirichlet_shares` and, for a new test set,
+    :func:`~confusionlab.models.multinomial_rows` (row by row).
     """
     from tqdm.auto import tqdm
 
@@ -66,20 +69,13 @@ def macro_samples(
     stages = 2 if target == "true_value" else 3
     total = len(steps) * (stages - 1) + (k if stages == 3 else 0)
     with tqdm(total=total, desc=f"{name} draws", delay=PROGRESS_DELAY, disable=not progress, leave=False) as bar:
-        theta = np.empty((n_draws, k, k))
-        shape = table[None, :, :] + prior
-        for a, b in steps:  # C order: the same gamma variates as one call of size (n_draws, k, k)
-            theta[a:b] = rng.gamma(shape, size=(b - a, k, k))
-            bar.update(1)
-        theta /= theta.sum(axis=2, keepdims=True)
+        # the gamma variates in C order, a chunk per step: the same as one call of size (n_draws, k, k)
+        theta = dirichlet_shares(rng, table, n_draws, prior, chunk=_CHUNK, advance=lambda _: bar.update(1))
         if target == "true_value":
             mats = theta
             mats *= n_rows[None, :, None]
         else:
-            mats = np.empty_like(theta)
-            for i in range(k):
-                mats[:, i, :] = rng.multinomial(int(n_rows[i]), theta[:, i, :]) if n_rows[i] else 0.0
-                bar.update(1)
+            mats = multinomial_rows(rng, n_rows, theta, advance=lambda _: bar.update(1))
         out = np.empty(n_draws)
         for a, b in steps:
             out[a:b] = table_values(name, mats[a:b])

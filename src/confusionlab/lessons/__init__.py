@@ -6,3 +6,7 @@ returns it; colours come from :mod:`confusionlab.palette` (the widgets' conventi
 :mod:`confusionlab.lessons.style`, which adds matplotlib's colour map.
 matplotlib is needed (the ``notebooks`` extra).
 """
+
+from .._deps import require
+
+require("matplotlib", "notebooks", "confusionlab.lessons")

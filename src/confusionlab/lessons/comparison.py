@@ -7,6 +7,7 @@ reads as one call:
 * :func:`plot_sd_curve` — the SD of a metric against a count (the plateau of 05);
 * :func:`plot_pmf_histograms` — exact PMFs binned on a common grid, overlaid;
 * :func:`plot_difference` — the PMF of A − B with the mass above 0 shaded (06);
+* :func:`plot_lower_tail` — P(A − B ≤ x) on a log scale: the far tail a decision reads (06);
 * :func:`plot_prob_greater` — P(A > B) against the size of the future test set (06);
 * :func:`plot_half_width` — the exact half-width of a planned interval against N (10);
 * :func:`class_balance_view` — a prevalence slider driving a :class:`MetricPMF` view (05).
@@ -42,6 +43,7 @@ __all__ = [
     "class_balance_view",
     "plot_difference",
     "plot_half_width",
+    "plot_lower_tail",
     "plot_pmf_histograms",
     "plot_prob_greater",
     "plot_sd_curve",
@@ -237,6 +239,71 @@ def plot_difference(
     ax.set_xlabel(xlabel)
     ax.set_ylabel(f"probability per bin of {edges[1] - edges[0]:.3g}")
     ax.set_title(title or "difference A − B", fontsize=10)
+    ax.legend(fontsize=8)
+    return ax
+
+
+def plot_lower_tail(
+    distributions: Mapping[str, Any],
+    *,
+    upto: float,
+    xlabel: str = "x",
+    title: str = "",
+    colours: Sequence[str] | None = None,
+    ax: Any = None,
+) -> Any:
+    """The lower tail P(X ≤ x) of each distribution up to ``upto``, on a log scale.
+
+    Two distributions of A − B can look alike as histograms yet differ threefold in P(A − B ≤ 0):
+    the tail drawn on a log scale shows it. The legend gives each P(X ≤ 0).
+
+    Parameters
+    ----------
+    distributions : mapping label → MetricDistribution
+        Each is drawn as the step curve of its CDF over its values at or below ``upto``.
+    upto : float
+        The largest x drawn.
+    xlabel, title : str
+    colours : sequence of str, optional
+        One per distribution; default :data:`BALANCE_COLOURS`.
+    ax : matplotlib Axes, optional
+
+    Returns
+    -------
+    matplotlib Axes
+        One step line per distribution (log-scaled y) and a vertical line at 0.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import confusionlab as cl
+    >>> a = cl.metric_distribution(cl.ConfusionMatrix(tp=8, fn=2, fp=2, tn=8), "accuracy", target="true_value")
+    >>> b = cl.metric_distribution(cl.ConfusionMatrix(tp=6, fn=4, fp=3, tn=7), "accuracy", target="true_value")
+    >>> ax = plot_lower_tail({"A − B": cl.compare(a, b).difference}, upto=0.1)
+    >>> ax.get_yscale(), ax.get_legend().get_texts()[0].get_text()
+    ('log', 'A − B: P(X ≤ 0) = 0.15')
+    """
+    if not isinstance(distributions, Mapping) or not distributions:
+        raise InvalidParameterError("distributions must be a non-empty mapping label -> MetricDistribution")
+    if isinstance(upto, bool) or not isinstance(upto, (int, float)) or not np.isfinite(upto):
+        raise InvalidParameterError(f"upto must be a finite number, got {upto!r}")
+    colours = list(BALANCE_COLOURS) if colours is None else list(colours)
+    if len(colours) < len(distributions):
+        raise InvalidParameterError(
+            f"colours must give one colour per distribution ({len(distributions)}), got {len(colours)}"
+        )
+    ax = axes(ax)
+    for (label, d), colour in zip(distributions.items(), colours, strict=False):
+        values, cdf = np.asarray(d.values, dtype=float), np.cumsum(d.probabilities)
+        keep = values <= upto
+        at_zero = float(cdf[values <= 0][-1]) if np.any(values <= 0) else 0.0
+        ax.step(values[keep], cdf[keep], where="post", color=colour, label=f"{label}: P(X ≤ 0) = {at_zero:.2g}")
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_yscale("log")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(f"P(X ≤ {xlabel})" if len(xlabel) <= 12 else "P(X ≤ x)")
+    ax.set_title(title or "the lower tail (log scale)", fontsize=10)
     ax.legend(fontsize=8)
     return ax
 

@@ -20,15 +20,37 @@ Each model has one home here: its name and the questions it answers
 (:mod:`~confusionlab.models.priors`), its exact marginals and masses
 (:mod:`~confusionlab.models.marginals`, :mod:`~confusionlab.models.slice`,
 :mod:`~confusionlab.models.simplex`) and its Monte Carlo draws
-(:mod:`~confusionlab.models.draws`); every other module takes them from here. Every public
+(:mod:`~confusionlab.models.draws`, :mod:`~confusionlab.models.paired_draws`); every other
+module takes them from here. Every public
 entry point's default question, prior and seed are in one table,
 :data:`~confusionlab.models.defaults.DEFAULTS` (:mod:`~confusionlab.models.defaults`).
 """
 
-from .defaults import DEFAULTS, NEXT_TEST_SET_PRIOR, REQUIRED, SHARED_DEFAULTS, TRUE_VALUE_PRIOR, EntryDefaults
-from .draws import dirichlet_multinomial_rows, dirichlet_rows, rate_draws, simplex_draws, slice_draws
+from .defaults import (
+    DEFAULTS,
+    NEXT_TEST_SET_PRIOR,
+    REQUIRED,
+    SHARED_DEFAULTS,
+    TABLE_PRIOR,
+    TRUE_VALUE_PRIOR,
+    EntryDefaults,
+    default_alpha,
+)
+from .draws import (
+    dirichlet_multinomial_rows,
+    dirichlet_rows,
+    dirichlet_shares,
+    keyed_stream,
+    multinomial_rows,
+    rate_draws,
+    root_seed,
+    seedable,
+    simplex_draws,
+    slice_draws,
+)
 from .marginals import Marginal, marginal, prune_tails, shared_marginal
 from .names import MODELS, PAIRED_MODEL_RENAMES, PAIRED_MODELS, SIMPLEX_MODELS, SLICE_MODELS, TARGETS
+from .paired_draws import agreement_counts, agreement_shares, classifier_counts
 from .priors import MAX_PRIOR, PRIORS, resolve_prior
 from .simplex import SimplexModel, dirichlet_multinomial_logpmf, simplex_model
 from .slice import SliceModel, slice_model
@@ -45,19 +67,29 @@ __all__ = [
     "SHARED_DEFAULTS",
     "SIMPLEX_MODELS",
     "SLICE_MODELS",
+    "TABLE_PRIOR",
     "TARGETS",
     "TRUE_VALUE_PRIOR",
     "EntryDefaults",
     "Marginal",
     "SimplexModel",
     "SliceModel",
+    "agreement_counts",
+    "agreement_shares",
+    "classifier_counts",
+    "default_alpha",
     "dirichlet_multinomial_logpmf",
     "dirichlet_multinomial_rows",
     "dirichlet_rows",
+    "dirichlet_shares",
+    "keyed_stream",
     "marginal",
+    "multinomial_rows",
     "prune_tails",
     "rate_draws",
     "resolve_prior",
+    "root_seed",
+    "seedable",
     "shared_marginal",
     "simplex_draws",
     "simplex_model",

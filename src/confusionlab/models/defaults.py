@@ -22,6 +22,21 @@ a test checks them against this table.
 (1.0, 0.5)
 >>> DEFAULTS["RocCurve.interval"].default("n_resamples"), SHARED_DEFAULTS["confidence"]
 (2000, 0.95)
+>>> default_alpha("evaluate", "next_test_set"), default_alpha("rank_models", "true_value")
+(1.0, 1.0)
+
+Why the true value's prior is not one number. The rates of one test set (``evaluate``,
+``metric_distribution``, ``plan_test_size``) take Jeffreys' α = ½: it covered closest to
+95 % in ``benchmarks/bench_coverage.py``. The bias metrics (``bias.report``, ``audit``,
+``plan_group_size``) keep the uniform α = 1 (``benchmarks/RESULTS.md``, "Default prior for
+the bias metrics"): their groups are often tiny, and Jeffreys' prior then under-covers
+the recall difference badly (0.575 at N = 30 with one positive in the small facet). The
+paired models (``compare_paired``, ``rank_models``) put one prior on each cell of
+agreement, ½ of the pair's four (2**(1 − k) of k classifiers' 2**k), so that each
+classifier alone is the paper's beta-binomial with α = 1 and both questions share one
+posterior; Jeffreys' ½ per rate would be ¼ per cell, a change of published answers not
+measured by a coverage benchmark yet. Each entry point reads its α from
+:func:`default_alpha`.
 """
 
 from __future__ import annotations
@@ -38,8 +53,10 @@ __all__ = [
     "NEXT_TEST_SET_PRIOR",
     "REQUIRED",
     "SHARED_DEFAULTS",
+    "TABLE_PRIOR",
     "TRUE_VALUE_PRIOR",
     "EntryDefaults",
+    "default_alpha",
 ]
 
 
@@ -59,6 +76,9 @@ REQUIRED = _Required()
 TRUE_VALUE_PRIOR = PRIORS["jeffreys"]
 #: α of the paper's beta-binomial for ``target="next_test_set"`` (the uniform prior).
 NEXT_TEST_SET_PRIOR = PRIORS["uniform"]
+#: α of each row's Dirichlet(row + α) for :func:`~confusionlab.evaluate`'s table metrics (the macro
+#: averages, the multi-class MCC) when ``prior`` is not given, for both questions.
+TABLE_PRIOR = 0.1
 
 #: The one default of each argument the entry points share.
 SHARED_DEFAULTS: Mapping[str, Any] = MappingProxyType(
@@ -157,6 +177,13 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "calibration": EntryDefaults("true_value", n_draws=10_000),
         "calibration.central_interval": EntryDefaults(None),
         "calibration.sidak_level": EntryDefaults(None, arguments={"confidence": REQUIRED}),
+        "evaluate_items": EntryDefaults("true_value"),
+        "compare_items": EntryDefaults("true_value"),
+        "pass_at_k": EntryDefaults("true_value", alpha=MappingProxyType({"true_value": TRUE_VALUE_PRIOR})),
+        "choose_threshold": EntryDefaults("true_value", alpha=_BY_QUESTION),
+        # decision/: the decision curve (Dirichlet α on the four cells) and the cost curve
+        "decision_curve": EntryDefaults("true_value", alpha=_BY_QUESTION),
+        "cost_curve": EntryDefaults("true_value"),
         # -- the paper's object: the next test set's PMF -----------------------------------
         "metric_distribution": EntryDefaults("next_test_set", alpha=_BY_QUESTION, n_draws=20_000),
         # -- stability: agreement between refits, no question of the two -------------------
@@ -180,11 +207,16 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "GroupedAucComparison.interval": EntryDefaults("true_value"),
         "GroupedAucComparison.intervals": EntryDefaults("true_value"),
         "GroupedAucComparison.gap_intervals": EntryDefaults("true_value"),
+        "DecisionCurve.interval": EntryDefaults("true_value", alpha=_BY_QUESTION),
+        "DecisionCurve.interval_arrays": EntryDefaults("true_value", alpha=_BY_QUESTION),
+        "GroupedDecisionCurve.interval": EntryDefaults("true_value", alpha=_BY_QUESTION),
         # None: the result's own seed (from calibration's random_state, 0 by default)
         "Calibration.p_value": EntryDefaults(None, random_state=None),
         "CalibrationSet.p_value": EntryDefaults(None, random_state=None),
         "Calibration.test": EntryDefaults(None, random_state=None),
         "CalibrationSet.test": EntryDefaults(None, random_state=None),
+        "ItemComparison.p_value": EntryDefaults(None, n_draws=100_000),
+        "ItemComparison.test": EntryDefaults(None, n_draws=100_000),
         "StabilityResult.interval": EntryDefaults(None),
         "BiasMetric.interval": EntryDefaults(None),
         "BiasMetric.mc_error": EntryDefaults(None),
@@ -193,3 +225,13 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "BiasReport.interval": EntryDefaults(None),
     }
 )
+
+
+def default_alpha(entry: str, target: str) -> float:
+    """The prior pseudo-count α on each rate that the entry point ``entry`` uses for the
+    question ``target`` when its ``prior`` is not given (:attr:`EntryDefaults.alpha`).
+
+    >>> default_alpha("evaluate", "true_value"), default_alpha("bias.report", "true_value")
+    (0.5, 1.0)
+    """
+    return DEFAULTS[entry].alpha[target]

@@ -30,7 +30,8 @@ import numpy as np
 
 from .._validation import check_n_draws
 from ..metrics import Metric
-from ._model import CountJoint, cell_priors, draw_counts
+from ..models import agreement_counts, agreement_shares
+from ._model import CountJoint, cell_priors
 from ._ranks import exact_ranks
 
 __all__ = ["ExactEngine", "MonteCarloEngine", "TrueValueEngine"]
@@ -176,9 +177,9 @@ class MonteCarloEngine:
 
     def __post_init__(self) -> None:
         check_n_draws(self.n_draws, bytes_per_draw=BYTES_PER_DRAW)
-        prior = np.array(cell_priors())
-        pos = draw_counts(self.model, self.cells_pos, self.p, self.n_draws, self.rng, prior)
-        neg = draw_counts(self.model, self.cells_neg, self.n, self.n_draws, self.rng, prior)
+        prior = np.array(cell_priors("next_test_set"))
+        pos = agreement_counts(self.model, self.cells_pos, self.p, self.n_draws, self.rng, prior)
+        neg = agreement_counts(self.model, self.cells_neg, self.n, self.n_draws, self.rng, prior)
         tp = np.concatenate((pos[:, 0] + pos[:, 1], pos[:, 0] + pos[:, 2]))
         fp = np.concatenate((neg[:, 0] + neg[:, 1], neg[:, 0] + neg[:, 2]))
         # rank only the distinct (tp, fp) points drawn
@@ -225,13 +226,13 @@ class TrueValueEngine(MonteCarloEngine):
 
     def __post_init__(self) -> None:
         check_n_draws(self.n_draws, bytes_per_draw=BYTES_PER_DRAW)
-        prior = np.array(cell_priors())
+        prior = np.array(cell_priors("true_value"))
         p, n = float(self.p), float(self.n)
 
         def rates(cells: np.ndarray, size: float) -> tuple[np.ndarray, np.ndarray]:
             if size == 0:
                 return np.zeros(self.n_draws), np.zeros(self.n_draws)
-            shares = self.rng.dirichlet(np.asarray(cells, dtype=np.float64) + prior, size=self.n_draws)
+            shares = agreement_shares(self.rng, np.asarray(cells, dtype=np.float64) + prior, self.n_draws)
             return shares[:, 0] + shares[:, 1], shares[:, 0] + shares[:, 2]
 
         tpr_a, tpr_b = rates(self.cells_pos, p)

@@ -39,22 +39,20 @@ from scipy import special
 
 from .._deprecation import renamed_value
 from .._validation import check_memory
-from ..models import PAIRED_MODEL_RENAMES, PAIRED_MODELS, marginal
+from ..models import PAIRED_MODEL_RENAMES, PAIRED_MODELS, default_alpha, marginal
 from ._checks import check_observed_class, check_paired_model
 
 __all__ = [
     "CountJoint",
+    "cell_prior",
     "cell_priors",
     "cell_windows",
     "check_model",
     "count_joint",
-    "draw_counts",
     "joint_bytes",
     "single_model",
 ]
 
-#: Dirichlet prior per cell (so that each classifier alone has the uniform Beta(1, 1)).
-CELL_PRIOR = 0.5
 #: Bytes per point of the three-cell box while it is enumerated.
 BYTES_PER_BOX_POINT = 56
 
@@ -90,8 +88,20 @@ def single_model(model: str) -> str:
     return model.removeprefix("paired-")
 
 
-def cell_priors() -> tuple[float, float, float, float]:
-    """Dirichlet prior per cell: ½ each, whatever the counts.
+def cell_prior(target: str, k: int = 2, entry: str = "compare_paired") -> float:
+    """Dirichlet prior per cell of k classifiers' 2**k cells of agreement: the α per rate of
+    ``entry`` for the question ``target`` (:func:`confusionlab.models.default_alpha`, 1 for
+    both questions) split over the 2**(k − 1) cells that make up each classifier's rate, so
+    that each classifier alone has the Beta(α, α) prior.
+
+    >>> cell_prior("true_value"), cell_prior("next_test_set", 3, "rank_models")
+    (0.5, 0.25)
+    """
+    return default_alpha(entry, target) / 2 ** (k - 1)
+
+
+def cell_priors(target: str = "next_test_set") -> tuple[float, float, float, float]:
+    """Dirichlet prior per cell of a pair (:func:`cell_prior`): ½ each, whatever the counts.
 
     Two prediction vectors that agree on every example are still two classifiers: their
     discordant cells have observed count 0 and keep the prior ½ (no structural zeros), so
@@ -99,7 +109,7 @@ def cell_priors() -> tuple[float, float, float, float]:
     The same prior per cell is what :func:`~confusionlab.paired.rank_models`' k-classifier
     prior 2**(1 − k) per cell gives each pair (2**(k − 2) cells of the k merge into each).
     """
-    return (CELL_PRIOR,) * 4
+    return (cell_prior(target),) * 4
 
 
 def _cell_log_weights(model: str, cell: int, observed: int, lo: int, hi: int, prior: float) -> tuple[float, np.ndarray]:
@@ -283,25 +293,3 @@ def count_joint(model: str, cells: tuple[int, int, int, int], future: int, toler
     pmf = pmf[rows[0] : rows[-1] + 1, cols[0] : cols[-1] + 1]
     a_lo, b_lo = a_lo + int(rows[0]), b_lo + int(cols[0])
     return CountJoint(a_lo, b_lo, np.ascontiguousarray(pmf), dropped)
-
-
-def draw_counts(
-    model: str, cells: np.ndarray, future: int, n_draws: int, rng: np.random.Generator, prior: np.ndarray | float
-) -> np.ndarray:
-    """Monte Carlo draws of a class's cell counts among ``future`` new examples: shape (n_draws, cells).
-
-    Any number of cells: the four of a pair, or the 2**k of k classifiers
-    (:func:`~confusionlab.paired.rank_models`), every cell with the same ``prior``."""
-    cells = np.asarray(cells, dtype=np.float64)
-    if future == 0:
-        return np.zeros((n_draws, cells.size), dtype=np.int64)
-    # numpy draws cell j as Binomial(rest, share_j / shares not yet drawn): the largest cell last, or
-    # at 10¹⁵ examples 1 − (a share near 1) loses the small cells' shares
-    order = np.argsort(cells, kind="stable")
-    if model == "paired-beta-binomial":
-        shares = rng.dirichlet(cells[order] + np.broadcast_to(prior, cells.shape)[order], size=n_draws)
-    else:
-        shares = np.broadcast_to(cells[order] / cells.sum(), (n_draws, cells.size))
-    out = np.empty((n_draws, cells.size), dtype=np.int64)
-    out[:, order] = rng.multinomial(future, shares)
-    return out

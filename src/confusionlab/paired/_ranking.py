@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from .._deprecation import renamed_arguments, renamed_attribute
+from .._deps import require
 from .._result import Result, new_figure
 from .._text import as_written
 from .._validation import (
@@ -25,11 +26,13 @@ from .._validation import (
 from ..confusion import ConfusionMatrix
 from ..labels import distinct_labels, labels_equal, positive_label
 from ..metrics import Metric, get_metric, metric_value
+from ..models import agreement_shares, classifier_counts
+from ..models.paired_draws import CHUNK_ENTRIES
 from ..palette import NEUTRAL, PAIR_COLOURS
 from ._checks import check_binary_labels, check_member, check_observed_class, check_test_set_size
 from ._compare import MAX_BOX_POINTS, exact_points, from_cells
 from ._counts import PairedCounts
-from ._draws import CHUNK_ENTRIES, draw_classifier_counts
+from ._model import cell_prior
 from ._options import Options, check_options
 from ._ranks import exact_ranks
 from ._result import PairedComparison
@@ -169,7 +172,7 @@ class Ranking(Result):
 
     def to_frame(self) -> Any:
         """A pandas DataFrame: one row per classifier (prob_best, expected_rank, observed metric), best first."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         columns: dict[str, Any] = {"prob_best": self.prob_best, "expected_rank": self.expected_rank}
         if self.observed:
@@ -406,24 +409,24 @@ def rank_cells(names: list[str], cells_pos: np.ndarray, cells_neg: np.ndarray, o
                 break
     rng = check_random_state(options.random_state)
     check_n_draws(n_draws, bytes_per_draw=k * 48)  # k counts, values and ranks per draw
-    prior = 2.0 ** (1 - k)
+    prior = cell_prior(target, k, "rank_models")  # 2**(1 − k): α = 1 per classifier's rate
     if target == "true_value":  # the posterior of the shares; real values, ranked by sorting
         tp, fp = np.zeros((n_draws, k)), np.zeros((n_draws, k))
         step = max(1, CHUNK_ENTRIES // 2**k)
         for s in range(0, n_draws, step):  # chunks: 2**k shares per draw are never held for all draws
             r = min(step, n_draws - s)
             if p:
-                tp[s : s + r] = p * (rng.dirichlet(cells_pos + prior, size=r) @ bitmat)
+                tp[s : s + r] = p * (agreement_shares(rng, cells_pos + prior, r) @ bitmat)
             if n:
-                fp[s : s + r] = n * (rng.dirichlet(cells_neg + prior, size=r) @ bitmat)
+                fp[s : s + r] = n * (agreement_shares(rng, cells_neg + prior, r) @ bitmat)
         values = m.values(tp, p - tp, fp, n - fp, undefined=undefined_value)
         rank = np.unique(values.reshape(-1), return_inverse=True)[1].reshape(n_draws, k)
     else:
         from tqdm.auto import tqdm
 
         with tqdm(total=2 * n_draws, desc="rank_models", unit=" draws", disable=not options.progress, delay=2.0) as bar:
-            tp = draw_classifier_counts(model, cells_pos, bitmat, p, n_draws, rng, prior, bar.update)
-            fp = draw_classifier_counts(model, cells_neg, bitmat, n, n_draws, rng, prior, bar.update)
+            tp = classifier_counts(model, cells_pos, bitmat, p, n_draws, rng, prior, bar.update)
+            fp = classifier_counts(model, cells_neg, bitmat, n, n_draws, rng, prior, bar.update)
         span = n + 1
         uniq, inv = np.unique((tp * span + fp).reshape(-1), return_inverse=True)
         ranked = exact_ranks(m, uniq // span, uniq % span, p, n, undefined_value)

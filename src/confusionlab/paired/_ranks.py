@@ -6,7 +6,7 @@ distinct values and their masses): it needs, for every lattice point, the *rank*
 its exact value among all distinct values. Two points get the same rank exactly
 when their values are equal as real numbers; a smaller rank means a smaller value.
 
-The proof is the one of :mod:`confusionlab.grouping`, whose :func:`~confusionlab.grouping.sort_exactly`
+The proof is the one of :mod:`confusionlab.grouping`, whose :func:`~confusionlab.sorting.sort_exactly`
 does the sorting:
 each value is a strictly increasing function of the rational ``num/den`` of the
 metric's :class:`~confusionlab.metrics.ExactForm`, so sorting the correctly rounded
@@ -37,9 +37,9 @@ from ..distribution import key_arithmetic as _arithmetic
 from ..grouping import EXACT_FLOAT as _EXACT_FLOAT
 from ..grouping import WRAP_LIMIT as _WRAP_LIMIT
 from ..grouping import injective as _injective
-from ..grouping import resolve_collisions as _resolve_collisions
-from ..grouping import sort_exactly
 from ..metrics import Metric
+from ..sorting import resolve_collisions as _resolve_collisions
+from ..sorting import sort_exactly
 
 __all__ = ["MAX_PYTHON_POINTS", "Ranked", "exact_ranks"]
 

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._deprecation import renamed_attribute
+from .._deps import require
 from .._result import Result
 from .._validation import TooLargeError, check_confidence, check_int, check_margin
 from ..distribution import MetricDistribution, metric_distribution
@@ -213,7 +214,7 @@ class PairedComparison(Result):
         return 1.0 - gt_m, 1.0 - ge_neg
 
     def prob_equivalent(self, margin: float) -> float:
-        """P(|metric_A − metric_B| ≤ margin); at ``margin=0`` this is :attr:`prob_equal`.
+        """``P(|metric_A − metric_B| ≤ margin)``; at ``margin=0`` this is :attr:`prob_equal`.
 
         Differences within 1e-12 of the margin count as equal to it (a margin such as
         0.05 is often exactly a difference of two lattice values, which floats may miss
@@ -266,7 +267,7 @@ class PairedComparison(Result):
         The rows ``A`` and ``B`` are :attr:`distribution_a` and :attr:`distribution_b`, the
         row ``A − B`` is :attr:`difference` (whose interval is :meth:`interval`).
         """
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         c = check_confidence(confidence)
         rows = {}

@@ -6,8 +6,7 @@ import math
 from typing import Any
 
 from .._validation import MAX_TOLERANCE, InvalidParameterError, check_choice, check_real
-from ..distribution import TRUE_VALUE_PRIOR
-from ..models import TARGETS, resolve_prior
+from ..models import TARGETS, default_alpha, resolve_prior
 
 __all__ = ["check_assurance_tolerance", "plan_prior"]
 
@@ -35,12 +34,13 @@ def check_assurance_tolerance(value: Any, default: float) -> float:
 def plan_prior(prior: Any, target: str) -> float:
     """The prior α a plan assumes: ``prior`` resolved, or when it is None the default of
     :func:`~confusionlab.metric_distribution` and :func:`~confusionlab.evaluate` for the question —
-    Jeffreys' α = ½ for ``target="true_value"``, the uniform α = 1 for ``"next_test_set"``.
+    Jeffreys' α = ½ for ``target="true_value"``, the uniform α = 1 for ``"next_test_set"``
+    (:func:`confusionlab.models.default_alpha`).
 
     >>> plan_prior(None, "true_value"), plan_prior(None, "next_test_set"), plan_prior("uniform", "true_value")
     (0.5, 1.0, 1.0)
     """
     target = check_choice(target, "target", TARGETS)
     if prior is None:
-        return TRUE_VALUE_PRIOR if target == "true_value" else 1.0
+        return default_alpha("plan_test_size", target)
     return resolve_prior(prior)

@@ -48,7 +48,7 @@ class TestSizePlan(SizePlan):
         The planning assumptions (rates chosen by :func:`~confusionlab.planner.rates_for_value` when a value
         was given).
     prior : float
-        The beta-binomial prior α = β on each rate the plan assumes (by default
+        The Beta prior α = β on each rate the plan assumes (by default
         Jeffreys' ½ for the true value, the uniform 1 for the next test set: the
         defaults of :func:`~confusionlab.metric_distribution` and
         :func:`~confusionlab.evaluate`); the summary names it.
@@ -156,7 +156,12 @@ class TestSizePlan(SizePlan):
         )
         question = "the true value" if self.target == "true_value" else "a new test set"
         named = {0.5: "Jeffreys' ", 1.0: "uniform "}.get(self.prior, "")
-        assumed = "binomial plug-in" if self.model == "binomial" else f"beta-binomial, {named}prior α = {self.prior:g}"
+        if self.model == "binomial":
+            assumed = "binomial plug-in"
+        elif self.target == "true_value":  # the rates' Beta posteriors: no new test set is drawn
+            assumed = f"Beta posterior of each rate, {named}prior α = {self.prior:g}"
+        else:
+            assumed = f"beta-binomial, {named}prior α = {self.prior:g}"
         checked = "checked" if self.method == "exact" else "checked in the normal approximation"
         stable = (
             ""

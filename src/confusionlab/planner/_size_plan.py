@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from .._deps import require
 from .._result import Result, new_figure
 from .._validation import check_confidence
 from ..distribution import MetricDistribution
@@ -92,7 +93,7 @@ class SizePlan(Result, abstract=True):
         Columns: the size, ``half_width`` there, ``reached`` (at most the requested
         half-width) and ``planned`` (the planned size).
         """
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         sizes = np.fromiter(self.curve, dtype=np.int64, count=len(self.curve))
         widths = np.fromiter(self.curve.values(), dtype=np.float64, count=len(self.curve))

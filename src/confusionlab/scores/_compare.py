@@ -25,6 +25,7 @@ import numpy as np
 from scipy.stats import norm
 
 from .._deprecation import property_now_method
+from .._deps import require
 from .._result import Result, new_figure
 from .._text import as_written
 from .._validation import check_choice, check_classifiers, check_confidence, check_memory
@@ -119,7 +120,7 @@ class AucComparison(Result):
     def to_frame(self) -> Any:
         """One row per pair: the AUCs, the difference, its standard error and interval, the p-values
         and ``target``, the question the interval answers (``"true_value"``)."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         target = "true_value"
         lo_hi = self.interval(target=target)

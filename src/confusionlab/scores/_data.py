@@ -290,7 +290,7 @@ def _curves(table: Table, options: Options, cls: Any, kind: str) -> Any:
         return one(np.ones(v.shape, dtype=bool))
     names, _ = group_names(g, "one curve")  # two or more groups, as the array path asks
     members = {name.item() if isinstance(name, np.generic) else name: one(g == name) for name in names}
-    return GroupedCurves(members, kind)
+    return GroupedCurves(members, kind, overall=one(np.ones(v.shape, dtype=bool)))
 
 
 def roc_from_counts(table: Table, options: Options) -> Any:
@@ -363,7 +363,8 @@ def auc_from_counts(table: Table, options: Options) -> Any:
         members[name] = _counted_comparison(
             names, [values[arg][rows] for arg in scores], is_pos[rows], n[rows], label, edges, bins
         )
-    return GroupedAucComparison(members)
+    overall = _counted_comparison(names, [values[arg] for arg in scores], is_pos, n, label, edges, bins)
+    return GroupedAucComparison(members, overall=overall)
 
 
 def _counted_comparison(

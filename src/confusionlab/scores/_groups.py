@@ -27,6 +27,7 @@ import numpy as np
 from scipy.stats import norm
 
 from .._deprecation import attribute_now_mapping_method, renamed_attribute
+from .._deps import require
 from .._grouped import GroupedResult
 from .._result import new_figure
 from .._text import as_written
@@ -57,8 +58,8 @@ class GroupedCurves(GroupedResult):
     ``groups=``. The grouped results' surface (:class:`confusionlab._grouped.GroupedResult`, as
     fairlearn's ``MetricFrame``): ``gc[name]`` is a group's curve, :attr:`names` lists the groups
     (sorted), :attr:`by_group` each group's AUC (AP), :meth:`difference` the largest gap with its
-    two groups. :attr:`overall` is None: the curve of the whole test set is
-    ``roc_curve(y_true, y_score)`` without ``groups=``.
+    two groups. :attr:`overall` is the curve of the whole test set, the groups pooled (what
+    ``roc_curve(y_true, y_score)`` without ``groups=`` returns).
 
     :attr:`value` is the largest gap between two groups' AUCs (APs), :meth:`interval` its
     conservative interval, :meth:`intervals` every group's interval simultaneous over the groups
@@ -81,14 +82,17 @@ class GroupedCurves(GroupedResult):
     >>> lo, hi = gc.interval()
     >>> round(gc.value, 3), round(lo, 3), round(hi, 3)
     (0.207, 0.141, 0.273)
+    >>> gc.overall.value == cl.roc_curve(y, s).value
+    True
     """
 
     title = "Curves per group"
     mapping_noun = "set of curves"
 
-    def __init__(self, members: dict[Any, RocCurve | PrecisionRecallCurve], kind: str) -> None:
+    def __init__(self, members: dict[Any, RocCurve | PrecisionRecallCurve], kind: str, overall: Any = None) -> None:
         self.members = dict(members)
         self.kind = kind
+        self._overall = overall
 
     values = attribute_now_mapping_method("by_group")
     largest_gap = renamed_attribute("difference", call=True, convert=_high_low, note="its groups: .high, .low")
@@ -144,7 +148,7 @@ class GroupedCurves(GroupedResult):
     def to_frame(self) -> Any:
         """One row per group: positives, negatives, the AUC (AP), its simultaneous 95 % interval and
         ``target``, the question the interval answers (``"true_value"``)."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         target = "true_value"
         ends = self.intervals(0.95, target=target)
@@ -205,7 +209,7 @@ def grouped_curves(is_pos: np.ndarray, scores: np.ndarray, label: Any, groups: A
         _check_both_classes(name, is_pos[rows])
         s: Scores = split_scores(is_pos[rows], scores[rows], label)
         members[name] = cls(s)
-    return GroupedCurves(members, kind)
+    return GroupedCurves(members, kind, overall=cls(split_scores(is_pos, scores, label)))
 
 
 # ---- compare_auc(groups=): the comparison of classifiers in each group ---------------------------
@@ -219,8 +223,9 @@ class GroupedAucComparison(GroupedResult):
     is a group's comparison (DeLong's paired covariance, Holm over the classifier pairs),
     :attr:`names` lists the groups (sorted), :attr:`by_group` each group's difference
     ``AUC_a − AUC_b``, :meth:`difference` its largest gap between two groups with the two groups.
-    :attr:`overall` is None: the comparison on the whole test set is ``compare_auc`` without
-    ``groups=``. The groups hold disjoint examples, so their comparisons are independent.
+    :attr:`overall` is the comparison on the whole test set, the groups pooled (what
+    ``compare_auc`` without ``groups=`` returns). The groups hold disjoint examples, so their
+    comparisons are independent.
 
     * :meth:`intervals`: each group's interval of the difference ``d_g = AUC_a − AUC_b``, taken at
       ``1 − (1 − confidence)/G`` (Bonferroni, as :class:`GroupedCurves`): for each classifier pair,
@@ -252,13 +257,16 @@ class GroupedAucComparison(GroupedResult):
     >>> gap = c.difference()
     >>> round(c.value, 3), round(lo, 3), round(hi, 3), gap.high, gap.low
     (0.159, 0.128, 0.189, 'M', 'F')
+    >>> c.overall.value == cl.compare_auc(y, a, b).value
+    True
     """
 
     title = "AUC comparison per group"
     mapping_noun = "comparison per group"
 
-    def __init__(self, members: dict[Any, AucComparison]) -> None:
+    def __init__(self, members: dict[Any, AucComparison], overall: AucComparison | None = None) -> None:
         self.members = dict(members)
+        self._overall = overall
         first = next(iter(self.members.values()))
         self.classifiers = list(first.names)
         self.pairs = list(first.pairs)
@@ -347,7 +355,7 @@ class GroupedAucComparison(GroupedResult):
         """One row per group and classifier pair: the AUCs, the difference, its standard deviation,
         its 95 % interval simultaneous over the groups, the p-values (raw and Holm within the group)
         and ``target``, the question the interval answers (``"true_value"``)."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         ends = self.intervals(0.95, target="true_value")
         rows = []
@@ -451,4 +459,4 @@ def grouped_comparison(
         rows = codes == k
         _check_both_classes(name, is_pos[rows])
         members[name] = paired_comparison(is_pos[rows], [x[rows] for x in scores], names, label)
-    return GroupedAucComparison(members)
+    return GroupedAucComparison(members, overall=paired_comparison(is_pos, scores, names, label))

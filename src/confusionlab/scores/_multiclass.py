@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from .._deps import require
 from .._result import Result, new_figure
 from .._text import as_written
 from .._validation import as_labels, check_choice, check_confidence, check_memory, check_n_resamples, check_random_state
@@ -136,7 +137,7 @@ class MulticlassRocCurve(Result):
 
     def to_frame(self) -> Any:
         """One row per class: its one-vs-rest AUC, positives and negatives."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         return pd.DataFrame(
             {

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from .._deprecation import float_with_moved_attributes, value_now_means
+from .._deps import require
 from .._result import Result, new_figure
 from .._validation import (
     TooLargeError,
@@ -289,7 +290,7 @@ class RocCurve(_ScoreCurve):
 
     def to_frame(self) -> Any:
         """One row per point of the staircase: threshold, fpr, tpr, tp, fp."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         return pd.DataFrame(
             {
@@ -396,7 +397,7 @@ class PrecisionRecallCurve(_ScoreCurve):
 
     def to_frame(self) -> Any:
         """One row per threshold (increasing): threshold, precision, recall."""
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         return pd.DataFrame(
             {"threshold": self.thresholds, "precision": self.precision[:-1], "recall": self.recall[:-1]}

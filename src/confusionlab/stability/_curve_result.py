@@ -16,6 +16,7 @@ import numpy as np
 from scipy.special import ndtri
 
 from .._deprecation import renamed_arguments
+from .._deps import require
 from .._result import Result, new_figure
 from .._validation import InvalidParameterError, check_confidence, check_int
 from ..palette import NEUTRAL, THEME
@@ -239,7 +240,7 @@ class StabilityCurve(Result):
         ``fit_seconds`` is the mean measured fit time of the point's refits. The measure,
         the scale and the number of refits per point are in ``frame.attrs``.
         """
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         frame = pd.DataFrame(
             {

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .._deps import require
 from .._validation import check_random_state
 
 __all__ = ["kfold_reference", "oob_reference", "refit", "refit_seeds"]
@@ -49,7 +50,7 @@ def kfold_reference(
 
     The split and the fold models get their own children of ``SeedSequence(seed)``.
     """
-    from sklearn.model_selection import KFold
+    KFold = require("sklearn.model_selection", "stability", "the k-fold reference").KFold
 
     split_seed, *fold_seeds = (
         int(c.generate_state(1, dtype=np.uint32)[0]) for c in np.random.SeedSequence(seed).spawn(n_folds + 1)

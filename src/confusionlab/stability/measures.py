@@ -25,6 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._deprecation import renamed_arguments
+from .._deps import require
 from .._result import Result, new_figure
 from .._validation import InvalidParameterError, check_confidence, check_int, check_memory, check_random_state
 from ..palette import NEUTRAL, THEME
@@ -194,7 +195,7 @@ class StabilityResult(Result):
         0             1.0  0.000000         3
         1             0.0  0.666667         3
         """
-        import pandas as pd
+        pd = require("pandas", "notebooks", "to_frame()")
 
         frame = pd.DataFrame(
             {"stability": self.per_object, "observed": self.observed, "n_refits": self.n_refits},

@@ -17,14 +17,16 @@ import math
 from typing import Any
 
 import numpy as np
-import pandas as pd
 import traitlets
 
+from .._deps import require
 from .._validation import InvalidParameterError, check_instance, check_int
 from .._views import register_view
 from ..bias.auditing import Audit
 from ..bias.results import QUESTIONS
 from ._common import Buffer, BundledWidget, Integer, InvalidTraitError
+
+pd = require("pandas", "bias", "AuditView")
 
 __all__ = ["VERDICT_CODES", "AuditView"]
 

@@ -8,7 +8,10 @@ The scores results (:class:`~confusionlab.scores.AucComparison`,
 :class:`~confusionlab.bias.GroupSizePlan` (whose facet sizes
 :class:`~confusionlab.PlannerView`'s test-size sliders do not plan) and a single rate's true value
 (:class:`~confusionlab.distribution.true_value.RateDistribution`: a continuous Beta, where
-:class:`~confusionlab.MetricPMF` draws a lattice) register it here.
+:class:`~confusionlab.MetricPMF` draws a lattice) register it here, and so do the item results
+(:class:`~confusionlab.ItemEvaluation`, :class:`~confusionlab.ItemComparison`,
+:class:`~confusionlab.PassAtK`), and the threshold choices
+(:class:`~confusionlab.ThresholdChoice`, :class:`~confusionlab.GroupedThresholdChoice`).
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ import ipywidgets
 from .._result import Result, figure_data_uri
 from .._views import register_view
 from ..bias import GroupSizePlan
+from ..decision import CostCurve, DecisionCurve, GroupedDecisionCurve, GroupedThresholdChoice, ThresholdChoice
 from ..distribution.true_value import RateDistribution
+from ..items import ItemComparison, ItemEvaluation, PassAtK
 from ..scores import AucComparison, GroupedAucComparison, GroupedCurves, MulticlassRocCurve
 
 __all__ = ["figure_widget"]
@@ -45,3 +50,11 @@ register_view(GroupedCurves, figure_widget)
 register_view(MulticlassRocCurve, figure_widget)
 register_view(GroupSizePlan, _group_size_plan_widget)
 register_view(RateDistribution, figure_widget)
+register_view(ItemEvaluation, figure_widget)
+register_view(ItemComparison, figure_widget)
+register_view(PassAtK, figure_widget)
+register_view(ThresholdChoice, figure_widget)  # until the decision's own view
+register_view(GroupedThresholdChoice, figure_widget)
+register_view(DecisionCurve, figure_widget)  # until the decision's own view
+register_view(GroupedDecisionCurve, figure_widget)
+register_view(CostCurve, figure_widget)

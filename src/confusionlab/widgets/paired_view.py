@@ -4,7 +4,7 @@ Three things, every number from :class:`confusionlab.paired.PairedComparison`:
 
 * the joint PMF of (metric_A, metric_B) on a new test set as a heat map
   (:meth:`PairedComparison.joint <confusionlab.paired.PairedComparison.joint>`), with the
-  diagonal A = B and the band |A − B| ≤ margin; the mass below the diagonal is P(A > B);
+  diagonal A = B and the band ``|A − B| ≤ margin``; the mass below the diagonal is P(A > B);
 * the PMF of the difference A − B (:attr:`PairedComparison.difference`) with the margin band;
 * the verdict (:meth:`PairedComparison.verdict`) and P(A > B), P(A = B), P(A < B) in words,
   under a sentence that names the question.
@@ -56,7 +56,7 @@ class PairedView(BundledWidget, bundle="paired"):
         :meth:`PairedComparison.view <confusionlab.paired.PairedComparison.view>`.
     margin : float
         Differences within ±margin count as practically equivalent (default 0): drawn as a
-        band and used by the verdict and by P(|A − B| ≤ margin).
+        band and used by the verdict and by ``P(|A − B| ≤ margin)``.
     confidence : float
         Level of the central interval of A − B the verdict rests on (default 0.95).
     bins : int

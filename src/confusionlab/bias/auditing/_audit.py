@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import pandas as pd
-
 from ..._deprecation import renamed_arguments
+from ..._deps import require
 from ..._validation import DEFAULT_TOLERANCE
 from ..report import _options
 from ..uncertainty import DEFAULT_N_DRAWS
@@ -20,6 +19,8 @@ from ._multiplicity import _audit_draws, row_level
 from ._options import audit_arguments
 from ._result import Audit
 from ._size import _check_size
+
+pd = require("pandas", "bias", "the bias audit")
 
 __all__ = ["audit"]
 

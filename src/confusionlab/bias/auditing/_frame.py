@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import pandas as pd
+from ..._deps import require
+
+pd = require("pandas", "bias", "the bias audit")
+
 
 __all__ = ["COLUMNS", "FRAME_METHODS", "FrameRows"]
 

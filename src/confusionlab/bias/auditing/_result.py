@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
+from ..._deps import require
 from ..._result import Result, new_figure, page_path
 from ..._validation import InvalidParameterError, check_confidence, check_instance
 from ...distribution.posterior import interval_mc_error
@@ -19,6 +19,8 @@ from ..uncertainty import DEFAULT_N_DRAWS
 from ._frame import FrameRows
 from ._multiplicity import row_level
 from ._page import html_page
+
+pd = require("pandas", "bias", "the bias audit")
 
 __all__ = ["Audit"]
 

@@ -1,4 +1,15 @@
-"""Monte Carlo draws of k classifiers' counts on a new test set, in time linear in what matters.
+"""Monte Carlo draws of the paired models: per true class, the 2**k cells of agreement of k classifiers.
+
+* :func:`agreement_shares`: the cells' shares from numpy's Dirichlet(cells + α) (the true
+  value, and the first step of a new test set);
+* :func:`agreement_counts`: the cells of a new test set (``"paired-beta-binomial"``:
+  Dirichlet shares then a multinomial; ``"paired-binomial"``: the observed shares);
+* :func:`classifier_counts`: each classifier's count only, in time linear in the cells
+  that matter (below), with :func:`multinomial` by binary search for a few items per cell.
+
+Each consumes its :class:`numpy.random.Generator` in the fixed order its docstring says;
+draws taken in chunks consume it as one call would. (The one-matrix models' draws are in
+:mod:`~confusionlab.models.draws`.)
 
 Per true class the k classifiers' predictions fall in 2**k agreement cells; under
 ``"paired-beta-binomial"`` the cells of a new test set of ``future`` examples are
@@ -29,7 +40,71 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["TAIL_EXPONENT", "draw_classifier_counts", "multinomial"]
+__all__ = [
+    "CHUNK_ENTRIES",
+    "TAIL_EXPONENT",
+    "agreement_counts",
+    "agreement_shares",
+    "classifier_counts",
+    "multinomial",
+]
+
+
+def agreement_shares(rng: np.random.Generator, alpha: np.ndarray, n_draws: int) -> np.ndarray:
+    """``n_draws`` draws of the cells' shares from Dirichlet(``alpha``) (numpy's ``dirichlet``).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The random stream: one draw after the other, so that draws taken in chunks are the
+        same as one call's.
+    alpha : ndarray of float, shape (cells,)
+        The cells' counts plus their prior.
+    n_draws : int
+        The number of draws.
+
+    Returns
+    -------
+    ndarray of float64, shape (n_draws, cells)
+
+    Examples
+    --------
+    >>> x = agreement_shares(np.random.default_rng(0), np.array([5.5, 0.5, 0.5, 5.5]), 3)
+    >>> x.shape, bool(np.allclose(x.sum(axis=1), 1.0))
+    ((3, 4), True)
+    """
+    return rng.dirichlet(alpha, size=n_draws)
+
+
+def agreement_counts(
+    model: str, cells: np.ndarray, future: int, n_draws: int, rng: np.random.Generator, prior: np.ndarray | float
+) -> np.ndarray:
+    """Monte Carlo draws of a class's cell counts among ``future`` new examples: shape (n_draws, cells).
+
+    Any number of cells: the four of a pair, or the 2**k of k classifiers, every cell with
+    the same ``prior``. The random stream: every draw's shares (the cells ordered by count,
+    the largest last), then one multinomial call.
+
+    Examples
+    --------
+    >>> x = agreement_counts("paired-beta-binomial", np.array([5, 0, 1, 4]), 20, 3, np.random.default_rng(0), 0.5)
+    >>> x.sum(axis=1).tolist()
+    [20, 20, 20]
+    """
+    cells = np.asarray(cells, dtype=np.float64)
+    if future == 0:
+        return np.zeros((n_draws, cells.size), dtype=np.int64)
+    # numpy draws cell j as Binomial(rest, share_j / shares not yet drawn): the largest cell last, or
+    # at 10¹⁵ examples 1 − (a share near 1) loses the small cells' shares
+    order = np.argsort(cells, kind="stable")
+    if model == "paired-beta-binomial":
+        shares = agreement_shares(rng, cells[order] + np.broadcast_to(prior, cells.shape)[order], n_draws)
+    else:
+        shares = np.broadcast_to(cells[order] / cells.sum(), (n_draws, cells.size))
+    out = np.empty((n_draws, cells.size), dtype=np.int64)
+    out[:, order] = rng.multinomial(future, shares)
+    return out
+
 
 #: The cells left out draw an example with probability below e^−TAIL_EXPONENT per draw.
 TAIL_EXPONENT = 27.7
@@ -73,7 +148,7 @@ def multinomial(future: int, shares: np.ndarray, rng: np.random.Generator) -> np
     return out
 
 
-def draw_classifier_counts(
+def classifier_counts(
     model: str,
     cells: np.ndarray,
     bits: np.ndarray,
@@ -91,8 +166,8 @@ def draw_classifier_counts(
     Examples
     --------
     >>> bits = ((np.arange(4)[:, None] >> np.arange(2)[None, :]) & 1)
-    >>> out = draw_classifier_counts("paired-beta-binomial", np.array([5, 0, 0, 5]), bits, 10, 3,
-    ...                              np.random.default_rng(0), 0.5)
+    >>> out = classifier_counts("paired-beta-binomial", np.array([5, 0, 0, 5]), bits, 10, 3,
+    ...                         np.random.default_rng(0), 0.5)
     >>> out.shape, bool((out >= 0).all() and (out <= 10).all())
     ((3, 2), True)
     """
@@ -131,7 +206,7 @@ def draw_classifier_counts(
     for s in range(0, n_draws, step):
         m = min(step, n_draws - s)
         if not sparse:
-            counts = rng.multinomial(future, rng.dirichlet(alpha, size=m))
+            counts = rng.multinomial(future, agreement_shares(rng, alpha, m))
             out[s : s + m] = counts @ bits[order]
         else:
             out[s : s + m] = _sparse_chunk(cells, bits, active, empty, alpha, prior, tau, q, cap, future, m, rng)
