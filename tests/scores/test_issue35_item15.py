@@ -52,6 +52,9 @@ PATHS = {
     "calibration Series": (lambda: cl.calibration(Y, pd.Series(_with_na(Q))), "y_prob"),
     "calibration groups": (lambda: cl.calibration(Y, _with_na(Q), groups=Y % 2), "y_prob"),
     "rank_models": (lambda: cl.rank_models(Y, {"a": _with_na(Q), "b": Q}, "mcc"), "predictions['a']"),
+    "decision_curve": (lambda: cl.decision_curve(Y, _with_na(Q)), "y_score"),
+    "cost_curve": (lambda: cl.cost_curve(Y, _with_na(Q)), "y_score"),
+    "choose_threshold": (lambda: cl.choose_threshold(Y, _with_na(Q), cost=(1, 2)), "y_score"),
 }
 
 
