@@ -14,7 +14,7 @@ import numpy as np
 
 from ._errors import InvalidParameterError
 
-__all__ = ["as_labels", "missing_mask", "to_numpy"]
+__all__ = ["as_labels", "missing_mask", "refuse_missing", "to_numpy"]
 
 
 def missing_mask(values: np.ndarray) -> np.ndarray:
@@ -128,12 +128,26 @@ def as_labels(values: Any, name: str, *, dropna: bool = False) -> np.ndarray:
     if missing.any():
         if dropna:
             return arr[~missing]
-        where = np.flatnonzero(missing)
-        shown = ", ".join(map(str, where[:5].tolist())) + (" …" if where.size > 5 else "")
-        count = int(where.size)
-        raise InvalidParameterError(
-            f"{name} has {count} missing value{'s' if count != 1 else ''} (None/NaN/<NA>) at "
-            f"position{'s' if count != 1 else ''} {shown}; drop or fill {'them' if count != 1 else 'it'} first, "
-            "or pass dropna=True where the function offers it"
-        )
+        refuse_missing(missing, name, "or pass dropna=True where the function offers it")
     return arr
+
+
+def refuse_missing(missing: np.ndarray, name: str, advice: str = "") -> None:
+    """Refuse the missing entries flagged by ``missing`` (a boolean mask), naming ``name`` and their positions.
+
+    >>> refuse_missing(np.array([False, False]), "y_score")
+    >>> refuse_missing(np.array([False, True]), "y_score")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: y_score has 1 missing value (None/NaN/<NA>) at position 1; drop or fill it first
+    """
+    where = np.flatnonzero(missing)
+    if not where.size:
+        return
+    shown = ", ".join(map(str, where[:5].tolist())) + (" …" if where.size > 5 else "")
+    count = int(where.size)
+    raise InvalidParameterError(
+        f"{name} has {count} missing value{'s' if count != 1 else ''} (None/NaN/<NA>) at "
+        f"position{'s' if count != 1 else ''} {shown}; drop or fill {'them' if count != 1 else 'it'} first"
+        + (f", {advice}" if advice else "")
+    )

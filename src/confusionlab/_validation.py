@@ -42,7 +42,7 @@ from ._arrays import (
 )
 from ._errors import InvalidParameterError, TooLargeError, join_and, short_repr
 from ._memory import check_memory, format_bytes, memory_limit, set_memory_limit
-from ._missing import as_labels, missing_mask, to_numpy
+from ._missing import as_labels, missing_mask, refuse_missing, to_numpy
 
 __all__ = [
     "DEFAULT_TOLERANCE",
@@ -90,6 +90,7 @@ __all__ = [
     "join_and",
     "memory_limit",
     "missing_mask",
+    "refuse_missing",
     "set_memory_limit",
     "short_repr",
     "to_numpy",

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ._validation import (
+    MAX_COUNT,
     InvalidParameterError,
     as_labels,
     check_count,
@@ -91,6 +92,11 @@ class ConfusionMatrix:
             object.__setattr__(self, name, check_count(value, name))
         if self.N == 0:
             raise InvalidParameterError("a confusion matrix needs at least one example; tp, fn, fp and tn are all 0")
+        if self.N > MAX_COUNT:
+            raise InvalidParameterError(
+                f"tp + fn + fp + tn = {self.N} is more than 2**53 examples; the rates of so large a matrix cannot "
+                "be represented exactly; give counts whose total is at most 2**53"
+            )
 
     @classmethod
     def from_sklearn(cls, matrix: Any, *, positive_index: int = 1) -> ConfusionMatrix:

@@ -112,14 +112,15 @@ def test_joint_table_is_estimated_before_anything_is_allocated(monkeypatch):
 
 
 def test_huge_counts_keep_their_precision():
-    """issue 21: cells of 2**53 → ArithmeticError "lost precision" (differences of gammaln, and the
+    """issue 21: cells of 2**53 in all → ArithmeticError "lost precision" (differences of gammaln, and the
     window's large constant added to each weight). The exact answer at 2**53 is now the one at 10⁹
     (the limit is reached: the discordant cells' counts no longer depend on N), which agrees with
     Monte Carlo of the same model — itself right at 2**53 too (numpy's multinomial lost the small
     cells' shares when the share near 1 was drawn first)."""
-    big = cl.compare_paired_cells([[2**53, 0, 0, 0], [0, 0, 0, 1]], "accuracy", method="exact", target="next_test_set")
+    top = 2**53 - 1  # and one negative: 2**53 examples, the most a matrix holds
+    big = cl.compare_paired_cells([[top, 0, 0, 0], [0, 0, 0, 1]], "accuracy", method="exact", target="next_test_set")
     ref = cl.compare_paired_cells([[10**9, 0, 0, 0], [0, 0, 0, 1]], "accuracy", method="exact", target="next_test_set")
-    mc = cl.compare_paired_cells([[2**53, 0, 0, 0], [0, 0, 0, 1]], "accuracy", method="monte-carlo",
+    mc = cl.compare_paired_cells([[top, 0, 0, 0], [0, 0, 0, 1]], "accuracy", method="monte-carlo",
                                  n_draws=200_000, random_state=2, target="next_test_set")  # fmt: skip
     for attr in ("prob_greater", "prob_equal", "prob_less"):
         got, limit, drawn = getattr(big, attr), getattr(ref, attr), getattr(mc, attr)

@@ -13,7 +13,7 @@ import confusionlab.paired as paired
 import confusionlab.paired._ranking as ranking_module
 from confusionlab import ConfusionMatrix, InvalidParameterError, metric_distribution
 from confusionlab.models import PAIRED_MODEL_RENAMES, PAIRED_MODELS
-from confusionlab.paired import PairedCounts, compare_paired, compare_paired_cells, rank_models
+from confusionlab.paired import PairedCounts, _difference, compare_paired, compare_paired_cells, rank_models
 
 TABLE = [[50, 3, 1, 6], [2, 4, 1, 33]]  # p = 60, n = 40; A: 87 of 100 right, B: 88
 SMALL = [[2, 1, 0, 2], [1, 0, 2, 3]]  # p = 5, n = 6
@@ -193,10 +193,12 @@ def test_every_bad_argument_is_an_invalid_parameter_error():
 
 
 # ----------------------------------------------------------------------------- the result protocol
-def test_paired_comparison_value_interval_and_frame():
+def test_paired_comparison_value_interval_and_frame(monkeypatch):
     r = compare_paired_cells(TABLE, "accuracy", target="next_test_set")
     assert r.value == pytest.approx(0.87 - 0.88, abs=1e-15)
-    assert r.interval() == r.difference.interval(0.95)
+    monkeypatch.setattr(_difference, "MAX_DIFFERENCE_POINTS", 2e7)  # every pair visited: the exact difference
+    visited = compare_paired_cells(TABLE, "accuracy", target="next_test_set").difference
+    assert visited.strategy == "pairs" and r.interval() == visited.interval(0.95)
     frame = r.to_frame()
     assert frame.loc["A", "observed"] == pytest.approx(0.87) and frame.loc["B", "observed"] == pytest.approx(0.88)
     assert frame.loc["A − B", "observed"] == r.value

@@ -10,6 +10,7 @@ in-memory ones of :mod:`.frames`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -73,10 +74,16 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
     ([1, 1], {'s': 1, 'y': 1}, 2)
     """
     if request.bins:  # binning by search is no narwhals expression: the key columns alone, counted by pandas
+        import narwhals as nw
+
         from .pandas import count_native
 
         part = collect(frame.select(*request.columns))
-        return count_native(part.to_pandas(), request)
+        native = part.to_pandas()
+        for name, dtype in part.schema.items():
+            if dtype.is_decimal() or dtype in (nw.Int128, nw.UInt128):  # DuckDB's HUGEINT: Decimal objects
+                native[name] = np.asarray(_whole_decimals(native[name].tolist()), dtype=object)
+        return count_native(native, request)
     return group_count(frame, request.key_columns(_Keys()), request.columns)
 
 
@@ -95,7 +102,7 @@ def group_count(frame: Any, keys: dict[str, Any], columns: Sequence[str]) -> Cel
         work = frame.lazy()  # one optimised query instead of eager step-by-step expressions
     names = [*keys, *flags]
     agg = collect(work.select(**keys, **flags).group_by(*names, drop_null_keys=False).agg(nw.len().alias("_n")))
-    table = {k: agg[k].to_list() for k in [*names, "_n"]}
+    table = {k: _whole_decimals(agg[k].to_list()) for k in [*names, "_n"]}
     rows = ({k: column[i] for k, column in table.items()} for i in range(len(table["_n"])))
     return Cells.from_rows(rows, list(keys), columns, count="_n")
 
@@ -123,3 +130,13 @@ def glance(frame: Any, columns: Sequence[str], rows: int) -> None:
 def head_distinct(frame: Any, columns: Sequence[str], rows: int, head: Any) -> None:
     """None: the table is counted first and checked after."""
     return None
+
+
+def _whole_decimals(values: list[Any]) -> list[Any]:
+    """Whole ``Decimal`` values as ints (DuckDB hands HUGEINT and sums as Decimal); others unchanged.
+
+    >>> from decimal import Decimal
+    >>> _whole_decimals([Decimal(2) ** 70, Decimal("0.5"), "a", None])
+    [1180591620717411303424, Decimal('0.5'), 'a', None]
+    """
+    return [int(v) if isinstance(v, Decimal) and v.is_finite() and v == v.to_integral_value() else v for v in values]

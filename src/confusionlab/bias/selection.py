@@ -90,6 +90,8 @@ def facet_selection(
     --------
     >>> facet_selection("sex", ["Female"])
     FacetSelection(columns=('sex',), values=('Female',), threshold=None)
+    >>> facet_selection(["sex"], [("Female",)])
+    FacetSelection(columns=('sex',), values=('Female',), threshold=None)
     >>> facet_selection("age", facet_threshold=float("nan"))
     Traceback (most recent call last):
     ...
@@ -109,6 +111,13 @@ def facet_selection(
             raise InvalidParameterError(
                 f"with {len(cols)} facet columns each facet value must be a tuple of {len(cols)} values, got {bad[0]!r}"
             )
+    elif values is not None:  # one column: a 1-tuple is its value, as a k-tuple is for k columns
+        bad = [v for v in values if isinstance(v, tuple) and len(v) != 1]
+        if bad:
+            raise InvalidParameterError(
+                f"with one facet column each facet value is a value or a 1-tuple, got {bad[0]!r} in facet_values"
+            )
+        values = tuple(v[0] if isinstance(v, tuple) else v for v in values)
     return FacetSelection(cols, values, None)
 
 

@@ -2,14 +2,16 @@
 
 :func:`calibration` bins the forecasts as scikit-learn's ``calibration_curve`` does and
 returns a :class:`Calibration`: per bin the mean forecast, the observed frequency and the
-count; the expected calibration error (ECE) with a bootstrap interval stratified by bin;
-the Brier score with its interval; the exact consistency band (each bin's
+count; the expected calibration error (ECE) with a conservative interval of the
+population's ECE (every bin's outcome rate bounded at once); the Brier score with its
+bootstrap interval stratified by bin; the exact consistency band (each bin's
 Poisson-binomial central interval, simultaneous over the bins by Šidák); and the Monte
 Carlo p-value of calibration.
 
 One module per idea: ``_bins`` (the bins), ``_poisson_binomial`` (the exact PMF and its
 error bound), ``_band`` (the band), ``_pvalue`` (the test), ``_ece`` (ECE, Brier score,
-bootstrap), ``_result`` (the result) and ``_calibration`` (the function, its checks).
+bootstrap), ``_ece_interval`` (the ECE's interval), ``_result`` (the result) and
+``_calibration`` (the function, its checks).
 
 ``confusionlab.calibration`` is the *function* (``cl.calibration(y_true, y_prob)``); this
 subpackage is reached by ``from confusionlab.calibration import Calibration, calibration``.

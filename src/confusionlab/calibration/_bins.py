@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["STRATEGIES", "Bins", "bin_forecasts"]
+__all__ = ["STRATEGIES", "Bins", "bin_forecasts", "quantile_edges"]
 
 #: The binning strategies.
 STRATEGIES = ("quantile", "uniform")
@@ -72,7 +72,7 @@ def bin_forecasts(q: np.ndarray, y: np.ndarray, bins: int, strategy: str) -> Bin
     ([2, 2], [0.2, 0.85], [0.5, 1.0])
     """
     if strategy == "quantile":
-        edges = np.percentile(q, np.linspace(0.0, 1.0, bins + 1) * 100)
+        edges = quantile_edges(q, bins)
     else:
         edges = np.linspace(0.0, 1.0, bins + 1)
     ids = np.searchsorted(edges[1:-1], q)
@@ -93,3 +93,25 @@ def bin_forecasts(q: np.ndarray, y: np.ndarray, bins: int, strategy: str) -> Bin
         forecast_sums=sums[index],
         positives=np.rint(hits[index]).astype(np.int64),
     )
+
+
+def quantile_edges(q: np.ndarray, bins: int) -> np.ndarray:
+    """``np.percentile(q, np.linspace(0, 1, bins + 1) * 100)`` value for value, from one sort.
+
+    numpy's linear rule (index ``(n − 1)·p``, interpolated from the nearer end) on the sorted
+    forecasts: np.percentile partitions at every edge, 4 s at 100,000 bins of 100,000 forecasts.
+
+    >>> q = np.random.default_rng(0).random(101)
+    >>> bool(np.array_equal(quantile_edges(q, 7), np.percentile(q, np.linspace(0, 1, 8) * 100)))
+    True
+    """
+    s = np.sort(q)
+    top = s.size - 1
+    v = top * np.true_divide(np.linspace(0.0, 1.0, bins + 1) * 100, 100)
+    lo = np.minimum(np.floor(v).astype(np.intp), top)
+    a, b = s[lo], s[np.minimum(lo + 1, top)]
+    t = v - lo
+    d = b - a
+    out = a + d * t
+    np.subtract(b, d * (1 - t), out=out, where=t >= 0.5)
+    return out

@@ -61,7 +61,7 @@ def calibration(
         The positive label. Default ``1`` (or ``True``) for labels 0/1, False/True or −1/1.
         With more than two labels it is required, and the others count as negative.
     n_resamples : int, default 2000
-        Bootstrap resamples of the ECE's and the Brier score's intervals.
+        Bootstrap resamples of the Brier score's interval (the ECE's interval needs none).
     n_draws : int, default 10 000
         Monte Carlo draws of :meth:`Calibration.p_value` (standard error ≤ 0.005).
     random_state : None, int, SeedSequence or Generator, default 0

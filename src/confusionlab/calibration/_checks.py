@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import InvalidParameterError, check_memory, short_repr, to_numpy
+from .._validation import InvalidParameterError, check_memory, missing_mask, refuse_missing, short_repr, to_numpy
 
 __all__ = ["check_forecast_size", "check_forecasts"]
 
@@ -51,7 +51,7 @@ def check_forecasts(values: Any, name: str = "y_prob") -> np.ndarray:
     >>> check_forecasts([0.1, float("nan")])
     Traceback (most recent call last):
     ...
-    confusionlab.InvalidParameterError: y_prob has 1 NaN or missing value, the first at position 1; ...
+    confusionlab.InvalidParameterError: y_prob has 1 missing value (None/NaN/<NA>) at position 1; drop or fill it first
     """
     if values is None or isinstance(values, (str, bytes)):
         raise InvalidParameterError(f"{name} must be an array of probabilities, got {short_repr(values)}")
@@ -66,20 +66,14 @@ def check_forecasts(values: Any, name: str = "y_prob") -> np.ndarray:
         )
     if arr.ndim != 1:
         raise InvalidParameterError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    refuse_missing(missing_mask(arr), name)
     if arr.dtype.kind not in "biufO":
         raise InvalidParameterError(f"{name} must hold numbers (probabilities), got dtype {arr.dtype}")
     try:
         out = np.asarray(arr, dtype=np.float64)
     except (TypeError, ValueError):
         raise InvalidParameterError(f"{name} must hold numbers (probabilities), got {short_repr(values)}") from None
-    nan = np.isnan(out)
-    if nan.any():
-        where = np.flatnonzero(nan)
-        count = int(where.size)
-        raise InvalidParameterError(
-            f"{name} has {count} NaN or missing value{'s' if count != 1 else ''}, the first at position "
-            f"{int(where[0])}; drop or fill {'them' if count != 1 else 'it'} first"
-        )
+    refuse_missing(np.isnan(out), name)  # e.g. the string 'nan' among objects
     bad = np.flatnonzero((out < 0.0) | (out > 1.0))
     if bad.size:
         raise InvalidParameterError(

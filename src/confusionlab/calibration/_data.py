@@ -12,6 +12,7 @@ engine.
 from __future__ import annotations
 
 import numbers
+from decimal import Decimal
 from typing import Any
 
 import numpy as np
@@ -98,7 +99,7 @@ def _forecasts(values: Any, column: str) -> np.ndarray:
     raw = np.asarray(values)
     if raw.dtype.kind in "biuf":
         return raw.astype(np.float64, copy=False)
-    bad = next((v for v in raw.ravel() if isinstance(v, bool) or not isinstance(v, numbers.Real)), None)
+    bad = next((v for v in raw.ravel() if isinstance(v, bool) or not isinstance(v, numbers.Real | Decimal)), None)
     if raw.dtype.kind != "O" or bad is not None:
         shown = bad if bad is not None else raw.ravel()[0]
         shown = shown.item() if isinstance(shown, np.generic) else shown

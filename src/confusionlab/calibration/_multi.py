@@ -33,7 +33,7 @@ from .._result import new_figure
 from .._validation import check_confidence, check_n_draws, check_random_state
 from ..palette import CONTOUR_COLOURS, NEUTRAL
 from ._band import ConsistencyBand
-from ._pvalue import MOVED_TO_TEST, CalibrationTest, draw_counts, ece_statistic, monte_carlo_test
+from ._pvalue import MOVED_TO_TEST, CalibrationTest, monte_carlo_test, null_ece
 from ._result import _DRAW_BYTES, Calibration, finish_reliability_axes
 
 __all__ = ["CalibrationSet"]
@@ -142,7 +142,7 @@ class CalibrationSet(GroupedResult):
         return super().member_confidence(confidence, what=what)
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """A conservative interval of :attr:`value` (Bonferroni over the members' bootstrap intervals)."""
+        """A conservative interval of :attr:`value` (Bonferroni over the members' intervals)."""
         level = self.member_confidence(confidence, what="interval")
         ends = np.array([c.interval(level) for c in self.members.values()])
         return self._aggregate(ends[:, 0]), self._aggregate(ends[:, 1])
@@ -172,14 +172,13 @@ class CalibrationSet(GroupedResult):
                 n_draws=best.n_draws,
             )
         draws = self.n_draws if n_draws is None else n_draws
-        draws = check_n_draws(draws, bytes_per_draw=_DRAW_BYTES * sum(c.n_bins for c in self.members.values()))
+        draws = check_n_draws(draws, bytes_per_draw=_DRAW_BYTES)
         if random_state is None and draws in self._tests:
             return self._tests[draws]
         rng = self._rng if random_state is None else check_random_state(random_state)
         null = np.full(draws, -np.inf)
         for c in self.members.values():
-            counts = draw_counts(c._pmfs, draws, rng)
-            null = np.maximum(null, ece_statistic(counts, c._bins.forecast_sums, c.n_forecasts))
+            null = np.maximum(null, null_ece(c._pmfs, c._bins.forecast_sums, c.n_forecasts, draws, rng))
         test = monte_carlo_test(null, self.value)
         if random_state is None:
             self._tests[draws] = test

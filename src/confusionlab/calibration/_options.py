@@ -59,7 +59,7 @@ def check_options(
     bins = check_int(bins, "bins", minimum=1, maximum=MAX_BINS)
     strategy = check_choice(strategy, "strategy", STRATEGIES)
     n_resamples = check_n_resamples(n_resamples, bytes_per_resample=BYTES_PER_RESAMPLE)
-    n_draws = check_n_draws(n_draws, bytes_per_draw=_DRAW_BYTES * bins)
+    n_draws = check_n_draws(n_draws, bytes_per_draw=_DRAW_BYTES)
     check_random_state(random_state)  # refused here, not on first use
     return Options(
         bins=bins,

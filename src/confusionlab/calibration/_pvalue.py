@@ -20,7 +20,7 @@ import numpy as np
 
 from ._poisson_binomial import PoissonBinomial
 
-__all__ = ["CalibrationTest", "calibration_test", "draw_counts", "ece_statistic", "monte_carlo_test"]
+__all__ = ["CalibrationTest", "calibration_test", "ece_statistic", "monte_carlo_test", "null_ece"]
 
 #: Relative tolerance under which a drawn ECE counts as equal to the observed one.
 _TIE = 1e-12
@@ -70,18 +70,22 @@ def calibration_test(
 ) -> CalibrationTest:
     """The test from the bins' PMFs, observed positives and forecast sums (see the module docstring)."""
     observed = float(ece_statistic(positives.astype(np.float64), sums, total))
-    null = ece_statistic(draw_counts(pmfs, n_draws, rng), sums, total)
-    return monte_carlo_test(null, observed)
+    return monte_carlo_test(null_ece(pmfs, sums, total, n_draws, rng), observed)
 
 
-def draw_counts(pmfs: list[PoissonBinomial], n_draws: int, rng: np.random.Generator) -> np.ndarray:
-    """``(n_draws, bins)`` counts of positives, each bin's drawn from its exact PMF (inverse CDF)."""
-    draws = np.empty((n_draws, len(pmfs)))
-    for b, pb in enumerate(pmfs):
+def null_ece(
+    pmfs: list[PoissonBinomial], sums: np.ndarray, total: int, n_draws: int, rng: np.random.Generator
+) -> np.ndarray:
+    """``n_draws`` ECEs of calibrated outcomes, bin by bin: each bin's counts of positives drawn from
+    its exact PMF (inverse CDF) and added in, so one bin's draws are held at a time (memory
+    ``n_draws``, not ``n_draws × bins``)."""
+    null = np.zeros(n_draws)
+    for pb, s in zip(pmfs, sums.tolist(), strict=True):
         cdf = np.cumsum(pb.pmf)
         u = rng.random(n_draws) * cdf[-1]
-        draws[:, b] = np.minimum(np.searchsorted(cdf, u, side="right"), cdf.size - 1)
-    return draws
+        k = np.minimum(np.searchsorted(cdf, u, side="right"), cdf.size - 1)
+        null += np.abs(k - s)
+    return null / total
 
 
 def monte_carlo_test(null: np.ndarray, observed: float) -> CalibrationTest:

@@ -16,12 +16,13 @@ from ..palette import NEUTRAL, THEME
 from ._band import ConsistencyBand, consistency_band
 from ._bins import Bins
 from ._ece import BootstrapDraws, bootstrap, brier_score, expected_calibration_error, percentile_interval
+from ._ece_interval import ece_interval
 from ._poisson_binomial import PoissonBinomial, pmf_bytes, poisson_binomial_pmf
 from ._pvalue import MOVED_TO_TEST, CalibrationTest, calibration_test
 
 __all__ = ["Calibration"]
 
-_DRAW_BYTES = 16.0  # per Monte Carlo draw and bin
+_DRAW_BYTES = 40.0  # per Monte Carlo draw: the null ECEs, and one bin's uniforms, counts and deviations
 
 
 def finish_reliability_axes(ax: Any, title: str) -> None:
@@ -132,7 +133,7 @@ class Calibration(Result):
 
     @property
     def bootstrap_error(self) -> BootstrapDraws:
-        """The bootstrap behind :meth:`interval` and :meth:`brier_interval`, with its stated error.
+        """The bootstrap behind :meth:`brier_interval` (and the plug-in ECE's spread), with its stated error.
 
         Small bins are resampled pair by pair; in the others the number of resampled
         positives is drawn exactly (binomial) and the resampled sums of forecasts and of
@@ -145,19 +146,21 @@ class Calibration(Result):
         return self._bootstrap
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """The ECE's central interval: bootstrap stratified by bin (``n_resamples`` resamples).
+        """The central ``confidence`` interval of the population's ECE (these forecasts and bins).
 
-        Each resample draws, within every bin, as many (forecast, outcome) pairs as the
-        bin holds, with replacement; the interval is the central ``confidence`` range
-        of the resampled ECEs. Large bins are drawn through their sums (the number of
-        positives exactly, the sums of forecasts by the normal approximation), with the
-        error bound of :attr:`bootstrap_error`. The ECE is biased upwards (``|ō − q̄|`` is never
-        negative), and so is this interval; :meth:`p_value` is the test of calibration.
+        Every bin's mean outcome probability gets a Clopper–Pearson interval, simultaneous
+        over the bins (Šidák), and the interval is the smallest and the largest ECE they
+        allow: it holds the population's ECE with probability at least ``confidence``
+        (conservative; coverage measured in benchmarks/RESULTS.md), holds 0 when every
+        bin is consistent with calibration, and is never a point. The plug-in ECE
+        (:attr:`value`) is biased upwards, so a bootstrap of it is no interval of the
+        population's ECE (for calibrated forecasts it missed 0 nearly always); its
+        resamples, kept for their spread, are :attr:`bootstrap_error`.
         """
-        return percentile_interval(self._bootstrap.ece, confidence)
+        return ece_interval(self._bins, check_confidence(confidence))
 
     def brier_interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """The Brier score's central interval, from the same stratified bootstrap as :meth:`interval`."""
+        """The Brier score's central interval, from the stratified bootstrap (:attr:`bootstrap_error`)."""
         return percentile_interval(self._bootstrap.brier, confidence)
 
     @cached_property
@@ -224,7 +227,7 @@ class Calibration(Result):
         if n_draws is None and random_state is None:
             return self._default_test
         draws = self.n_draws if n_draws is None else n_draws
-        draws = check_n_draws(draws, bytes_per_draw=_DRAW_BYTES * max(self.n_bins, 1))
+        draws = check_n_draws(draws, bytes_per_draw=_DRAW_BYTES)
         return self._test(draws, check_random_state(random_state))
 
     # -- the protocol -------------------------------------------------------------------
@@ -265,7 +268,7 @@ class Calibration(Result):
             else "calibrated forecasts rarely give an ECE this large"
         )
         return (
-            f"ECE = {self.value:.3g} ({pct} bootstrap interval for the population's ECE [{lo:.3g}, {hi:.3g}]), "
+            f"ECE = {self.value:.3g} ({pct} interval for the population's ECE [{lo:.3g}, {hi:.3g}], conservative), "
             f"Brier score {self.brier:.3g} [{b_lo:.3g}, {b_hi:.3g}]; {outside} of {self.n_bins} bins lie outside "
             f"the {pct} consistency band (where calibrated forecasts put a bin's frequency on this test set); "
             f"p = {test.p_value:.3g} (Monte Carlo ± {test.mc_error:.1g}): {verdict}."

@@ -209,9 +209,17 @@ class MetricDistribution(Result):
 
     @cached_property
     def _cdf(self) -> np.ndarray:
+        """Running sum, 1 from the last atom with mass on and below 1 before it.
+
+        Rounding can carry the sum to 1.0 while tiny tail atoms remain; they keep
+        ``ppf(1.0)`` at the top of the support (scipy's ``rv_discrete`` rule).
+        """
         cdf = np.minimum(np.cumsum(self._p), 1.0)
         if cdf.size:
-            cdf[-1] = 1.0
+            positive = np.flatnonzero(self._p > 0)
+            last = int(positive[-1]) if positive.size else cdf.size - 1
+            np.minimum(cdf[:last], np.nextafter(1.0, 0.0), out=cdf[:last])
+            cdf[last:] = 1.0
         return cdf
 
     # -- scipy.stats vocabulary ---------------------------------------------------------

@@ -72,9 +72,10 @@ def evaluate(
         How the binary metrics' distributions are computed. ``"auto"``: exactly wherever
         the lattice fits in :func:`confusionlab.memory_limit` (for refits, their union
         lattice also of at most :data:`~confusionlab.distribution.EXACT_MIXTURE_POINTS` points:
-        about a second a metric), else by ``n_draws`` Monte Carlo draws of the same model
-        (any size). ``"exact"``: exactly or refused (at the
-        call, for the whole test set). ``"monte-carlo"``: draws everywhere. Each
+        about a second a metric; for the refits' true values, their quadratures pooled up to
+        2·10⁶ atoms, about 12 refits, beyond ``n_draws / R`` draws of each), else by
+        ``n_draws`` Monte Carlo draws of the same model (any size). ``"exact"``: exactly or
+        refused (at the call, for the whole test set). ``"monte-carlo"``: draws everywhere. Each
         distribution's ``.method`` and the ``method`` column of :meth:`Evaluation.to_frame`
         say which answered, ``mc_error`` and ``cdf_error`` how far it may be from exact
         (Notes of :func:`~confusionlab.metric_distribution`). The macro averages are Monte

@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 __all__: list[str] = []
 
 _TEST, _REFIT = SOURCE_COLOURS["test set"], SOURCE_COLOURS["refit"]
+#: A PMF with more distinct values than this is drawn binned (:func:`draw_pmf`).
+MAX_STICKS = 600
+#: Bins of a binned PMF.
+PMF_BINS = 200
 
 
 def _shown(ev: Evaluation, max_groups: int) -> list[Any]:
@@ -36,13 +40,12 @@ def evaluation_figure(ev: Evaluation, metric: str, confidence: float, max_groups
     for row, name in enumerate(names):
         d = ev.distribution(metric, name)
         ax, bar = axes[row]
-        finite = np.isfinite(d.values)
-        ax.vlines(d.values[finite], 0, d._p[finite], color=_TEST, linewidth=1)
+        top = draw_pmf(ax, d.values, d._p)
         lo, hi = d.interval(confidence)
         ax.axvspan(lo, hi, color=_TEST, alpha=0.08)
         if ev.n_refits:
             means = ev.refit_means(metric, name)
-            ax.plot(means, np.full(len(means), d._p.max() * 1.05), "|", color=_REFIT, markersize=10)
+            ax.plot(means, np.full(len(means), top * 1.05), "|", color=_REFIT, markersize=10)
         flag = "  (too small to say)" if ev.too_small(metric, name) else ""
         as_written(
             ax.set_title(f"{name}: {ev.value_of(metric, name):.3f} [{lo:.3f}, {hi:.3f}]{flag}", fontsize=9, loc="left")
@@ -61,6 +64,21 @@ def evaluation_figure(ev: Evaluation, metric: str, confidence: float, max_groups
     if ev.n_refits:
         axes[0][1].legend(fontsize=7, loc="lower right")
     return fig
+
+
+def draw_pmf(ax: Any, values: np.ndarray, probabilities: np.ndarray) -> float:
+    """The finite part of a PMF: one stick per value up to :data:`MAX_STICKS` values, beyond that
+    its mass in :data:`PMF_BINS` equal bins drawn as a step (a refit mixture holds millions of
+    values: their sticks were a solid block and took minutes). Returns the tallest height drawn."""
+    finite = np.isfinite(values)
+    values, probabilities = values[finite], probabilities[finite]
+    if values.size <= MAX_STICKS:
+        ax.vlines(values, 0, probabilities, color=_TEST, linewidth=1)
+        return float(probabilities.max()) if probabilities.size else 0.0
+    mass, edges = np.histogram(values, bins=PMF_BINS, weights=probabilities)
+    ax.stairs(mass, edges, color=_TEST, fill=True, alpha=0.6)
+    ax.set_ylabel("probability per bin", fontsize=7)
+    return float(mass.max())
 
 
 def draw_intervals(ev: Evaluation, ax: Any, metric: str, confidence: float, max_groups: int) -> None:

@@ -7,7 +7,14 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_labels, check_count, check_labels_not_scores, check_same_length
+from .._validation import (
+    MAX_COUNT,
+    InvalidParameterError,
+    as_labels,
+    check_count,
+    check_labels_not_scores,
+    check_same_length,
+)
 from ..confusion import ConfusionMatrix
 from ..labels import distinct_labels, labels_equal, positive_label
 from ._checks import check_binary_labels, check_nonempty, check_shape
@@ -70,7 +77,13 @@ class PairedCounts:
             tuple(check_count(v, f"cells[{r}][{i}] ({CELLS[i]}, of the {side})") for i, v in enumerate(arr[r]))
             for r, side in enumerate(("positives", "negatives"))
         ]
-        check_nonempty(sum(rows[0]) + sum(rows[1]), "cells", "a comparison")
+        total = sum(rows[0]) + sum(rows[1])
+        check_nonempty(total, "cells", "a comparison")
+        if total > MAX_COUNT:
+            raise InvalidParameterError(
+                f"cells sum to {total} examples, more than 2**53: the rates could not be represented exactly; "
+                "give cells whose total is at most 2**53"
+            )
         return cls(*rows)
 
     @classmethod

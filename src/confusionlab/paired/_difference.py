@@ -8,12 +8,16 @@ from .._validation import check_memory
 from ..distribution import MetricDistribution
 from ._engine import ExactEngine, MonteCarloEngine
 
-__all__ = ["DIFFERENCE_BINS", "MAX_DIFFERENCE_POINTS", "difference_distribution"]
+__all__ = ["DIFFERENCE_BINS", "MAX_DIFFERENCE_POINTS", "difference_distribution", "exact_quantiles"]
 
 #: The distribution of A − B visits every point of the four-dimensional support up to this
-#: many points (grouped on exact rank pairs); beyond, it is binned (``DIFFERENCE_BINS``).
-MAX_DIFFERENCE_POINTS = 2e7
+#: many points (grouped on exact rank pairs: about 250 MB and a second); beyond, it is binned
+#: (``DIFFERENCE_BINS``) and its quantiles are found from exact tail masses (:func:`exact_quantiles`).
+#: At 2·10⁷ points the visit took 10–45 s and 2.1 GB (a degenerate MCC at 400 examples).
+MAX_DIFFERENCE_POINTS = 2e6
 DIFFERENCE_BINS = 401
+#: Relative width to which :func:`exact_quantiles` locates a quantile of the difference.
+QUANTILE_WIDTH = 1e-12
 
 
 def difference_distribution(
@@ -78,3 +82,23 @@ def binned_difference(engine: ExactEngine, pruned_mass: float) -> tuple[np.ndarr
     values = (np.arange(masses.size) - (DIFFERENCE_BINS - 1)) * width
     keep = masses > 0
     return values[keep], masses[keep] * (1.0 - pruned_mass), np.ones(int(keep.sum()), dtype=np.int64)
+
+
+def exact_quantiles(engine: ExactEngine, probs: list[float]) -> list[float]:
+    """The quantiles ``probs`` of A − B (smallest x with P(A − B ≤ x) ≥ q), located within
+    :data:`QUANTILE_WIDTH` above the support value by bisection on the exact tail mass
+    P(A − B > x) (one query of the engine's sweep per step, no pair visited), then rounded to
+    12 decimals as the visited pairs are grouped."""
+    finite = engine.values[np.isfinite(engine.values)]
+    span = float(finite.max() - finite.min()) + 1.0 if finite.size else 1.0
+    out = []
+    for q in probs:
+        lo, hi = -span, span  # P(A − B ≤ lo) = 0 < q ≤ P(A − B ≤ hi) = 1
+        while hi - lo > QUANTILE_WIDTH * max(1.0, abs(hi)):
+            mid = 0.5 * (lo + hi)
+            if 1.0 - float(engine.below([mid], [True])[0]) >= q:
+                hi = mid
+            else:
+                lo = mid
+        out.append(float(np.round(hi, 12)))  # on the pairs' grid of 12 decimals
+    return out

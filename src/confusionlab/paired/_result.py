@@ -18,7 +18,7 @@ from ..distribution import MetricDistribution, metric_distribution
 from ..metrics import Metric, metric_value
 from ._cluster import ClusteredComparison, clustered_rows, clustered_verdict
 from ._counts import PairedCounts
-from ._difference import difference_distribution
+from ._difference import difference_distribution, exact_quantiles
 from ._engine import ExactEngine, MonteCarloEngine
 from ._figure import difference_figure
 from ._model import single_model
@@ -69,7 +69,8 @@ class PairedComparison(ClusteredComparison, Result):
         Mass left out of the exact enumeration (≤ 2·tolerance; 0 for Monte Carlo).
     mc_error : float
         Standard error of ``prob_greater`` (and, at most, of every probability):
-        √(P(1 − P)/n_draws) for Monte Carlo, 0.0 when exact.
+        √(P̃(1 − P̃)/n_draws) for Monte Carlo with P̃ = (n_draws·P + ½)/(n_draws + 1), so
+        that a few draws that all agree never claim an error of 0; 0.0 when exact.
     n_draws : int or None
         Monte Carlo draws (None when exact). ``draws`` is its old name (it still works,
         with a FutureWarning).
@@ -123,9 +124,7 @@ class PairedComparison(ClusteredComparison, Result):
         self.prob_greater = float(greater)
         self.prob_equal = float(max(0.0, at_most_a - greater))
         self.prob_less = float(max(0.0, 1.0 - at_most_a))
-        self.mc_error = (
-            0.0 if self.n_draws is None else math.sqrt(self.prob_greater * (1 - self.prob_greater) / self.n_draws)
-        )
+        self.mc_error = 0.0 if self.n_draws is None else _proportion_error(self.prob_greater, self.n_draws)
         self._value = metric_value(counts.matrix_a, metric, undefined=undefined) - metric_value(
             counts.matrix_b, metric, undefined=undefined
         )
@@ -202,10 +201,17 @@ class PairedComparison(ClusteredComparison, Result):
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """Central ``confidence`` interval of the difference A − B (:attr:`difference`): of its true value
         (``target="true_value"``) or on a new test set (``"next_test_set"``), as :attr:`target` says.
-        With ``cluster=``: the cluster-robust delta-method interval of the true difference."""
+        With ``cluster=``: the cluster-robust delta-method interval of the true difference.
+
+        Where the exact :attr:`difference` is binned (too many pairs to visit), the ends are
+        found from exact tail masses instead, to within 1e-12 of the support's values."""
+        c = check_confidence(confidence)
         if self._cluster is not None:
-            return tuple(self._cluster.difference(0, 1, check_confidence(confidence)))  # type: ignore[return-value]
-        return self.difference.interval(check_confidence(confidence))
+            return tuple(self._cluster.difference(0, 1, c))  # type: ignore[return-value]
+        if isinstance(self._engine, ExactEngine) and self.difference.strategy.startswith("binned"):
+            lo, hi = exact_quantiles(self._engine, [(1 - c) / 2, (1 + c) / 2])
+            return lo, hi
+        return self.difference.interval(c)
 
     # -- decisions -----------------------------------------------------------------------
 
@@ -285,7 +291,7 @@ class PairedComparison(ClusteredComparison, Result):
         for name, obs, dist in zip(
             ("A", "B", "A − B"), observed, (self.distribution_a, self.distribution_b, self.difference), strict=True
         ):
-            lo, hi = dist.interval(c)
+            lo, hi = self.interval(c) if name == "A − B" else dist.interval(c)
             rows[name] = {
                 "observed": obs,
                 "mean": dist.mean(),
@@ -347,3 +353,13 @@ class PairedComparison(ClusteredComparison, Result):
             f"value={self.value:.4g}, prob_greater={self.prob_greater:.4g}{err}, prob_equal={self.prob_equal:.4g}, "
             f"prob_less={self.prob_less:.4g})"
         )
+
+
+def _proportion_error(p: float, n_draws: int) -> float:
+    """Standard error of a proportion ``p`` of ``n_draws`` draws, half a draw added each side.
+
+    >>> _proportion_error(1.0, 1), _proportion_error(0.5, 10_000)
+    (0.4330127018922193, 0.005)
+    """
+    shrunk = (n_draws * p + 0.5) / (n_draws + 1)
+    return math.sqrt(shrunk * (1 - shrunk) / n_draws)

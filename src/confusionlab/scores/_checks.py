@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from .._validation import InvalidParameterError, check_choice, short_repr
+from .._validation import InvalidParameterError, check_choice, missing_mask, refuse_missing, short_repr, to_numpy
 from ..labels import same_label
 
 __all__ = [
@@ -21,19 +22,21 @@ __all__ = [
 
 
 def check_scores(value: Any, name: str, length: int) -> np.ndarray:
-    """Real scores (higher = more positive) as a 1-D float64 array of ``length``; NaN and ±inf refused.
+    """Real scores (higher = more positive) as a 1-D float64 array of ``length``; missing values and ±inf refused.
 
     >>> check_scores([0.2, 0.9], "y_score", 2).tolist()
     [0.2, 0.9]
     >>> check_scores([0.2, float("nan")], "y_score", 2)
     Traceback (most recent call last):
     ...
-    confusionlab.InvalidParameterError: y_score has 1 value(s) that are NaN or infinite, the first at position 1; ...
+    confusionlab.InvalidParameterError: y_score has 1 missing value (None/NaN/<NA>) at position 1; drop or fill it first
     """
     if isinstance(value, (str, bytes)) or value is None:
         raise InvalidParameterError(f"{name} must be an array of real scores, got {short_repr(value)}")
-    to_numpy = getattr(value, "to_numpy", None)
-    raw = np.asarray(to_numpy() if callable(to_numpy) else value)
+    raw = np.asarray(to_numpy(value))
+    refuse_missing(missing_mask(raw), name)
+    if raw.dtype.kind == "O" and all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in raw.flat):
+        raw = raw.astype(np.float64)  # e.g. a column of a nullable frame whose other columns hold <NA>
     if raw.dtype.kind not in "iuf":
         raise InvalidParameterError(
             f"{name} must hold real numbers (scores, higher = more positive), got dtype {raw.dtype}: "
@@ -46,10 +49,10 @@ def check_scores(value: Any, name: str, length: int) -> np.ndarray:
         raise InvalidParameterError(
             f"{name} must have one score per label: length {length} (as y_true), got {scores.shape[0]}"
         )
-    bad = ~np.isfinite(scores)
+    bad = np.isinf(scores)
     if bad.any():
         raise InvalidParameterError(
-            f"{name} has {int(bad.sum())} value(s) that are NaN or infinite, the first at position "
+            f"{name} has {int(bad.sum())} infinite value(s), the first at position "
             f"{int(np.flatnonzero(bad)[0])}; drop those rows or fill them first"
         )
     return scores

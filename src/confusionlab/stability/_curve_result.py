@@ -18,7 +18,7 @@ from scipy.special import ndtri
 from .._deprecation import renamed_arguments
 from .._deps import require
 from .._result import Result, new_figure
-from .._validation import InvalidParameterError, check_confidence
+from .._validation import InvalidParameterError, check_confidence, check_int
 from ..palette import NEUTRAL, THEME
 from ._checks import check_on_undefined
 from ._undefined import OnUndefined, UndefinedCoefficientWarning, UndefinedError
@@ -88,6 +88,8 @@ class StabilityCurve(Result):
 
     def result(self, index: int, measure: str | None = None, *, on_undefined: OnUndefined = "raise") -> StabilityResult:
         """phi or psi (per object) at grid point ``index``; ``on_undefined`` as in :func:`phi`."""
+        size = self.n_learners.size
+        index = check_int(index, "index", minimum=-size, maximum=size - 1)
         return self._result(self.predictions[index], index, measure or self.measure, check_on_undefined(on_undefined))
 
     def _result(self, pred: np.ndarray, index: int, measure: str, on_undefined: str = "raise") -> StabilityResult:

@@ -185,6 +185,11 @@ def stability_curve(
     classifier = False
     with tqdm(total=len(tasks), desc="refits", disable=not progress) as bar:
         for g, r, pred, ref, sec, is_clf in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(tasks):
+            if pred.shape != (n_test,):
+                raise InvalidParameterError(
+                    f"make_model's estimator predicted shape {pred.shape} for X_test's {n_test:,} objects (refit "
+                    f"{r} at n_learners={int(grid[g])}); predict must return one prediction per test object"
+                )
             preds[g, r], refs[g, r], seconds[g, r] = pred, ref, sec
             classifier = classifier or is_clf
             bar.update(1)

@@ -157,11 +157,13 @@ class CalibrationView(BundledWidget, bundle="calibration"):
             "verdict": p_value_in_words(test, c),
             "error_note": (
                 f"{cal.n_forecasts:,} forecasts. Band exact up to {band.error_bound:.1g} in probability; "
-                f"the ECE's interval from {cal.n_resamples:,} stratified bootstrap resamples ("
+                "the ECE's interval bounds every bin's outcome rate at once (Clopper–Pearson, Šidák): it holds "
+                f"the population's ECE with probability at least {pct}, conservatively; the Brier score's from "
+                f"{cal.n_resamples:,} stratified bootstrap resamples ("
                 + (
                     "every bin resampled pair by pair)."
                     if boot.normal_bins == 0
-                    else f"approximation error at most {boot.ece_error:.1g})."
+                    else f"approximation error at most {boot.brier_error:.1g})."
                 )
             ),
         }
