@@ -17,6 +17,7 @@ import numpy as np
 
 from .._validation import check_memory
 from ..confusion import ConfusionMatrix
+from ._counts import Counts
 
 __all__ = ["Candidates", "candidates_from_blocks", "tie_blocks"]
 
@@ -39,32 +40,21 @@ def tie_blocks(scores: np.ndarray, is_pos: np.ndarray) -> tuple[np.ndarray, np.n
 
 
 @dataclass(frozen=True)
-class Candidates:
-    """The candidate thresholds (ascending, ``+∞`` last) and the counts each gives.
+class Candidates(Counts):
+    """The candidate thresholds (ascending, ``+∞`` last) and the counts each gives: the decision
+    curve's :class:`Counts` at every distinct score.
 
     Attributes
     ----------
     thresholds : numpy.ndarray
         The distinct scores, then ``inf``.
     tp, fp : numpy.ndarray of int64
-        Positives and negatives with a score ``≥`` each threshold.
+        Positives and negatives with a score ``≥`` each threshold (``fn``, ``tn`` the rest).
     p, n : int
         Positives and negatives in all.
     """
 
     thresholds: np.ndarray
-    tp: np.ndarray
-    fp: np.ndarray
-    p: int
-    n: int
-
-    @property
-    def fn(self) -> np.ndarray:
-        return self.p - self.tp
-
-    @property
-    def tn(self) -> np.ndarray:
-        return self.n - self.fp
 
     @property
     def size(self) -> int:
@@ -100,4 +90,4 @@ def candidates_from_blocks(values: np.ndarray, pos: np.ndarray, neg: np.ndarray)
     tp = np.concatenate([np.cumsum(pos[::-1])[::-1], zero])
     fp = np.concatenate([np.cumsum(neg[::-1])[::-1], zero])
     thresholds = np.concatenate([np.asarray(values, dtype=np.float64), [np.inf]])
-    return Candidates(thresholds, tp, fp, int(tp[0]), int(fp[0]))
+    return Candidates(tp=tp, fp=fp, p=int(tp[0]), n=int(fp[0]), thresholds=thresholds)
