@@ -42,16 +42,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
-from scipy.stats import beta, kstwo
 
 from ..metrics import get_metric
+from ._band import ks_quantile, prevalence_interval
 from ._candidates import Candidates
 from ._objective import Objective
 
-__all__ = ["SimultaneousBand", "ks_distance", "prevalence_interval", "simultaneous_band"]
+__all__ = ["SimultaneousBand", "simultaneous_band"]
 
 
 @dataclass(frozen=True)
@@ -85,29 +84,6 @@ class SimultaneousBand:
     confidence: float
 
 
-@lru_cache(maxsize=1024)
-def ks_distance(size: int, level: float) -> float:
-    """The exact ``level`` quantile of the Kolmogorov–Smirnov statistic of ``size`` draws (kept: scipy's
-    root-finding takes tens of milliseconds).
-
-    >>> round(ks_distance(20, 0.95), 4)
-    0.2941
-    """
-    return float(kstwo.ppf(level, size))
-
-
-def prevalence_interval(p: int, total: int, level: float) -> tuple[float, float]:
-    """The Clopper–Pearson interval of the prevalence from ``p`` positives of ``total``.
-
-    >>> [round(v, 4) for v in prevalence_interval(10, 100, 0.95)]
-    [0.049, 0.1762]
-    """
-    tail = (1.0 - level) / 2.0
-    lo = 0.0 if p == 0 else float(beta.ppf(tail, p, total - p + 1))
-    hi = 1.0 if p == total else float(beta.ppf(1.0 - tail, p + 1, total - p))
-    return lo, hi
-
-
 def _boxes(c: Candidates, d_pos: float, d_neg: float) -> tuple[tuple[np.ndarray, ...], tuple[np.ndarray, ...]]:
     """Each candidate's TPR and FPR box; at +∞ (the last) both rates are 0 exactly."""
     tpr, fpr = c.tp / c.p, c.fp / c.n
@@ -129,7 +105,7 @@ def simultaneous_band(
     [True, True, True, True, True, True, True]
     """
     level = 1.0 - (1.0 - confidence) / 3.0
-    d_pos, d_neg = ks_distance(c.p, level), ks_distance(c.n, level)
+    d_pos, d_neg = ks_quantile(c.p, level), ks_quantile(c.n, level)
     prevalence = prevalence_interval(c.p, c.total, level)
     tpr, fpr = _boxes(c, d_pos, d_neg)
     lower, upper = objective.bounds(tpr, fpr, prevalence)
