@@ -154,3 +154,20 @@ export function costText(summary) {
   const [fp, fn] = summary.cost;
   return `p_t ${formatNumber(summary.p_t)} · cost FP ${formatNumber(fp)}, FN ${formatNumber(fn)}`;
 }
+
+/** Whether two cost pairs are the same (to rounding); two missing costs are the same. */
+export function sameCost(a, b) {
+  const pa = ptFromCost(a);
+  const pb = ptFromCost(b);
+  if (pa === null || pb === null) return pa === pb;
+  return a.every((v, i) => Math.abs(Number(v) - Number(b[i])) <= 1e-12 * Math.max(1, Math.abs(Number(v))));
+}
+
+/** What the view says while the cost asked for is not the one drawn ("" when they agree). */
+export function pendingText(asked, summary) {
+  if (sameCost(asked, summary?.cost) || ptFromCost(asked) === null) return "";
+  return (
+    `Asked for p_t ${formatNumber(ptFromCost(asked))}: the kernel recomputes the choice (a static page has no ` +
+    `kernel; it keeps showing p_t ${formatNumber(ptFromCost(summary?.cost))}).`
+  );
+}

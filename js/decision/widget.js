@@ -1,7 +1,8 @@
 // DecisionView front-end: on one canvas, the ROC staircase with its band and the iso-cost line
 // through the chosen point, and the cost (or metric) over the thresholds with its simultaneous
 // band, pointwise intervals and the plausible thresholds shaded; a p_t slider sets the cost pair
-// and Python answers with the new choice (and moves the linked RocSlice).
+// and Python answers with the new choice (and moves the linked RocSlice). Offline (the static
+// export) nothing answers: the view keeps showing the exported choice and says so.
 import { decodeFloat64, decodeInt32 } from "../shared/buffers.js";
 import { beginFrame, canvas2d, drawAxes, listen, pixelRatio, segment } from "../shared/canvas.js";
 import { el, parts } from "../shared/dom.js";
@@ -15,6 +16,7 @@ import {
   candidateX,
   costFromPt,
   costText,
+  pendingText,
   isoCostSegment,
   layout,
   plausibleRuns,
@@ -132,7 +134,7 @@ export function drawRoc(ctx, state, theme, box) {
     const px = state.fpr[state.index];
     const py = state.tpr[state.index];
     iso = isoCostSegment(px, py, state.summary.iso_slope);
-    if (iso && ptFromCost(state.cost) !== null) {
+    if (iso && ptFromCost(state.summary.cost) !== null) {
       segment(ctx, x(iso[0]), y(iso[1]), x(iso[2]), y(iso[3]), { colour: ISO_COLOUR, width: 1.4, dash: [6, 3] });
     } else iso = null;
     dot(ctx, theme, x(px), y(py));
@@ -208,11 +210,12 @@ export function drawCost(ctx, state, theme, box) {
 /** anywidget entry point. */
 export function render({ model, el: host }) {
   const root = el("div", "confusionlab-decision", host);
-  const { title, summary, canvas, controls, info, note } = parts(root, {
+  const { title, summary, canvas, controls, pending, info, note } = parts(root, {
     title: "cl-title",
     summary: "cl-summary",
     canvas: ["canvas", "cl-canvas"],
     controls: "cl-controls",
+    pending: "cl-pending",
     info: "cl-readout",
     note: "cl-note",
   });
@@ -240,10 +243,14 @@ export function render({ model, el: host }) {
       cost = drawCost(ctx, state, theme, geometry.cost);
     }
     const s = state.summary;
-    const pt = ptFromCost(state.cost);
+    // What is drawn is the last choice Python computed (its cost in the summary), not the cost just
+    // asked for: in the static export no kernel answers, and the picture never claims a cost it
+    // was not computed for.
+    const pt = ptFromCost(s.cost);
     slider.disabled = pt === null;
     if (pt !== null && document.activeElement !== slider) slider.value = String(pt);
     label.textContent = costText(s);
+    pending.textContent = pendingText(state.cost, s);
     title.textContent = s.title ?? "";
     summary.textContent = s.text ?? "";
     info.textContent = readout(s);
@@ -262,6 +269,7 @@ export function render({ model, el: host }) {
     d.rocBand = String(roc.band);
     d.iso = roc.iso ? "1" : "0";
     d.pt = pt === null ? "" : String(pt);
+    d.pending = pending.textContent ? "1" : "0";
     d.confidence = String(state.confidence);
     d.generation = String(state.generation);
     d.draws = String(draws);

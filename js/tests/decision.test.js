@@ -12,10 +12,12 @@ import {
   finiteRange,
   isoCostSegment,
   layout,
+  pendingText,
   plausibleRuns,
   ptFromCost,
   readout,
   runSpan,
+  sameCost,
   xDomain,
   yDomain,
 } from "../decision/geometry.js";
@@ -167,6 +169,20 @@ describe("geometry", () => {
   });
 });
 
+describe("a cost asked for and not yet computed", () => {
+  it("compares cost pairs to rounding and says what is drawn meanwhile", () => {
+    expect(sameCost([1, 4], [1, 4 + 1e-15])).toBe(true);
+    expect(sameCost([1, 4], [0.5, 4.5])).toBe(false);
+    expect(sameCost([], null)).toBe(true);
+    const s = decisionState()._summary;
+    expect(pendingText([1, 4], s)).toBe("");
+    expect(pendingText([], { ...s, cost: null })).toBe("");
+    expect(pendingText([0.5, 4.5], s)).toBe(
+      "Asked for p_t 0.1: the kernel recomputes the choice (a static page has no kernel; it keeps showing p_t 0.2).",
+    );
+  });
+});
+
 describe("drawing", () => {
   it("draws the ROC band, the staircase, the iso-cost line and the chosen point", () => {
     const state = readState(new FakeModel(decisionState()));
@@ -179,7 +195,7 @@ describe("drawing", () => {
     expect(arcs).toHaveLength(1);
     expect(arcs[0][1]).toBeCloseTo(box.left + 0.5 * box.width, 9);
     expect(arcs[0][2]).toBeCloseTo(box.top + 0.1 * box.height, 9);
-    const noCost = readState(new FakeModel(decisionState({ cost: [] })));
+    const noCost = readState(new FakeModel(decisionState({ cost: [], _summary: { ...decisionState()._summary, cost: null } })));
     expect(drawRoc(ctx, noCost, THEME, box).iso).toBe(false);
   });
 
@@ -217,7 +233,7 @@ describe("render", () => {
     expect(model.listenerCount()).toBe(0);
   });
 
-  it("sends the cost pair of the slider's p_t, keeping the total", () => {
+  it("sends the cost pair of the slider's p_t, keeping the total", async () => {
     const { model, root } = mountWidget(render, decisionState(), ".confusionlab-decision");
     const slider = root.querySelector("input.cl-cost");
     expect(slider.disabled).toBe(false);
@@ -227,10 +243,21 @@ describe("render", () => {
     expect(fp).toBeCloseTo(0.5, 12);
     expect(fn).toBeCloseTo(4.5, 12);
     expect(model.saved).toBe(1);
+    // until Python answers, the picture and its label stay those of the computed choice, and say so
+    await Promise.resolve();
+    expect(root.dataset.pt).toBe("0.2");
+    expect(root.dataset.pending).toBe("1");
+    expect(root.querySelector(".cl-cost-label").textContent).toBe("p_t 0.2 · cost FP 1, FN 4");
+    expect(root.querySelector(".cl-pending").textContent).toMatch(/^Asked for p_t 0.1/);
+    model.set("_summary", { ...decisionState()._summary, cost: [fp, fn], p_t: 0.1 });
+    await Promise.resolve();
+    expect(root.dataset.pt).toBe("0.1");
+    expect(root.dataset.pending).toBe("0");
   });
 
   it("turns the slider off for a choice without a cost", () => {
-    const { model, root } = mountWidget(render, decisionState({ cost: [] }), ".confusionlab-decision");
+    const state = decisionState({ cost: [], _summary: { ...decisionState()._summary, cost: null } });
+    const { model, root } = mountWidget(render, state, ".confusionlab-decision");
     const slider = root.querySelector("input.cl-cost");
     expect(slider.disabled).toBe(true);
     slider.dispatchEvent(new Event("change"));

@@ -1,7 +1,8 @@
 """DecisionView in JupyterLab (the p_t slider re-chooses in the kernel: the chosen counts, the
 linked RocSlice and the kernel's state follow; a kernel-side cost redraws; a refused cost changes
 nothing; a hostile class label is text) and in the static HTML export, offline (both panels, the
-bands, the iso-cost line, the slice with its bubbles)."""
+bands, the iso-cost line, the slice with its bubbles; the slider there asks a kernel that is not
+there, and the view says so instead of drawing a choice it was not computed for)."""
 
 from __future__ import annotations
 
@@ -75,7 +76,7 @@ def test_decision_view_in_jupyterlab(lab: LabSession, tmp_path: Path) -> None:
     # the slider: p_t = 0.1 keeps the total 5, so the cost becomes (0.5, 4.5); the kernel re-chooses
     root.locator("input.cl-cost").fill("0.1")
     m, tp, fp = best_counts(truth, score, (0.5, 4.5))
-    page.wait_for_selector(decision(m, tp, fp) + '[data-pt="0.1"]')
+    page.wait_for_selector(decision(m, tp, fp) + '[data-pt="0.1"][data-pending="0"]')
     page.wait_for_selector(f'.confusionlab-roc-slice[data-tp="{tp}"][data-tn="{n - fp}"]')
     cost = kernel.evaluate("view.cost")
     assert np.allclose(cost, [0.5, 4.5], rtol=1e-12)
@@ -111,4 +112,9 @@ def test_decision_view_draws_in_the_export_without_network(exported_page: Any, t
         n = int((~truth).sum())
         page.wait_for_selector(f'.confusionlab-roc-slice[data-tp="{tp}"][data-tn="{n - fp}"]')
         assert int(page.locator(".confusionlab-roc-slice").get_attribute("data-bubbles")) > 0
+        # offline no kernel re-chooses: the slider asks, the view says so and keeps the exported choice
+        page.locator(".confusionlab-decision input.cl-cost").fill("0.1")
+        page.wait_for_selector('.confusionlab-decision[data-pending="1"]')
+        assert root.get_attribute("data-pt") == "0.2" and root.get_attribute("data-tp") == str(tp)
+        assert "a static page has no kernel" in page.inner_text(".confusionlab-decision .cl-pending")
         page.screenshot(path=str(tmp_path / "decision_export.png"), full_page=True)
