@@ -205,3 +205,29 @@ def test_only_a_single_choice_has_the_decision_view(data):
     assert grouped.view().__class__ is figure_widget(grouped).__class__
     with pytest.raises(cl.InvalidParameterError, match="ThresholdChoice"):
         DecisionView(grouped)
+
+
+def test_many_candidates_are_drawn_as_blocks_that_hide_nothing():
+    rng = np.random.default_rng(2)
+    y = rng.uniform(size=30_000) < 0.3
+    s = rng.normal(loc=1.2 * y)  # 30,001 candidates
+    choice = cl.choose_threshold(y, s, cost=(1, 4))
+    view = DecisionView(choice, linked=False)
+    thresholds = buffer_array(view, "_thresholds")
+    drawn = thresholds.size
+    assert view._summary["drawn"] == drawn <= 2003 and view._summary["candidates"] == 30_001
+    # the chosen candidate and "none positive" are drawn exactly
+    k = view._summary["index"]
+    assert thresholds[k] == choice.threshold and np.isinf(thresholds[-1])
+    assert buffer_array(view, "_values")[k] == choice.value
+    # each block's band is the envelope of its members', and plausible when any member is
+    frame = choice.to_frame()
+    starts = np.searchsorted(frame["threshold"].to_numpy(), thresholds)
+    ends = np.r_[starts[1:], len(frame)]
+    lower, upper = buffer_array(view, "_lower"), buffer_array(view, "_upper")
+    plausible = buffer_array(view, "_plausible")
+    for j in range(0, drawn, 97):
+        block = frame.iloc[starts[j] : ends[j]]
+        assert lower[j] == block["lower"].min() and upper[j] == block["upper"].max()
+        assert plausible[j] == float(block["plausible"].any())
+    assert int(plausible.sum()) >= 1 and view._summary["plausible"] == int(frame["plausible"].sum())

@@ -28,10 +28,28 @@ from ..decision import ThresholdChoice
 from ._common import Buffer, BundledWidget, Confidence, Integer, InvalidTraitError, trait_check
 from .roc_view import StaircaseSlice
 
-__all__ = ["POINTWISE_SHOWN", "DecisionView"]
+__all__ = ["DRAWN", "POINTWISE_SHOWN", "DecisionView", "drawn_blocks"]
 
 #: Candidates whose pointwise interval is drawn (spread along the scores, and the chosen one).
 POINTWISE_SHOWN = 15
+#: Most blocks of neighbouring candidates sent to the browser (a million distinct scores stay drawable).
+DRAWN = 2000
+
+
+def drawn_blocks(size: int, chosen: int) -> np.ndarray:
+    """The first candidate of each drawn block: at most about :data:`DRAWN`, every candidate when there
+    are no more; the chosen one, the one after it and "none positive" (the last) are blocks of their own.
+
+    >>> drawn_blocks(5, 2).tolist()
+    [0, 1, 2, 3, 4]
+    >>> b = drawn_blocks(100_000, 5_001)
+    >>> b.size <= DRAWN + 3, b[0], 5_001 in b, 5_002 in b, int(b[-1])
+    (True, np.int64(0), True, True, 99999)
+    """
+    if size <= DRAWN:
+        return np.arange(size)
+    starts = np.linspace(0, size, DRAWN, endpoint=False).astype(np.int64)
+    return np.unique(np.concatenate([starts, [chosen, min(chosen + 1, size - 1), size - 1]]))
 
 
 def _spread(usable: np.ndarray, count: int) -> np.ndarray:
@@ -74,7 +92,8 @@ class DecisionView(BundledWidget, bundle="decision"):
 
     Notes
     -----
-    Browser state: root class ``confusionlab-decision`` with ``data-candidates``, ``data-index``
+    Browser state: root class ``confusionlab-decision`` with ``data-candidates`` (drawn: past
+    :data:`DRAWN` candidates, blocks of neighbours with the band's envelope), ``data-index``
     (the chosen candidate), ``data-threshold`` (``inf``: none positive), ``data-tp``, ``data-fp``,
     ``data-value``, ``data-plausible`` (plausible candidates), ``data-runs`` (shaded runs),
     ``data-pointwise`` (intervals drawn), ``data-roc-band`` (band vertices drawn), ``data-iso``
@@ -179,23 +198,28 @@ class DecisionView(BundledWidget, bundle="decision"):
         roc = choice.roc_band(level)
         counts = choice.candidate_counts
         cm = choice.confusion_matrix
-        values = choice.candidate_values
-        shown = np.union1d(_spread(np.flatnonzero(~np.isnan(values)), POINTWISE_SHOWN), [choice.index])
-        thresholds = choice.candidates
+        # Many candidates are drawn as blocks of neighbours: a block shows its first candidate, the
+        # band's envelope over the block and is plausible when any candidate in it is, so thinning
+        # hides nothing the band says.
+        blocks = drawn_blocks(choice.candidates.size, choice.index)
+        values = choice.candidate_values[blocks]
+        thresholds = choice.candidates[blocks]
+        chosen = int(np.searchsorted(blocks, choice.index))
+        shown = np.union1d(_spread(np.flatnonzero(~np.isnan(values)), POINTWISE_SHOWN), [chosen])
         bounds = np.array([choice.interval(level, "pointwise", threshold=thresholds[k]) for k in shown])
         self._choice = choice
-        self._fpr = counts["fp"] / cm.n
-        self._tpr = counts["tp"] / cm.p
+        self._fpr = counts["fp"][blocks] / cm.n
+        self._tpr = counts["tp"][blocks] / cm.p
         self._thresholds = thresholds
         self._values = values
-        self._lower = band.lower
-        self._upper = band.upper
-        self._plausible = band.plausible
+        self._lower = np.minimum.reduceat(band.lower, blocks)
+        self._upper = np.maximum.reduceat(band.upper, blocks)
+        self._plausible = np.logical_or.reduceat(band.plausible, blocks)
         self._pointwise_index = shown
         self._pointwise_lower = bounds[:, 0]
         self._pointwise_upper = bounds[:, 1]
         self._roc_fpr, self._roc_lower, self._roc_upper = roc.fpr, roc.lower, roc.upper
-        self._summary = self._words(choice, band.plausible, level)
+        self._summary = {**self._words(choice, band.plausible, level), "index": chosen, "drawn": int(blocks.size)}
         if self.slice is not None:
             self.slice.update(tp=cm.tp, tn=cm.tn)
 
