@@ -30,6 +30,7 @@ describe("the build", () => {
       "calibration",
       "chart",
       "confusion_simplex",
+      "decision",
       "evaluation",
       "metric_pmf",
       "paired",

@@ -84,6 +84,7 @@ _LAZY = {
     "AuditView": "confusionlab.widgets.audit_view",
     "PlannerView": "confusionlab.widgets.planner_view",
     "CalibrationView": "confusionlab.widgets.calibration_view",
+    "DecisionView": "confusionlab.widgets.decision_view",
     "RocView": "confusionlab.widgets.roc_view",
     "PrecisionRecallView": "confusionlab.widgets.roc_view",
 }
@@ -99,6 +100,7 @@ __all__ = [
     "ConfusionSimplex",
     "CostCurve",
     "DecisionCurve",
+    "DecisionView",
     "Evaluation",
     "EvaluationView",
     "Explorer",

@@ -642,7 +642,7 @@ def call_surface_read_log(*, reader: str, path: str) -> list[str]:
 
 
 _INPUT_NAMES = ("@audit", "@report", "@report_pre", "@calibration", "@evaluation", "@evaluation_refits",
-                "@evaluation_classes", "@comparison", "@roc", "@pr", "@plan")  # fmt: skip
+                "@evaluation_classes", "@comparison", "@roc", "@pr", "@plan", "@choice")  # fmt: skip
 
 
 def _input(name: Any) -> Any:
@@ -677,6 +677,7 @@ def _input(name: Any) -> Any:
             "@comparison": lambda: cl.compare_paired_cells([[10, 3, 1, 6], [2, 4, 1, 13]], "accuracy"),
             "@roc": lambda: cl.roc_curve(y, scores),
             "@pr": lambda: cl.precision_recall_curve(y, scores),
+            "@choice": lambda: cl.choose_threshold(y, scores, cost=(1, 3)),
             "@plan": lambda: cl.plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1,
                                                max_size=2000),
         }  # fmt: skip
@@ -815,6 +816,16 @@ def _widget_checks(widget: Any) -> list[str]:
         lower, upper = buffer_array(widget, "_lower"), buffer_array(widget, "_upper")
         if np.any(lower > upper) or widget._summary["confidence"] != widget.confidence:
             out.append("CalibrationView: band unordered or its confidence is not the view's")
+    if isinstance(widget, cl.DecisionView):
+        s, choice = widget._summary, widget.choice
+        lower, upper = buffer_array(widget, "_lower"), buffer_array(widget, "_upper")
+        cm = choice.confusion_matrix
+        if s["cost"] != widget.cost or s["confidence"] != widget.confidence or s["index"] != choice.index:
+            out.append(f"DecisionView: summary {s['cost']}, {s['confidence']} for cost {widget.cost}")
+        if np.any(lower > upper) or buffer_array(widget, "_values").size != choice.candidates.size:
+            out.append("DecisionView: band unordered or sized unlike the candidates")
+        if widget.slice is not None and (widget.slice.tp, widget.slice.tn) != (cm.tp, cm.tn):
+            out.append(f"DecisionView: the linked slice shows ({widget.slice.tp}, {widget.slice.tn}), chosen {cm}")
     if isinstance(widget, cl.PlannerView):
         plan = widget.plan()
         if not 1 <= plan["N"] <= widget.max_size:

@@ -175,6 +175,29 @@ def test_calibration_view(worker, data, args):
     run(worker, "CalibrationView", args, steps_of(data, pools), first="calibration")
 
 
+# ----------------------------------------------------------------------------- DecisionView
+cost_arg = tagged(
+    st.sampled_from([[1, 1], [1, 9], (2, 0.5), [0, 1], [1, 0], [np.float64(0.3), np.int64(4)]]),
+    [[-1, 1], [0, 0], [NAN, 1], [INF, 1], [1], [1, 2, 3], ["a", "b"], [True, 1], "ab", None, {"a": 1}],
+)
+
+
+@settings(CI, max_examples=12)
+@given(
+    data=st.data(),
+    args=ctor(
+        choice=tagged(st.just("@choice"), [None, "@roc", [0.1, 0.2]]),
+        linked=tagged(st.booleans(), ["yes", None, 2]),
+        cost=cost_arg,
+        confidence=confidence_arg,
+        width=width_arg(480, 2400),
+    ),
+)
+def test_decision_view(worker, data, args):
+    pools = {"cost": cost_arg, "confidence": confidence_arg, "width": width_arg(480, 2400)}
+    run(worker, "DecisionView", args, steps_of(data, pools), first="choice")
+
+
 # ----------------------------------------------------------------------------- ConfusionSimplex
 def _matrix(data: st.DataObject, N: int) -> list[int]:
     cuts = sorted(data.draw(st.lists(st.integers(0, N), min_size=3, max_size=3)))

@@ -21,6 +21,7 @@ One module per idea:
 ``_constraint``        ``subject_to``: which candidates meet it, its exact Beta tails
 ``_selection``         the band simultaneous over every threshold, the plausible thresholds
 ``_pointwise``         the posterior interval at a threshold fixed in advance
+``_roc_band``          the ROC band the selection band stands on (the view draws it)
 ``_estimator``         the scores of a fitted scikit-learn classifier
 ``_choice``            :func:`choose_threshold` (its checks at the boundary)
 ``_choice_result``     :class:`ThresholdChoice`

@@ -9,14 +9,14 @@ import numpy as np
 from .._validation import InvalidParameterError, as_labels, check_memory, check_same_length
 from ..labels import code_groups, distinct_labels, labels_equal, positive_label, same_label
 from ..scores import check_scores
-from ._candidates import BYTES_PER_SCORE, candidates_from_blocks, tie_blocks
+from ._candidates import BYTES_PER_SCORE, Candidates, candidates_from_blocks, tie_blocks
 from ._choice_result import ThresholdChoice
 from ._constraint import meets
 from ._grouped_choice import GroupedThresholdChoice
 from ._objective import best_index
 from ._options import ChoiceOptions, check_choice_options
 
-__all__ = ["choice_from_blocks", "choose_threshold", "grouped_choice", "positive_rows"]
+__all__ = ["choice_from_blocks", "choice_from_candidates", "choose_threshold", "grouped_choice", "positive_rows"]
 
 
 def choose_threshold(
@@ -177,7 +177,11 @@ def choice_from_blocks(
             f"y_true holds {'no positive' if p == 0 else 'no negative'} example{where}; choosing a threshold "
             "needs both classes"
         )
-    c = candidates_from_blocks(values, pos, neg)
+    return choice_from_candidates(candidates_from_blocks(values, pos, neg), label, options, where=where)
+
+
+def choice_from_candidates(c: Candidates, label: Any, options: ChoiceOptions, *, where: str = "") -> ThresholdChoice:
+    """The choice among the candidates ``c`` (both classes present); ``where`` ends the refusal's message."""
     objective = options.objective
     values_k = objective.values(c.tp, c.fn, c.fp, c.tn)
     feasible = meets({"tp": c.tp, "fn": c.fn, "fp": c.fp, "tn": c.tn}, options.subject_to)

@@ -9,11 +9,13 @@ import numpy as np
 from .._result import Result, new_figure
 from .._validation import InvalidParameterError, check_choice, check_confidence, check_real
 from ..confusion import ConfusionMatrix
+from ..scores import RocBand
 from ._candidates import Candidates
 from ._choice_figure import draw_choice
 from ._constraint import prob_constraint
 from ._objective import Objective
 from ._pointwise import pointwise_interval
+from ._roc_band import roc_band_edges
 from ._selection import SimultaneousBand, simultaneous_band
 
 __all__ = ["KINDS", "ThresholdChoice"]
@@ -107,6 +109,12 @@ class ThresholdChoice(Result):
         return self._values.copy()
 
     @property
+    def candidate_counts(self) -> dict[str, np.ndarray]:
+        """Every candidate's confusion counts ``{"tp", "fn", "fp", "tn"}``, in the order of :attr:`candidates`."""
+        c = self._c
+        return {"tp": c.tp.copy(), "fn": c.fn, "fp": c.fp.copy(), "tn": c.tn}
+
+    @property
     def objective(self) -> str:
         """``"expected cost"`` or the name of the metric maximised."""
         return self._objective.name
@@ -140,20 +148,65 @@ class ThresholdChoice(Result):
     def plausible_thresholds(self) -> np.ndarray:
         return self._c.thresholds[self._band(self.confidence).plausible]
 
-    def is_plausible(self, threshold: float) -> bool:
-        """Whether the candidate standing for ``threshold`` (the smallest candidate ≥ it) is plausible at
-        :attr:`confidence`."""
+    def _candidate(self, threshold: Any) -> int:
+        """The candidate standing for ``threshold``: the smallest candidate ≥ it."""
         value = check_real(threshold, "threshold", "a number (inf: no example positive)")
         if value != value:
             raise InvalidParameterError("threshold must be a number (inf: no example positive), got nan")
-        return bool(self._band(self.confidence).plausible[self._c.index_of(value)])
+        return self._c.index_of(value)
 
-    def interval(self, confidence: float = 0.95, kind: str = "after_selection") -> tuple[float, float]:
-        """An interval for the true value at the chosen threshold.
+    def is_plausible(self, threshold: float) -> bool:
+        """Whether the candidate standing for ``threshold`` (the smallest candidate ≥ it) is plausible at
+        :attr:`confidence`."""
+        return bool(self._band(self.confidence).plausible[self._candidate(threshold)])
+
+    def roc_band(self, confidence: float = 0.95) -> RocBand:
+        """The ROC band the :meth:`band` at ``confidence`` stands on (``_roc_band``): on the same event every
+        true operating point lies in it, so the true ROC curve does.
+
+        >>> import confusionlab as cl
+        >>> choice = cl.choose_threshold([0, 0, 1, 0, 1, 1] * 50, [0.1, 0.4, 0.35, 0.2, 0.8, 0.9] * 50, cost=(1, 1))
+        >>> band = choice.roc_band()
+        >>> bool(band.lower[0] == 0.0 and band.upper[-1] == 1.0), bool((band.lower <= band.upper).all())
+        (True, True)
+        """
+        band = self.band(confidence)
+        fpr, lower, upper = roc_band_edges(self._c, band.d_pos, band.d_neg)
+        return RocBand(fpr, lower, upper, band.confidence, "simultaneous")
+
+    def with_cost(self, cost: tuple[float, float]) -> ThresholdChoice:
+        """The choice among the same candidates by the expected cost ``cost = (cost_fp, cost_fn)``, with the same
+        constraints, prior and confidence: what :func:`~confusionlab.choose_threshold` returns for these data with
+        that ``cost``, without the data.
+
+        >>> import confusionlab as cl
+        >>> y, s = [0, 0, 1, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.2, 0.8, 0.9, 0.6, 0.3]
+        >>> cl.choose_threshold(y, s, cost=(1, 1)).with_cost((1, 9)).threshold
+        0.3
+        """
+        from ._choice import choice_from_candidates
+        from ._options import check_choice_options
+
+        options = check_choice_options(
+            cost=cost,
+            maximize=None,
+            subject_to=self._subject_to or None,
+            positive=self.positive,
+            confidence=self.confidence,
+            prior=self.prior,
+        )
+        return choice_from_candidates(self._c, self.positive, options)
+
+    def interval(
+        self, confidence: float = 0.95, kind: str = "after_selection", *, threshold: float | None = None
+    ) -> tuple[float, float]:
+        """An interval for the true value at the chosen threshold (or at ``threshold``).
 
         Parameters
         ----------
         confidence : float, default 0.95
+        threshold : float, optional
+            Another threshold (its candidate: the smallest candidate ≥ it); default the chosen one.
         kind : {"after_selection", "pointwise"}, default "after_selection"
             ``"after_selection"``: the simultaneous band at the chosen candidate, valid although the
             threshold was chosen as the best on these same data (the band holds at every threshold at
@@ -164,10 +217,11 @@ class ThresholdChoice(Result):
         """
         confidence = check_confidence(confidence)
         kind = check_choice(kind, "kind", KINDS)
+        k = self.index if threshold is None else self._candidate(threshold)
         if kind == "pointwise":
-            return pointwise_interval(self.confusion_matrix, self._objective, self.prior, confidence)
+            return pointwise_interval(self._c.matrix(k), self._objective, self.prior, confidence)
         band = self.band(confidence)
-        return float(band.lower[self.index]), float(band.upper[self.index])
+        return float(band.lower[k]), float(band.upper[k])
 
     # -- the protocol -------------------------------------------------------------------
     def to_frame(self) -> Any:

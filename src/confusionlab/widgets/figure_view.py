@@ -10,8 +10,9 @@ The scores results (:class:`~confusionlab.scores.AucComparison`,
 (:class:`~confusionlab.distribution.true_value.RateDistribution`: a continuous Beta, where
 :class:`~confusionlab.MetricPMF` draws a lattice) register it here, and so do the item results
 (:class:`~confusionlab.ItemEvaluation`, :class:`~confusionlab.ItemComparison`,
-:class:`~confusionlab.PassAtK`), and the threshold choices
-(:class:`~confusionlab.ThresholdChoice`, :class:`~confusionlab.GroupedThresholdChoice`).
+:class:`~confusionlab.PassAtK`), and the grouped threshold choice
+(:class:`~confusionlab.GroupedThresholdChoice`; one group's :class:`~confusionlab.ThresholdChoice`
+has :class:`~confusionlab.DecisionView`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import ipywidgets
 from .._result import Result, figure_data_uri
 from .._views import register_view
 from ..bias import GroupSizePlan
-from ..decision import CostCurve, DecisionCurve, GroupedDecisionCurve, GroupedThresholdChoice, ThresholdChoice
+from ..decision import CostCurve, DecisionCurve, GroupedDecisionCurve, GroupedThresholdChoice
 from ..distribution.true_value import RateDistribution
 from ..items import ItemComparison, ItemEvaluation, PassAtK
 from ..scores import AucComparison, GroupedAucComparison, GroupedCurves, MulticlassRocCurve
@@ -53,7 +54,6 @@ register_view(RateDistribution, figure_widget)
 register_view(ItemEvaluation, figure_widget)
 register_view(ItemComparison, figure_widget)
 register_view(PassAtK, figure_widget)
-register_view(ThresholdChoice, figure_widget)  # until the decision's own view
 register_view(GroupedThresholdChoice, figure_widget)
 register_view(DecisionCurve, figure_widget)  # until the decision's own view
 register_view(GroupedDecisionCurve, figure_widget)
