@@ -24,10 +24,17 @@ class) says about all of them:
 
 A member whose ``value`` is a mapping (an AUC comparison of three classifiers, keyed by the
 classifier pairs) gives ``difference()`` keyed the same way.
+
+Every such result has one ``repr``: the class, the attributes named in ``repr_attributes``, each
+member's name with its headline (the member's ``value``, or the attribute ``headline`` names) and,
+for groups, the overall's; names and values are shortened (a long or hostile name stays one short
+line: its ``repr``, cut to :data:`NAME_CHARS` characters) and at most :data:`MEMBERS_SHOWN` members
+are listed.
 """
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
@@ -36,7 +43,38 @@ import numpy as np
 from ._result import Result
 from ._validation import check_choice, check_confidence
 
-__all__ = ["Gap", "GroupedResult", "ResultMapping"]
+__all__ = ["MEMBERS_SHOWN", "NAME_CHARS", "Gap", "GroupedResult", "ResultMapping", "headline_text"]
+
+#: The most members a ``repr`` lists (the rest are counted).
+MEMBERS_SHOWN = 12
+#: The longest name (its ``repr``) a ``repr`` shows whole.
+NAME_CHARS = 24
+#: A mapping with more entries than this is shown as its size in a ``repr``.
+_ENTRIES_SHOWN = 3
+
+
+def _short(text: str, limit: int = NAME_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def headline_text(value: Any) -> str:
+    """A member's headline value in a few characters: a number to 4 significant digits, a short
+    mapping of them, an interval; anything else its ``repr``, cut short.
+
+    >>> headline_text(0.123456), headline_text(None), headline_text((0.1, 0.25))
+    ('0.1235', 'None', '(0.1, 0.25)')
+    >>> headline_text({("a", "b"): 0.5}), headline_text(dict.fromkeys(range(40), 0.0))
+    ("{('a', 'b'): 0.5}", '{… 40 values}')
+    """
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        return f"{float(value):.4g}"
+    if isinstance(value, Mapping):
+        if len(value) > _ENTRIES_SHOWN:
+            return f"{{… {len(value)} values}}"
+        return "{" + ", ".join(f"{_short(repr(k))}: {headline_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, tuple) and len(value) <= _ENTRIES_SHOWN:
+        return "(" + ", ".join(headline_text(v) for v in value) + ")"
+    return _short(repr(value))
 
 
 class ResultMapping(Result, Mapping[Any, Any], abstract=True):
@@ -49,6 +87,10 @@ class ResultMapping(Result, Mapping[Any, Any], abstract=True):
     member_noun: ClassVar[str] = "member"
     #: What the result is called in the message of an unknown name.
     mapping_noun: ClassVar[str] = "result"
+    #: The member's attribute its ``repr`` shows (its headline number).
+    headline: ClassVar[str] = "value"
+    #: The result's own attributes its ``repr`` shows first.
+    repr_attributes: ClassVar[tuple[str, ...]] = ()
 
     members: dict[Any, Any]
 
@@ -68,6 +110,21 @@ class ResultMapping(Result, Mapping[Any, Any], abstract=True):
 
     def __len__(self) -> int:
         return len(self.members)
+
+    def _repr_parts(self) -> list[str]:
+        parts = [f"{a}={_short(repr(getattr(self, a)))}" for a in self.repr_attributes]
+        shown = [
+            f"{_short(repr(name))}: {headline_text(getattr(m, self.headline))}"
+            for name, m in list(self.members.items())[:MEMBERS_SHOWN]
+        ]
+        if len(self.members) > MEMBERS_SHOWN:
+            shown.append(f"… {len(self.members) - MEMBERS_SHOWN} more")
+        plural = self.member_noun + ("es" if self.member_noun.endswith("s") else "s")
+        parts.append(f"{plural}={{{', '.join(shown)}}}")
+        return parts
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(self._repr_parts())})"
 
 
 class Gap(float):
@@ -126,6 +183,12 @@ class GroupedResult(ResultMapping, abstract=True):
 
     __eq__ = Result.__eq__
     __hash__ = Result.__hash__
+
+    def _repr_parts(self) -> list[str]:
+        parts = super()._repr_parts()
+        if self.overall is not None:
+            parts.append(f"overall={headline_text(getattr(self.overall, self.headline))}")
+        return parts
 
     @property
     def by_group(self) -> dict[Any, Any]:

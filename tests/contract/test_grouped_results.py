@@ -185,3 +185,47 @@ def test_calibration_set_member_confidence_without_what() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # classes: the band's level is the interval's, nothing changes
         assert classes.member_confidence(0.9) == classes.member_confidence(0.9, what="interval") == 1 - 0.1 / 2
+
+
+# ----------------------------------------------------------------------------- one repr for all of them
+def _numbers_of(value) -> list[float]:
+    """The numbers a member's headline holds (one, or a mapping's, or none for a long mapping)."""
+    if isinstance(value, Mapping):
+        return [v for item in value.values() for v in _numbers_of(item)] if len(value) <= 3 else []
+    return [] if value is None else [float(value)]
+
+
+@pytest.mark.parametrize("cls", MAPPINGS, ids=lambda c: c.__name__)
+def test_repr_names_the_class_each_member_with_its_headline_and_the_overall(cls: type) -> None:
+    r = _build(cls)
+    text = repr(r)
+    assert cls.__repr__ is ResultMapping.__repr__  # one implementation, in _grouped.py
+    assert text.startswith(f"{cls.__name__}(") and text.endswith(")") and "\n" not in text
+    assert " object at 0x" not in text
+    for name, member in r.items():
+        headline = getattr(member, cls.headline)
+        assert f"{name!r}: " in text
+        for number in _numbers_of(headline):
+            assert f"{number:.4g}" in text, (name, number, text)
+        if isinstance(headline, Mapping) and len(headline) > 3:
+            assert f"{len(headline)} values" in text
+    overall = getattr(r, "overall", None)
+    assert ("overall=" in text) == (overall is not None)
+    if overall is not None:
+        for number in _numbers_of(getattr(overall, cls.headline)):
+            assert f"overall={number:.4g}" in text or f"{number:.4g}" in text.split("overall=")[1]
+
+
+def test_repr_of_hostile_and_many_names_is_one_short_line() -> None:
+    """30 groups, one of them a 200-character name with HTML, a newline and mathtext: the repr lists
+    twelve (their names' reprs cut to 24 characters), counts the other 18 and stays on one line."""
+    hostile = "<script>alert(1)</script>\n$x^$" + "x" * 170
+    names = [hostile] + [f"g{k:02d}" for k in range(29)]
+    groups = np.repeat(names, 4)
+    y = np.tile([0, 1, 0, 1], 30)
+    score = np.tile([0.1, 0.9, 0.6, 0.4], 30)
+    text = repr(cl.roc_curve(y, score, groups=groups))
+    assert "\n" not in text and len(text) < 400, text
+    assert "<script>alert(1)</script>" not in text and repr(hostile)[:23] + "…" in text
+    assert "… 18 more" in text and "'g10'" in text and "'g11'" not in text
+    assert text.count(": 0.75") == 12 and "overall=0.75" in text  # each group: 3 of its 4 pairs ordered

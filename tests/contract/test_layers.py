@@ -13,7 +13,7 @@ re-exports the public names and is no unit. Every unit has a layer in :data:`LAY
 3. models, distributions and the input layer (``_tables``);
 4. jobs — evaluation, paired, planner, scores, calibration, bias, stability, …;
 5. widgets;
-6. lessons and export.
+6. lessons, export and the report of several results (``reporting``).
 
 A unit may import a unit of its own layer or below, never above, and the graph of units has no
 cycle. The root's private modules (``confusionlab._validation``) are the library's shared
@@ -82,6 +82,7 @@ LAYERS: dict[str, int] = {
     # 6 lessons and export
     "lessons": 6,
     "export": 6,
+    "reporting": 6,
 }
 
 VIEW_UNITS = {"widgets", "lessons", "export"}

@@ -4,6 +4,7 @@ and the numbers its pages state are what the code gives."""
 from __future__ import annotations
 
 import re
+import warnings
 from fractions import Fraction
 from pathlib import Path
 
@@ -49,3 +50,20 @@ def test_the_learners_the_fitted_2pl_needs() -> None:
     assert st.fit_2pl(n, st.twopl(n, 40.0, 1.3)).learners_for(0.95) == pytest.approx(by_hand, rel=1e-6)
     assert f"{by_hand:.1f}" == "385.2"
     assert "385.2" in (DOCS / "guide" / "stability.md").read_text(encoding="utf-8")
+
+
+def test_the_dask_examples_warn_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """big-data.md's Dask examples run with every warning an error: our first-partition glance used
+    Dask's ``head(10_000, npartitions=1)``, which warned ``Insufficient elements for head`` on each
+    (the example's partitions hold 2,500 rows)."""
+    monkeypatch.chdir(DOCS.parent)
+    text = (DOCS / "guide" / "big-data.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL) if "import dask" in b]
+    assert blocks
+    namespace: dict = {"__name__": "docs"}
+    exec("import confusionlab as cl", namespace)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for number, block in enumerate(blocks, start=1):
+            exec(compile(block, f"big-data.md Dask block {number}", "exec"), namespace)
+    assert namespace["paired"].value == pytest.approx(-0.5)  # A right on half the rows, B on all

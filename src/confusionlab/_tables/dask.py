@@ -173,8 +173,20 @@ def glance(frame: Any, columns: Sequence[str], rows: int) -> None:
 
 
 def head_distinct(frame: Any, columns: Sequence[str], rows: int, head: Any) -> dict[str, int]:
-    """The distinct non-missing values of each of ``columns`` in the first ``rows`` rows (of the first partition)."""
+    """The distinct non-missing values of each of ``columns`` in the first ``rows`` rows (of the first partition).
+
+    The first partition's ``head`` on its worker: Dask's own ``head(rows, npartitions=1)`` warns
+    (``Insufficient elements for head``) whenever that partition is shorter than ``rows``, which is
+    the ordinary case here and no news to the user.
+
+    >>> import dask.dataframe as dd, pandas as pd
+    >>> from confusionlab._tables import to_narwhals
+    >>> ddf = dd.from_pandas(pd.DataFrame({"y": [0, 1, 2, 2], "g": ["a"] * 4}), npartitions=2)
+    >>> head_distinct(to_narwhals(ddf), ["y", "g"], 10_000, None)   # the first partition: rows 0 and 1
+    {'y': 2, 'g': 1}
+    """
     import narwhals as nw
 
-    first = nw.to_native(frame)[list(columns)].head(rows, npartitions=1)
+    part = nw.to_native(frame)[list(columns)].partitions[0]
+    first = part.map_partitions(lambda pdf: pdf.head(rows)).compute()
     return {c: int(first[c].nunique(dropna=True)) for c in columns}

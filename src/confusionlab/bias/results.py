@@ -441,6 +441,7 @@ class BiasReport(ResultMapping):
     title = "Bias report"
     member_noun = "metric"
     mapping_noun = "report"
+    repr_attributes = ("value_or_threshold",)
 
     def __init__(
         self,
@@ -454,10 +455,6 @@ class BiasReport(ResultMapping):
         self.counts = counts
         self.value_or_threshold = value_or_threshold
         self.target = check_choice(target, "target", TARGETS)
-
-    def __repr__(self) -> str:
-        body = ", ".join(f"{k}={m.value if m.value is not None else 'error'}" for k, m in self.members.items())
-        return f"BiasReport({self.value_or_threshold!r}: {body})"
 
     @property
     def value(self) -> dict[str, float]:

@@ -92,6 +92,7 @@ class CalibrationSet(GroupedResult):
 
     title = "Calibration"
     mapping_noun = "calibration set"
+    repr_attributes = ("kind",)
 
     def __init__(
         self,
@@ -227,6 +228,3 @@ class CalibrationSet(GroupedResult):
             ax.plot(x, c.observed_frequency, color=colour, lw=1, marker="o", ms=3.5, label=str(name))
         finish_reliability_axes(ax, f"{KINDS[self.kind][2]} = {self.value:.3g}")
         return fig
-
-    def __repr__(self) -> str:
-        return f"CalibrationSet(kind={self.kind!r}, members={self.names!r}, value={self.value:.4g})"

@@ -34,6 +34,7 @@ class GroupedThresholdChoice(GroupedResult):
     """
 
     title = "Threshold choice per group"
+    headline = "threshold"
     target = "true_value"
 
     def __init__(
@@ -104,6 +105,3 @@ class GroupedThresholdChoice(GroupedResult):
         as_written(ax.set_title("threshold per group (dots: chosen)", fontsize=9))
         as_written(ax.legend(loc="best", fontsize=7, frameon=False))
         return fig
-
-    def __repr__(self) -> str:
-        return f"GroupedThresholdChoice({', '.join(f'{n!r}: {m.threshold:.4g}' for n, m in self.members.items())})"

@@ -81,6 +81,3 @@ class GroupedDecisionCurve(GroupedResult):
         as_written(ax.set_title("Decision curves by group (dotted: treat all)", fontsize=9))
         as_written(ax.legend(loc="upper right", fontsize=8, frameon=False))
         return fig
-
-    def __repr__(self) -> str:
-        return f"GroupedDecisionCurve(groups={self.names!r})"
