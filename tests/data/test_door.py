@@ -27,7 +27,7 @@ FRAME = pd.DataFrame({"y": [0, 1] * 10, "p": [0, 1, 1, 1] * 5, "s": np.linspace(
 JOBS = {
     "evaluate": (
         cl.evaluate,
-        {"y_true": "y", "y_pred": "p", "groups": "g", "refits": None},
+        {"y_true": "y", "y_pred": "p", "groups": "g", "refits": None, "cluster": None},
         {"positive": 1, "model": "binomial", "method": "monte-carlo", "metrics": ["f1"], "target": "next_test_set",
          "tolerance": 1e-9, "prior": 0.3, "n_draws": 123, "random_state": 5, "min_class_size": 3, "progress": False},
         evaluation_options.check_options,
@@ -35,7 +35,7 @@ JOBS = {
     ),
     "compare_paired": (
         cl.compare_paired,
-        {"y_true": "y", "pred_a": "p", "pred_b": "y"},
+        {"y_true": "y", "pred_a": "p", "pred_b": "y", "cluster": None},
         {"metric": "f1", "model": "paired-binomial", "tolerance": 1e-9, "future_size": 50, "positive": 1,
          "undefined": 0.5, "method": "monte-carlo", "n_draws": 123, "random_state": 5, "target": "next_test_set"},
         lambda **kw: paired_options.check_options(**kw, stacklevel=1),
@@ -43,7 +43,7 @@ JOBS = {
     ),
     "rank_models": (
         cl.rank_models,
-        {"y_true": "y", "predictions": {"a": "p", "b": "y"}},
+        {"y_true": "y", "predictions": {"a": "p", "b": "y"}, "cluster": None},
         {"metric": "f1", "model": "paired-binomial", "tolerance": 1e-9, "future_size": 50, "positive": 1,
          "undefined": 0.5, "n_draws": 123, "random_state": 5, "target": "next_test_set", "method": "monte-carlo",
          "progress": False},
@@ -82,6 +82,10 @@ JOBS = {
 }  # fmt: skip
 
 
+#: Keywords a job takes with arrays only: with ``data=`` they are refused by name (a test below).
+ARRAYS_ONLY = {"roc_curve": {"cluster": "g"}}
+
+
 class _Opened(Exception):
     """Raised by the recording door: the call reached it."""
 
@@ -95,7 +99,7 @@ def _same(a, b) -> bool:
 @pytest.mark.parametrize("job", list(JOBS))
 def test_every_keyword_reaches_the_data_path(job, monkeypatch):
     function, columns, options, check, renamed = JOBS[job]
-    keywords = set(inspect.signature(function).parameters) - {"data"}
+    keywords = set(inspect.signature(function).parameters) - {"data"} - set(ARRAYS_ONLY.get(job, {}))
     assert keywords == set(columns) | set(options), "give each keyword of the signature its place in JOBS"
 
     seen = {}
@@ -117,3 +121,11 @@ def test_every_keyword_reaches_the_data_path(job, monkeypatch):
         assert _same(getattr(seen["options"], field), getattr(expected, field)), f"{job}: {name}= is lost"
     for field in fields:  # and the derived ones too: the same object as the array path's
         assert _same(getattr(seen["options"], field), getattr(expected, field)), f"{job}: options.{field}"
+
+
+@pytest.mark.parametrize("job", list(ARRAYS_ONLY))
+def test_an_arrays_only_keyword_is_refused_with_data_by_name(job):
+    function, columns, _, _, _ = JOBS[job]
+    for name, value in ARRAYS_ONLY[job].items():
+        with pytest.raises(cl.InvalidParameterError, match=name):
+            function(**columns, **{name: value}, data=FRAME)

@@ -21,7 +21,6 @@ forecast leaves ``p̄_b`` anywhere in [0, 1] but for the outcome's side).
 from __future__ import annotations
 
 import numpy as np
-from scipy import special
 
 from ._bins import Bins
 
@@ -37,6 +36,8 @@ def ece_interval(bins: Bins, confidence: float) -> tuple[float, float]:
     >>> lo, round(hi, 3)
     (0.0, 0.713)
     """
+    from scipy import special  # here, not at import: `import confusionlab` loads no scipy
+
     k = bins.counts.astype(np.float64)
     positives = bins.positives.astype(np.float64)
     alpha = -np.expm1(np.log(confidence) / k.size)  # 1 − c^(1/B), without cancellation

@@ -207,7 +207,7 @@ def evaluate(
     0.667
     >>> ev = evaluate([1, 1, 0, 0, 1, 0, 1, 0], [1, 0, 0, 0, 1, 1, 1, 0], cluster=[1, 1, 2, 2, 3, 3, 4, 4])
     >>> ev.interval_method, round(ev.icc, 3), round(ev.design_effect, 3)
-    ('cluster-robust delta method (t, C - 1 df)', -0.2, 0.8)
+    ('cluster-robust delta method (t, C - 1 df)', -0.2, 1.0)
     """
     opts = check_options(
         model=model,
