@@ -97,6 +97,8 @@ def test_a_broken_dependency_of_the_module_is_not_blamed_on_the_extra(tmp_path: 
 
 
 def test_an_absent_module_is_named_with_its_distribution(monkeypatch) -> None:
+    for name in [m for m in sys.modules if m.startswith("sklearn.")]:  # imported by an earlier test here
+        monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "sklearn", None)
     with pytest.raises(ModuleNotFoundError, match=r'flip_test\(\) needs sklearn.*"confusionlab\[bias\]".*scikit-learn'):
         require("sklearn.neighbors", "bias", "flip_test()")
