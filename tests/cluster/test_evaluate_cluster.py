@@ -37,7 +37,8 @@ def _cells(y, pred, cluster):
 
 
 def test_accuracy_interval_is_statsmodels_cr1_with_t():
-    sm = pytest.importorskip("statsmodels.api")
+    import statsmodels.api as sm
+
     y, pred, cluster = _data()
     ev = cl.evaluate(y, pred, cluster=cluster, metrics=["accuracy"])
     correct = (y == pred).astype(float)

@@ -30,7 +30,8 @@ def _pairs(seed=0, n_clusters=40, equal=False):
 
 
 def test_accuracy_difference_is_statsmodels_cr1():
-    sm = pytest.importorskip("statsmodels.api")
+    import statsmodels.api as sm
+
     y, a, b, cluster = _pairs()
     r = cl.compare_paired(y, a, b, "accuracy", cluster=cluster)
     d = (a == y).astype(float) - (b == y)

@@ -8,14 +8,13 @@ from __future__ import annotations
 from fractions import Fraction
 from pathlib import Path
 
+import dcurves  # installed by make install (without dependency resolution: see the Makefile)
 import numpy as np
 import pandas as pd
 import pytest
+from dcurves.risks import _create_risks_df  # dcurves' own conversion of a marker to risks
 
 import confusionlab as cl
-
-dcurves = pytest.importorskip("dcurves")
-from dcurves.risks import _create_risks_df  # noqa: E402 - dcurves' own conversion of a marker to risks
 
 DATA = Path(dcurves.__file__).parent / "data" / "df_binary.csv"
 MODELS = ["famhistory", "cancerpredmarker", "marker"]

@@ -111,7 +111,8 @@ def test_data_gives_the_arrays_answer(engine):
     a, b = rng.choice([0, 0.5, 1], item.size), rng.choice([0, 1], item.size)
     frame = pd.DataFrame({"a": a, "b": b, "q": item, "p": cluster})
     if engine == "polars":
-        polars = pytest.importorskip("polars")
+        import polars
+
         frame = polars.from_pandas(frame)
     r = cl.evaluate_items("a", item="q", cluster="p", data=frame)
     s = cl.evaluate_items(a, item=item, cluster=cluster)

@@ -68,7 +68,8 @@ def test_nullable_float_missing_value_refused_as_missing(path):
 
 
 def _duckdb_hugeint():
-    duckdb = pytest.importorskip("duckdb")
+    import duckdb
+
     con = duckdb.connect()
     con.register("t", pd.DataFrame({"y": Y, "s": S, "q": Q, "a": (S > 0.5).astype(int), "b": (S > 0).astype(int)}))
     return con.sql("select cast(y as hugeint) y, s, q, cast(a as hugeint) a, cast(b as hugeint) b from t")
