@@ -13,6 +13,7 @@ from .._validation import InvalidParameterError, check_choice, check_future_size
 
 __all__ = [
     "check_binary_labels",
+    "check_cluster_question",
     "check_member",
     "check_nonempty",
     "check_observed_class",
@@ -142,3 +143,19 @@ def check_nonempty(total: int, name: str, what: str) -> int:
     if total < 1:
         raise InvalidParameterError(f"{name} hold no example; {what} needs at least one")
     return total
+
+
+def check_cluster_question(cluster: Any, target: str, what: str) -> None:
+    """``cluster=`` answers the true value only: a next test set of clustered examples would need its
+    clusters' sizes. ``what`` names the intervals (``"the interval of the true difference"``).
+
+    >>> check_cluster_question([1, 1, 2], "next_test_set", "intervals of the true metrics")
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: cluster= gives intervals of the true metrics (target='true_value'); ...
+    """
+    if cluster is not None and target != "true_value":
+        raise InvalidParameterError(
+            f"cluster= gives {what} (target='true_value'); a next test set of clustered examples would need "
+            "its clusters' sizes"
+        )

@@ -13,13 +13,12 @@ from typing import Any
 from .._deprecation import renamed_arguments
 from .._validation import (
     DEFAULT_TOLERANCE,
-    InvalidParameterError,
     TooLargeError,
     check_random_state,
     memory_limit,
 )
 from ..metrics import Metric
-from ._checks import check_observed_class, check_test_set_size
+from ._checks import check_cluster_question, check_observed_class, check_test_set_size
 from ._cluster import clustered_classifiers, paired_cells, positive_bits
 from ._counts import PairedCounts
 from ._engine import ExactEngine, MonteCarloEngine, TrueValueEngine
@@ -355,11 +354,7 @@ def compare_paired(
         target=target,
         stacklevel=3,
     )
-    if cluster is not None and options.target != "true_value":
-        raise InvalidParameterError(
-            "cluster= gives the interval of the true difference (target='true_value'); a next test set of "
-            "clustered examples would need its clusters' sizes"
-        )
+    check_cluster_question(cluster, options.target, "the interval of the true difference")
     if data is not None:  # data= with column names: the cells counted by the data's own engine
         from ._data import COMPARE_DOOR, compare_from_counts
 

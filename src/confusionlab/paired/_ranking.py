@@ -15,7 +15,6 @@ from .._result import Result, new_figure
 from .._text import as_written
 from .._validation import (
     DEFAULT_TOLERANCE,
-    InvalidParameterError,
     as_labels,
     check_classifiers,
     check_confidence,
@@ -30,7 +29,13 @@ from ..metrics import Metric, get_metric, metric_value
 from ..models import agreement_shares, classifier_counts
 from ..models.paired_draws import CHUNK_ENTRIES
 from ..palette import NEUTRAL, PAIR_COLOURS
-from ._checks import check_binary_labels, check_member, check_observed_class, check_test_set_size
+from ._checks import (
+    check_binary_labels,
+    check_cluster_question,
+    check_member,
+    check_observed_class,
+    check_test_set_size,
+)
 from ._cluster import ClusteredClassifiers, ClusteredRanking, clustered_classifiers
 from ._compare import MAX_BOX_POINTS, exact_points, from_cells
 from ._counts import PairedCounts
@@ -365,11 +370,7 @@ def rank_models(
         progress=progress,
         stacklevel=3,
     )
-    if cluster is not None and options.target != "true_value":
-        raise InvalidParameterError(
-            "cluster= gives intervals of the true metrics (target='true_value'); a next test set of clustered "
-            "examples would need its clusters' sizes"
-        )
+    check_cluster_question(cluster, options.target, "intervals of the true metrics")
     if data is not None:  # data= with column names: the patterns counted by the data's own engine
         from ._data import RANK_DOOR, rank_from_counts
 
