@@ -28,7 +28,7 @@ from ..models.cluster import (
 )
 from ._metrics import _is_macro
 
-__all__ = ["ClusteredCounts", "check_clusterable", "clustered_counts"]
+__all__ = ["ClusterSummary", "ClusteredCounts", "check_clusterable", "clustered_counts"]
 
 
 @dataclass(frozen=True)
@@ -162,3 +162,34 @@ def clustered_columns(frame: Any, counts: ClusteredCounts, groups: list[Any], co
         effective_size=[counts.effective_size(g) for g in where],
     )
     return frame
+
+
+class ClusterSummary:
+    """What :class:`~confusionlab.Evaluation` says of its clusters: how its intervals were computed, the
+    ICC, the design effect and the effective size (``_clustered`` is its :class:`ClusteredCounts`, or
+    None without ``cluster=``; ``groups`` and ``sizes()`` are the evaluation's)."""
+
+    _clustered: ClusteredCounts | None
+
+    @property
+    def interval_method(self) -> str:
+        """How :meth:`interval` was computed: the independent-rows posterior's central interval, or
+        with ``cluster=`` the cluster-robust delta method."""
+        return "posterior (independent rows)" if self._clustered is None else self._clustered.method
+
+    @property
+    def icc(self) -> float:
+        """With ``cluster=``: the ANOVA intraclass correlation of the rows' correctness (NaN without)."""
+        return float("nan") if self._clustered is None else self._clustered.icc(len(self.groups) - 1)
+
+    @property
+    def design_effect(self) -> float:
+        """With ``cluster=``: 1 + (Σ n_c²/N − 1)·ICC, the variance inflation of clustering (1 without)."""
+        return 1.0 if self._clustered is None else self._clustered.design_effect(len(self.groups) - 1)
+
+    @property
+    def effective_size(self) -> float:
+        """The number of independent rows the test set is worth: N / :attr:`design_effect`."""
+        if self._clustered is None:
+            return float(self.sizes()["objects"])
+        return self._clustered.effective_size(len(self.groups) - 1)

@@ -18,7 +18,7 @@ from .._validation import InvalidParameterError, check_confidence, check_int
 from ..confusion import ConfusionMatrix
 from ..distribution import MetricDistribution
 from ._budget import KeptDistributions
-from ._clustered import ClusteredCounts, clustered_columns
+from ._clustered import ClusteredCounts, ClusterSummary, clustered_columns
 from ._distributions import Distributions
 from ._metrics import _REFIT_WORDS, QUESTIONS, _is_macro, metric_label, metric_name, table_values
 
@@ -76,7 +76,7 @@ class MetricValues(dict):
         return self._evaluation.value_of(metric, group)
 
 
-class Evaluation(Distributions, Result):
+class Evaluation(Distributions, ClusterSummary, Result):
     """The result of :func:`evaluate`: values, distributions, groups, refits and classes.
 
     Attributes
@@ -323,30 +323,6 @@ class Evaluation(Distributions, Result):
             name = self._binary(metric_name(metric, "metric")).name
             return self._clustered.interval(name, check_confidence(confidence), self._group_index(group))
         return self.distribution(metric, group).interval(check_confidence(confidence))
-
-    # ------------------------------------------------------------------ clusters
-    @property
-    def interval_method(self) -> str:
-        """How :meth:`interval` was computed: the independent-rows posterior's central interval, or
-        with ``cluster=`` the cluster-robust delta method."""
-        return "posterior (independent rows)" if self._clustered is None else self._clustered.method
-
-    @property
-    def icc(self) -> float:
-        """With ``cluster=``: the ANOVA intraclass correlation of the rows' correctness (NaN without)."""
-        return float("nan") if self._clustered is None else self._clustered.icc(len(self.groups) - 1)
-
-    @property
-    def design_effect(self) -> float:
-        """With ``cluster=``: 1 + (Σ n_c²/N − 1)·ICC, the variance inflation of clustering (1 without)."""
-        return 1.0 if self._clustered is None else self._clustered.design_effect(len(self.groups) - 1)
-
-    @property
-    def effective_size(self) -> float:
-        """The number of independent rows the test set is worth: N / :attr:`design_effect`."""
-        if self._clustered is None:
-            return float(self.sizes()["objects"])
-        return self._clustered.effective_size(len(self.groups) - 1)
 
     def decompose(self, metric: str, group: Any = None, *, by_group: bool = False) -> dict[Any, Any]:
         """Law-of-total-variance split of the metric's spread.
