@@ -1,4 +1,4 @@
-"""The Inspect log lesson 16 reads ships inside the package: the same bytes as the tests' reference log.
+"""The Inspect log lesson 17 reads ships inside the package: the same bytes as the tests' reference log.
 
 ``src/confusionlab/data/logs/inspect_items.eval`` is a copy of ``tests/data/logs/inspect_items.eval``
 (written by Inspect 0.3.285, see ``tests/data/logs/make_inspect_logs.py``), so the numbers the lesson

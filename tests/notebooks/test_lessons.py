@@ -353,7 +353,7 @@ def test_teaching_plan_exit_question_numbers() -> None:
 
 
 def test_glossary_defines_the_calibration_and_roc_terms() -> None:
-    """Lessons 14, 15 and 17 send students to the glossary for their terms: each has a row there (issue 39)."""
+    """Lessons 14, 15, 16 and 18 send students to the glossary for their terms: each has a row there (issue 39)."""
     glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
     terms = {row.split("|")[1].strip() for row in glossary.splitlines() if row.startswith("| ")}
     wanted = {
@@ -366,8 +366,9 @@ def test_glossary_defines_the_calibration_and_roc_terms() -> None:
             "ECE",
             "recalibration",
         ],
-        "15": ["ROC curve", "AUC", "DeLong interval", "exact null distribution", "average precision (AP)"],
-        "17": ["expected cost", "net benefit (NB)", "decision curve", "after-selection interval", "plausible thresholds"],
+        "15": ["ROC curve", "AUC", "DeLong interval", "exact null distribution"],
+        "16": ["threshold t, operating point", "precision–recall (PR) curve", "average precision (AP)", "AP baseline"],
+        "18": ["expected cost", "net benefit (NB)", "decision curve", "after-selection interval", "plausible thresholds"],
     }
     for number, names in wanted.items():
         lesson = next(p for p in LESSONS if p.name.startswith(number))
