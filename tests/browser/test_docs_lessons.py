@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.slow  # a Sphinx build of the whole site (≈ 20 s)
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 LESSONS = sorted((ROOT / "notebooks").glob("*.ipynb"))
