@@ -72,7 +72,14 @@ html: install
 
 ## docs: the documentation site in build/docs, built offline (warnings are errors, internal links
 ## checked; tests/docs/test_site.py runs the same build in make test). Open build/docs/index.html.
-docs: install
+## The lessons' pages are their static exports in build/html (written by the notebook tests and by
+## make html); docs executes only the lessons whose page is missing or older than the notebook.
+LESSON_PAGES := $(patsubst notebooks/%.ipynb,build/html/%.html,$(wildcard notebooks/*.ipynb))
+
+build/html/%.html: notebooks/%.ipynb | install
+	$(BIN)/python -m confusionlab.export $< --output-dir build/html
+
+docs: install $(LESSON_PAGES)
 	$(BIN)/python -m sphinx -E -b html -W --keep-going -q docs build/docs
 	$(BIN)/python docs/check_links.py build/docs
 

@@ -1,5 +1,6 @@
 """Check the built site's internal links, offline: every relative href/src names a file of the site,
-and every #fragment an id in that file. External links are listed by count, never fetched.
+and every #fragment an id in that file (the lessons' exported pages included). External links are
+listed by count, never fetched.
 
 Usage: ``python docs/check_links.py build/docs`` (exit status 1 and one line per broken link).
 """
@@ -24,7 +25,7 @@ class _Page(HTMLParser):
                 continue
             if key in ("id", "name"):
                 self.ids.add(value)
-            elif (key == "href" and tag in ("a", "link")) or (key == "src" and tag in ("img", "script")):
+            elif (key == "href" and tag in ("a", "link")) or (key == "src" and tag in ("img", "script", "iframe")):
                 self.links.append(value)
 
 
@@ -57,7 +58,8 @@ def broken_links(site: Path) -> tuple[list[str], int]:
                 broken.append(f"{where} (no file {target.name})")
             elif parts.fragment and target.suffix == ".html":
                 ids = pages[target].ids if target in pages else _parse(target).ids
-                if unquote(parts.fragment) not in ids:
+                # as browsers look a fragment up: as written, then percent-decoded (nbconvert's ids are encoded)
+                if parts.fragment not in ids and unquote(parts.fragment) not in ids:
                     broken.append(f"{where} (no id {parts.fragment!r})")
     return broken, external
 
