@@ -245,7 +245,9 @@ class RocCurve(_ScoreCurve):
     def _interval_variance(self) -> float:
         """The AUC's variance the default interval is built from (for the groups' gap): DeLong's
         (boundary rule), or for a small class or separated classes the larger of it and the
-        binormal variance at Â."""
+        binormal variance at Â; with ``cluster=`` Obuchowski's (boundary rule)."""
+        if self._cluster is not None:
+            return _delong.delong_variance(self.value, self._cluster.variance, self.p, self.n)[1]
         if self._method() == "score":
             at = self.value
             if at <= 0.0 or at >= 1.0:  # V_BN is 0 there: half a pair from the boundary, as the logit rule
