@@ -233,6 +233,11 @@ class RocCurve(_ScoreCurve):
         return "DeLong, logit scale"
 
     @property
+    def n_clusters(self) -> int | None:
+        """With ``cluster=``: the number of clusters; None without (the examples taken as independent)."""
+        return None if self._cluster is None else self._cluster.n_clusters
+
+    @property
     def design_effect(self) -> float:
         """With ``cluster=``: Obuchowski's variance over DeLong's, the inflation clustering brings (1 without)."""
         return 1.0 if self._cluster is None else self._cluster.design_effect
