@@ -97,7 +97,7 @@ def roc_curve(
         ``.max_auc_error`` the largest possible difference from the unbinned AUC).
     cluster : array-like or column name, optional
         A cluster id per example (the lesions of one patient, the sentences of one speaker).
-        **Without it the examples are assumed independent**, and with clustered examples
+        **Without ``cluster=`` the examples are assumed independent**, and with clustered examples
         DeLong's interval is too narrow. With it, ``.interval()`` uses Obuchowski's (1997)
         clustered variance of the AUC (placements summed by cluster, on the logit scale;
         ``.interval_method`` says so), and ``.design_effect`` (Obuchowski's variance over
@@ -169,6 +169,10 @@ def precision_recall_curve(
     score_bins: int | None = None,
 ) -> PrecisionRecallCurve | GroupedCurves:
     """The precision–recall curve of one classifier's scores and its average precision.
+
+    The rows are assumed independent (one draw each): with several rows per patient, passage or speaker
+    the intervals are too narrow (for clustered rows see ``cluster=`` of :func:`~confusionlab.evaluate`,
+    :func:`~confusionlab.compare_paired` and :func:`~confusionlab.roc_curve`).
 
     Parameters are those of :func:`roc_curve` (``groups=``: one curve per group, the largest AP
     gap; ``data`` and ``score_bins`` too).

@@ -133,7 +133,11 @@ class GroupedCurves(GroupedResult):
         return out
 
     def interval(self, confidence: float = 0.95, target: str = "true_value") -> tuple[float, float]:
-        """The largest gap's conservative interval (see the module docstring), inside [0, 1]."""
+        """The largest gap's conservative interval (see the module docstring), inside [0, 1].
+
+        Without ``cluster=`` the rows are assumed independent (with it, each group's clustered
+        variance, the clusters nested in the groups).
+        """
         ends = np.array(list(self.gap_intervals(confidence, target).values()))
         # the ordered pair (b, a) has the interval (−upper, −lower)
         lower = max(float(ends[:, 0].max()), float((-ends[:, 1]).max()))

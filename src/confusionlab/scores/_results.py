@@ -144,6 +144,8 @@ class RocCurve(_ScoreCurve):
     ) -> tuple[float, float]:
         """The AUC's central interval.
 
+        Without ``cluster=`` the rows are assumed independent (with it, the clustered interval).
+
         Parameters
         ----------
         confidence : float, default 0.95
@@ -408,7 +410,11 @@ class PrecisionRecallCurve(_ScoreCurve):
     ) -> tuple[float, float]:
         """The average precision's central interval: Boyd, Eng & Page's logit interval (``"logit"``)
         or the stratified percentile bootstrap (``"bootstrap"``); ``target="next_test_set"`` doubles
-        the variance (the bootstrap's deviations scaled by √2)."""
+        the variance (the bootstrap's deviations scaled by √2).
+
+        The rows are assumed independent (one draw each): with several rows per patient, passage or
+        speaker this interval is too narrow.
+        """
         confidence = check_confidence(confidence)
         method = check_choice(method, "method", ("logit", "bootstrap"))
         target = check_choice(target, "target", TARGETS)
