@@ -66,6 +66,16 @@ export function planSummary(plan, label) {
       : "";
   return (
     `${label}: N = ${plan.N.toLocaleString("en-US")} (${plan.p} positives, ${plan.n} negatives) ` +
-    `gives a ${pct} % interval of ± ${h} ≤ ${plan.requested_half_width} ${question}.${stable}`
+    `gives a ${pct} % interval of ± ${h} ≤ ${plan.requested_half_width} ${question}.${stable}${clusteredText(plan)}`
+  );
+}
+
+/** With clustered rows (icc=, cluster_size=): the clustered plan beside the independent one. */
+export function clusteredText(plan) {
+  if (plan.N_clustered == null) return "";
+  return (
+    ` Clustered rows (ICC ${plan.icc}, clusters of ${plan.cluster_size} rows, design effect ` +
+    `${Number(plan.design_effect.toFixed(3))}): plan ${plan.N_clustered.toLocaleString("en-US")} rows in ` +
+    `${plan.n_clusters.toLocaleString("en-US")} clusters.`
   );
 }

@@ -92,6 +92,15 @@ describe("geometry", () => {
     expect(planSummary({ ...plan, reached: false, N: 5000, half_width: 0.2 }, "MCC")).toMatch(/^Not reached.*best N = 5,000/);
     expect(planSummary({}, "x")).toBe("");
   });
+
+  it("says a clustered plan beside the independent one, and nothing without clusters", () => {
+    const plan = plannerState()._plan;
+    expect(planSummary(plan, "Recall")).not.toContain("Clustered");
+    const clustered = { ...plan, icc: 0.1, cluster_size: 10, design_effect: 1.9, N_clustered: 440, n_clusters: 44 };
+    expect(planSummary(clustered, "Recall")).toContain(
+      "Clustered rows (ICC 0.1, clusters of 10 rows, design effect 1.9): plan 440 rows in 44 clusters.",
+    );
+  });
 });
 
 describe("render", () => {

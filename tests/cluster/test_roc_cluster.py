@@ -109,5 +109,42 @@ def test_hostile_cluster_ids_are_refused_by_name():
         cl.roc_curve(y, s, cluster=cluster[:-1])
     with pytest.raises(cl.InvalidParameterError, match="single cluster"):
         cl.roc_curve(y, s, cluster=np.zeros(y.size))
-    with pytest.raises(cl.InvalidParameterError, match="groups must be omitted when cluster"):
-        cl.roc_curve(y, s, cluster=cluster, groups=cluster % 2)
+    with pytest.raises(cl.InvalidParameterError, match="multi_class must be omitted when cluster"):
+        cl.roc_curve(y, s, cluster=cluster, multi_class="ovr")
+    with pytest.raises(cl.InvalidParameterError, match=r"^cluster: cluster \d+ has rows in groups"):
+        cl.roc_curve(y, s, cluster=cluster, groups=np.arange(y.size) % 2)
+
+
+def test_grouped_clustered_curves_are_the_per_group_calls():
+    """Each group's curve, interval and design effect are those of roc_curve on the group's rows
+    alone with their clusters; the gap between groups is built from Obuchowski's variances."""
+    y, s, cluster = _clustered_scores(9, n_clusters=30, rho=0.6)
+    groups = np.where(cluster % 3 == 0, "x", "y")
+    grouped = cl.roc_curve(y, s, groups=groups, cluster=cluster)
+    level = grouped.member_confidence(0.95)
+    variances = []
+    for name in ("x", "y"):
+        rows = groups == name
+        alone = cl.roc_curve(y[rows], s[rows], cluster=cluster[rows])
+        member = grouped[name]
+        assert member.value == alone.value
+        assert member._cluster == alone._cluster
+        assert member.interval() == alone.interval()
+        assert grouped.intervals()[name] == alone.interval(level)
+        variances.append(alone._cluster.variance)
+    assert grouped.overall._cluster == cl.roc_curve(y, s, cluster=cluster)._cluster
+    # the gap's interval: d ± z·√(V_x + V_y) with Obuchowski's variances (one pair: z at 0.975)
+    d = grouped["x"].value - grouped["y"].value
+    half = 1.959963984540054 * np.sqrt(sum(variances))
+    lo, hi = grouped.gap_intervals()[("x", "y")]
+    assert (lo, hi) == pytest.approx((d - half, d + half), rel=1e-12)
+    assert "Obuchowski" in grouped.summary()
+
+
+def test_a_group_of_one_cluster_is_refused_naming_the_group():
+    y = np.array([0, 1, 0, 1, 1, 0, 0, 1])
+    s = np.array([0.1, 0.7, 0.4, 0.3, 0.9, 0.2, 0.5, 0.6])
+    cluster = np.array([0, 0, 1, 1, 2, 2, 3, 3])
+    groups = np.array(["a", "a", "b", "b", "b", "b", "b", "b"])
+    with pytest.raises(cl.InvalidParameterError, match=r"single cluster \(0\) in group 'a'"):
+        cl.roc_curve(y, s, groups=groups, cluster=cluster)

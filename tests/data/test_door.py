@@ -52,7 +52,7 @@ JOBS = {
     ),
     "roc_curve": (
         cl.roc_curve,
-        {"y_true": "y", "y_score": "s", "groups": "g"},
+        {"y_true": "y", "y_score": "s", "groups": "g", "cluster": "g"},
         {"positive": 1, "multi_class": "ovr", "score_bins": 20},
         scores_options.check_options,
         {},
@@ -82,10 +82,6 @@ JOBS = {
 }  # fmt: skip
 
 
-#: Keywords a job takes with arrays only: with ``data=`` they are refused by name (a test below).
-ARRAYS_ONLY = {"roc_curve": {"cluster": "g"}}
-
-
 class _Opened(Exception):
     """Raised by the recording door: the call reached it."""
 
@@ -99,7 +95,7 @@ def _same(a, b) -> bool:
 @pytest.mark.parametrize("job", list(JOBS))
 def test_every_keyword_reaches_the_data_path(job, monkeypatch):
     function, columns, options, check, renamed = JOBS[job]
-    keywords = set(inspect.signature(function).parameters) - {"data"} - set(ARRAYS_ONLY.get(job, {}))
+    keywords = set(inspect.signature(function).parameters) - {"data"}
     assert keywords == set(columns) | set(options), "give each keyword of the signature its place in JOBS"
 
     seen = {}
@@ -121,11 +117,3 @@ def test_every_keyword_reaches_the_data_path(job, monkeypatch):
         assert _same(getattr(seen["options"], field), getattr(expected, field)), f"{job}: {name}= is lost"
     for field in fields:  # and the derived ones too: the same object as the array path's
         assert _same(getattr(seen["options"], field), getattr(expected, field)), f"{job}: options.{field}"
-
-
-@pytest.mark.parametrize("job", list(ARRAYS_ONLY))
-def test_an_arrays_only_keyword_is_refused_with_data_by_name(job):
-    function, columns, _, _, _ = JOBS[job]
-    for name, value in ARRAYS_ONLY[job].items():
-        with pytest.raises(cl.InvalidParameterError, match=name):
-            function(**columns, **{name: value}, data=FRAME)

@@ -277,6 +277,9 @@ def plan_group_size(
 ) -> GroupSizePlan:
     """The smallest size of facet d whose ``metric`` interval is at most ± ``half_width``.
 
+    The planned rows are assumed independent (one draw each): with several rows per person the plan is too
+    small.
+
     Parameters
     ----------
     metric : {"DPL", "DPPL", "DI"}

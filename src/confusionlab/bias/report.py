@@ -132,6 +132,10 @@ def report(
 ) -> BiasReport:
     r"""Clarify's bias metrics, with their uncertainty (the true value's or a new sample's).
 
+    The rows are assumed independent (one draw each): with several rows per patient, passage or speaker
+    the intervals are too narrow (for clustered rows see ``cluster=`` of :func:`~confusionlab.evaluate`,
+    :func:`~confusionlab.compare_paired` and :func:`~confusionlab.roc_curve`).
+
     Parameters
     ----------
     data : DataFrame-like

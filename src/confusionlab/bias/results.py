@@ -256,6 +256,9 @@ class BiasMetric(Result):
     def interval(self, confidence: float = 0.95, target: str | None = None) -> tuple[float, float]:
         """Central interval at ``confidence``; (nan, nan) when there is none.
 
+        The rows are assumed independent (one draw each): with several rows per patient, passage or
+        speaker this interval is too narrow.
+
         ``target`` is the question: ``"true_value"`` (the true disparity) or
         ``"next_test_set"`` (a new sample with the same facet sizes); by default the
         metric's own :attr:`target` (a report's ``target=``).
@@ -468,7 +471,11 @@ class BiasReport(ResultMapping):
         return {k: math.nan if m.value is None else float(m.value) for k, m in self.members.items()}
 
     def interval(self, confidence: float = 0.95, target: str | None = None) -> dict[str, tuple[float, float]]:
-        """Metric → its central interval for ``target`` (default the report's; (nan, nan) where there is none)."""
+        """Metric → its central interval for ``target`` (default the report's; (nan, nan) where there is none).
+
+        The rows are assumed independent (one draw each): with several rows per patient, passage or
+        speaker this interval is too narrow.
+        """
         confidence = check_confidence(confidence)
         return {k: m.interval(confidence, target) for k, m in self.members.items()}
 

@@ -148,6 +148,9 @@ class Calibration(Result):
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
         """The central ``confidence`` interval of the population's ECE (these forecasts and bins).
 
+        The rows are assumed independent (one draw each): with several rows per patient, passage or
+        speaker this interval is too narrow.
+
         Every bin's mean outcome probability gets a Clopper–Pearson interval, simultaneous
         over the bins (Šidák), and the interval is the smallest and the largest ECE they
         allow: it holds the population's ECE with probability at least ``confidence``

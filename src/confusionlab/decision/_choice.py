@@ -34,6 +34,10 @@ def choose_threshold(
 ) -> ThresholdChoice | GroupedThresholdChoice:
     """The best threshold for a classifier's scores on a test set, and how sure that choice is.
 
+    The rows are assumed independent (one draw each): with several rows per patient, passage or speaker
+    the intervals are too narrow (for clustered rows see ``cluster=`` of :func:`~confusionlab.evaluate`,
+    :func:`~confusionlab.compare_paired` and :func:`~confusionlab.roc_curve`).
+
     Parameters
     ----------
     y_true : array-like of labels

@@ -202,6 +202,9 @@ class ThresholdChoice(Result):
     ) -> tuple[float, float]:
         """An interval for the true value at the chosen threshold (or at ``threshold``).
 
+        The rows are assumed independent (one draw each): with several rows per patient, passage or
+        speaker this interval is too narrow.
+
         Parameters
         ----------
         confidence : float, default 0.95

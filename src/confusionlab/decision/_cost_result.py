@@ -68,7 +68,11 @@ class CostCurve(Result):
         return CostBand(pc, lower, np.minimum(upper, np.minimum(pc, 1.0 - pc)), confidence)
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """The area's range over every cost curve inside the band (simultaneous, so at least ``confidence``)."""
+        """The area's range over every cost curve inside the band (simultaneous, so at least ``confidence``).
+
+        The rows are assumed independent (one draw each): with several rows per patient, passage or
+        speaker this interval is too narrow.
+        """
         band = self.band(confidence)
         pc = self.probability_cost
 
@@ -124,6 +128,10 @@ class CostCurve(Result):
 
 def cost_curve(y_true: Any, y_score: Any, *, positive: Any = None, data: Any = None) -> CostCurve:
     """Drummond & Holte's cost curve of one classifier's scores, with its simultaneous band.
+
+    The rows are assumed independent (one draw each): with several rows per patient, passage or speaker
+    the intervals are too narrow (for clustered rows see ``cluster=`` of :func:`~confusionlab.evaluate`,
+    :func:`~confusionlab.compare_paired` and :func:`~confusionlab.roc_curve`).
 
     Parameters
     ----------

@@ -37,6 +37,10 @@ def decision_curve(
     """Decision curve analysis (Vickers & Elkin 2006): net benefit over threshold probabilities, with
     its uncertainty.
 
+    The rows are assumed independent (one draw each): with several rows per patient, passage or speaker
+    the intervals are too narrow (for clustered rows see ``cluster=`` of :func:`~confusionlab.evaluate`,
+    :func:`~confusionlab.compare_paired` and :func:`~confusionlab.roc_curve`).
+
     Parameters
     ----------
     y_true : array-like of labels

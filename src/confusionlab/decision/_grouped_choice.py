@@ -61,7 +61,11 @@ class GroupedThresholdChoice(GroupedResult):
 
     def interval(self, confidence: float = 0.95, kind: str = "after_selection") -> dict[Any, tuple[float, float]]:
         """Each group's interval at its chosen threshold, all holding at once with probability ≥ ``confidence``
-        (each member's at ``confidence ** (1/G)``); ``kind`` as :meth:`ThresholdChoice.interval`."""
+        (each member's at ``confidence ** (1/G)``); ``kind`` as :meth:`ThresholdChoice.interval`.
+
+        The rows are assumed independent (one draw each): with several rows per patient, passage or
+        speaker this interval is too narrow.
+        """
         level = self.member_confidence(check_confidence(confidence), what="band")
         kind = check_choice(kind, "kind", KINDS)
         return {name: m.interval(level, kind=kind) for name, m in self.members.items()}

@@ -198,7 +198,11 @@ class DecisionCurve(Result):
     def interval(self, confidence: float = 0.95, *, target: str = "true_value") -> dict[tuple[Any, float], tuple]:
         """``(strategy, threshold) → (lower, upper)``: the pointwise interval of the net benefit at each
         threshold, keyed as :attr:`value` (arrays: :meth:`interval_arrays`; simultaneous over the
-        thresholds: :meth:`band`)."""
+        thresholds: :meth:`band`).
+
+        The rows are assumed independent (one draw each): with several rows per patient, passage or
+        speaker this interval is too narrow.
+        """
         arrays = self.interval_arrays(confidence, target=target)
         keys = self.thresholds.tolist()
         return {

@@ -98,6 +98,10 @@ def metric_distribution(
 ) -> MetricDistribution:
     """The exact distribution of ``metric`` for a new test set under ``model``.
 
+    The test set's rows are assumed independent (one draw each): with several rows per patient, passage or
+    speaker the distribution is too narrow (for clustered rows see :func:`~confusionlab.evaluate`'s
+    ``cluster=``).
+
     Parameters
     ----------
     cm : ConfusionMatrix

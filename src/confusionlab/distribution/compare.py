@@ -74,7 +74,11 @@ class Comparison(Result):
         return self.difference.mean()
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """Central interval of the difference A − B."""
+        """Central interval of the difference A − B.
+
+        The rows are assumed independent (one draw each): with several rows per patient, passage or
+        speaker this interval is too narrow.
+        """
         return self.difference.interval(confidence)
 
     def to_frame(self) -> Any:
@@ -146,6 +150,10 @@ def compare(
     a: MetricDistribution, b: MetricDistribution, *, max_pairs: int = 4_000_000, bins: int = 2001
 ) -> Comparison:
     """Compare classifier A's metric with classifier B's on independent test sets.
+
+    The rows are assumed independent (one draw each): with several rows per patient, passage or speaker
+    the intervals are too narrow (for clustered rows see ``cluster=`` of :func:`~confusionlab.evaluate`,
+    :func:`~confusionlab.compare_paired` and :func:`~confusionlab.roc_curve`).
 
     Parameters
     ----------

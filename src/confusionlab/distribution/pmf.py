@@ -292,7 +292,11 @@ class MetricDistribution(Result):
         return float(self.ppf(0.5))
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """Central interval holding at least ``confidence`` of the mass (as scipy)."""
+        """Central interval holding at least ``confidence`` of the mass (as scipy).
+
+        The rows are assumed independent (one draw each): with several rows per patient, passage or
+        speaker this interval is too narrow.
+        """
         c = check_confidence(confidence)
         return float(self.ppf((1 - c) / 2)), float(self.ppf((1 + c) / 2))
 

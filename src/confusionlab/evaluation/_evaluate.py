@@ -53,6 +53,9 @@ def evaluate(
 ) -> Evaluation:
     """Evaluate a classifier's predictions: how sure, for whom, would a refit agree?
 
+    Without ``cluster=`` the rows are assumed independent (one draw each): with several rows per patient,
+    passage or speaker, pass ``cluster=`` or the intervals are too narrow.
+
     Parameters
     ----------
     y_true : array-like of labels

@@ -41,12 +41,16 @@ def evaluation_figure(ev: Evaluation, metric: str, confidence: float, max_groups
         d = ev.distribution(metric, name)
         ax, bar = axes[row]
         top = draw_pmf(ax, d.values, d._p)
-        lo, hi = d.interval(confidence)
+        interval = ev.interval_of(metric, confidence, name)  # with cluster=: the cluster-robust one
+        lo, hi = interval
         ax.axvspan(lo, hi, color=_TEST, alpha=0.08)
         if ev.n_refits:
             means = ev.refit_means(metric, name)
             ax.plot(means, np.full(len(means), top * 1.05), "|", color=_REFIT, markersize=10)
         flag = "  (too small to say)" if ev.too_small(metric, name) else ""
+        clusters = getattr(interval, "n_clusters", None)
+        if clusters is not None:
+            flag += f"  (clustered interval, {clusters} clusters; the sticks take the rows as independent)"
         as_written(
             ax.set_title(f"{name}: {ev.value_of(metric, name):.3f} [{lo:.3f}, {hi:.3f}]{flag}", fontsize=9, loc="left")
         )

@@ -290,6 +290,8 @@ class Evaluation(Distributions, ClusterSummary, Result):
     def interval(self, *args: Any, **kwargs: Any) -> dict[str, tuple[float, float]]:
         """Metric → central ``confidence`` interval on the whole test set, for each of :attr:`metrics`.
 
+        Without ``cluster=`` the rows are assumed independent (with it, the clustered interval).
+
         Parameters
         ----------
         confidence : float, default 0.95

@@ -110,7 +110,10 @@ class PassAtK(Result):
         return float(self._frame["bayes_mean"].mean())
 
     def interval(self, confidence: float = 0.95) -> tuple[float, float]:
-        """``value ± t_{m−1}·std_error`` over the m items, clipped to [0, 1]."""
+        """``value ± t_{m−1}·std_error`` over the m items, clipped to [0, 1].
+
+        The items are assumed independent (their samples are grouped by ``item``).
+        """
         confidence = check_confidence(confidence)
         half = float(stats.t.ppf(0.5 + confidence / 2.0, len(self._frame) - 1)) * self.std_error
         return (max(self.value - half, 0.0), min(self.value + half, 1.0))
@@ -163,6 +166,10 @@ def pass_at_k(
     confidence: float = 0.95,
 ) -> PassAtK:
     """pass@k: the chance that at least one of k samples of an item is correct, averaged over items.
+
+    The items are assumed independent (the samples of one item are what ``item`` groups): items that share
+    a passage or a source make the interval too narrow (see :func:`~confusionlab.evaluate_items`'
+    ``cluster=``).
 
     Parameters
     ----------

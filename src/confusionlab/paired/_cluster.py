@@ -236,6 +236,11 @@ class ClusteredComparison:
         return "posterior (independent rows)" if self._cluster is None else DELTA_METHOD
 
     @property
+    def n_clusters(self) -> int | None:
+        """With ``cluster=``: the number of clusters; None without (the rows taken as independent)."""
+        return None if self._cluster is None else self._cluster.n_clusters
+
+    @property
     def icc(self) -> float:
         """With ``cluster=``: the ANOVA ICC of the difference of the two classifiers' correctness
         (−1, 0 or 1 per row) within clusters; NaN without."""

@@ -62,6 +62,10 @@ def compare_paired_cells(
 ) -> PairedComparison:
     """:func:`compare_paired` from the 2 × 4 cell counts (or a :class:`PairedCounts`).
 
+    The rows are assumed independent (one draw each): with several rows per patient, passage or speaker
+    the intervals are too narrow (for clustered rows see ``cluster=`` of :func:`~confusionlab.evaluate`,
+    :func:`~confusionlab.compare_paired` and :func:`~confusionlab.roc_curve`).
+
     ``cells[0]`` are the true positives, ``cells[1]`` the true negatives; the columns
     are (both predict positive, only A, only B, neither). Every other argument is as in
     :func:`compare_paired`.
@@ -225,6 +229,9 @@ def compare_paired(
     cluster: Any = None,
 ) -> PairedComparison:
     """Is classifier A better than B on the metric, given both were scored on the same test set?
+
+    Without ``cluster=`` the rows are assumed independent (one draw each): with several rows per patient,
+    passage or speaker, pass ``cluster=`` or the intervals are too narrow.
 
     Parameters
     ----------

@@ -33,8 +33,10 @@ def difference_figure(result: PairedComparison, ax: Any = None) -> Any:
         values, probs = index * h, np.bincount(inverse.reshape(-1), weights=probs)
     colours = np.where(values > 0, PAIR_COLOURS["A"], np.where(values < 0, PAIR_COLOURS["B"], NEUTRAL))
     if values.size:
-        lo, hi = np.clip(d.interval(0.95), values.min(), values.max())  # an infinite end: to the drawn range
-        ax.axvspan(lo, hi, color=THEME["grid"], alpha=0.6, lw=0, label="95 % interval")
+        clustered = result.n_clusters is not None  # cluster=: the verdict's interval is the cluster-robust one
+        lo, hi = result.interval(0.95) if clustered else np.clip(d.interval(0.95), values.min(), values.max())
+        shaded = f"95 % interval (clustered, {result.n_clusters} clusters)" if clustered else "95 % interval"
+        ax.axvspan(lo, hi, color=THEME["grid"], alpha=0.6, lw=0, label=shaded)
         ax.vlines(values, 0, probs, colors=colours.tolist(), lw=1.5)
         ax.axvline(0, color=NEUTRAL, lw=0.8)
         ax.axvline(result.value, color=NEUTRAL, lw=1, ls="--", label=f"observed {result.value:.3g}")
@@ -42,6 +44,9 @@ def difference_figure(result: PairedComparison, ax: Any = None) -> Any:
             ax.plot([], [], color=PAIR_COLOURS[side], lw=1.5, label=f"{side} better")
         shown = np.clip(d.interval(1 - 1e-6), values.min(), values.max())  # all but a millionth of the mass
         lo, hi = min(shown[0], 0.0, result.value), max(shown[1], 0.0, result.value)
+        if clustered:  # the clustered interval, wider than the sticks, shown whole
+            interval = result.interval(0.95)
+            lo, hi = min(lo, interval[0]), max(hi, interval[1])
         pad = 0.04 * (hi - lo) or 0.05
         ax.set_xlim(lo - pad, hi + pad)
         ax.legend(fontsize="small", frameon=False)

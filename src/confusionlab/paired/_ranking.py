@@ -171,6 +171,9 @@ class Ranking(ClusteredRanking, Result):
     def interval(self, confidence: float = 0.95) -> dict[str, tuple[float, float]]:
         """Classifier → the ``confidence`` interval of its P(best) (keyed like :attr:`value`).
 
+        The rows are assumed independent here (with ``cluster=``, :meth:`metric_intervals` gives the
+        clustered intervals).
+
         P(best) is a probability under the model, not an estimate from the test set: its
         only uncertainty is the Monte Carlo error (k > 2), p ± z·se clipped to [0, 1]
         with z the normal quantile. When exact (k = 2) each interval is the point (p, p).
@@ -281,6 +284,9 @@ def rank_models(
     cluster: Any = None,
 ) -> Ranking:
     """Rank k ≥ 2 classifiers scored on the same test set.
+
+    Without ``cluster=`` the rows are assumed independent (one draw each): with several rows per patient,
+    passage or speaker, pass ``cluster=`` or the intervals are too narrow.
 
     Parameters
     ----------

@@ -203,6 +203,8 @@ class PairedComparison(ClusteredComparison, Result):
         (``target="true_value"``) or on a new test set (``"next_test_set"``), as :attr:`target` says.
         With ``cluster=``: the cluster-robust delta-method interval of the true difference.
 
+        Without ``cluster=`` the rows are assumed independent (with it, the clustered interval).
+
         Where the exact :attr:`difference` is binned (too many pairs to visit), the ends are
         found from exact tail masses instead, to within 1e-12 of the support's values."""
         c = check_confidence(confidence)

@@ -62,6 +62,9 @@ class SizePlan(Result, abstract=True):
     def interval(self, confidence: float = _DEFAULT_CONFIDENCE) -> tuple[float, float]:
         """The central ``confidence`` interval of the metric's distribution at the planned size.
 
+        The planned rows are assumed independent (with ``icc=`` and ``cluster_size=`` the plan's
+        ``N_clustered`` carries the design effect).
+
         Parameters
         ----------
         confidence : float, default 0.95

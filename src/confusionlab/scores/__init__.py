@@ -95,14 +95,20 @@ def roc_curve(
         (``scores/_data.py``; the same numbers; with ``groups`` a :class:`GroupedCurves`). More than
         10⁶ distinct scores need ``score_bins`` (quantile bins computed by the engine;
         ``.max_auc_error`` the largest possible difference from the unbinned AUC).
-    cluster : array-like, optional
-        A cluster id per example (the lesions of one patient, the sentences of one speaker):
-        without it the examples are assumed independent, and with clustered examples DeLong's
-        interval is too narrow. With it, ``.interval()`` uses Obuchowski's (1997) clustered
-        variance of the AUC (placements summed by cluster, on the logit scale;
+    cluster : array-like or column name, optional
+        A cluster id per example (the lesions of one patient, the sentences of one speaker).
+        **Without ``cluster=`` the examples are assumed independent**, and with clustered examples
+        DeLong's interval is too narrow. With it, ``.interval()`` uses Obuchowski's (1997)
+        clustered variance of the AUC (placements summed by cluster, on the logit scale;
         ``.interval_method`` says so), and ``.design_effect`` (Obuchowski's variance over
-        DeLong's) and ``.effective_size`` say what the clustering costs. One classifier, arrays
-        only (not with ``data=``, ``groups=`` or ``multi_class=``); at least two clusters.
+        DeLong's) and ``.effective_size`` say what the clustering costs; at least two clusters.
+        With ``data=`` a column name (the cluster one more key of the count table: the same
+        numbers as the arrays). With ``groups=`` each group's curve (and ``.overall``) carries
+        its clustered variance; the clusters must be nested in the groups (a cluster with rows
+        in two groups is refused, naming ``cluster``: the groups' simultaneous intervals and the
+        gap between groups assume independent groups), each group with at least two clusters.
+        Not with ``multi_class=``. Coverage of the 95 % clustered interval (simulation,
+        ``benchmarks/coverage_roc_cluster.py``; see :meth:`RocCurve.interval`'s Notes).
 
     Returns
     -------
@@ -132,18 +138,18 @@ def roc_curve(
     0.1
     """
     options = check_options(positive=positive, score_bins=score_bins, multi_class=multi_class)
-    if cluster is not None:
-        for given, name in ((data, "data"), (groups, "groups"), (multi_class, "multi_class")):
-            check_omitted(given, name, "cluster= is given (the clustered AUC of one classifier's score arrays)")
     if data is not None:  # data= with column names: the table counted by the data's own engine
-        return roc_from_counts(CURVE_DOOR(data, options, y_true=y_true, y_score=y_score, groups=groups), options)
+        table = CURVE_DOOR(data, options, y_true=y_true, y_score=y_score, groups=groups, cluster=cluster)
+        return roc_from_counts(table, options)
+    if cluster is not None:
+        check_omitted(multi_class, "multi_class", "cluster= is given (the clustered AUC of one classifier's scores)")
     options.refuse_bins()
     multi_class = check_multi_class(multi_class, np.ndim(y_score))
     if groups is not None:
         check_omitted(
             multi_class, "multi_class", "groups= is given (one score each; for classes call roc_curve per group)"
         )
-        return _grouped(y_true, y_score, positive, groups, "roc")
+        return _grouped(y_true, y_score, positive, groups, "roc", cluster)
     if multi_class is not None:
         check_omitted(positive, "positive", "multi_class scores every class")
         return multiclass_roc(y_true, y_score, multi_class)
@@ -163,6 +169,10 @@ def precision_recall_curve(
     score_bins: int | None = None,
 ) -> PrecisionRecallCurve | GroupedCurves:
     """The precision–recall curve of one classifier's scores and its average precision.
+
+    The rows are assumed independent (one draw each): with several rows per patient, passage or speaker
+    the intervals are too narrow (for clustered rows see ``cluster=`` of :func:`~confusionlab.evaluate`,
+    :func:`~confusionlab.compare_paired` and :func:`~confusionlab.roc_curve`).
 
     Parameters are those of :func:`roc_curve` (``groups=``: one curve per group, the largest AP
     gap; ``data`` and ``score_bins`` too).
@@ -194,7 +204,7 @@ def precision_recall_curve(
     return PrecisionRecallCurve(binary_scores(y_true, y_score, positive=positive))
 
 
-def _grouped(y_true: Any, y_score: Any, positive: Any, groups: Any, kind: str) -> GroupedCurves:
+def _grouped(y_true: Any, y_score: Any, positive: Any, groups: Any, kind: str, cluster: Any = None) -> GroupedCurves:
     is_pos, label = truth(y_true, positive)
     scores = check_scores(y_score, "y_score", is_pos.shape[0])
-    return grouped_curves(is_pos, scores, label, groups, kind)
+    return grouped_curves(is_pos, scores, label, groups, kind, cluster)

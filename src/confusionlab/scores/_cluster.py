@@ -29,7 +29,7 @@ from ..models.cluster import cluster_codes
 from ._checks import check_scores
 from ._input import truth
 
-__all__ = ["ClusteredAuc", "clustered_auc", "obuchowski"]
+__all__ = ["ClusteredAuc", "check_nested", "clustered_auc", "obuchowski", "summarise"]
 
 #: The label of the clustered AUC interval.
 OBUCHOWSKI = "Obuchowski (1997) clustered variance, logit scale"
@@ -124,17 +124,66 @@ def clustered_auc(y_true: Any, y_score: Any, positive: Any, cluster: Any, delong
     is_pos, _ = truth(y_true, positive)
     scores = check_scores(y_score, "y_score", is_pos.shape[0])
     names, codes = cluster_codes(cluster, is_pos.shape[0])
+    return summarise(is_pos, scores, codes, names, delong_variance)
+
+
+def summarise(
+    is_pos: np.ndarray,
+    scores: np.ndarray,
+    codes: np.ndarray,
+    names: list[Any],
+    delong_variance: float,
+    weights: np.ndarray | None = None,
+    where: str = "",
+) -> ClusteredAuc:
+    """The :class:`ClusteredAuc` of checked labels and scores whose clusters are ``names[codes]``
+    (only the clusters present count; ``weights``: rows of a count table; ``where`` names a group
+    in the refusal of a single cluster).
+
+    >>> is_pos = np.array([True, False, True, False])
+    >>> c = summarise(is_pos, np.array([0.9, 0.2, 0.4, 0.5]), np.array([0, 0, 2, 2]), ["a", "b", "c"], 0.05)
+    >>> c.n_clusters
+    2
+    """
+    rows = float(is_pos.shape[0] if weights is None else np.sum(weights))
     check_memory(48.0 * scores.shape[0], f"cluster= over {scores.shape[0]:,} scores", "score a sample of the clusters")
-    if len(names) < 2:
+    present, codes = np.unique(codes, return_inverse=True)
+    if present.size < 2:
         raise InvalidParameterError(
-            f"cluster holds a single cluster ({names[0]!r}); the clustered AUC variance needs at least two clusters"
+            f"cluster holds a single cluster ({names[int(present[0])]!r}){where}; the clustered AUC variance needs "
+            "at least two clusters"
         )
-    _, variance = obuchowski(is_pos, scores, codes, len(names))
-    size = float(is_pos.shape[0])
+    _, variance = obuchowski(is_pos, scores, codes.reshape(-1), int(present.size), weights)
     effect = variance / delong_variance if delong_variance > 0 else float("nan")
     return ClusteredAuc(
         variance=variance,
-        n_clusters=len(names),
+        n_clusters=int(present.size),
         design_effect=effect,
-        effective_size=size / effect if effect > 0 else float("nan"),
+        effective_size=rows / effect if effect > 0 else float("nan"),
     )
+
+
+def check_nested(c_codes: np.ndarray, c_names: list[Any], g_codes: np.ndarray, g_names: list[Any]) -> None:
+    """Refuse (naming ``cluster``) a cluster with rows in two groups: with ``groups=`` the clusters must
+    be nested in the groups, so that the groups' AUCs are independent (the groups' simultaneous
+    intervals and the gap between groups assume it).
+
+    >>> check_nested(np.array([0, 0, 1]), ["a", "b"], np.array([0, 0, 1]), ["F", "M"])
+    >>> check_nested(np.array([0, 0, 1]), ["a", "b"], np.array([0, 1, 1]), ["F", "M"])
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: cluster: cluster 'a' has rows in groups 'F' and 'M'; with groups= ...
+    """
+    first = np.full(len(c_names), -1, dtype=np.int64)
+    present, at = np.unique(c_codes, return_index=True)
+    first[present] = g_codes[at]  # each cluster's group of its first row
+    spanning = np.flatnonzero(first[c_codes] != g_codes)
+    if spanning.size:
+        row = int(spanning[0])
+        c = int(c_codes[row])
+        raise InvalidParameterError(
+            f"cluster: cluster {c_names[c]!r} has rows in groups {g_names[int(first[c])]!r} and "
+            f"{g_names[int(g_codes[row])]!r}; with groups= each cluster must lie in one group (clusters nested in "
+            "groups: the groups' AUCs are then independent, as the simultaneous intervals and the gap between "
+            "groups assume); for a group's own clustered AUC call roc_curve(..., cluster=) on that group's rows"
+        )

@@ -96,7 +96,11 @@ class AucComparison(Result):
     def interval(self, confidence: float = 0.95, target: str = "true_value") -> Any:
         """The difference's central interval ``d ± z·sd`` (DeLong's paired variance; doubled for
         ``target="next_test_set"``), clipped to the range [-1, 1] of a difference of AUCs; a mapping
-        over every pair with more than two classifiers."""
+        over every pair with more than two classifiers.
+
+        The rows are assumed independent (one draw each): with several rows per patient, passage or
+        speaker this interval is too narrow.
+        """
         confidence = check_confidence(confidence)
         target = check_choice(target, "target", TARGETS)
         z = float(norm.ppf(0.5 + confidence / 2))
@@ -187,6 +191,10 @@ def compare_auc(
     groups: Any = None,
 ) -> AucComparison | GroupedAucComparison:
     """Compare the AUCs of classifiers scored on the same examples (DeLong's paired test).
+
+    The rows are assumed independent (one draw each): with several rows per patient, passage or speaker
+    the intervals are too narrow (for clustered rows see ``cluster=`` of :func:`~confusionlab.evaluate`,
+    :func:`~confusionlab.compare_paired` and :func:`~confusionlab.roc_curve`).
 
     Parameters
     ----------

@@ -113,8 +113,9 @@ def _count(frame: Any, columns: dict[str, str], plans: dict[str, Any]) -> Any:
         advice = "pass fewer score_bins" if plans else "pass score_bins=10_000 (quantile bins computed by the engine)"
         raise InvalidParameterError(
             f"the count table of columns {', '.join(map(repr, dict.fromkeys(columns.values())))} has more than "
-            f"{MAX_SCORE_CELLS:,} cells (distinct combinations of label, scores and group), more than is brought "
-            f"from the cluster (MAX_SCORE_CELLS); {advice}, round the scores, or compare fewer classifiers at once"
+            f"{MAX_SCORE_CELLS:,} cells (distinct combinations of label, scores, group and cluster), more than is "
+            f"brought from the cluster (MAX_SCORE_CELLS); {advice}, round the scores, or compare fewer classifiers "
+            "at once"
         ) from None
 
 
@@ -142,7 +143,7 @@ def _lopsided(table: Any, plans: dict[str, Any], bins: int) -> bool:
 
 
 def _score_arguments(columns: dict[str, str]) -> list[str]:
-    return [arg for arg in columns if arg not in ("y_true", "groups")]
+    return [arg for arg in columns if arg not in ("y_true", "groups", "cluster")]
 
 
 def count_scores(data: Any, columns: dict[str, str], limits: dict[str, int], options: Options) -> Table:
@@ -183,10 +184,12 @@ def count_scores(data: Any, columns: dict[str, str], limits: dict[str, int], opt
     return replace(table, bins=plans)
 
 
-def _curve_columns(options: Options, *, y_true: Any, y_score: Any, groups: Any = None) -> dict[str, Any]:
+def _curve_columns(
+    options: Options, *, y_true: Any, y_score: Any, groups: Any = None, cluster: Any = None
+) -> dict[str, Any]:
     if options.multi_class is not None:
         raise InvalidParameterError("multi_class cannot come with data= yet; pass the score matrix as an array")
-    return {"y_true": y_true, "y_score": y_score, "groups": groups}
+    return {"y_true": y_true, "y_score": y_score, "groups": groups, "cluster": cluster}
 
 
 def _auc_columns(options: Options, *, y_true: Any, score_a: Any, score_b: Any = None, groups: Any = None) -> dict:
@@ -202,8 +205,9 @@ def _auc_columns(options: Options, *, y_true: Any, score_a: Any, score_b: Any = 
 
 
 _LIMITS = {"y_true": MAX_LABELS, "groups": MAX_GROUPS}
-#: The curves' ``data=`` door: (true label, score, group), the scores binned if asked.
-CURVE_DOOR = Door(limits=_LIMITS, optional=("groups",), columns=_curve_columns, count=count_scores)
+#: The curves' ``data=`` door: (true label, score, group, cluster), the scores binned if asked; the
+#: cluster (ROC only) is one more key of the table, the cells of a cluster are its examples' tie blocks.
+CURVE_DOOR = Door(limits=_LIMITS, optional=("groups", "cluster"), columns=_curve_columns, count=count_scores)
 #: compare_auc's ``data=`` door: (true label, score A, score B or more, group).
 AUC_DOOR = Door(limits=_LIMITS, optional=("groups",), columns=_auc_columns, count=count_scores)
 
@@ -273,24 +277,39 @@ def _annotate(result: Any, s: CountedScores, edges: np.ndarray | None, bins: int
 
 
 def _curves(table: Table, options: Options, cls: Any, kind: str) -> Any:
-    """The curve ``cls`` of a counted (true label, score, group) table; with groups a ``GroupedCurves``."""
+    """The curve ``cls`` of a counted (true label, score, group, cluster) table; with groups a
+    ``GroupedCurves``; with a cluster column each curve carries Obuchowski's variance from the cells
+    (the clusters nested in the groups, as the array path asks)."""
+    from ..models.cluster import cluster_codes
+    from ._cluster import check_nested, summarise
     from ._groups import GroupedCurves, group_names
 
     is_pos, values, g, label, edges = _cells(table, options)
     v, n = values["y_score"], table.n
     edge = edges.get("y_score")
+    clusters = None
+    if "cluster" in table.values:
+        clusters = cluster_codes(label_array(table.values["cluster"]), v.shape[0])
 
-    def one(mask: np.ndarray) -> Any:
+    def one(mask: np.ndarray, where: str = "") -> Any:
         s = CountedScores(*_blocks(v[mask], is_pos[mask], n[mask]), label)
         if s.p == 0 or s.n == 0:
             raise InvalidParameterError("y_true must hold positive and negative examples (in every group)")
-        return _annotate(cls(s), s, edge, options.score_bins)
+        curve = _annotate(cls(s), s, edge, options.score_bins)
+        if clusters is not None:
+            names, codes = clusters
+            curve._cluster = summarise(is_pos[mask], v[mask], codes[mask], names, curve.variance, n[mask], where)
+        return curve
 
+    everything = np.ones(v.shape, dtype=bool)
     if g is None:
-        return one(np.ones(v.shape, dtype=bool))
-    names, _ = group_names(g, "one curve")  # two or more groups, as the array path asks
-    members = {name.item() if isinstance(name, np.generic) else name: one(g == name) for name in names}
-    return GroupedCurves(members, kind, overall=one(np.ones(v.shape, dtype=bool)))
+        return one(everything)
+    names, codes = group_names(g, "one curve")  # two or more groups, as the array path asks
+    if clusters is not None:
+        check_nested(clusters[1], clusters[0], codes, names)
+    keys = [name.item() if isinstance(name, np.generic) else name for name in names]
+    members = {key: one(codes == k, f" in group {key!r}") for k, key in enumerate(keys)}
+    return GroupedCurves(members, kind, overall=one(everything))
 
 
 def roc_from_counts(table: Table, options: Options) -> Any:

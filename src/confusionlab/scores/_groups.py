@@ -33,7 +33,9 @@ from .._result import new_figure
 from .._text import as_written
 from .._validation import InvalidParameterError, as_labels, check_choice, check_confidence, check_same_length
 from ..labels import code_groups
+from ..models.cluster import cluster_codes
 from ..palette import CONTOUR_COLOURS, NEUTRAL
+from ._cluster import check_nested, summarise
 from ._compare import AucComparison
 from ._input import Scores, split_scores
 from ._results import TARGETS, PrecisionRecallCurve, RocCurve
@@ -131,7 +133,11 @@ class GroupedCurves(GroupedResult):
         return out
 
     def interval(self, confidence: float = 0.95, target: str = "true_value") -> tuple[float, float]:
-        """The largest gap's conservative interval (see the module docstring), inside [0, 1]."""
+        """The largest gap's conservative interval (see the module docstring), inside [0, 1].
+
+        Without ``cluster=`` the rows are assumed independent (with it, each group's clustered
+        variance, the clusters nested in the groups).
+        """
         ends = np.array(list(self.gap_intervals(confidence, target).values()))
         # the ordered pair (b, a) has the interval (−upper, −lower)
         lower = max(float(ends[:, 0].max()), float((-ends[:, 1]).max()))
@@ -172,6 +178,9 @@ class GroupedCurves(GroupedResult):
         lo, hi = self.interval(confidence)
         ends = self.intervals(confidence)
         per = "; ".join(f"{k}: {c.value:.3f} [{ends[k][0]:.3f}, {ends[k][1]:.3f}]" for k, c in self.members.items())
+        clustered = getattr(self.overall, "_cluster", None)
+        if clustered is not None:
+            per += f" ({clustered.method}; the clusters nested in the groups)"
         return (
             f"The largest {name} gap between {len(self)} groups is {self.value:.3f} ({best} − {worst}); the true "
             f"largest gap lies in [{lo:.3f}, {hi:.3f}] with {confidence:.0%} confidence (conservative, over every "
@@ -199,17 +208,36 @@ class GroupedCurves(GroupedResult):
         return fig
 
 
-def grouped_curves(is_pos: np.ndarray, scores: np.ndarray, label: Any, groups: Any, kind: str) -> GroupedCurves:
-    """Split checked labels and scores by ``groups`` (labels of any type, one per example)."""
+def grouped_curves(
+    is_pos: np.ndarray, scores: np.ndarray, label: Any, groups: Any, kind: str, cluster: Any = None
+) -> GroupedCurves:
+    """Split checked labels and scores by ``groups`` (labels of any type, one per example); with
+    ``cluster`` (ROC only) each group's curve and the pooled one carry Obuchowski's clustered
+    variance, the clusters nested in the groups (a cluster in two groups refused by name)."""
     names, codes = _group_codes(is_pos, groups, "curves per group", "one curve")
+    clusters = None
+    if cluster is not None:
+        c_names, c_codes = cluster_codes(cluster, is_pos.shape[0])
+        check_nested(c_codes, c_names, codes, names)
+        clusters = (c_names, c_codes)
     cls = RocCurve if kind == "roc" else PrecisionRecallCurve
     members: dict[Any, RocCurve | PrecisionRecallCurve] = {}
     for k, name in enumerate(names):
         rows = codes == k
         _check_both_classes(name, is_pos[rows])
         s: Scores = split_scores(is_pos[rows], scores[rows], label)
-        members[name] = cls(s)
-    return GroupedCurves(members, kind, overall=cls(split_scores(is_pos, scores, label)))
+        members[name] = _clustered(cls(s), is_pos, scores, clusters, rows, f" in group {name!r}")
+    everything = np.ones(is_pos.shape[0], dtype=bool)
+    overall = _clustered(cls(split_scores(is_pos, scores, label)), is_pos, scores, clusters, everything, "")
+    return GroupedCurves(members, kind, overall=overall)
+
+
+def _clustered(curve: Any, is_pos: np.ndarray, scores: np.ndarray, clusters: Any, rows: np.ndarray, where: str) -> Any:
+    """``curve`` with Obuchowski's variance of its ``rows`` set when ``clusters`` (names, codes) are given."""
+    if clusters is not None:
+        names, codes = clusters
+        curve._cluster = summarise(is_pos[rows], scores[rows], codes[rows], names, curve.variance, where=where)
+    return curve
 
 
 # ---- compare_auc(groups=): the comparison of classifiers in each group ---------------------------

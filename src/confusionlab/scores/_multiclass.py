@@ -111,7 +111,11 @@ class MulticlassRocCurve(Result):
         random_state: Any = 0,
     ) -> tuple[float, float]:
         """The central interval of :attr:`value`: DeLong's structural components on the logit scale
-        (``"ovr"``) or the class-stratified percentile bootstrap (``"hand-till"``)."""
+        (``"ovr"``) or the class-stratified percentile bootstrap (``"hand-till"``).
+
+        The rows are assumed independent (one draw each): with several rows per patient, passage or
+        speaker this interval is too narrow.
+        """
         confidence = check_confidence(confidence)
         target = check_choice(target, "target", TARGETS)
         if self.multi_class == "ovr":

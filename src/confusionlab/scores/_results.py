@@ -144,6 +144,8 @@ class RocCurve(_ScoreCurve):
     ) -> tuple[float, float]:
         """The AUC's central interval.
 
+        Without ``cluster=`` the rows are assumed independent (with it, the clustered interval).
+
         Parameters
         ----------
         confidence : float, default 0.95
@@ -187,6 +189,15 @@ class RocCurve(_ScoreCurve):
         scores; with scores far from binormal and a small class it can still fall short (see
         RESULTS.md), and with both classes ≥ 100 DeLong-logit is used, which under-covers at AUC
         0.99 (≈ 0.92–0.93 at 200 + 200).
+
+        **Without** ``cluster=`` every method assumes independent examples. With clustered
+        examples (``benchmarks/coverage_roc_cluster.py``: 10, 50 or 200 clusters of 2–18 rows,
+        a random effect on the scores and the prevalence of ICC 0, 0.3 or 0.7, true AUC 0.75;
+        2,000 test sets a cell) the naive intervals (DeLong, Hanley & McNeil, the default) cover
+        84–89 % at ICC 0.3 and 56–62 % at ICC 0.7, at any number of clusters. Obuchowski's
+        clustered interval (``cluster=``) covers 94–95 % from 50 clusters on at every ICC; it
+        falls short with 10 clusters: 92 % at ICC 0, 88–92 % at 0.3, 85–88 % at 0.7 (ten cluster
+        sums estimate the variance poorly, and the quantile is the normal one).
         """
         confidence = check_confidence(confidence)
         method = check_choice(method, "method", ("auto", "delong", "logit", "score", "bootstrap", "obuchowski"))
@@ -224,6 +235,11 @@ class RocCurve(_ScoreCurve):
         return "DeLong, logit scale"
 
     @property
+    def n_clusters(self) -> int | None:
+        """With ``cluster=``: the number of clusters; None without (the examples taken as independent)."""
+        return None if self._cluster is None else self._cluster.n_clusters
+
+    @property
     def design_effect(self) -> float:
         """With ``cluster=``: Obuchowski's variance over DeLong's, the inflation clustering brings (1 without)."""
         return 1.0 if self._cluster is None else self._cluster.design_effect
@@ -245,7 +261,9 @@ class RocCurve(_ScoreCurve):
     def _interval_variance(self) -> float:
         """The AUC's variance the default interval is built from (for the groups' gap): DeLong's
         (boundary rule), or for a small class or separated classes the larger of it and the
-        binormal variance at Â."""
+        binormal variance at Â; with ``cluster=`` Obuchowski's (boundary rule)."""
+        if self._cluster is not None:
+            return _delong.delong_variance(self.value, self._cluster.variance, self.p, self.n)[1]
         if self._method() == "score":
             at = self.value
             if at <= 0.0 or at >= 1.0:  # V_BN is 0 there: half a pair from the boundary, as the logit rule
@@ -392,7 +410,11 @@ class PrecisionRecallCurve(_ScoreCurve):
     ) -> tuple[float, float]:
         """The average precision's central interval: Boyd, Eng & Page's logit interval (``"logit"``)
         or the stratified percentile bootstrap (``"bootstrap"``); ``target="next_test_set"`` doubles
-        the variance (the bootstrap's deviations scaled by √2)."""
+        the variance (the bootstrap's deviations scaled by √2).
+
+        The rows are assumed independent (one draw each): with several rows per patient, passage or
+        speaker this interval is too narrow.
+        """
         confidence = check_confidence(confidence)
         method = check_choice(method, "method", ("logit", "bootstrap"))
         target = check_choice(target, "target", TARGETS)

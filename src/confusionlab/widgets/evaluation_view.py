@@ -26,6 +26,7 @@ from ..confusion import ConfusionMatrix
 from ..evaluation import Evaluation, metric_label, metric_name
 from ..metrics import METRICS
 from ..models import SLICE_MODELS
+from ..models.cluster import ClusterInterval
 from ._common import MAX_SIDE, Buffer, BundledWidget, Confidence, Integer, InvalidTraitError
 from .metric_pmf import _aggregate, _domain, _json_safe
 from .roc_slice import RocSlice
@@ -248,16 +249,22 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
             run_means = ev.refit_means(metric, name) if ev.n_refits else []
             means.append(np.asarray(run_means, dtype=np.float64))
             refit_offsets.append(refit_offsets[-1] + len(run_means))
-            lo, hi = d.interval(self.confidence)
+            interval = ev.interval_of(metric, self.confidence, group=name)  # the result's own: clustered or not
+            spread = ev.decompose(metric, name)
+            clustered = {}
+            if isinstance(interval, ClusterInterval):  # cluster=: its standard error, not the independent rows'
+                spread = {**spread, "test_set_sd": interval.std_error, "total_sd": interval.std_error}
+                clustered = {"n_clusters": interval.n_clusters, "interval_method": interval.method}
             panels.append(
                 _json_safe(
                     {
                         "group": str(name),
                         "value": ev.value_of(metric, name),
                         "mean": d.mean(),
-                        "interval": [lo, hi],
+                        "interval": [interval[0], interval[1]],
                         "confidence": self.confidence,
-                        **ev.decompose(metric, name),
+                        **spread,
+                        **clustered,
                         **ev.sizes(name),
                         "too_small": ev.too_small(metric, name),
                         "mc_error": ev.mc_error(metric, name),
@@ -276,10 +283,12 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
                 unstable.append({"index": int(i), "stability": float(s[i]) if math.isfinite(s[i]) else None,
                                  "group": group})  # fmt: skip
         lo, hi = _domain(dists.values())
+        ends = [e for p in panels for e in p["interval"] if e is not None and math.isfinite(e)]
+        lo, hi = min([lo, *ends]), max([hi, *ends])  # a clustered interval, wider than the sticks, shown whole
         if not hi > lo:
             lo, hi = lo - 0.05, hi + 0.05
         self._metric_label = metric_label(metric)
-        self._question = ev.question(metric)
+        self._question = ev.question(metric) + _clustered_note(ev, panels)
         self._target = ev.target
         self._n_refits = ev.n_refits
         self._domain = [float(lo), float(hi)]
@@ -295,6 +304,17 @@ class EvaluationView(BundledWidget, bundle="evaluation"):
             + " in the linked ROC slice."
         )
         self._panels = panels
+
+
+def _clustered_note(ev: Evaluation, panels: list[dict[str, Any]]) -> str:
+    """With ``cluster=``: a sentence saying that the rows are clustered and which interval is shaded."""
+    if not panels or "n_clusters" not in panels[-1]:
+        return ""
+    return (
+        f" The rows are clustered ({panels[-1]['n_clusters']:,} clusters, design effect {ev.design_effect:.3g}): "
+        f"the shaded interval and the sd are the {ev.interval_method}; the sticks are the distribution of "
+        "independent rows."
+    )
 
 
 def _slice_counts(cm: ConfusionMatrix) -> dict[str, int]:

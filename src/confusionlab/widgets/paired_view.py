@@ -199,12 +199,14 @@ class PairedView(BundledWidget, bundle="paired"):
             "future_p": p,
             "future_n": n,
             "model": r.model,
+            "interval_method": r.interval_method,
+            "n_clusters": r.n_clusters,
             **facts["decision"],
         }
         # Everything computed: now the state changes (one message, see the base).
         self._facts = facts
         self._metric_label = METRICS[r.metric].label
-        self._question = _question(r, self.name_a, self.name_b, self._metric_label)
+        self._question = _question(r, self.name_a, self.name_b, self._metric_label) + _clustered_note(r)
         self._edges = edges
         self._joint = mass
         self._diff_values = values
@@ -225,6 +227,17 @@ def _question(r: PairedComparison, name_a: str, name_b: str, label: str) -> str:
         f"If a new test set of {p + n:,} examples ({p:,} positives, {n:,} negatives) were drawn and both "
         f"{name_a} and {name_b} scored on it, how would {name_a}'s {label} compare with {name_b}'s? "
         f"({r.model} model: the two are scored on the same examples){err}"
+    )
+
+
+def _clustered_note(r: PairedComparison) -> str:
+    """With ``cluster=``: a sentence saying that the rows are clustered and which interval the verdict uses."""
+    if r.n_clusters is None:
+        return ""
+    return (
+        f" The rows are clustered ({r.n_clusters:,} clusters, design effect {r.design_effect:.3g}): the verdict "
+        f"and its interval are the {r.interval_method}, of the true difference; the heat map, the difference's "
+        "sticks and the probabilities take the rows as independent."
     )
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import traitlets
 
-from .._validation import InvalidParameterError, check_finite_real, check_half_width, check_rate
+from .._validation import InvalidParameterError, check_finite_real, check_half_width, check_rate, check_real
 from .._views import register_view
 from ..distribution import TARGETS
 from ..metrics import get_metric
@@ -44,7 +44,8 @@ CURVE_POINTS = 1500
 VIEW_MAX_SIZE = 200_000
 #: The traits a plan depends on: a change of any of them re-plans.
 _PLAN_TRAITS = (
-    "metric prevalence tpr tnr mode value half_width confidence model prior tolerance max_size target".split()
+    "metric prevalence tpr tnr mode value half_width confidence model prior tolerance max_size target icc "
+    "cluster_size".split()
 )
 #: Most half-widths the view keeps between re-plans (two floats each).
 CACHE_ENTRIES = 50_000
@@ -66,6 +67,11 @@ class _Checked(traitlets.Float):
 
 def _prior(value: Any, name: str) -> float | None:
     return None if value is None else resolve_prior(value)
+
+
+def _optional_real(value: Any, name: str) -> float | None:
+    """None, or a real number (its range is :func:`~confusionlab.plan_test_size`'s to check)."""
+    return None if value is None else check_real(value, name, "a number")
 
 
 class PlannerView(BundledWidget, bundle="planner"):
@@ -99,6 +105,12 @@ class PlannerView(BundledWidget, bundle="planner"):
         Tail mass each marginal may drop (default 1e-12).
     max_size : int
         Largest N searched (at most 200,000 in the view).
+    icc, cluster_size : float, optional
+        For clustered rows (both or neither, as :func:`~confusionlab.plan_test_size`; set both at
+        once with ``update(icc=, cluster_size=)``): the plan for independent rows ``N`` is shown
+        with the clustered plan beside it, ``N_clustered`` rows in ``n_clusters`` clusters (the
+        design effect in ``plan()``, said under the plot). Without them the rows are taken as
+        independent.
     width : int
         Canvas width in CSS pixels.
 
@@ -146,6 +158,10 @@ class PlannerView(BundledWidget, bundle="planner"):
     ).tag(sync=True)
     tolerance = Tolerance(help="tail mass each marginal may drop").tag(sync=True)
     max_size = traitlets.Int(VIEW_MAX_SIZE, min=2, max=VIEW_MAX_SIZE).tag(sync=True)
+    icc = _Checked(None, _optional_real, allow_none=True, help="intraclass correlation of clustered rows").tag(
+        sync=True
+    )
+    cluster_size = _Checked(None, _optional_real, allow_none=True, help="mean rows per cluster").tag(sync=True)
     width = traitlets.Int(560, min=240, max=2000).tag(sync=True)
     generation = traitlets.Int(0, help="number of plans shown so far (data-generation)").tag(sync=True)
     #: Seconds the last re-plan took in the kernel (the browser benchmark reads it).
@@ -188,6 +204,8 @@ class PlannerView(BundledWidget, bundle="planner"):
             "target": plan.target,
             "prior": plan.prior,
             "tolerance": plan.tolerance,
+            "icc": plan.icc,
+            "cluster_size": plan.cluster_size,
         }
         return cls(**{**settings, **kwargs})
 
@@ -231,6 +249,8 @@ class PlannerView(BundledWidget, bundle="planner"):
                 tolerance=self.tolerance,
                 max_size=self.max_size,
                 target=self.target,
+                icc=self.icc,
+                cluster_size=self.cluster_size,
                 _cache=cache,
             )
             N, h, curve, reached, stable = plan.N, plan.half_width, plan.curve, True, plan.N_stable
@@ -241,14 +261,20 @@ class PlannerView(BundledWidget, bundle="planner"):
                 if plan.N_stable is not None
                 else f"interval for {question}"
             )
+            clustered = _clustered_plan(plan)
             if plan.method == "normal":  # the exact search would take minutes: the labelled approximation
                 message += (
                     f" (normal approximation, half-widths within about {100 * plan.approximation_error:.2g} %: "
                     "the exact search would take minutes here; plan_test_size(..., method='exact') gives it)"
                 )
+            if clustered:
+                message += (
+                    f"; for clustered rows (ICC {plan.icc:g}, clusters of {plan.cluster_size:g} rows, design effect "
+                    f"{plan.design_effect:.3g}) plan {plan.N_clustered:,} rows in {plan.n_clusters:,} clusters"
+                )
         except TargetUnreachableError as error:
             N, h, curve, reached, stable = error.best_N, error.best_half_width, error.curve, False, None
-            method = "exact"
+            method, clustered = "exact", {}
             message = str(error)
         except InvalidParameterError as error:  # e.g. the binomial plug-in asked for the true value
             raise InvalidTraitError(str(error)) from None
@@ -292,9 +318,23 @@ class PlannerView(BundledWidget, bundle="planner"):
             "evaluated": len(curve),
             "range": [int(lo), int(hi)],
             "method": method,
+            **clustered,
         }
         self.generation += 1
         self.last_seconds = time.perf_counter() - start
+
+
+def _clustered_plan(plan: TestSizePlan) -> dict[str, Any]:
+    """With clustered rows: the plan's design effect, clustered rows and clusters (``_plan``'s keys)."""
+    if plan.N_clustered is None:
+        return {}
+    return {
+        "icc": plan.icc,
+        "cluster_size": plan.cluster_size,
+        "design_effect": plan.design_effect,
+        "N_clustered": plan.N_clustered,
+        "n_clusters": plan.n_clusters,
+    }
 
 
 register_view(TestSizePlan, PlannerView.from_plan)

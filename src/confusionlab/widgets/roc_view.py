@@ -279,9 +279,11 @@ class _CurveView(BundledWidget, bundle="roc"):
         band = curve.band(confidence)
         lo, hi = curve.interval(confidence)
         self._band_x, self._band_lower, self._band_upper = self._band_grid(band), band.lower, band.upper
+        clustered = getattr(curve, "n_clusters", None) is not None  # roc_curve(..., cluster=): Obuchowski's interval
         self._summary = {
             **self._WORDS,
             **({"method": curve.interval_method} if self.kind == "roc" else {}),
+            **({"band": f"{self._WORDS['band']} (rows taken as independent)"} if clustered else {}),
             "value": curve.value,
             "interval": [lo, hi],
             "confidence": confidence,
@@ -309,7 +311,9 @@ class RocView(_CurveView):
         The operating point: 0 calls nobody positive, ``k`` positive when the score is ≥ the
         k-th largest distinct score. Default: the point of largest TPR − FPR (Youden's J).
     confidence : float, default 0.95
-        Level of Campbell's simultaneous band and of the AUC's DeLong interval.
+        Level of Campbell's simultaneous band and of the AUC's interval (its default: DeLong's, or
+        with ``roc_curve(..., cluster=)`` Obuchowski's clustered one, named in the summary line; the
+        band then still takes the rows as independent, and says so).
     size : int
         Side of the plot in CSS pixels.
 

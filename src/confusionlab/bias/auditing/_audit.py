@@ -50,6 +50,10 @@ def audit(
 ) -> Audit:
     r"""Audit every group of every facet for bias beyond ``margin``, with simultaneous intervals.
 
+    The rows are assumed independent (one draw each): with several rows per patient, passage or speaker
+    the intervals are too narrow (for clustered rows see ``cluster=`` of :func:`~confusionlab.evaluate`,
+    :func:`~confusionlab.compare_paired` and :func:`~confusionlab.roc_curve`).
+
     Parameters
     ----------
     data : DataFrame-like

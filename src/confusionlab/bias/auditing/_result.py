@@ -219,6 +219,9 @@ class Audit(FrameRows, Result):
     def interval(self, confidence: float = 0.95) -> dict[tuple[str, str, str], tuple[float, float]]:
         """``(facet, group, metric)`` → the row's interval, the intervals holding together at ``confidence``.
 
+        The rows are assumed independent (one draw each): with several rows per patient, passage or
+        speaker this interval is too narrow.
+
         At the audit's own confidence these are its ``lower``/``upper`` columns; at
         another one each row's posterior is computed again and its central interval
         taken at the Bonferroni level for that joint coverage (``confidence`` itself
