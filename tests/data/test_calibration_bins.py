@@ -135,3 +135,11 @@ def test_hostile_column_names_and_a_nullable_missing_value():
     nullable.loc[3, "a.b`c"] = pd.NA
     with pytest.raises(cl.InvalidParameterError, match=r"^y_prob: column 'a.b`c' has 1 missing value"):
         cl.calibration("$x^$", "a.b`c", data=nullable, bins=3)
+
+
+@pytest.mark.parametrize("engine", ["dask", "spark"])
+def test_a_cluster_table_beyond_its_cell_bound_is_refused_on_the_cluster(engine, request, monkeypatch):
+    """Labels × bins × groups beyond the cell bound (lowered to 5) stop before the table travels."""
+    monkeypatch.setattr(DATA, "MAX_CELLS", 5)
+    with pytest.raises(cl.InvalidParameterError, match=r"^y_prob: the table of \(label, bin, group\).*fewer bins"):
+        cl.calibration("y", "q", data=in_engine(DF, engine, request), bins=4, strategy="uniform")
