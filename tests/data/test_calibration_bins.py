@@ -143,3 +143,22 @@ def test_a_cluster_table_beyond_its_cell_bound_is_refused_on_the_cluster(engine,
     monkeypatch.setattr(DATA, "MAX_CELLS", 5)
     with pytest.raises(cl.InvalidParameterError, match=r"^y_prob: the table of \(label, bin, group\).*fewer bins"):
         cl.calibration("y", "q", data=in_engine(DF, engine, request), bins=4, strategy="uniform")
+
+
+@pytest.mark.slow
+def test_spark_beyond_the_real_limit_answers(spark, monkeypatch):
+    """10⁶ + 1,000 distinct forecasts in Spark (the real limit, not lowered): binned by Spark, the
+    diagram and the Brier score equal the array path's on the same rows with the same edges."""
+    from pyspark.sql import functions as F
+
+    from confusionlab._tables import MAX_DISTINCT_SCORES
+
+    monkeypatch.setattr(DATA, "MAX_DISTINCT_SCORES", MAX_DISTINCT_SCORES)  # undo the lowered limit
+    rows = 1_001_000
+    df = spark.range(rows).select(F.rand(7).alias("q")).select("q", (F.rand(8) < F.col("q")).cast("int").alias("y"))
+    got = cl.calibration("y", "q", data=df, n_resamples=100, n_draws=100)
+    arrow = df.toArrow()
+    q, y = arrow.column("q").to_numpy(), arrow.column("y").to_numpy()
+    assert np.unique(q).size > 10**6 and got.n_forecasts == rows
+    assert "approximate (from a sample" in got.approximation
+    assert_same_bins(got, reference(y, q, got.edges))
