@@ -60,3 +60,20 @@ def test_a_refused_value_changes_nothing(cal):
 def test_only_a_calibration_is_accepted():
     with pytest.raises(cl.InvalidParameterError, match="calibration must be a Calibration"):
         cl.CalibrationView([0.1, 0.2])
+
+
+def test_the_view_of_engine_binned_forecasts_says_what_is_approximate(cal, monkeypatch):
+    """``data=`` beyond the distinct-forecast limit (lowered to 50): the view draws the binomial band
+    and the spread histogram, and its notes say they are approximate."""
+    import importlib
+
+    import pandas as pd
+
+    monkeypatch.setattr(importlib.import_module("confusionlab.calibration._data"), "MAX_DISTINCT_SCORES", 50)
+    _, q, y = cal
+    c = cl.calibration("y", "q", data=pd.DataFrame({"y": y, "q": q}), n_resamples=300, n_draws=2000)
+    view = c.view()
+    np.testing.assert_array_equal(buffer_array(view, "_lower"), c.band(0.95).lower)
+    np.testing.assert_allclose(buffer_array(view, "_hist_counts"), c.histogram(40)[0])
+    assert "approximate" in view._summary["note"] and "binomial at each bin mean" in view._summary["note"]
+    assert c.approximation in view._summary["error_note"]

@@ -19,7 +19,9 @@ counts, per column read, the rows whose value is missing (None, NaN, pandas ``<N
 those rows are never in a cell, and the caller decides whether to refuse them.
 :func:`count_columns` counts argument names → columns into a :class:`Table` of numpy arrays;
 :class:`~.door.Door` is the jobs' ``data=`` door around it (the column names checked, the
-missing values refused, the bounds every job shares). :mod:`.knots` bins scores as a column
+missing values refused, the bounds every job shares); with ``moments=`` each cell also carries the
+extremes and power sums of a numeric column (:func:`~.engine.moment_cells`, e.g. calibration's
+forecasts binned in the engine). :mod:`.knots` bins scores as a column
 expression, :mod:`.frames` wraps any frame in narwhals.
 
 Examples
@@ -34,10 +36,10 @@ Examples
 from __future__ import annotations
 
 from .door import MAX_DISTINCT_SCORES, MAX_GROUPS, Door, argument_key, check_column_name, label_array
-from .engine import count_cells, engine_of
+from .engine import count_cells, engine_of, moment_cells
 from .frames import check_columns, collect, column_names, missing_expr, to_narwhals
 from .knots import Knots, knots_from_sample
-from .request import Above, Bins, Cells, CountRequest, Key, OneOf, TooManyCells, Values
+from .request import Above, Bins, Cells, CountRequest, Key, Moments, OneOf, TooManyCells, Values
 from .table import (
     HEAD_ROWS,
     KNOT_SAMPLE,
@@ -48,7 +50,9 @@ from .table import (
     count_columns,
     distinct_at_most,
     glance,
+    is_numeric,
     is_remote,
+    percentiles,
     score_binning,
     score_edges,
 )
@@ -67,6 +71,7 @@ __all__ = [
     "Door",
     "Key",
     "Knots",
+    "Moments",
     "OneOf",
     "Table",
     "TooManyCells",
@@ -82,10 +87,13 @@ __all__ = [
     "distinct_at_most",
     "engine_of",
     "glance",
+    "is_numeric",
     "is_remote",
     "knots_from_sample",
     "label_array",
     "missing_expr",
+    "moment_cells",
+    "percentiles",
     "score_binning",
     "score_edges",
     "to_narwhals",

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .request import Cells, CountRequest, TooManyCells
+from .request import Cells, CountRequest, Moments, TooManyCells
 
 __all__ = [
     "REMOTE",
@@ -22,6 +22,8 @@ __all__ = [
     "distinct_at_most",
     "glance",
     "head_distinct",
+    "moment_cells",
+    "percentiles",
     "score_binning",
     "score_edges",
 ]
@@ -112,29 +114,107 @@ def _merge(
     return cells, missing, dropped
 
 
-def _tree_sum(ddf: Any, request: CountRequest, fan_in: int = 8) -> Cells:
-    """A large table (the cells of scores): each partition's counted on its worker and the tables
-    summed on the workers in a tree of ``fan_in``, so one table reaches the client (not one per
-    partition, which for 10⁴ score bins and 100 partitions is 2·10⁶ rows)."""
+def _moment_partial(pdf: Any, request: CountRequest, moments: Moments) -> tuple[dict, dict[str, int], int]:
+    """One partition's cells as ``{key tuple: [rows, min, max, sum1, …]}``, its missing counts and dropped rows."""
+    from .pandas import moment_native
+
+    cells = moment_native(pdf, request, moments)
+    if request.max_cells is not None and len(cells.n) > request.max_cells:
+        raise TooManyCells(request.max_cells)  # on the worker: the table never travels
+    keys = zip(*(cells.keys[k] for k in request.names), strict=True)
+    stats = zip(cells.n, *(cells.moments[k] for k in moments.names), strict=True)
+    return {key: list(row) for key, row in zip(keys, stats, strict=True)}, cells.missing, cells.dropped
+
+
+def _moment_merge(*parts: tuple[dict, dict[str, int], int], max_cells: int | None = None) -> tuple[dict, dict, int]:
+    """Partitions' cells with their moments, added up (the smallest of the minima, the largest of the maxima)."""
+    cells: dict[tuple[Any, ...], list[Any]] = {}
+    missing: dict[str, int] = {}
+    dropped = 0
+    for c, m, d in parts:
+        for k, row in c.items():
+            old = cells.get(k)
+            if old is None:
+                cells[k] = list(row)
+                continue
+            cells[k] = [old[0] + row[0], min(old[1], row[1]), max(old[2], row[2])]
+            cells[k] += [a + b for a, b in zip(old[3:], row[3:], strict=True)]
+        for k, n in m.items():
+            missing[k] = missing.get(k, 0) + n
+        dropped += d
+        if max_cells is not None and len(cells) > max_cells:
+            raise TooManyCells(max_cells)
+    return cells, missing, dropped
+
+
+def moment_cells(frame: Any, request: CountRequest, moments: Moments) -> Cells:
+    """The cells of ``request``, each with the :class:`Moments` of its rows: each partition's table
+    aggregated on its worker (:func:`~.pandas.moment_native`), the tables merged on the workers.
+
+    >>> import dask.dataframe as dd, pandas as pd
+    >>> from confusionlab._tables import Values, to_narwhals
+    >>> ddf = dd.from_pandas(pd.DataFrame({"y": [1, 1, 0, 1], "q": [0.5, 0.25, 0.5, 1.0]}), npartitions=2)
+    >>> c = moment_cells(to_narwhals(ddf), CountRequest({"l": Values("y")}), Moments("q", 1))
+    >>> sorted(zip(c.keys["l"], c.n, c.moments["min"], c.moments["sum1"]))
+    [(0, 1, 0.5, 0.5), (1, 3, 0.25, 1.75)]
+    """
+    import narwhals as nw
+
+    columns = list(dict.fromkeys([*request.columns, moments.column]))
+    cells, missing, dropped = _tree(
+        nw.to_native(frame)[columns],
+        lambda pdf: _moment_partial(pdf, request, moments),
+        _moment_merge,
+        request.max_cells,
+        ({}, {}, 0),
+    )
+    keys = list(cells)
+    rows = list(cells.values())
+    out = Cells({k: [key[i] for key in keys] for i, k in enumerate(request.names)}, [int(r[0]) for r in rows])
+    out.moments = {name: [float(r[1 + i]) for r in rows] for i, name in enumerate(moments.names)}
+    out.missing, out.dropped = missing, dropped
+    return out
+
+
+def _tree(ddf: Any, partial: Any, merge: Any, max_cells: int | None, empty: Any, fan_in: int = 8) -> Any:
+    """``partial`` of every partition on its worker, the results merged on the workers in a tree of
+    ``fan_in`` (``merge(*parts, max_cells=…)``), so one result reaches the client."""
     import dask
     import pandas as pd
 
     def boxed(pdf: Any) -> Any:  # fused with the partition's own tasks: counted where it lives
-        return pd.DataFrame({"t": pd.Series([_partial(pdf, request)], dtype=object)})
+        return pd.DataFrame({"t": pd.Series([partial(pdf)], dtype=object)})
 
     meta = pd.DataFrame({"t": pd.Series([], dtype=object)})
-    parts = ddf[request.columns].map_partitions(boxed, meta=meta).to_delayed()
+    parts = ddf.map_partitions(boxed, meta=meta).to_delayed()
     tasks = [dask.delayed(lambda frame: frame["t"].iloc[0])(part) for part in parts]
     while len(tasks) > 1:
-        tasks = [
-            dask.delayed(_merge)(*tasks[i : i + fan_in], max_cells=request.max_cells)
-            for i in range(0, len(tasks), fan_in)
-        ]
-    cells, missing, dropped = dask.compute(tasks[0])[0] if tasks else ({}, {}, 0)
+        tasks = [dask.delayed(merge)(*tasks[i : i + fan_in], max_cells=max_cells) for i in range(0, len(tasks), fan_in)]
+    return dask.compute(tasks[0])[0] if tasks else empty
+
+
+def _tree_sum(ddf: Any, request: CountRequest) -> Cells:
+    """A large table (the cells of scores): each partition's counted on its worker and the tables
+    summed on the workers in a tree (:func:`_tree`), so one table reaches the client (not one per
+    partition, which for 10⁴ score bins and 100 partitions is 2·10⁶ rows)."""
+    cells, missing, dropped = _tree(
+        ddf[request.columns], lambda pdf: _partial(pdf, request), _merge, request.max_cells, ({}, {}, 0)
+    )
     keys = list(cells)
     out = Cells({k: [key[i] for key in keys] for i, k in enumerate(request.names)}, list(cells.values()))
     out.missing, out.dropped = missing, dropped
     return out
+
+
+def percentiles(frame: Any, column: str, percents: np.ndarray) -> np.ndarray:
+    """Percentiles of the non-missing values of ``column`` at ``percents``: Dask's approximate ``quantile``
+    over every partition (the caller replaces the ends by the exact extremes of its table)."""
+    import narwhals as nw
+
+    s = nw.to_native(frame)[column]
+    s = s[~s.isna()]
+    probs = (np.asarray(percents, dtype=np.float64) / 100.0).tolist()
+    return np.asarray(s.astype("float64").quantile(probs).compute(), dtype=np.float64)
 
 
 def distinct_at_most(frame: Any, column: str, limit: int) -> int:

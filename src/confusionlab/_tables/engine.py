@@ -1,9 +1,9 @@
 """The engine module of a frame, picked once by the frame's type.
 
 Every engine module (:mod:`.pandas`, :mod:`.narwhals`, :mod:`.dask`, :mod:`.spark`) has the same
-functions, ``count_cells``, ``distinct_at_most``, ``score_edges``, ``score_binning``, ``glance``
-and ``head_distinct``, and the flag ``REMOTE`` (the rows are on a cluster: columns are checked
-before a table is brought here). :func:`engine_of` is the one place that looks at which
+functions, ``count_cells``, ``moment_cells``, ``distinct_at_most``, ``percentiles``, ``score_edges``,
+``score_binning``, ``glance`` and ``head_distinct``, and the flag ``REMOTE`` (the rows are on a
+cluster: columns are checked before a table is brought here). :func:`engine_of` is the one place that looks at which
 engine holds a frame; everything else asks the module it returns.
 """
 
@@ -14,9 +14,9 @@ from typing import Any
 
 from . import dask, narwhals, pandas, spark
 from .frames import to_narwhals
-from .request import Cells, CountRequest
+from .request import Cells, CountRequest, Moments
 
-__all__ = ["count_cells", "engine_of"]
+__all__ = ["count_cells", "engine_of", "moment_cells"]
 
 
 def engine_of(frame: Any) -> ModuleType:
@@ -62,3 +62,19 @@ def count_cells(data: Any, request: CountRequest) -> Cells:
     """
     frame = to_narwhals(data)
     return engine_of(frame).count_cells(frame, request)
+
+
+def moment_cells(data: Any, request: CountRequest, moments: Moments) -> Cells:
+    """The cells of ``request`` on whatever engine holds ``data``, each also with the smallest and the
+    largest value of ``moments.column`` and the sums of its powers over the cell's rows
+    (:attr:`Cells.moments`), in the same one aggregation.
+
+    >>> import pandas as pd
+    >>> from confusionlab._tables.request import Bins, Values
+    >>> df = pd.DataFrame({"y": [1, 0, 1], "q": [0.2, 0.4, 0.8]})
+    >>> c = moment_cells(df, CountRequest({"y": Values("y"), "b": Bins("q", (0.5,))}), Moments("q", 1))
+    >>> sorted(zip(c.keys["y"], c.keys["b"], c.n, c.moments["sum1"]))
+    [(0, 0, 1, 0.4), (1, 0, 1, 0.2), (1, 1, 1, 0.8)]
+    """
+    frame = to_narwhals(data)
+    return engine_of(frame).moment_cells(frame, request, moments)

@@ -22,6 +22,7 @@ __all__ = [
     "collect",
     "column_names",
     "memory_distinct_at_most",
+    "memory_percentiles",
     "memory_score_edges",
     "missing_expr",
     "to_narwhals",
@@ -127,3 +128,18 @@ def memory_distinct_at_most(frame: Any, column: str, limit: int) -> int:
     2
     """
     return min(len(collect(_missing_free(frame, column).unique())), limit + 1)
+
+
+def memory_percentiles(frame: Any, column: str, percents: np.ndarray) -> np.ndarray:
+    """``numpy.percentile`` (linear) of the non-missing values of ``column`` at ``percents``: the exact
+    sample percentiles, value for value those of the same values as an array.
+
+    >>> import pandas as pd
+    >>> memory_percentiles(to_narwhals(pd.DataFrame({"s": [0.4, 0.1, None, 0.2]})), "s", [0, 50, 100]).tolist()
+    [0.1, 0.2, 0.4]
+    """
+    x = collect(_missing_free(frame, column))[column].to_numpy().astype(np.float64)
+    if x.size == 0:
+        return np.zeros(0)
+    with np.errstate(invalid="ignore"):  # infinite values (refused by the caller) make NaN percentiles
+        return np.percentile(x, np.asarray(percents, dtype=np.float64))

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from .frames import collect, memory_distinct_at_most, memory_score_edges, missing_expr
-from .request import Cells, CountRequest
+from .frames import collect, memory_distinct_at_most, memory_percentiles, memory_score_edges, missing_expr
+from .request import Cells, CountRequest, Moments
 
 __all__ = [
     "REMOTE",
@@ -25,6 +25,8 @@ __all__ = [
     "glance",
     "group_count",
     "head_distinct",
+    "moment_cells",
+    "percentiles",
     "score_binning",
     "score_edges",
 ]
@@ -74,17 +76,36 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
     ([1, 1], {'s': 1, 'y': 1}, 2)
     """
     if request.bins:  # binning by search is no narwhals expression: the key columns alone, counted by pandas
-        import narwhals as nw
-
         from .pandas import count_native
 
-        part = collect(frame.select(*request.columns))
-        native = part.to_pandas()
-        for name, dtype in part.schema.items():
-            if dtype.is_decimal() or dtype in (nw.Int128, nw.UInt128):  # DuckDB's HUGEINT: Decimal objects
-                native[name] = np.asarray(_whole_decimals(native[name].tolist()), dtype=object)
-        return count_native(native, request)
+        return count_native(_pandas_part(frame, request.columns), request)
     return group_count(frame, request.key_columns(_Keys()), request.columns)
+
+
+def _pandas_part(frame: Any, columns: Sequence[str]) -> Any:
+    """The ``columns`` of ``frame`` alone as a pandas DataFrame (DuckDB's HUGEINT and decimals as whole ints)."""
+    import narwhals as nw
+
+    part = collect(frame.select(*columns))
+    native = part.to_pandas()
+    for name, dtype in part.schema.items():
+        if dtype.is_decimal() or dtype in (nw.Int128, nw.UInt128):  # DuckDB's HUGEINT: Decimal objects
+            native[name] = np.asarray(_whole_decimals(native[name].tolist()), dtype=object)
+    return native
+
+
+def moment_cells(frame: Any, request: CountRequest, moments: Moments) -> Cells:
+    """The cells of ``request``, each with the :class:`Moments` of its rows: the key columns and
+    ``moments.column`` alone, aggregated by pandas (a bin by search is no narwhals expression)."""
+    from .pandas import moment_native
+
+    columns = list(dict.fromkeys([*request.columns, moments.column]))
+    return moment_native(_pandas_part(frame, columns), request, moments)
+
+
+def percentiles(frame: Any, column: str, percents: np.ndarray) -> np.ndarray:
+    """``numpy.percentile`` of the non-missing values of ``column`` at ``percents`` (exact, linear)."""
+    return memory_percentiles(frame, column, percents)
 
 
 def group_count(frame: Any, keys: dict[str, Any], columns: Sequence[str]) -> Cells:

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from .frames import memory_distinct_at_most, memory_score_edges
-from .request import Cells, CountRequest
+from .frames import memory_distinct_at_most, memory_percentiles, memory_score_edges
+from .request import Cells, CountRequest, Moments
 
 __all__ = [
     "REMOTE",
@@ -28,6 +28,9 @@ __all__ = [
     "distinct_at_most",
     "glance",
     "head_distinct",
+    "moment_cells",
+    "moment_native",
+    "percentiles",
     "score_binning",
     "score_edges",
 ]
@@ -55,9 +58,15 @@ def count_native(df: Any, request: CountRequest) -> Cells:
     >>> c.keys["f"], c.keys["l"], c.n, c.missing
     ([False, True], [0, 1], [1, 1], {'s': 1})
     """
+    df, missing, dropped = _drop_missing(df, request.columns)
+    return _count(df, request, missing, dropped)
+
+
+def _drop_missing(df: Any, columns: Sequence[str]) -> tuple[Any, dict[str, int], int]:
+    """``df`` without the rows missing a value in ``columns``, the missing values per column and the rows left out."""
     missing: dict[str, int] = {}
     drop = np.zeros(len(df), dtype=bool)
-    for col in request.columns:
+    for col in columns:
         s = df[col]
         if isinstance(s.dtype, np.dtype) and s.dtype.kind in "biu":
             continue  # numpy integers and booleans cannot hold a missing value
@@ -67,9 +76,7 @@ def count_native(df: Any, request: CountRequest) -> Cells:
             missing[col] = k
             drop |= m
     dropped = int(drop.sum())
-    if dropped:
-        df = df.loc[~drop]
-    return _count(df, request, missing, dropped)
+    return (df.loc[~drop] if dropped else df), missing, dropped
 
 
 def _values(s: Any) -> np.ndarray:
@@ -151,13 +158,79 @@ class _Keys:
         return _one_of(self.df, columns, values)
 
 
-def _count(df: Any, request: CountRequest, missing: dict[str, int], dropped: int) -> Cells:
+def _key_codes(df: Any, request: CountRequest) -> list[tuple[str, np.ndarray, list[Any]]]:
+    """Per key: its name, the rows' integer codes and the values the codes stand for."""
     columns = request.key_columns(_Keys(df))
     # a boolean key (a flag) is its own code; a column's values are coded
-    parts = [(k, v, [False, True]) if isinstance(v, np.ndarray) else (k, *_codes(v)) for k, v in columns.items()]
+    return [(k, v, [False, True]) if isinstance(v, np.ndarray) else (k, *_codes(v)) for k, v in columns.items()]
+
+
+def _count(df: Any, request: CountRequest, missing: dict[str, int], dropped: int) -> Cells:
+    parts = _key_codes(df, request)
     cells, counts = _tally([codes for _, codes, _ in parts], [max(len(u), 1) for _, _, u in parts], len(df))
     keys = {name: [u[i] for i in ix.tolist()] for (name, _, u), ix in zip(parts, cells, strict=True)}
     return Cells(keys, counts.tolist(), missing, dropped)
+
+
+def moment_cells(frame: Any, request: CountRequest, moments: Moments) -> Cells:
+    """The cells of ``request`` on a narwhals-wrapped pandas frame, each with the :class:`Moments` of its rows."""
+    import narwhals as nw
+
+    return moment_native(nw.to_native(frame), request, moments)
+
+
+def moment_native(df: Any, request: CountRequest, moments: Moments) -> Cells:
+    """The cells of ``request`` on a pandas DataFrame (also one Dask partition), each with the smallest,
+    the largest value and the sums of powers of ``moments.column`` over its rows (numpy ``bincount``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from confusionlab._tables.request import Values
+    >>> df = pd.DataFrame({"y": [1, 0, 1, 1], "q": [0.5, 0.25, 0.75, None]})
+    >>> c = moment_native(df, CountRequest({"l": Values("y")}), Moments("q", 2))
+    >>> c.keys["l"], c.n, c.moments, c.missing
+    ([0, 1], [1, 2], {'min': [0.25, 0.5], 'max': [0.25, 0.75], 'sum1': [0.25, 1.25], 'sum2': [0.0625, 0.8125]}, \
+{'q': 1})
+    """
+    df, missing, dropped = _drop_missing(df, list(dict.fromkeys([*request.columns, moments.column])))
+    parts = _key_codes(df, request)
+    codes = [c for _, c, _ in parts]
+    sizes = [max(len(u), 1) for _, _, u in parts]
+    if math.prod(sizes) < 2**62:
+        flat = np.zeros(len(df), dtype=np.int64)
+        for c, k in zip(codes, sizes, strict=True):
+            flat *= k
+            flat += c
+        cells, cell_of = np.unique(flat, return_inverse=True)
+        ix = list(np.unravel_index(cells, sizes))
+    else:
+        rows, cell_of = np.unique(np.stack([c.astype(np.int64) for c in codes], axis=1), axis=0, return_inverse=True)
+        ix = list(rows.T)
+    cell_of = cell_of.ravel()
+    x = np.asarray(_values(df[moments.column]), dtype=np.float64)
+    m = len(ix[0]) if ix else 0
+    counts = np.bincount(cell_of, minlength=m)
+    out: dict[str, list[float]] = {}
+    if m:
+        order = np.argsort(cell_of, kind="stable")
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        sorted_x = x[order]
+        out["min"] = np.minimum.reduceat(sorted_x, starts).tolist()
+        out["max"] = np.maximum.reduceat(sorted_x, starts).tolist()
+    else:
+        out["min"], out["max"] = [], []
+    power = np.ones_like(x)
+    for j in range(1, moments.powers + 1):
+        power *= x
+        out[f"sum{j}"] = np.bincount(cell_of, weights=power, minlength=m).tolist()
+    keys = {name: [u[i] for i in k.tolist()] for (name, _, u), k in zip(parts, ix, strict=True)}
+    return Cells(keys, counts.tolist(), missing, dropped, moments=out)
+
+
+def percentiles(frame: Any, column: str, percents: np.ndarray) -> np.ndarray:
+    """``numpy.percentile`` of the non-missing values of ``column`` at ``percents`` (exact, linear)."""
+    return memory_percentiles(frame, column, percents)
 
 
 def _tally(codes: list[np.ndarray], sizes: list[int], n: int) -> tuple[list[np.ndarray], np.ndarray]:

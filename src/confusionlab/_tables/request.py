@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-__all__ = ["Above", "Bins", "Cells", "CountRequest", "Key", "OneOf", "TooManyCells", "Values"]
+__all__ = ["Above", "Bins", "Cells", "CountRequest", "Key", "Moments", "OneOf", "TooManyCells", "Values"]
 
 
 @dataclass(frozen=True)
@@ -160,6 +160,25 @@ class CountRequest:
         return {name: key.build(engine) for name, key in self.keys.items()}
 
 
+@dataclass(frozen=True)
+class Moments:
+    """What :func:`~confusionlab._tables.engine.moment_cells` adds to each cell: of one numeric
+    ``column``, the smallest and the largest value and the sums of its powers 1 … ``powers``
+    (as float64), under the names :attr:`names`.
+
+    >>> Moments("q", 2).names
+    ['min', 'max', 'sum1', 'sum2']
+    """
+
+    column: str
+    powers: int = 4
+
+    @property
+    def names(self) -> list[str]:
+        """The aggregates, in order: ``min``, ``max``, ``sum1`` … ``sum<powers>``."""
+        return ["min", "max", *(f"sum{j}" for j in range(1, self.powers + 1))]
+
+
 class TooManyCells(Exception):
     """A count table larger than :attr:`CountRequest.max_cells` (raised by the Spark and Dask engines)."""
 
@@ -182,6 +201,9 @@ class Cells:
     lows : dict of list
         For a key binned by :class:`~confusionlab._tables.knots.Knots`: each cell's smallest
         value of the column (so the bins' lower edges are observed values).
+    moments : dict of list
+        From :func:`~confusionlab._tables.engine.moment_cells`: each :attr:`Moments.names` → its
+        value in each cell.
     """
 
     keys: dict[str, list[Any]]
@@ -189,6 +211,7 @@ class Cells:
     missing: dict[str, int] = field(default_factory=dict)
     dropped: int = 0
     lows: dict[str, list[float]] = field(default_factory=dict)
+    moments: dict[str, list[float]] = field(default_factory=dict)
 
     @classmethod
     def from_rows(
@@ -199,18 +222,20 @@ class Cells:
         *,
         count: str,
         lows: Sequence[str] = (),
+        moments: Sequence[str] = (),
     ) -> Cells:
         """Cells from grouped rows (indexable by name): the key values, the row count under
         ``count``, one missing flag ``_m<i>`` per column of ``columns`` and, for each name of
-        ``lows``, the cell's smallest value under ``_lo_<name>``. Rows with a missing flag form
-        no cell; they are counted per column and in ``dropped``.
+        ``lows``, the cell's smallest value under ``_lo_<name>``, and for each name of ``moments``
+        (:attr:`Moments.names`) its value under ``_s_<name>``. Rows with a missing flag form no
+        cell; they are counted per column and in ``dropped``.
 
         >>> rows = [{"k": 1, "_m0": False, "_n": 3}, {"k": None, "_m0": True, "_n": 2}]
         >>> c = Cells.from_rows(rows, ["k"], ["col"], count="_n")
         >>> c.keys, c.n, c.missing, c.dropped
         ({'k': [1]}, [3], {'col': 2}, 2)
         """
-        out = cls({k: [] for k in keys}, [], lows={k: [] for k in lows})
+        out = cls({k: [] for k in keys}, [], lows={k: [] for k in lows}, moments={k: [] for k in moments})
         missing = [0] * len(columns)
         for row in rows:
             n = int(row[count])
@@ -224,6 +249,8 @@ class Cells:
                 out.keys[k].append(row[k])
             for k in lows:
                 out.lows[k].append(row[f"_lo_{k}"])
+            for k in moments:
+                out.moments[k].append(float(row[f"_s_{k}"]))
             out.n.append(n)
         out.missing = {col: m for col, m in zip(columns, missing, strict=True) if m}
         return out

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from .knots import Knots, knots_from_sample
-from .request import Bins, Cells, CountRequest, TooManyCells, Values
+from .request import Bins, Cells, CountRequest, Moments, TooManyCells, Values
 
 __all__ = [
     "REMOTE",
@@ -29,6 +29,8 @@ __all__ = [
     "distinct_at_most",
     "glance",
     "head_distinct",
+    "moment_cells",
+    "percentiles",
     "score_binning",
     "score_edges",
 ]
@@ -261,11 +263,15 @@ def _aggregate(
     columnar: bool = False,
     lows: dict[str, str] | None = None,
     max_cells: int | None = None,
+    moments: Moments | None = None,
 ) -> Cells:
     """One ``groupBy(keys + missing flags).count()`` (with ``lows``, key name → column: each cell's
-    smallest value of that column, too); the cells collected and split by missingness."""
+    smallest value of that column, too; with ``moments``, the :class:`Moments` of its column); the
+    cells collected and split by missingness."""
     from pyspark.sql import functions as F
 
+    if moments is not None:
+        columns = list(dict.fromkeys([*columns, moments.column]))
     flags = {f"_m{i}": _missing(df, col) for i, col in enumerate(columns)}
     names = [*keys, *flags]
     # Keys of rows with a missing value are nulled so that they collapse into one cell per pattern.
@@ -276,24 +282,45 @@ def _aggregate(
     cols += [f.alias(k) for k, f in flags.items()]
     lows = lows or {}
     cols += [_col(c).cast("double").alias(f"_v{k}") for k, c in lows.items()]
+    stats = _moment_aggregates(moments)
+    if moments is not None:
+        cols.append(_col(moments.column).cast("double").alias("_x"))
     grouped = df.select(*cols).groupBy(*names)
-    if lows:
-        table = grouped.agg(F.count(F.lit(1)).alias("count"), *(F.min(f"_v{k}").alias(f"_lo_{k}") for k in lows))
+    if lows or stats:
+        lowest = (F.min(f"_v{k}").alias(f"_lo_{k}") for k in lows)
+        table = grouped.agg(F.count(F.lit(1)).alias("count"), *lowest, *stats)
     else:
         table = grouped.count()
+    named = [*(f"_lo_{k}" for k in lows), *(f"_s_{k}" for k in (moments.names if moments else ()))]
+    kept = {"lows": list(lows), "moments": moments.names if moments else []}
     if max_cells is not None:  # never more than that many rows to the driver
         table = table.limit(max_cells + 1)
     if columnar and hasattr(table, "toArrow"):  # Spark >= 4: one Arrow batch, no Row objects
         arrow = table.toArrow()
         if max_cells is not None and arrow.num_rows > max_cells:
             raise TooManyCells(max_cells)
-        got = {k: arrow.column(k).to_pylist() for k in [*names, *(f"_lo_{k}" for k in lows), "count"]}
+        got = {k: arrow.column(k).to_pylist() for k in [*names, *named, "count"]}
         rows = ({k: v[i] for k, v in got.items()} for i in range(arrow.num_rows))
-        return Cells.from_rows(rows, list(keys), columns, count="count", lows=list(lows))
+        return Cells.from_rows(rows, list(keys), columns, count="count", **kept)
     rows = table.collect()
     if max_cells is not None and len(rows) > max_cells:
         raise TooManyCells(max_cells)
-    return Cells.from_rows(rows, list(keys), columns, count="count", lows=list(lows))
+    return Cells.from_rows(rows, list(keys), columns, count="count", **kept)
+
+
+def _moment_aggregates(moments: Moments | None) -> list[Any]:
+    """The Spark aggregates of :class:`Moments` over the column ``_x``: its min, max and the sums of its
+    powers, each power the product of the one before and ``_x`` (as numpy's, so the same double per row)."""
+    from pyspark.sql import functions as F
+
+    if moments is None:
+        return []
+    out = [F.min("_x").alias("_s_min"), F.max("_x").alias("_s_max")]
+    power = F.col("_x")
+    for j in range(1, moments.powers + 1):
+        out.append(F.sum(power).alias(f"_s_sum{j}"))
+        power = power * F.col("_x")
+    return out
 
 
 #: The packed key of a row whose label is missing (:func:`_count_packed`; one more if its score is
@@ -393,12 +420,20 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
     >>> spark.count_cells.__module__
     'confusionlab._tables.spark'
     """
-    from pyspark.sql import functions as F
-
     df = _native(frame)
     packed = _packable(df, request)
     if packed is not None:
         return _count_packed(df, request, *packed)
+    df, binned, lows = _bin_columns(df, request)
+    keys = request.key_columns(_Keys(binned))
+    return _aggregate(df, keys, request.columns, request.columnar, lows, request.max_cells)
+
+
+def _bin_columns(df: Any, request: CountRequest) -> tuple[Any, dict[str, str], dict[str, str]]:
+    """``df`` with one column per binned key (Bucketizer over edges, a CASE over :class:`Knots`), the
+    binned columns' names by column, and the keys binned by knots (whose cells carry their lowest value)."""
+    from pyspark.sql import functions as F
+
     binned: dict[str, str] = {}
     lows: dict[str, str] = {}
     for i, (name, key) in enumerate(request.bins.items()):
@@ -418,8 +453,32 @@ def count_cells(frame: Any, request: CountRequest) -> Cells:
         # Double.compare): the column under a plain name, −0.0 made 0.0 (+ 0.0), as numpy's searchsorted
         df = df.withColumn(f"_in{i}", _col(col).cast("double") + F.lit(0.0))
         df = Bucketizer(splits=splits, inputCol=f"_in{i}", outputCol=binned[col], handleInvalid="keep").transform(df)
+    return df, binned, lows
+
+
+def moment_cells(frame: Any, request: CountRequest, moments: Moments) -> Cells:
+    """The cells of ``request``, each with the :class:`Moments` of its rows, in one Spark aggregation
+    (see ``tests/calibration/test_engine_bins.py``)."""
+    df, binned, lows = _bin_columns(_native(frame), request)
     keys = request.key_columns(_Keys(binned))
-    return _aggregate(df, keys, request.columns, request.columnar, lows, request.max_cells)
+    return _aggregate(df, keys, request.columns, request.columnar, lows, request.max_cells, moments)
+
+
+def percentiles(frame: Any, column: str, percents: np.ndarray) -> np.ndarray:
+    """Percentiles (numpy's linear rule) of a Bernoulli sample of about :data:`SAMPLE_PER_BIN` values per
+    percentile drawn by Spark (the caller replaces the ends by the exact extremes of its table)."""
+    df = _native(frame)
+    df = df.where(~_missing(df, column)).select(_col(column).cast("double").alias("_v"))
+    rows = df.count()
+    if rows == 0:
+        return np.zeros(0)
+    fraction = min(1.0, SAMPLE_PER_BIN * len(percents) / rows)
+    sample = _hashed_sample(df, fraction) if fraction < 1.0 else df
+    x = _to_numpy(sample, "_v")
+    if x.size == 0:
+        return np.zeros(0)
+    with np.errstate(invalid="ignore"):  # infinite values (refused by the caller) make NaN percentiles
+        return np.percentile(x, np.asarray(percents, dtype=np.float64))
 
 
 def _hashed_sample(df: Any, fraction: float) -> Any:

@@ -22,10 +22,10 @@ from typing import Any
 import numpy as np
 
 from .._validation import InvalidParameterError
-from .engine import count_cells, engine_of
+from .engine import count_cells, engine_of, moment_cells
 from .frames import check_columns, to_narwhals
 from .knots import Knots
-from .request import Bins, CountRequest, TooManyCells, Values
+from .request import Bins, CountRequest, Moments, TooManyCells, Values
 
 __all__ = [
     "HEAD_ROWS",
@@ -37,7 +37,9 @@ __all__ = [
     "count_columns",
     "distinct_at_most",
     "glance",
+    "is_numeric",
     "is_remote",
+    "percentiles",
     "score_binning",
     "score_edges",
 ]
@@ -64,6 +66,9 @@ class Table:
     bins : dict
         For a binned column argument: the bins its counter chose (all increasing quantile edges,
         the first the lowest value, or :class:`Knots`); empty from :func:`count_columns` alone.
+    moments : dict of str to ndarray
+        With ``count_columns(..., moments=arg)``: per cell the smallest (``"min"``) and largest
+        (``"max"``) value of that argument's column and the sums of its powers (``"sum1"`` …).
     """
 
     values: dict[str, list[Any]]
@@ -72,6 +77,7 @@ class Table:
     lows: dict[str, np.ndarray] = field(default_factory=dict)
     columns: dict[str, str] = field(default_factory=dict)
     bins: dict[str, Any] = field(default_factory=dict)
+    moments: dict[str, np.ndarray] = field(default_factory=dict)
 
     def refuse_missing(self, columns: Mapping[str, str] | None = None) -> None:
         """Raise an InvalidParameterError naming the first argument whose column holds missing values
@@ -150,6 +156,7 @@ def count_columns(
     bins: Mapping[str, Sequence[float]] | None = None,
     limits: Mapping[str, int] | None = None,
     max_cells: int | None = None,
+    moments: str | None = None,
 ) -> Table:
     """Count the rows of ``data`` per combination of the values of ``columns`` (one aggregation).
 
@@ -172,6 +179,10 @@ def count_columns(
         Most cells Spark or Dask may bring to this process (instead of :data:`MAX_CELLS` with
         ``limits``): beyond, :class:`~confusionlab._tables.request.TooManyCells` reaches the caller, who
         says what to do. The in-memory engines hold their rows already and count them all.
+    moments : str, optional
+        An argument of ``columns`` (a numeric column): each cell also gets the smallest and the
+        largest value of its column and the sums of its first four powers (:attr:`Table.moments`),
+        in the same aggregation (:func:`~.engine.moment_cells`).
 
     Returns
     -------
@@ -208,7 +219,10 @@ def count_columns(
         max_cells=max_cells if max_cells is not None else MAX_CELLS if limits else None,
     )
     try:
-        cells = count_cells(frame, request)
+        if moments is None:
+            cells = count_cells(frame, request)
+        else:
+            cells = moment_cells(frame, request, Moments(columns[moments]))
     except TooManyCells:
         if max_cells is not None:
             raise
@@ -227,7 +241,9 @@ def count_columns(
         for a in args
         if key_of[columns[a]] in cells.lows
     }
-    return Table(values, np.asarray(cells.n, dtype=np.int64), missing, lows, dict(columns))
+    table = Table(values, np.asarray(cells.n, dtype=np.int64), missing, lows, dict(columns))
+    table.moments = {k: np.asarray(v, dtype=np.float64) for k, v in cells.moments.items()}
+    return table
 
 
 #: Scores Spark reads for the knots of :class:`~.knots.Knots` (the first rows; all rows, hashed, if those were
@@ -282,3 +298,27 @@ def distinct_at_most(data: Any, column: str, limit: int) -> int:
     """
     frame = to_narwhals(data)
     return engine_of(frame).distinct_at_most(frame, column, limit)
+
+
+def percentiles(data: Any, column: str, percents: Sequence[float]) -> np.ndarray:
+    """Percentiles of the non-missing values of ``column`` at ``percents`` (0 … 100), numpy's linear rule,
+    computed by the engine: exact (``numpy.percentile``, value for value) on pandas, polars, pyarrow and
+    DuckDB; on Spark those of a sample of about 50 values per percentile, on Dask its approximate
+    ``quantile``.
+
+    >>> import pandas as pd
+    >>> percentiles(pd.DataFrame({"s": [0.1, 0.4, 0.2, None]}), "s", [0, 25, 100]).tolist()
+    [0.1, 0.15000000000000002, 0.4]
+    """
+    frame = to_narwhals(data)
+    return engine_of(frame).percentiles(frame, column, np.asarray(percents, dtype=np.float64))
+
+
+def is_numeric(data: Any, column: str) -> bool:
+    """Whether ``column`` holds numbers by its type (integers, floats, decimals; not booleans or text).
+
+    >>> import pandas as pd
+    >>> is_numeric(pd.DataFrame({"a": [0.5], "b": ["x"]}), "a"), is_numeric(pd.DataFrame({"b": ["x"]}), "b")
+    (True, False)
+    """
+    return bool(to_narwhals(data).collect_schema()[column].is_numeric())

@@ -85,7 +85,8 @@ def calibration(
     data : DataFrame, optional
         pandas, polars, pyarrow, DuckDB, Dask or PySpark: ``y_true``, ``y_prob`` and ``groups``
         are then column names, (group, true label, forecast) counted by the engine
-        (``calibration/_data.py``).
+        (``calibration/_data.py``): the array path's answer. With more than 10⁶ distinct
+        forecasts the engine bins them itself (see Notes).
 
     Returns
     -------
@@ -110,6 +111,18 @@ def calibration(
     ``ECE = Σ_b (k_b/N)·|ō_b − q̄_b|`` over the non-empty bins (``k_b`` forecasts, observed
     frequency ``ō_b``, mean forecast ``q̄_b``). The bins are scikit-learn's
     (``calibration_curve``): the same mean forecasts and observed frequencies.
+
+    With ``data=`` and more than 10⁶ distinct forecasts, the engine bins the forecasts and
+    returns per (true label, bin, group) the count, the sums of the forecasts' powers 1-4 and
+    their extremes. The bins, the ECE, its interval and the Brier score are then exact (the
+    array path's with the same edges); the consistency band and the p-value treat each bin's
+    forecasts as their mean (a binomial instead of the Poisson-binomial, so the band is never
+    narrower), the Brier interval draws every bin by the normal approximation (bound:
+    ``bootstrap_error``), and the result says so (``Calibration.approximation``, ``summary()``,
+    the ``band_method`` column of ``to_frame()``). ``strategy="uniform"`` edges are fixed;
+    quantile edges are the forecasts' exact percentiles on pandas, polars, pyarrow and DuckDB,
+    those of a sample on Spark and Dask's approximate quantiles (the bins exact for those
+    edges), and with ``groups=`` the groups share the whole column's edges.
 
     ``cl.calibration`` is this function; its subpackage is reached as
     ``from confusionlab.calibration import Calibration`` (the function's name shadows the

@@ -42,6 +42,17 @@ with the moments of the squared errors. ``r`` is of the order of the spread of t
 forecasts within a bin, so ``ε`` is of the order of ``bins × spread / N`` — at 10⁶
 forecasts in 10 bins about 10⁻⁶, a thousandth of the interval's width. The bound is
 :attr:`BootstrapDraws.ece_error` (``Calibration.bootstrap_error``).
+
+Bins known by their sums only
+-----------------------------
+When the bins were counted where the data lives (:func:`~._bins.bins_from_sums`: per bin and
+outcome the count, the sums of the forecasts' powers 1 … 4 and their extremes), no bin can be
+resampled pair by pair: every bin is drawn the second way, with the same exact within-class
+means, variances and covariance (``S*`` and ``D*`` are polynomials of degree ≤ 2 in each
+forecast, so their first two moments need the power sums up to 4). The third absolute central
+moments of the bound are replaced by an upper bound, ``range × variance`` (``|X − μ| ≤ range``),
+so :attr:`BootstrapDraws.ece_error` stays a bound. The Brier score itself is exact:
+``Σ_i (q_i − y_i)² = Σ_negatives q² + Σ_positives (1 − 2q + q²)``.
 """
 
 from __future__ import annotations
@@ -104,7 +115,11 @@ def expected_calibration_error(bins: Bins) -> float:
 
 
 def brier_score(bins: Bins) -> float:
-    """``(1/N)·Σ_i (q_i − y_i)²``."""
+    """``(1/N)·Σ_i (q_i − y_i)²`` (from the power sums when the bins are :attr:`~Bins.summarised`)."""
+    if bins.q is None:
+        neg, pos = bins.class_sums[:, 0], bins.class_sums[:, 1]
+        total = neg[:, 2].sum() + (pos[:, 0] - 2.0 * pos[:, 1] + pos[:, 2]).sum()
+        return float(total / bins.counts.sum())
     return float(np.mean((bins.q - bins.y) ** 2))
 
 
@@ -152,11 +167,14 @@ def _wasserstein_bound(k: int, p: float, rho: tuple[float, float], var: tuple[fl
     return float(np.dot(stats.binom.pmf(np.arange(k + 1), k, p), r))
 
 
-def _resample_normally(q, y, d, n_resamples, rng, out_s, out_d) -> tuple[float, float]:
-    """``K* − S*`` and ``D*`` with ``K*`` binomial and ``(S*, D*)`` normal given ``K*``; the two bounds."""
-    k = q.size
+#: A class's moments for the normal draw: mean, variance and third absolute central moment (or a bound
+#: on it) of the forecasts, the same of the squared errors, and the forecasts' covariance with them.
+ClassMoments = tuple[float, float, float, float, float, float, float]
+
+
+def _array_classes(q: np.ndarray, y: np.ndarray, d: np.ndarray) -> tuple[int, list[ClassMoments]]:
+    """The positives' and the negatives' :data:`ClassMoments` of one bin's forecasts (and the positives)."""
     pos = y > 0.5
-    n_pos = int(pos.sum())
     classes = []
     for mask in (pos, ~pos):
         qc, dc = q[mask], d[mask]
@@ -164,6 +182,38 @@ def _resample_normally(q, y, d, n_resamples, rng, out_s, out_d) -> tuple[float, 
         md, vd, rd = _moments(dc)
         cov = float(np.mean((qc - mq) * (dc - md))) if qc.size else 0.0
         classes.append((mq, vq, rq, md, vd, rd, cov))
+    return int(pos.sum()), classes
+
+
+def _sum_classes(sums: np.ndarray, ranges: np.ndarray) -> tuple[int, list[ClassMoments]]:
+    """:data:`ClassMoments` of one bin from its power sums (``sums[c, j] = Σ q^j`` over outcome ``c``) and
+    forecast ranges; the third absolute moments bounded by ``range × variance``."""
+    classes = []
+    for c in (1, 0):
+        n = sums[c, 0]
+        if n <= 0:
+            classes.append((0.0,) * 7)
+            continue
+        m1, m2, m3, m4 = (sums[c, j] / n for j in range(1, 5))
+        lo, hi = ranges[c]
+        vq = max(m2 - m1 * m1, 0.0)
+        if c == 0:  # d = q²
+            md, second, cross = m2, m4, m3
+            spread = hi * hi - lo * lo
+        else:  # d = (1 − q)² = 1 − 2q + q²
+            md = 1.0 - 2.0 * m1 + m2
+            second = 1.0 - 4.0 * m1 + 6.0 * m2 - 4.0 * m3 + m4
+            cross = m1 - 2.0 * m2 + m3
+            spread = (1.0 - lo) ** 2 - (1.0 - hi) ** 2
+        vd = max(second - md * md, 0.0)
+        classes.append((m1, vq, (hi - lo) * vq, md, vd, max(spread, 0.0) * vd, cross - m1 * md))
+    return round(float(sums[1, 0])), classes
+
+
+def _resample_normally(
+    k: int, n_pos: int, classes: list[ClassMoments], n_resamples: int, rng: np.random.Generator, out_s, out_d
+) -> tuple[float, float]:
+    """``K* − S*`` and ``D*`` with ``K*`` binomial and ``(S*, D*)`` normal given ``K*``; the two bounds."""
     (mq1, vq1, rq1, md1, vd1, rd1, c1), (mq0, vq0, rq0, md0, vd0, rd0, c0) = classes
     m = rng.binomial(k, n_pos / k, size=n_resamples).astype(np.float64)
     rest = k - m
@@ -194,21 +244,31 @@ def bootstrap(
 
     ``exact_max=0`` draws every bin by the normal approximation; ``exact_max`` and
     ``exact_budget`` at least ``N`` and ``n_resamples × N`` resample every bin pair by pair.
+    :attr:`~Bins.summarised` bins are all drawn the second way, from their power sums.
     """
     total = float(bins.counts.sum())
     ece = np.zeros(n_resamples)
     brier = np.zeros(n_resamples)
-    squared = (bins.q - bins.y) ** 2
-    exact = _exact_bins(bins.counts, n_resamples, exact_max, exact_budget)
+    summarised = bins.q is None
+    squared = None if summarised else (bins.q - bins.y) ** 2
+    if summarised:
+        exact = np.zeros(bins.counts.size, dtype=bool)
+    else:
+        exact = _exact_bins(bins.counts, n_resamples, exact_max, exact_budget)
     s_row, d_row = np.empty(n_resamples), np.empty(n_resamples)
     err_s = err_d = 0.0
     for b, k in enumerate(bins.counts.tolist()):
-        start = int(bins.starts[b])
-        q, y, d = (arr[start : start + k] for arr in (bins.q, bins.y, squared))
-        if exact[b]:
-            _resample_exactly(q, y, d, n_resamples, rng, s_row, d_row)
+        if summarised:
+            n_pos, classes = _sum_classes(bins.class_sums[b], bins.class_ranges[b])
         else:
-            e_s, e_d = _resample_normally(q, y, d, n_resamples, rng, s_row, d_row)
+            start = int(bins.starts[b])
+            q, y, d = (arr[start : start + k] for arr in (bins.q, bins.y, squared))
+            if exact[b]:
+                _resample_exactly(q, y, d, n_resamples, rng, s_row, d_row)
+            else:
+                n_pos, classes = _array_classes(q, y, d)
+        if not exact[b]:
+            e_s, e_d = _resample_normally(k, n_pos, classes, n_resamples, rng, s_row, d_row)
             err_s, err_d = err_s + e_s, err_d + e_d
         ece += np.abs(s_row) / total
         brier += d_row / total

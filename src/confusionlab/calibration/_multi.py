@@ -211,10 +211,12 @@ class CalibrationSet(GroupedResult):
         test = self.test()
         pct = f"{confidence:.0%}"
         per = "; ".join(f"{name}: ECE {c.value:.3g}" for name, c in self.members.items())
+        notes = {c.approximation for c in self.members.values()} - {None}
+        approximation = "".join(f" Approximate: {note}." for note in sorted(notes))
         return (
             f"{what} = {self.value:.3g} (conservative {pct} interval [{lo:.3g}, {hi:.3g}]) over {len(self)} "
             f"{members}; {outside} of {bins} bins lie outside the {pct} band (simultaneous over all); "
-            f"p = {test.p_value:.3g} (± {test.mc_error:.1g}). {per}."
+            f"p = {test.p_value:.3g} (± {test.mc_error:.1g}). {per}.{approximation}"
         )
 
     def plot(self, ax: Any = None) -> Any:

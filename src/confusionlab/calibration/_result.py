@@ -35,6 +35,29 @@ def finish_reliability_axes(ax: Any, title: str) -> None:
     as_written(ax.legend(loc="upper left", fontsize=8, frameon=False))
 
 
+def spread_histogram(bins: Bins, width_bins: int) -> tuple[np.ndarray, np.ndarray]:
+    """The histogram over ``width_bins`` equal widths of [0, 1] of summarised bins, each bin's forecasts
+    spread evenly over [smallest, largest] (all at one point when those are equal).
+
+    >>> from ._bins import POWERS, bins_from_sums
+    >>> q = np.array([0.1, 0.3, 0.9])
+    >>> b = bins_from_sums(np.linspace(0, 1, 3), [0, 0, 1], [0, 0, 1], [1, 1, 1],
+    ...                    np.column_stack([q**j for j in range(1, POWERS + 1)]), q, q)
+    >>> spread_histogram(b, 4)[0].round(3).tolist()
+    [1.5, 0.5, 0.0, 1.0]
+    """
+    edges = np.linspace(0.0, 1.0, width_bins + 1)
+    counts = np.zeros(width_bins)
+    lows, highs = bins.class_ranges[:, :, 0].min(axis=1), bins.class_ranges[:, :, 1].max(axis=1)
+    for k, lo, hi in zip(bins.counts.tolist(), lows.tolist(), highs.tolist(), strict=True):
+        if hi > lo:
+            share = np.clip(np.minimum(edges[1:], hi) - np.maximum(edges[:-1], lo), 0.0, None) / (hi - lo)
+            counts += k * share
+        else:
+            counts[min(int(np.searchsorted(edges, lo, side="right")) - 1, width_bins - 1)] += k
+    return counts, edges
+
+
 class Calibration(Result):
     """How well forecast probabilities match the observed frequencies, bin by bin.
 
@@ -56,6 +79,17 @@ class Calibration(Result):
         The label counted as the positive outcome.
     n_resamples, n_draws : int
         Bootstrap resamples of :meth:`interval` and Monte Carlo draws of :meth:`p_value`.
+    approximation : str or None
+        None when every forecast is known (arrays, or ``data=`` with at most 10⁶ distinct
+        forecasts). With more, ``data=`` bins the forecasts where the data lives and keeps per
+        bin and outcome only the count, the sums of the forecasts' powers and their extremes:
+        the bins, :attr:`value`, :meth:`interval` and :attr:`brier` are still exact (the array
+        path's with these bins), while :meth:`band`, :meth:`p_value` and :meth:`test` replace
+        each bin's forecasts by their mean (a binomial instead of the Poisson-binomial: a band
+        as wide or wider, Hoeffding 1956), :meth:`brier_interval` draws every bin by the normal
+        approximation (its bound: :attr:`bootstrap_error`) and :meth:`histogram` spreads each
+        bin's forecasts evenly over their range. This attribute says so in words, as do
+        :meth:`summary` and :meth:`to_frame` (column ``band_method``).
 
     See Also
     --------
@@ -110,6 +144,19 @@ class Calibration(Result):
     @property
     def n_forecasts(self) -> int:
         return int(self._bins.counts.sum())
+
+    @property
+    def approximation(self) -> str | None:
+        """What is approximate, in words, when only the bins' sums are known (None otherwise)."""
+        if not self._bins.summarised:
+            return None
+        note = f" {self._bins.note}" if self._bins.note else ""
+        return (
+            f"the forecasts were binned where the data lives{note}; the bins, the ECE, its interval and the "
+            "Brier score are exact, while the band and the p-value treat each bin's forecasts as their mean "
+            "(binomial, not Poisson-binomial: a band as wide or wider) and the Brier interval is drawn by "
+            "the normal approximation"
+        )
 
     # -- the numbers ----------------------------------------------------------------------
     @property
@@ -241,6 +288,7 @@ class Calibration(Result):
 
         band = self.band(0.95)
         index = self._bins.index
+        method = "Poisson-binomial" if self.approximation is None else "binomial at the bin's mean (approximate)"
         return pd.DataFrame(
             {
                 "bin": index,
@@ -253,6 +301,7 @@ class Calibration(Result):
                 "band_lower": band.lower,
                 "band_upper": band.upper,
                 "outside_band": band.outside,
+                "band_method": method,
             }
         )
 
@@ -270,11 +319,12 @@ class Calibration(Result):
             if test.p_value >= 1 - confidence
             else "calibrated forecasts rarely give an ECE this large"
         )
+        approximation = "" if self.approximation is None else f" Approximate: {self.approximation}."
         return (
             f"ECE = {self.value:.3g} ({pct} interval for the population's ECE [{lo:.3g}, {hi:.3g}], conservative), "
             f"Brier score {self.brier:.3g} [{b_lo:.3g}, {b_hi:.3g}]; {outside} of {self.n_bins} bins lie outside "
             f"the {pct} consistency band (where calibrated forecasts put a bin's frequency on this test set); "
-            f"p = {test.p_value:.3g} (Monte Carlo ± {test.mc_error:.1g}): {verdict}."
+            f"p = {test.p_value:.3g} (Monte Carlo ± {test.mc_error:.1g}): {verdict}.{approximation}"
         )
 
     def plot(self, ax: Any = None) -> Any:
@@ -295,8 +345,14 @@ class Calibration(Result):
         return fig
 
     def histogram(self, bins: int = 40) -> tuple[np.ndarray, np.ndarray]:
-        """``(counts, edges)``: the forecasts' histogram over ``bins`` equal widths of [0, 1]."""
+        """``(counts, edges)``: the forecasts' histogram over ``bins`` equal widths of [0, 1].
+
+        When only the bins' sums are known (:attr:`approximation`), each bin's forecasts are
+        spread evenly over their range (smallest to largest), so the counts are fractional.
+        """
         bins = check_int(bins, "bins", minimum=1, maximum=100_000)
+        if self._bins.summarised:
+            return spread_histogram(self._bins, bins)
         counts, edges = np.histogram(self._bins.q, bins=bins, range=(0.0, 1.0))
         return counts, edges
 

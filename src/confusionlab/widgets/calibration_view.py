@@ -149,8 +149,10 @@ class CalibrationView(BundledWidget, bundle="calibration"):
             "outside": outside,
             "per_bin_confidence": band.per_bin_confidence,
             "note": (
-                f"Bars: the exact {pct} consistency band — where calibrated forecasts would put each bin's observed "
-                f"frequency, all {cal.n_bins} bins at once with probability at least {pct} (Poisson-binomial, "
+                f"Bars: the {'exact' if cal.approximation is None else 'approximate'} {pct} consistency band — where "
+                f"calibrated forecasts would put each bin's observed frequency, all {cal.n_bins} bins at once with "
+                f"probability at least {pct} ("
+                f"{'Poisson-binomial' if cal.approximation is None else 'binomial at each bin mean'}, "
                 f"each bin at {band.per_bin_confidence:.4g}). {outside} of {cal.n_bins} bins lie outside "
                 f"(red). Dashed: perfect calibration. Below: the forecasts' histogram."
             ),
@@ -165,6 +167,7 @@ class CalibrationView(BundledWidget, bundle="calibration"):
                     if boot.normal_bins == 0
                     else f"approximation error at most {boot.brier_error:.1g})."
                 )
+                + ("" if cal.approximation is None else f" Approximate: {cal.approximation}.")
             ),
         }
 
