@@ -160,3 +160,50 @@ def test_the_binomial_band_is_never_narrower_than_the_poisson_binomial():
         lo, hi = central_interval(poisson_binomial_pmf(p).pmf, level)
         b_lo, b_hi = central_interval(poisson_binomial_pmf(np.full(k, p.mean())).pmf, level)
         assert b_lo <= lo and hi <= b_hi
+
+
+@pytest.mark.parametrize(("k", "p"), [(1, 0.5), (7, 0.3), (200, 0.01), (5000, 0.999), (10**8, 0.5), (10**9, 1e-6)])
+def test_a_bins_binomial_is_scipys_where_its_mass_is(k, p):
+    """A summarised bin's PMF (k equal forecasts p) is scipy 1.17.1's binomial: the stored values are
+    scipy's PMF at their counts, the mass left out is below the stated bound, and the central
+    intervals are scipy's ppf at the library's levels — at 10⁸ and 10⁹ forecasts in a few hundred
+    thousand stored values (the whole support would need 0.8 and 8 GB)."""
+    from confusionlab.calibration import binomial_pmf
+
+    pb = binomial_pmf(k, p)
+    ref = stats.binom(k, p)
+    counts = np.arange(pb.offset, pb.offset + pb.pmf.size)
+    np.testing.assert_allclose(pb.pmf, ref.pmf(counts), rtol=1e-12, atol=0)
+    assert pb.pmf.size <= 40 * np.sqrt(k * p * (1 - p)) + 60
+    assert 1.0 - ref.pmf(counts).sum() <= pb.error_bound < 1e-6
+    for level in (0.5, 0.95, 0.999):
+        assert pb.interval(level) == (ref.ppf((1 - level) / 2), ref.ppf((1 + level) / 2))
+
+
+def test_a_binomial_of_equal_forecasts_is_their_poisson_binomial():
+    from confusionlab.calibration import binomial_pmf, poisson_binomial_pmf
+
+    tree = poisson_binomial_pmf(np.full(300, 0.37))  # the FFT tree: its own absolute error bound
+    exact, pb = tree.pmf, binomial_pmf(300, 0.37)
+    np.testing.assert_allclose(pb.pmf, exact[pb.offset : pb.offset + pb.pmf.size], rtol=1e-9, atol=tree.error_bound)
+    assert exact[: pb.offset].sum() + exact[pb.offset + pb.pmf.size :].sum() <= pb.error_bound + tree.error_bound
+
+
+def test_bins_of_tens_of_millions_of_forecasts_give_their_band_and_test():
+    """10⁸ rows in two bins (as ``data=`` on a cluster counts them): the band and the test answer
+    without holding a PMF over every count (each bin's 5·10⁷ forecasts were refused before, with
+    TooLargeError at the 2 GiB limit). The expected band: scipy's binomial at each bin's mean."""
+    from confusionlab.calibration import Calibration
+
+    n = np.array([30_000_000, 20_000_000, 10_000_000, 40_000_000])  # (bin, outcome) cells
+    q = np.array([0.3, 0.3, 0.8, 0.8])
+    sums = np.column_stack([n * q**j for j in range(1, BINS.POWERS + 1)])
+    b = BINS.bins_from_sums(np.linspace(0, 1, 3), np.array([0, 0, 1, 1]), np.array([0, 1, 0, 1], bool), n, sums, q, q)
+    cal = Calibration(b, strategy="uniform", positive=1, n_resamples=200, n_draws=200, random_state=0)
+    band = cal.band(0.95)
+    level = 0.95 ** (1 / 2)
+    for k, mean, lo, hi in zip((5 * 10**7,) * 2, (0.3, 0.8), band.lower_count, band.upper_count, strict=True):
+        ref = stats.binom(k, mean)
+        assert (lo, hi) == (ref.ppf((1 - level) / 2), ref.ppf((1 + level) / 2))
+    assert band.outside.tolist() == [True, False]  # 20 of 50 million positives at 0.3: far outside
+    assert cal.test(n_draws=200, random_state=1).p_value == pytest.approx(1 / 201)

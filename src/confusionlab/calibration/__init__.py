@@ -25,7 +25,7 @@ reliability diagram. ``multi_class="classwise"`` and ``groups=`` give a :class:`
 from ._band import ConsistencyBand, sidak_level
 from ._calibration import MAX_BINS, MULTI_CLASS, calibration
 from ._multi import CalibrationSet
-from ._poisson_binomial import PoissonBinomial, central_interval, poisson_binomial_pmf
+from ._poisson_binomial import PoissonBinomial, binomial_pmf, central_interval, poisson_binomial_pmf
 from ._pvalue import CalibrationTest
 from ._result import Calibration
 
@@ -37,6 +37,7 @@ __all__ = [
     "CalibrationTest",
     "ConsistencyBand",
     "PoissonBinomial",
+    "binomial_pmf",
     "calibration",
     "central_interval",
     "poisson_binomial_pmf",

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_confidence
-from ._poisson_binomial import PoissonBinomial, central_interval
+from ._poisson_binomial import PoissonBinomial
 
 __all__ = ["ConsistencyBand", "consistency_band", "sidak_level"]
 
@@ -76,7 +76,7 @@ def consistency_band(
 ) -> ConsistencyBand:
     """The band at simultaneous level ``confidence`` from the bins' Poisson-binomial PMFs."""
     level = sidak_level(confidence, len(pmfs))
-    ends = np.array([central_interval(pb.pmf, level) for pb in pmfs], dtype=np.int64).reshape(-1, 2)
+    ends = np.array([pb.interval(level) for pb in pmfs], dtype=np.int64).reshape(-1, 2)
     lo, hi = ends[:, 0], ends[:, 1]
     return ConsistencyBand(
         lower=lo / counts,

@@ -83,7 +83,7 @@ def null_ece(
     for pb, s in zip(pmfs, sums.tolist(), strict=True):
         cdf = np.cumsum(pb.pmf)
         u = rng.random(n_draws) * cdf[-1]
-        k = np.minimum(np.searchsorted(cdf, u, side="right"), cdf.size - 1)
+        k = np.minimum(np.searchsorted(cdf, u, side="right"), cdf.size - 1) + pb.offset
         null += np.abs(k - s)
     return null / total
 

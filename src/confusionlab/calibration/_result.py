@@ -17,7 +17,7 @@ from ._band import ConsistencyBand, consistency_band
 from ._bins import Bins
 from ._ece import BootstrapDraws, bootstrap, brier_score, expected_calibration_error, percentile_interval
 from ._ece_interval import ece_interval
-from ._poisson_binomial import PoissonBinomial, pmf_bytes, poisson_binomial_pmf
+from ._poisson_binomial import PoissonBinomial, binomial_pmf, pmf_bytes, poisson_binomial_pmf
 from ._pvalue import MOVED_TO_TEST, CalibrationTest, calibration_test
 
 __all__ = ["Calibration"]
@@ -215,6 +215,8 @@ class Calibration(Result):
 
     @cached_property
     def _pmfs(self) -> list[PoissonBinomial]:
+        if self._bins.summarised:  # k equal forecasts: the binomial, stored where its mass is
+            return [binomial_pmf(int(k), float(q)) for k, q in zip(self.counts, self._bins.mean_forecast, strict=True)]
         check_memory(
             pmf_bytes(int(self.counts.max())) + 8.0 * (self.n_forecasts + self.n_bins),
             f"the consistency band of {self.n_forecasts:,} forecasts",
