@@ -27,7 +27,7 @@ import json
 import math
 import os
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -106,7 +106,13 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def precompute(
-    links: Sequence[Any], positions: Sequence[Any], current: int, states_at: Any, *, total: int, what: str
+    links: Sequence[Any],
+    positions: Sequence[Any],
+    current: int,
+    states_at: Callable[[Any], list[dict[str, Any]]] | None,
+    *,
+    total: int,
+    what: str,
 ) -> dict[str, Any]:
     """The ``_static`` value: the states of ``links`` at the planned subset of ``positions``.
 
