@@ -2,7 +2,9 @@
 // through the chosen point, and the cost (or metric) over the thresholds with its simultaneous
 // band, pointwise intervals and the plausible thresholds shaded; a p_t slider sets the cost pair
 // and Python answers with the new choice (and moves the linked RocSlice). Offline (the static
-// export) nothing answers: the view keeps showing the exported choice and says so.
+// export) no kernel answers: a view exported with its states (`_static`: this view and its slice at
+// values of p_t precomputed by Python) moves through them, the slider stepping from one to the next
+// (../shared/static.js); without them the view keeps showing the exported choice and says so.
 import { decodeFloat64, decodeInt32 } from "../shared/buffers.js";
 import { beginFrame, canvas2d, drawAxes, listen, pixelRatio, segment } from "../shared/canvas.js";
 import { el, parts } from "../shared/dom.js";
@@ -11,6 +13,7 @@ import { PALETTE } from "../shared/palette.js";
 import { redrawOnChange } from "../shared/redraw.js";
 import { linearScale, niceTicks } from "../shared/scale.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
+import { applyStatic, isOffline, nearestPosition, readStatic, sliderOff } from "../shared/static.js";
 import { bandPolygon } from "../roc/geometry.js";
 import {
   candidateX,
@@ -47,6 +50,7 @@ export const KEYS = [
   "_roc_lower",
   "_roc_upper",
   "_summary",
+  "_static",
 ];
 
 /** Colour of the chosen point (the linked slice's bubbles use the same model colour). */
@@ -88,7 +92,19 @@ export function readState(model) {
     width: get("width") || 760,
     generation: get("generation") ?? 0,
     summary,
+    static: readStatic(get("_static")),
   };
+}
+
+/**
+ * How the slider works here: "live" (Jupyter: p_t from 0.001 to 0.999, the kernel re-chooses),
+ * "states" (offline with precomputed states: the slider steps through them), "asks" (offline
+ * without them: the view says that no kernel answers) or "off" (offline, Python said why not).
+ */
+export function sliderMode(model, info) {
+  if (!isOffline(model)) return "live";
+  if (info.usable) return "states";
+  return sliderOff(info) ? "off" : "asks";
 }
 
 function trace(ctx, n, px, py, close = false) {
@@ -222,6 +238,8 @@ export function render({ model, el: host }) {
   canvas.setAttribute("role", "img");
   canvas.setAttribute("aria-label", "ROC curve with its band and the iso-cost line; the cost over the thresholds with its bands");
   const { label, slider } = parts(controls, { label: ["label", "cl-cost-label"], slider: ["input", "cl-cost"] });
+  const offlineNote = el("div", "cl-static", root);
+  let offlineError = "";
   slider.type = "range";
   slider.min = "0.001";
   slider.max = "0.999";
@@ -247,8 +265,15 @@ export function render({ model, el: host }) {
     // asked for: in the static export no kernel answers, and the picture never claims a cost it
     // was not computed for.
     const pt = ptFromCost(s.cost);
-    slider.disabled = pt === null;
-    if (pt !== null && document.activeElement !== slider) slider.value = String(pt);
+    const mode = sliderMode(model, state.static);
+    slider.disabled = pt === null || mode === "off";
+    if (mode === "states") {
+      slider.min = "0";
+      slider.max = String(state.static.positions.length - 1);
+      slider.step = "1";
+      if (document.activeElement !== slider) slider.value = String(nearestPosition(state.static.positions, pt));
+    } else if (pt !== null && document.activeElement !== slider) slider.value = String(pt);
+    offlineNote.textContent = mode === "live" ? "" : offlineError || state.static.note;
     label.textContent = costText(s);
     pending.textContent = pendingText(state.cost, s);
     title.textContent = s.title ?? "";
@@ -273,10 +298,19 @@ export function render({ model, el: host }) {
     d.confidence = String(state.confidence);
     d.generation = String(state.generation);
     d.draws = String(draws);
+    d.staticPositions = mode === "live" ? "" : String(state.static.positions.length);
   };
 
-  /** The slider moved: the cost pair of that p_t (same total), sent to Python. */
+  /** The slider moved: the cost pair of that p_t (same total), sent to Python; offline, that state. */
   const onSlider = () => {
+    const info = readStatic(model.get("_static"));
+    if (sliderMode(model, info) === "states") {
+      applyStatic(model, info, Number(slider.value)).catch((error) => {
+        offlineError = `The choice could not be moved in this page: ${error}`;
+        redraw.schedule();
+      });
+      return;
+    }
     const current = model.get("cost");
     if (ptFromCost(current) === null) return; // a metric's choice: no cost to vary
     model.set("cost", costFromPt(Number(slider.value), Number(current[0]) + Number(current[1])));

@@ -4,7 +4,10 @@
 // view reference per output (application/vnd.jupyter.widget-view+json). This script,
 // loaded from a local file next to the page, draws them: anywidgets by importing the
 // ES module stored in their own state (`_esm`) with a read-only model, ipywidgets boxes
-// as flex containers, and other controls as a short text of their value.
+// as flex containers, and other controls as a short text of their value. One model per widget
+// id, shared by every view of it and reachable through `model.widget_manager.get_model(id)`,
+// so a view can move the views linked to it (their states precomputed: js/shared/static.js);
+// every model says `offline: true` (no kernel answers here).
 
 /** Decode base64 into a DataView (what ipywidgets hands to widgets for bytes). */
 export function base64ToDataView(text) {
@@ -26,11 +29,22 @@ export function modelState(entry) {
   return state;
 }
 
-/** The small model API a widget's render() uses; changes stay local (nothing to sync with). */
-export function readOnlyModel(state) {
+/**
+ * The small model API a widget's render() uses; changes stay local (nothing to sync with).
+ * `manager` resolves other models by id (`widget_manager.get_model`, as in Jupyter).
+ */
+export function readOnlyModel(state, manager = null) {
   const values = { ...state };
   const listeners = new Map();
   return {
+    offline: true,
+    widget_manager: {
+      get_model: async (id) => {
+        const model = manager?.(id);
+        if (!model) throw new Error(`no widget ${id} in this page`);
+        return model;
+      },
+    },
     get: (key) => values[key],
     set: (key, value) => {
       values[key] = value;
@@ -80,7 +94,18 @@ export function applyLayout(models, state, el) {
   for (const name of state._dom_classes ?? []) el.classList.add(name);
 }
 
-async function renderModel(models, id, el) {
+/** One shared model per widget id of the page's state (created when first asked for). */
+export function modelRegistry(models) {
+  const made = new Map();
+  const get = (id) => {
+    if (!models[id]) return null;
+    if (!made.has(id)) made.set(id, readOnlyModel(modelState(models[id]), get));
+    return made.get(id);
+  };
+  return get;
+}
+
+async function renderModel(models, id, el, registry) {
   const entry = models[id];
   if (!entry) return;
   const state = modelState(entry);
@@ -96,7 +121,7 @@ async function renderModel(models, id, el) {
     const widget = module.default ?? module;
     const view = document.createElement("div");
     el.appendChild(view);
-    await widget.render({ model: readOnlyModel(state), el: view });
+    await widget.render({ model: registry(id), el: view });
     return;
   }
   if (BOXES.has(entry.model_name)) {
@@ -110,7 +135,7 @@ async function renderModel(models, id, el) {
     for (const child of state.children ?? []) {
       const slot = document.createElement("div");
       box.appendChild(slot);
-      await renderModel(models, String(child).replace(/^IPY_MODEL_/, ""), slot);
+      await renderModel(models, String(child).replace(/^IPY_MODEL_/, ""), slot, registry);
     }
     return;
   }
@@ -140,6 +165,7 @@ export async function renderPage(doc = document) {
   const stateTag = doc.querySelector('script[type="application/vnd.jupyter.widget-state+json"]');
   if (!stateTag) return 0;
   const models = JSON.parse(stateTag.textContent).state ?? {};
+  const registry = modelRegistry(models);
   let drawn = 0;
   for (const tag of doc.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]')) {
     const { model_id: id } = JSON.parse(tag.textContent);
@@ -147,7 +173,7 @@ export async function renderPage(doc = document) {
     el.className = "confusionlab-static-view";
     tag.parentNode.insertBefore(el, tag.nextSibling);
     try {
-      await renderModel(models, id, el);
+      await renderModel(models, id, el, registry);
       drawn += 1;
     } catch (error) {
       // Said in the page, never a silently missing plot.

@@ -1,7 +1,9 @@
 // RocView / PrecisionRecallView front-end: the band, the curve and the operating point on one
 // canvas, the summary with its interval, a threshold slider. The curve arrives once; the slider
 // moves an index into it and redraws at once (the band and the curve are a cached layer), then
-// sends the index to Python, which moves the linked RocSlice.
+// sends the index to Python, which moves the linked RocSlice. In a static page (no kernel) the
+// slice's state at each threshold travels with the page (`_static`): the slider snaps to the
+// thresholds it holds and sets that state on the slice (../shared/static.js).
 import { decodeFloat32, decodeFloat64, decodeInt32 } from "../shared/buffers.js";
 import { beginFrame, canvas2d, drawAxes, listen, pixelRatio, segment } from "../shared/canvas.js";
 import { el, parts } from "../shared/dom.js";
@@ -10,12 +12,13 @@ import { redrawOnChange } from "../shared/redraw.js";
 import { linearScale, niceTicks } from "../shared/scale.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
 import { formatNumber } from "../shared/format.js";
+import { applyStatic, isOffline, nearestPosition, readStatic, sliderOff, staticNote } from "../shared/static.js";
 import { bandPolygon, clampIndex, curveVertices, layout, nearestIndex, operatingPoint, readout, summaryText } from "./geometry.js";
 
 /** Keys whose change redraws the cached layer (the curve, the band, the size). */
 export const LAYER_KEYS = ["_kind", "_x", "_y", "_tp", "_fp", "_thresholds", "_band_x", "_band_lower", "_band_upper", "_summary", "size"];
 /** Every key that redraws. */
-export const KEYS = [...LAYER_KEYS, "index", "confidence", "generation"];
+export const KEYS = [...LAYER_KEYS, "index", "confidence", "generation", "_static"];
 
 /** Colour of the operating point (the slice's bubbles use the same model colour). */
 export const POINT_COLOUR = PALETTE.models["beta-binomial"];
@@ -43,6 +46,7 @@ export function readState(model) {
     size: get("size") || 400,
     generation: get("generation") ?? 0,
     summary: get("_summary") ?? {},
+    static: readStatic(get("_static")),
   };
 }
 
@@ -135,6 +139,33 @@ export function moveTo(model, index) {
   return true;
 }
 
+/**
+ * Where a move to `index` lands: the index itself, or offline with states the nearest precomputed
+ * threshold and its position among them ({index, position}; position −1: no states to apply);
+ * null when the slider is off in the page.
+ */
+export function landing(model, index) {
+  const count = decodeFloat32(model.get("_x")).length;
+  const k = clampIndex(index, count);
+  if (!isOffline(model)) return { index: k, position: -1 };
+  const info = readStatic(model.get("_static"));
+  if (sliderOff(info)) return null;
+  const position = info.usable ? nearestPosition(info.positions, k) : -1;
+  return { index: position >= 0 ? clampIndex(info.positions[position], count) : k, position };
+}
+
+/**
+ * Move to `index` from the slider or a click: in Jupyter set and sent to Python (which moves the
+ * linked slices); offline, snapped to a precomputed threshold whose states are set on the linked
+ * slices. Resolves to whether the index changed.
+ */
+export async function walkTo(model, index) {
+  const where = landing(model, index);
+  if (!where || !moveTo(model, where.index)) return false;
+  if (where.position >= 0) await applyStatic(model, readStatic(model.get("_static")), where.position);
+  return true;
+}
+
 /** anywidget entry point. */
 export function render({ model, el: host }) {
   const root = el("div", "confusionlab-roc", host);
@@ -146,6 +177,8 @@ export function render({ model, el: host }) {
     note: "cl-note",
   });
   canvas.setAttribute("role", "img");
+  const offlineNote = el("div", "cl-static", root);
+  let offlineError = "";
   const { label, slider } = parts(controls, { label: ["label", "cl-threshold-label"], slider: ["input", "cl-threshold"] });
   label.textContent = "threshold";
   slider.type = "range";
@@ -198,6 +231,9 @@ export function render({ model, el: host }) {
     slider.min = "0";
     slider.max = String(Math.max(0, state.count - 1));
     slider.value = String(state.index);
+    const offline = isOffline(model);
+    slider.disabled = offline && sliderOff(state.static);
+    offlineNote.textContent = offline ? offlineError || staticNote(state.static, "the linked slice") : "";
     summary.textContent = summaryText(state.summary);
     info.textContent = readout(state, point);
     canvas.setAttribute("aria-label", `${state.kind === "pr" ? "precision–recall" : "ROC"} curve with its band`);
@@ -216,6 +252,7 @@ export function render({ model, el: host }) {
     d.value = state.summary.value === undefined ? "" : String(state.summary.value);
     d.generation = String(state.generation);
     d.draws = String(draws);
+    d.staticPositions = offline ? String(state.static.positions.length) : "";
     if (typeof performance !== "undefined") d.drawMs = (performance.now() - started).toFixed(2);
   };
 
@@ -224,8 +261,18 @@ export function render({ model, el: host }) {
     layerStale = true;
   };
   for (const key of LAYER_KEYS) model.on(`change:${key}`, stale);
+  const walk = (index) =>
+    walkTo(model, index).then(
+      (moved) => {
+        if (!moved) slider.value = String(model.get("index")); // snapped back, or the slider is off
+      },
+      (error) => {
+        offlineError = `The linked slice could not be moved in this page: ${error}`;
+        redraw.schedule();
+      },
+    );
   const unlisten = listen([
-    [slider, "input", () => moveTo(model, Number(slider.value))],
+    [slider, "input", () => walk(Number(slider.value))],
     [
       canvas,
       "click",
@@ -234,7 +281,7 @@ export function render({ model, el: host }) {
         const rect = canvas.getBoundingClientRect();
         const { x, y } = scales(geometry.box);
         const k = nearestIndex(state.x, state.y, event.clientX - rect.left, event.clientY - rect.top, x, y);
-        if (k >= 0) moveTo(model, k);
+        if (k >= 0) walk(k);
       },
     ],
   ]);

@@ -33,10 +33,14 @@ from typing import Any, TypeVar
 
 from ._validation import InvalidParameterError
 
-__all__ = ["WIDGETS", "register_view", "registered_view", "view_for", "view_of"]
+__all__ = ["STATIC_ENV", "WIDGETS", "register_view", "registered_view", "view_for", "view_of"]
 
 #: The package whose modules register the library's views (loaded on the first lookup).
 WIDGETS = "confusionlab.widgets"
+#: Environment variable set to ``"1"`` in a kernel whose views are built for a static page
+#: (:func:`confusionlab.export.to_html` sets it): a view whose slider asks the kernel then carries
+#: the linked states the page applies instead.
+STATIC_ENV = "CONFUSIONLAB_STATIC_EXPORT"
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -7,6 +7,12 @@ small renderer, built from ``js/export/``) beside the page: anywidgets are drawn
 the ES module stored in their state, boxes of ipywidgets as containers, other controls
 as text. Open the page from disk; nothing is loaded from the internet.
 
+Sliders that ask the kernel in Jupyter (RocView's and PrecisionRecallView's threshold,
+DecisionView's p_t) move their linked views in the page too: the kernel runs with
+``CONFUSIONLAB_STATIC_EXPORT=1``, so those views precompute the linked states at their
+slider's positions and the page carries them. Past a size cap (a few MB per view) an even
+spread of positions is saved and the page says that the slider snaps to them.
+
 The glossary stays reachable: a link in a markdown cell to the project's ``glossary.md``
 (the lessons' ``../docs/glossary.md``, or a ``glossary.md`` inside the notebook's folder)
 is rendered once to ``glossary.html`` beside the pages and the link points there, and every
@@ -31,6 +37,7 @@ from pathlib import Path, PurePosixPath
 
 from ._deps import require
 from ._validation import InvalidParameterError, check_instance, check_int
+from ._views import STATIC_ENV
 
 __all__ = ["GLOSSARY", "RENDERER", "to_html"]
 
@@ -168,7 +175,7 @@ def to_html(notebook: str | Path, output_dir: str | Path, *, execute: bool = Tru
         client = NotebookClient(
             nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(notebook.parent)}}
         )
-        client.execute()
+        client.execute(env={**os.environ, STATIC_ENV: "1"})  # views with sliders carry their linked states
     exporter = HTMLExporter(
         template_name="confusionlab",
         extra_template_basedirs=[str(_HERE / "templates")],

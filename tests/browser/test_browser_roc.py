@@ -1,7 +1,9 @@
 """RocView and PrecisionRecallView in JupyterLab (the slider walks the threshold and the linked
 RocSlice shows scikit-learn's confusion matrix at it; the kernel moves the view back; an arrow key on
 the slice walks the threshold the other way) and in the
-static HTML export, offline (the curve, the band, the slice with its staircase and bubbles)."""
+static HTML export, offline (the curve, the band, the slice with its staircase and bubbles; the
+slider moves the linked slice to the state the kernel computes at that threshold, or, past the size
+cap, snaps to the thresholds whose states the page carries and says so)."""
 
 from __future__ import annotations
 
@@ -60,6 +62,70 @@ def test_roc_and_pr_views_draw_in_the_export_without_network(exported_page: Any,
         _, fp, _, tp = confusion_matrix(y, score >= thresholds[5], labels=[0, 1]).ravel()
         assert (roc.get_attribute("data-tp"), roc.get_attribute("data-fp")) == (str(tp), str(fp))
         page.screenshot(path=str(tmp_path / "roc_export.png"), full_page=True)
+
+
+#: Drawn state of the k-th slice of the page: its data attributes and every canvas's pixels.
+SLICE_DRAWN_JS = """
+(k) => {
+  const root = document.querySelectorAll('.confusionlab-roc-slice')[k];
+  const d = root.dataset;
+  return {
+    counts: [d.p, d.n, d.tp, d.tn, d.model, d.bubbles, d.marginalBars, d.contours, d.points, d.domain],
+    pixels: [...root.querySelectorAll('canvas')].map((c) => c.toDataURL()),
+  };
+}
+"""
+
+
+def test_the_slider_moves_the_linked_slice_in_the_export(exported_page: Any, tmp_path: Path) -> None:
+    """Offline, the slice follows the slider: after a move to threshold k it is drawn exactly as the
+    slice the kernel built at k (a second view made at that index: the Jupyter path), showing
+    scikit-learn's confusion matrix at that threshold."""
+    y, score, thresholds = references()
+    k = 40
+    cells = [
+        DATA + "import confusionlab as cl\ncurve = cl.roc_curve(y, score)\ncl.RocView(curve, size=360)",
+        f"cl.RocView(curve, size=360, index={k})",  # the kernel's slice at threshold k
+    ]
+    tn, fp, fn, tp = confusion_matrix(y, score >= thresholds[k], labels=[0, 1]).ravel()
+    with exported_page(cells, name="roc_follows", viewport=(1500, 1400)) as page:
+        page.wait_for_selector('body[data-confusionlab-views="2"]')
+        view = page.locator(".confusionlab-roc").nth(0)
+        reference = page.evaluate(SLICE_DRAWN_JS, 1)
+        assert reference["counts"][:4] == [str(tp + fn), str(tn + fp), str(tp), str(tn)]
+        assert view.get_attribute("data-static-positions") == str(thresholds.size)  # every threshold
+        assert page.evaluate(SLICE_DRAWN_JS, 0) != reference
+        view.locator("input.cl-threshold").fill(str(k))
+        page.wait_for_function(
+            "(tp) => document.querySelector('.confusionlab-roc-slice').dataset.tp === tp", arg=str(tp)
+        )
+        assert view.get_attribute("data-index") == str(k)
+        assert page.evaluate(SLICE_DRAWN_JS, 0) == reference  # counts, bubbles, marginals, pixels
+        assert view.locator(".cl-static").inner_text() == ""  # nothing thinned to announce
+        page.screenshot(path=str(tmp_path / "roc_follows.png"), full_page=True)
+
+
+def test_past_the_size_cap_the_export_snaps_to_the_saved_thresholds(exported_page: Any) -> None:
+    """A cap lowered in the kernel (20 kB) leaves an even spread of thresholds in the page: the
+    slider snaps to the nearest one, the slice shows scikit-learn's matrix there, the page says so."""
+    y, score, thresholds = references()
+    cells = [
+        "import confusionlab.widgets._static as states\nstates.MAX_STATIC_BYTES = 20_000",
+        DATA + "import confusionlab as cl\nview = cl.RocView(cl.roc_curve(y, score), size=360)\nview",
+        "print('saved:', *view._static['positions'])",
+    ]
+    with exported_page(cells, name="roc_snaps", viewport=(1500, 1200)) as page:
+        root = page.wait_for_selector(".confusionlab-roc[data-static-positions]")
+        saved = [int(v) for v in page.locator(".jp-OutputArea-output pre", has_text="saved:").inner_text().split()[1:]]
+        assert 2 <= len(saved) < thresholds.size and root.get_attribute("data-static-positions") == str(len(saved))
+        assert f"snaps to the {len(saved)} of {thresholds.size} thresholds" in page.inner_text(".cl-static")
+        start = int(root.get_attribute("data-index"))
+        wanted = next(k for k in range(saved[2] + 1, saved[3]) if k - saved[2] < saved[3] - k)
+        page.locator(".confusionlab-roc input.cl-threshold").fill(str(wanted))
+        page.wait_for_selector(f'.confusionlab-roc:not([data-index="{start}"])')
+        assert root.get_attribute("data-index") == str(saved[2])  # the nearest saved threshold
+        assert page.locator("input.cl-threshold").input_value() == str(saved[2])
+        page.wait_for_selector(slice_selector(y, score >= thresholds[saved[2]]))
 
 
 def test_roc_view_walks_the_threshold_with_its_slice_in_jupyterlab(lab: LabSession, tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ import traitlets
 from .._validation import check_flag, check_instance
 from .._views import register_view
 from ..decision import ThresholdChoice
+from . import _static as page_states
 from ._common import Buffer, BundledWidget, Confidence, Integer, InvalidTraitError, trait_check
 from .roc_view import StaircaseSlice
 
@@ -34,6 +35,10 @@ __all__ = ["DRAWN", "POINTWISE_SHOWN", "DecisionView", "drawn_blocks"]
 POINTWISE_SHOWN = 15
 #: Most blocks of neighbouring candidates sent to the browser (a million distinct scores stay drawable).
 DRAWN = 2000
+#: Spacing of the values of p_t whose state a static page carries (with the exported one).
+STATIC_STEP = 0.05
+#: Positions of the slider in Jupyter: p_t from 0.001 to 0.999 in steps of 0.001 (js/decision/widget.js).
+LIVE_STEPS = 999
 
 
 def drawn_blocks(size: int, chosen: int) -> np.ndarray:
@@ -139,6 +144,8 @@ class DecisionView(BundledWidget, bundle="decision"):
     _roc_lower = Buffer("<f8").tag(sync=True)
     _roc_upper = Buffer("<f8").tag(sync=True)
     _summary = traitlets.Dict().tag(sync=True)
+    _static = traitlets.Dict().tag(sync=True)  # the states a static page applies (see _static.py)
+    _static_costs: frozenset[tuple[float, ...]] = frozenset()  # the costs it holds
 
     def __init__(self, choice: ThresholdChoice, *, linked: bool = True, **kwargs: Any) -> None:
         self._base = check_instance(
@@ -156,7 +163,10 @@ class DecisionView(BundledWidget, bundle="decision"):
             self.slice = StaircaseSlice(
                 staircase, p=cm.p, n=cm.n, tp=cm.tp, tn=cm.tn, model="beta-binomial", coordinates="counts", size=380
             )
+            self.slice.observe(self._on_linked_change)
         self._box: ipywidgets.HBox | None = None
+        self._static_ready = True
+        page_states.schedule(self)
 
     @property
     def choice(self) -> ThresholdChoice:
@@ -186,13 +196,58 @@ class DecisionView(BundledWidget, bundle="decision"):
     @traitlets.observe("cost", "confidence")
     def _on_change(self, change: traitlets.Bunch) -> None:
         self._request({"choice"})
+        if change.name == "confidence" or tuple(self.cost) not in self._static_costs:
+            page_states.schedule(self)  # a static page's states hold the exported cost and confidence
+
+    def _on_linked_change(self, change: traitlets.Bunch) -> None:
+        if change.name in self.slice._public_traits() and change.name not in ("tp", "tn", "generation"):
+            page_states.schedule(self)
+
+    def _precompute_static(self) -> None:
+        """Precompute the states a static page applies when its slider moves (``_static``; see
+        :mod:`confusionlab.widgets._static`): this view and its slice at values of p_t
+        :data:`STATIC_STEP` apart and at the exported cost (same total cost, as the slider keeps it)."""
+        links = [self] if self.slice is None else [self, self.slice]
+        cost = list(self.cost)
+        if not cost:  # a metric's choice: no slider
+            self._static = page_states.precompute(links, [], 0, None, total=0, what="values of p_t")
+            return
+        total = cost[0] + cost[1]
+        here = cost[0] / total
+        grid = sorted({*(round(k * STATIC_STEP, 10) for k in range(1, round(1 / STATIC_STEP))), here})
+
+        def states_at(pt: float) -> list[dict[str, Any]]:
+            at = cost if pt == here else [total * pt, total * (1 - pt)]
+            choice, state = self._state(at)
+            traits = self.traits()
+            own = {"cost": list(at), **{name: traits[name].validate(self, value) for name, value in state.items()}}
+            if self.slice is None:
+                return [own]
+            cm = choice.confusion_matrix
+            return [own, self.slice.state_at(cm.tp, cm.tn)]
+
+        try:
+            value = page_states.precompute(
+                links, grid, grid.index(here), states_at, total=LIVE_STEPS, what="values of p_t"
+            )
+        except Exception as error:  # said in the page; the slider is off there
+            value = page_states.failed(links, LIVE_STEPS, error)
+        self._static_costs = frozenset(tuple(state[0]["cost"]) for state in value["states"] or [] if "cost" in state[0])
+        self._static = value
 
     def _refresh(self, parts: set[str]) -> None:
+        choice, state = self._state(self.cost)
+        self._choice = choice
+        for name, value in state.items():
+            setattr(self, name, value)
+        if self.slice is not None:
+            cm = choice.confusion_matrix
+            self.slice.update(tp=cm.tp, tn=cm.tn)
+
+    def _state(self, cost: list[float]) -> tuple[ThresholdChoice, dict[str, Any]]:
+        """The choice at ``cost`` (empty: the given choice) and the synced traits that draw it."""
         base = self._base
-        if not self.cost or tuple(self.cost) == base.cost:
-            choice = base
-        else:
-            choice = base.with_cost(tuple(self.cost))
+        choice = base if not cost or tuple(cost) == base.cost else base.with_cost(tuple(cost))
         level = self.confidence
         band = choice.band(level)
         roc = choice.roc_band(level)
@@ -207,21 +262,22 @@ class DecisionView(BundledWidget, bundle="decision"):
         chosen = int(np.searchsorted(blocks, choice.index))
         shown = np.union1d(_spread(np.flatnonzero(~np.isnan(values)), POINTWISE_SHOWN), [chosen])
         bounds = np.array([choice.interval(level, "pointwise", threshold=thresholds[k]) for k in shown])
-        self._choice = choice
-        self._fpr = counts["fp"][blocks] / cm.n
-        self._tpr = counts["tp"][blocks] / cm.p
-        self._thresholds = thresholds
-        self._values = values
-        self._lower = np.minimum.reduceat(band.lower, blocks)
-        self._upper = np.maximum.reduceat(band.upper, blocks)
-        self._plausible = np.logical_or.reduceat(band.plausible, blocks)
-        self._pointwise_index = shown
-        self._pointwise_lower = bounds[:, 0]
-        self._pointwise_upper = bounds[:, 1]
-        self._roc_fpr, self._roc_lower, self._roc_upper = roc.fpr, roc.lower, roc.upper
-        self._summary = {**self._words(choice, band.plausible, level), "index": chosen, "drawn": int(blocks.size)}
-        if self.slice is not None:
-            self.slice.update(tp=cm.tp, tn=cm.tn)
+        return choice, {
+            "_fpr": counts["fp"][blocks] / cm.n,
+            "_tpr": counts["tp"][blocks] / cm.p,
+            "_thresholds": thresholds,
+            "_values": values,
+            "_lower": np.minimum.reduceat(band.lower, blocks),
+            "_upper": np.maximum.reduceat(band.upper, blocks),
+            "_plausible": np.logical_or.reduceat(band.plausible, blocks),
+            "_pointwise_index": shown,
+            "_pointwise_lower": bounds[:, 0],
+            "_pointwise_upper": bounds[:, 1],
+            "_roc_fpr": roc.fpr,
+            "_roc_lower": roc.lower,
+            "_roc_upper": roc.upper,
+            "_summary": {**self._words(choice, band.plausible, level), "index": chosen, "drawn": int(blocks.size)},
+        }
 
     @staticmethod
     def _words(choice: ThresholdChoice, plausible: np.ndarray, level: float) -> dict[str, Any]:

@@ -18,6 +18,7 @@ import numpy as np
 import traitlets
 
 from .. import models
+from .._validation import InvalidParameterError, check_int
 from ..confusion import ConfusionMatrix
 from ..contours import contour
 from ..lattice import slice_lattice
@@ -288,8 +289,11 @@ class RocSlice(BundledWidget, SliceCounts, bundle="roc_slice"):
 
     @traitlets.observe("tp", "tn")
     def _on_observed(self, change: traitlets.Bunch) -> None:
-        through_observed = not self.levels or any(m not in self.contour_levels for m in self.contour_metrics)
-        self._request({"observed", "model"} | ({"contours"} if through_observed else set()))
+        self._request({"observed", "model"} | ({"contours"} if self._contours_follow_observed() else set()))
+
+    def _contours_follow_observed(self) -> bool:
+        """Whether a contour is drawn at the observed point's value (so it moves with the point)."""
+        return not self.levels or any(m not in self.contour_levels for m in self.contour_metrics)
 
     @traitlets.observe("model", "tolerance")
     def _on_model(self, change: traitlets.Bunch) -> None:
@@ -324,12 +328,16 @@ class RocSlice(BundledWidget, SliceCounts, bundle="roc_slice"):
         self._values = values
         self._slice = [p, n, stride]
 
-    def _observed_of(self, metric: str) -> float | None:
-        p, n, tp, tn = self.p, self.n, self.tp, self.tn
+    def _value_at(self, metric: str, tp: int, tn: int) -> float | None:
+        p, n = self.p, self.n
         value = float(np.asarray(METRICS[metric].values(tp, p - tp, n - tn, tn), dtype=np.float64))
         return value if math.isfinite(value) else None
 
     def _update_contours(self) -> None:
+        self._set_traits(self._contour_state(self.tp, self.tn, self._observed_value))
+
+    def _contour_state(self, tp: int, tn: int, observed: float | None) -> dict[str, Any]:
+        """The contour traits with the observed point at (tp, tn), whose metric value is ``observed``."""
         # Polylines of the main metric first (index 0), then of each extra metric.
         metrics = [self.metric] + [m for m in self.contour_metrics if m != self.metric]
         lines: list[np.ndarray] = []
@@ -338,13 +346,13 @@ class RocSlice(BundledWidget, SliceCounts, bundle="roc_slice"):
         for index, name in enumerate(metrics):
             if index == 0:
                 levels = list(self.levels)
-                if not levels and self._observed_value is not None:
-                    levels = [self._observed_value]
+                if not levels and observed is not None:
+                    levels = [observed]
             else:
                 levels = self.contour_levels.get(name)
                 if levels is None:
-                    observed = self._observed_of(name)
-                    levels = [] if observed is None else [observed]
+                    value = self._value_at(name, tp, tn)
+                    levels = [] if value is None else [value]
             for level in levels:
                 for line in contour(name, level, self.p, self.n, extend=self.extend):
                     line = np.asarray(line, dtype=np.float64).reshape(-1, 2)
@@ -353,23 +361,67 @@ class RocSlice(BundledWidget, SliceCounts, bundle="roc_slice"):
                         line_levels.append(level)
                         line_metric.append(index)
         counts = np.array([len(line) for line in lines], dtype=np.int64)
-        offsets = np.concatenate([[0], np.cumsum(counts)])
-        xy = np.concatenate(lines) if lines else np.zeros((0, 2))
-        self._contour_xy = xy
-        self._contour_offsets = offsets
-        self._contour_levels = np.asarray(line_levels, dtype=np.float64)
-        self._contour_metric = np.asarray(line_metric, dtype=np.int64)
-        self._contour_labels = [METRICS[name].label for name in metrics]
+        return {
+            "_contour_xy": np.concatenate(lines) if lines else np.zeros((0, 2)),
+            "_contour_offsets": np.concatenate([[0], np.cumsum(counts)]),
+            "_contour_levels": np.asarray(line_levels, dtype=np.float64),
+            "_contour_metric": np.asarray(line_metric, dtype=np.int64),
+            "_contour_labels": [METRICS[name].label for name in metrics],
+        }
 
     def _update_model(self) -> None:
+        self._set_traits(self._model_state(self.tp, self.tn))
+
+    def _model_state(self, tp: int, tn: int) -> dict[str, Any]:
+        """The bubbles' traits (the model's marginals) with the observed point at (tp, tn)."""
         if self.model == "none":
-            self._pmf_lo, self._pmf_tp, self._pmf_tn, self._pmf_pruned = [], b"", b"", 0.0
-            return
-        sm = self.slice_model()
-        self._pmf_lo = [sm.tp_lo, sm.tn_lo]
-        self._pmf_tp = sm.tp_pmf
-        self._pmf_tn = sm.tn_pmf
-        self._pmf_pruned = float(sm.pruned_mass)
+            return {"_pmf_lo": [], "_pmf_tp": b"", "_pmf_tn": b"", "_pmf_pruned": 0.0}
+        sm = self._slice_model_at(tp, tn)
+        return {
+            "_pmf_lo": [sm.tp_lo, sm.tn_lo],
+            "_pmf_tp": sm.tp_pmf,
+            "_pmf_tn": sm.tn_pmf,
+            "_pmf_pruned": float(sm.pruned_mass),
+        }
+
+    def _observed_state(self, tp: int, tn: int) -> dict[str, Any]:
+        return {"_metric_label": METRICS[self.metric].label, "_observed_value": self._value_at(self.metric, tp, tn)}
+
+    def _set_traits(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+
+    def state_at(self, tp: int, tn: int) -> dict[str, Any]:
+        """The synced state a move of the observed point to ``(tp, tn)`` gives, without moving it.
+
+        Every trait such a move changes (``tp``, ``tn``, the observed value, the bubbles' marginals
+        and, when a contour goes through the observed point, the contours), as the browser receives
+        it (buffers as bytes). A static page applies these states where no kernel computes them.
+
+        Examples
+        --------
+        >>> import confusionlab as cl
+        >>> w = cl.RocSlice(p=20, n=40, tp=16, tn=32, model="binomial")
+        >>> state = w.state_at(10, 30)
+        >>> w.update(tp=10, tn=30)
+        >>> all(state[name] == getattr(w, name) for name in state), w.tp
+        (True, 10)
+        """
+        tp, tn = self._check_observed_pair(tp, tn)
+        state: dict[str, Any] = {"tp": tp, "tn": tn, **self._observed_state(tp, tn)}
+        if self._contours_follow_observed():
+            state.update(self._contour_state(tp, tn, state["_observed_value"]))
+        state.update(self._model_state(tp, tn))
+        traits = self.traits()
+        return {name: traits[name].validate(self, value) for name, value in state.items()}
+
+    def _check_observed_pair(self, tp: int, tn: int) -> tuple[int, int]:
+        tp, tn = check_int(tp, "tp", minimum=0), check_int(tn, "tn", minimum=0)
+        if tp > self.p or tn > self.n:
+            raise InvalidParameterError(
+                f"tp and tn must lie in the slice (tp in 0..p={self.p}, tn in 0..n={self.n}), got tp={tp}, tn={tn}"
+            )
+        return tp, tn
 
     def slice_model(self) -> Any:
         """The :class:`~confusionlab.models.SliceModel` drawn as bubbles (``model`` != "none").
@@ -381,7 +433,10 @@ class RocSlice(BundledWidget, SliceCounts, bundle="roc_slice"):
         """
         if self.model == "none":
             raise ValueError("model is 'none': set model='binomial' or 'beta-binomial' first")
-        p, n, tp, tn = self.p, self.n, self.tp, self.tn
+        return self._slice_model_at(self.tp, self.tn)
+
+    def _slice_model_at(self, tp: int, tn: int) -> Any:
+        p, n = self.p, self.n
         return slice_model(ConfusionMatrix(tp=tp, fn=p - tp, fp=n - tn, tn=tn), self.model, tolerance=self.tolerance)
 
     def marginals(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -398,8 +453,7 @@ class RocSlice(BundledWidget, SliceCounts, bundle="roc_slice"):
         return np.arange(tp_lo, tp_lo + tp_mass.size), tp_mass, np.arange(tn_lo, tn_lo + tn_mass.size), tn_mass
 
     def _update_observed(self) -> None:
-        self._metric_label = METRICS[self.metric].label
-        self._observed_value = self._observed_of(self.metric)
+        self._set_traits(self._observed_state(self.tp, self.tn))
 
 
 def thinning_stride(p: int, n: int, max_points: int) -> int:

@@ -22,6 +22,7 @@ import traitlets
 from .._validation import InvalidParameterError, check_flag, check_instance, check_int, check_score_threshold
 from .._views import register_view
 from ..scores import PrecisionRecallCurve, RocCurve
+from . import _static as page_states
 from ._common import Buffer, BundledWidget, Confidence, Integer, InvalidTraitError, buffer_array
 from .roc_slice import RocSlice
 
@@ -59,18 +60,18 @@ class StaircaseSlice(RocSlice):
         metric = buffer_array(self, "_contour_metric")
         return next(xy for (_, xy), k in zip(lines, metric, strict=True) if k == index)
 
-    def _update_contours(self) -> None:
-        super()._update_contours()
-        xy = buffer_array(self, "_contour_xy").reshape(-1, 2)
-        offsets = buffer_array(self, "_contour_offsets")
-        levels = buffer_array(self, "_contour_levels")
-        index = len(self._contour_labels)
+    def _contour_state(self, tp: int, tn: int, observed: float | None) -> dict[str, Any]:
+        state = super()._contour_state(tp, tn, observed)
+        xy, offsets, levels = state["_contour_xy"], state["_contour_offsets"], state["_contour_levels"]
+        index = len(state["_contour_labels"])
         level = float(levels[0]) if levels.size else 0.0  # shown once among the contours' levels
-        self._contour_xy = np.concatenate([xy, self._staircase])
-        self._contour_offsets = np.concatenate([offsets if offsets.size else [0], [xy.shape[0] + len(self._staircase)]])
-        self._contour_levels = np.concatenate([levels, [level]])
-        self._contour_metric = np.concatenate([buffer_array(self, "_contour_metric"), [index]])
-        self._contour_labels = [*self._contour_labels, STAIRCASE_LABEL]
+        return {
+            "_contour_xy": np.concatenate([xy, self._staircase]),
+            "_contour_offsets": np.concatenate([offsets, [xy.shape[0] + len(self._staircase)]]),
+            "_contour_levels": np.concatenate([levels, [level]]),
+            "_contour_metric": np.concatenate([state["_contour_metric"], [index]]),
+            "_contour_labels": [*state["_contour_labels"], STAIRCASE_LABEL],
+        }
 
 
 class _CurveView(BundledWidget, bundle="roc"):
@@ -97,6 +98,7 @@ class _CurveView(BundledWidget, bundle="roc"):
     _band_lower = Buffer("<f4").tag(sync=True)
     _band_upper = Buffer("<f4").tag(sync=True)
     _summary = traitlets.Dict().tag(sync=True)
+    _static = traitlets.Dict().tag(sync=True)  # the states a static page applies (see _static.py)
 
     def __init__(self, curve: Any, *, linked: bool = True, slice_options: dict | None = None, **kwargs: Any) -> None:
         name = self._CURVE.__name__
@@ -117,6 +119,8 @@ class _CurveView(BundledWidget, bundle="roc"):
         super().__init__(**kwargs)
         self.slice = self.slice_view(**(slice_options or {})) if linked else None
         self._box: ipywidgets.HBox | None = None
+        self._static_ready = True
+        page_states.schedule(self)
 
     # ------------------------------------------------------------------ public API
     @property
@@ -162,7 +166,9 @@ class _CurveView(BundledWidget, bundle="roc"):
         staircase = np.column_stack([self._counts[2] / self._curve.n, self._counts[1] / self._curve.p])
         view = StaircaseSlice(staircase, p=cm.p, n=cm.n, tp=cm.tp, tn=cm.tn, **kwargs)
         view.observe(self._on_slice_moved, names=["tp", "tn"])
+        view.observe(self._on_linked_change)
         self._slices.append(view)
+        page_states.schedule(self)
         return view
 
     def nearest_index(self, tp: int, fp: int) -> int:
@@ -230,6 +236,31 @@ class _CurveView(BundledWidget, bundle="roc"):
     @traitlets.observe("index")
     def _on_index(self, change: traitlets.Bunch) -> None:
         self._request({"point"})
+        if self.index not in self._static.get("positions", ()):
+            page_states.schedule(self)  # a static page's states hold the exported point
+
+    def _on_linked_change(self, change: traitlets.Bunch) -> None:
+        if change.name in change.owner._public_traits() and change.name not in ("tp", "tn", "generation"):
+            page_states.schedule(self)
+
+    def _precompute_static(self) -> None:
+        """Precompute the states a static page applies when its slider moves (``_static``; see
+        :mod:`confusionlab.widgets._static`): each following slice at every staircase point (an even
+        spread of them past the size cap)."""
+        links = [s for s in self._slices if s.comm is not None and (s.p, s.n) == (self._curve.p, self._curve.n)]
+        _, tps, fps = self._counts
+        n = self._curve.n
+
+        def states_at(k: int) -> list[dict[str, Any]]:
+            return [view.state_at(int(tps[k]), n - int(fps[k])) for view in links]
+
+        try:
+            value = page_states.precompute(
+                links, range(self.points), self.index, states_at, total=self.points, what="thresholds"
+            )
+        except Exception as error:  # said in the page; the slider is off there
+            value = page_states.failed(links, self.points, error)
+        self._static = value
 
     @traitlets.observe("confidence")
     def _on_confidence(self, change: traitlets.Bunch) -> None:
