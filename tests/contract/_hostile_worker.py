@@ -481,7 +481,7 @@ def call_surface_calibration(*, y_true: Any, y_prob: Any, confidence: Any = 0.95
     import confusionlab as cl
 
     c = cl.calibration(y_true, y_prob, **kwargs)
-    out = _unit("ece", c.ece) + _unit("brier", c.brier) + _unit("p_value", c.p_value)
+    out = _unit("ece", c.ece) + _unit("brier", c.brier) + _unit("p_value", c.p_value())
     out += _ordered("interval", *c.interval(confidence), 0.0, 1.0)
     band = c.band(confidence)
     lower, upper = np.asarray(band.lower, dtype=float), np.asarray(band.upper, dtype=float)
