@@ -29,8 +29,8 @@ CHROMIUM = os.environ.get("CONFUSIONLAB_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
 #: Colours kept in each PNG: the views' text, palettes and pale bands survive, the files stay small.
 COLOURS = 128
-#: Window of the pages: wide enough for the Explorer's one row of views (990 px) beside the page's margins.
-VIEWPORT = {"width": 1280, "height": 900}
+#: Height of the window (the element photographed may be taller: Playwright scrolls it into view).
+HEIGHT = 900
 
 SCORES = """
 import numpy as np
@@ -43,12 +43,13 @@ score = rng.normal(loc=1.2 * y)
 
 @dataclass(frozen=True)
 class Shot:
-    """One view: the cell that builds it, the element photographed and what the picture shows."""
+    """One view: the cell that builds it, the element photographed, and the element that says it is drawn."""
 
     code: str
     selector: str
     ready: str
-    caption: str
+    #: Window width (CSS px): the default holds the Explorer's 990-px row; a view whose text spans the page gets less.
+    width: int = 1280
 
 
 SHOTS = {
@@ -56,25 +57,21 @@ SHOTS = {
         "import confusionlab as cl\ncl.Explorer(N=60, p=20, tp=16, tn=32, metric='mcc')",
         ".confusionlab-explorer",
         '.confusionlab-simplex[data-points="39711"]',
-        "The Explorer: the confusion simplex, the ROC slice and the metric's PMFs of one matrix, linked.",
     ),
     "metric_pmf": Shot(
         "from confusionlab.widgets.metric_pmf import MetricPMF\nMetricPMF(p=20, n=40, tp=16, tn=32, metric='mcc')",
         ".confusionlab-metric-pmf",
         ".confusionlab-metric-pmf[data-marks]",
-        "MetricPMF: the exact distribution of a metric on a new test set, binomial and beta-binomial.",
     ),
     "roc": Shot(
         SCORES + "cl.RocView(cl.roc_curve(y, score), linked=False)",
         ".confusionlab-roc",
         ".confusionlab-roc[data-band]",
-        "RocView: the ROC curve with its simultaneous band and the AUC's interval; the slider walks the threshold.",
     ),
     "precision_recall": Shot(
         SCORES + "cl.PrecisionRecallView(cl.precision_recall_curve(y, score), linked=False)",
         ".confusionlab-roc",
         ".confusionlab-roc[data-band]",
-        "PrecisionRecallView: precision against recall with its band and the no-skill line.",
     ),
     "paired": Shot(
         "from confusionlab.paired import compare_paired_cells\n"
@@ -83,7 +80,6 @@ SHOTS = {
         "PairedView(r, margin=0.02, bins=20, name_a='logistic', name_b='tree')",
         ".confusionlab-paired",
         ".confusionlab-paired[data-bins]",
-        "PairedView: two classifiers on the same examples, the joint distribution of their scores and the difference.",
     ),
     "evaluation": Shot(
         SCORES + "g = rng.choice(['a', 'b'], size=400)\n"
@@ -91,7 +87,7 @@ SHOTS = {
         "cl.EvaluationView(ev, metric='recall')",
         ".confusionlab-evaluation",
         ".confusionlab-evaluation[data-generation]",
-        "EvaluationView: where each group's true metric lies, group by group and overall.",
+        width=960,
     ),
     "audit": Shot(
         "import numpy as np, pandas as pd\n"
@@ -103,11 +99,11 @@ SHOTS = {
         "df['y'] = (rng.random(n) < np.where(df.sex == 'F', 0.25, 0.35)).astype(int)\n"
         "df['p'] = np.where(rng.random(n) < 0.85, df.y, 1 - df.y)\n"
         "a = audit(df, label='y', positive_values=[1], predicted='p', facets=['sex', 'age'],\n"
-        "          metrics=['CI', 'DPL', 'DPPL', 'DI', 'RD', 'AD'], margin=0.05, n_draws=500)\n"
-        "AuditView(a, selected=1)",
+        "          metrics=['CI', 'DPL', 'DPPL', 'DI', 'RD', 'AD'], margin=0.1, n_draws=500)\n"
+        "AuditView(a, selected=1)  # sex: F, DPL: insufficient evidence with plenty of data, and why",
         ".confusionlab-audit",
         ".confusionlab-audit[data-cells]",
-        "AuditView: a fairness audit, one verdict per group and metric, each cell's interval against its band.",
+        width=760,
     ),
     "calibration": Shot(
         "import numpy as np\nimport confusionlab as cl\nrng = np.random.default_rng(0)\n"
@@ -115,20 +111,17 @@ SHOTS = {
         "cl.CalibrationView(cl.calibration(rng.uniform(size=1000) < q ** 1.3, q, bins=10, random_state=0))",
         ".confusionlab-calibration",
         ".confusionlab-calibration[data-bins]",
-        "CalibrationView: observed against predicted probability, bin by bin, with each bin's interval.",
     ),
     "planner": Shot(
         "from confusionlab.widgets.planner_view import PlannerView\n"
         "PlannerView(metric='recall', prevalence=0.3, tpr=0.8, tnr=0.8, half_width=0.1)",
         ".confusionlab-planner",
         ".confusionlab-planner[data-generation]",
-        "PlannerView: how many test examples an interval of the width you want needs.",
     ),
     "decision": Shot(
         SCORES + "cl.DecisionView(cl.choose_threshold(y, score, cost=(1, 4)), linked=False)",
         ".confusionlab-decision",
         ".confusionlab-decision[data-generation]",
-        "DecisionView: the threshold that minimises the expected cost, and how sure that choice is.",
     ),
 }
 
@@ -173,7 +166,7 @@ def take(names: list[str]) -> None:
             for name in names:
                 shot = SHOTS[name]
                 page_path = export_page(name, shot, Path(tmp) / name)
-                context = browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
+                context = browser.new_context(viewport={"width": shot.width, "height": HEIGHT}, device_scale_factor=1)
                 page = context.new_page()
                 page.route("**/*", offline)
                 page.goto(page_path.as_uri())
