@@ -9,7 +9,7 @@ PIP_STAMP := $(VENV)/.confusionlab-pip-install
 BUNDLE := src/confusionlab/static/roc_slice.js
 JS_SOURCES := $(shell find js -type f -not -path '*/tests/*' 2>/dev/null) package.json
 
-.PHONY: install lab test html docs pytest jstest lint
+.PHONY: install lab test html docs screenshots pytest jstest lint
 
 ## install: .venv with the package editable + [dev], JS dependencies and bundle.
 install: $(PIP_STAMP) $(BUNDLE)
@@ -82,6 +82,11 @@ build/html/%.html: notebooks/%.ipynb | install
 docs: install $(LESSON_PAGES)
 	$(BIN)/python -m sphinx -E -b html -W --keep-going -q docs build/docs
 	$(BIN)/python docs/check_links.py build/docs
+
+## screenshots: the pictures of the views in docs/_static/views (Playwright + Chromium on the static
+## export; not part of make test: run it after changing a view, then commit the PNGs).
+screenshots: install
+	$(BIN)/python docs/screenshots.py
 
 # Internal helpers (not part of the documented interface).
 # The files over 600 lines are listed (a guide to splitting by idea, not a gate).

@@ -54,7 +54,9 @@ export function countVerdicts(codes) {
 
 /**
  * Value range of the detail strip: the band no_bias ± margin, the value and the finite
- * interval ends, padded by 10 %. Infinite ends are drawn as arrows to the edge.
+ * interval ends, padded by 10 % and rounded outwards to a round step (1, 2, 2.5 or 5 × 10^k,
+ * about an eighth of the range), so the axis ends read as round numbers. Infinite ends are
+ * drawn as arrows to the edge.
  * @returns {[number, number]}
  */
 export function detailDomain(lower, upper, value, noBias, margin) {
@@ -62,7 +64,43 @@ export function detailDomain(lower, upper, value, noBias, margin) {
   const lo = Math.min(...points);
   const hi = Math.max(...points);
   const pad = (hi - lo) * 0.1 || Math.max(Math.abs(lo), 1) * 0.1;
-  return [lo - pad, hi + pad];
+  const raw = (hi - lo + 2 * pad) / 8;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((t) => t >= raw * (1 - 1e-9)) ?? 10 * mag;
+  const round = (v) => Number(v.toPrecision(12));
+  return [round(Math.floor(round((lo - pad) / step)) * step), round(Math.ceil(round((hi + pad) / step)) * step)];
+}
+
+/**
+ * Why a cell is "insufficient evidence", from its numbers (issue 38): no interval; an interval that
+ * straddles an edge of the band (narrower than the band: the value sits near the margin, more rows
+ * may not settle it; wider: too few rows); or, for an interval wholly on one side, a group so small
+ * that any table of its size would have given the same verdict.
+ */
+export function insufficientReason(lower, upper, noBias, margin, n) {
+  if (Number.isNaN(lower) || Number.isNaN(upper)) return "no interval could be computed for this cell";
+  const lo = noBias - margin;
+  const hi = noBias + margin;
+  const f = (v) => (Number.isFinite(v) ? String(Number(v.toPrecision(4))) : v > 0 ? "∞" : "−∞");
+  // As the verdict's rule (bias/results.verdict_of): overlapping the closed band, not inside it.
+  const straddles = !(upper < lo || lower > hi) && !(lo <= lower && upper <= hi);
+  if (straddles) {
+    const edges = [...new Set([...(lower < lo ? [lo] : []), ...(upper > hi ? [hi] : [])])];
+    const where =
+      edges.length === 2 ? `both edges of the band (${f(lo)} and ${f(hi)})` : `the band's edge at ${f(edges[0])}`;
+    const width = upper - lower;
+    const why =
+      width < 2 * margin
+        ? `the interval is narrower than the band (${f(width)} against ${f(2 * margin)}), so the data are ` +
+          `plentiful: the disparity lies close to the margin itself, and more rows may not settle it`
+        : `the interval is ${Number.isFinite(width) ? `wider than the band (${f(width)} against ${f(2 * margin)})` : "unbounded"}: ` +
+          `more rows would narrow it`;
+    return `why: the interval straddles ${where}, so it is neither wholly inside nor wholly outside; ${why}`;
+  }
+  return (
+    `why: the interval lies on one side of the band, but a group of ${f(n)} rows would give a value on that ` +
+    `side whatever its rows were, so the verdict could not have come out otherwise`
+  );
 }
 
 /** Pixel position of v on [d0, d1] → [r0, r1]; ±Infinity go to the ends. */

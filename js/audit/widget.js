@@ -13,6 +13,7 @@ import {
   countVerdicts,
   detailDomain,
   gridLayout,
+  insufficientReason,
   position,
   verdictColour,
 } from "./geometry.js";
@@ -79,7 +80,7 @@ export function cellText(state, index) {
   const j = index % m;
   const code = state.verdicts[index];
   const group = state.groups[g];
-  const metric = state.metrics[j];
+  const metric = metricName(state, state.metrics[j]);
   if (code === 255) return `${group} · ${metric}: no row`;
   const v0 = state.noBias[j];
   const margin = state.margin[j];
@@ -91,8 +92,39 @@ export function cellText(state, index) {
     `[${formatNumber(state.lower[index])}, ${formatNumber(state.upper[index])}] against the band ` +
     `[${formatNumber(v0 - margin)}, ${formatNumber(v0 + margin)}] → ${VERDICTS[code]} ` +
     `(n = ${n}, compared with ${nc})` +
-    (state.summary.favoured?.[index] ? `; ${state.summary.favoured[index]}` : "")
+    (state.summary.favoured?.[index] ? `; ${state.summary.favoured[index]}` : "") +
+    (code === 2 ? `. ${insufficientReason(state.lower[index], state.upper[index], v0, margin, n)}` : "")
   );
+}
+
+/** A metric's abbreviation with its name in words ("class imbalance (CI)"), as Python sends the names. */
+export function metricName(state, abbreviation) {
+  const words = state.summary.names?.[abbreviation];
+  return words && words !== abbreviation ? `${words} (${abbreviation})` : String(abbreviation);
+}
+
+/** The key under the grid: each column's abbreviation in words ("CI: class imbalance · …"). */
+export function metricKey(state) {
+  return state.metrics
+    .filter((m) => state.summary.names?.[m] && state.summary.names[m] !== m)
+    .map((m) => `${m}: ${state.summary.names[m]}`)
+    .join(" · ");
+}
+
+/** The short header (the legend below it counts the verdicts). */
+export const titleText = (state) => `Fairness audit: ${state.groups.length} groups × ${state.metrics.length} metrics`;
+
+/** The line under the header: the question, whom each facet is compared with, the intervals' level. */
+export function subtitleText(state) {
+  const s = state.summary;
+  const parts = [];
+  if (s.question) parts.push(`Question: ${s.question}.`);
+  if ((s.compared ?? []).length) parts.push(`Compared: ${s.compared.join("; ")}.`);
+  parts.push(
+    `Verdicts on intervals that hold together with probability ${formatNumber(s.confidence)} ` +
+      `(each at ${formatNumber(s.level)}, Bonferroni).`,
+  );
+  return parts.join(" ");
 }
 
 /** Draw the grid; returns the number of cells drawn. */
@@ -186,10 +218,12 @@ export function drawDetail(ctx, state, index, width, theme, dpr = 1) {
 /** anywidget entry point. */
 export function render({ model, el: host }) {
   const root = el("div", "confusionlab-audit", host);
-  const { title, legend, grid, detail, text, notes } = parts(root, {
+  const { title, subtitle, legend, grid, key, detail, text, notes } = parts(root, {
     title: "cl-title",
+    subtitle: "cl-subtitle",
     legend: "cl-legend",
     grid: ["canvas", "cl-grid"],
+    key: "cl-key",
     detail: ["canvas", "cl-detail"],
     text: "cl-hover",
     notes: "cl-notes",
@@ -221,12 +255,9 @@ export function render({ model, el: host }) {
     const drawn = paint();
     const counts = countVerdicts(state.verdicts);
     const s = state.summary;
-    title.textContent =
-      `Fairness audit: ${state.groups.length} groups × ${state.metrics.length} metrics; ` +
-      `${s.rows ?? 0} verdicts on intervals that hold together with probability ${formatNumber(s.confidence)} ` +
-      `(each at ${formatNumber(s.level)}, Bonferroni)` +
-      (s.question ? `. The question: ${s.question}` : "") +
-      ((s.compared ?? []).length ? `. Compared: ${s.compared.join("; ")}` : "");
+    title.textContent = titleText(state);
+    subtitle.textContent = subtitleText(state);
+    key.textContent = metricKey(state);
     legend.replaceChildren();
     VERDICTS.forEach((v, k) => {
       const item = el("span", "cl-legend-item", legend);

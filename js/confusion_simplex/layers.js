@@ -292,16 +292,19 @@ export function statusText(state, drawn) {
   if (state.cloud !== "none") {
     if (info.note) parts.push(`${state.cloud} cloud: ${info.note}`);
     else {
-      parts.push(
-        `${state.cloud} cloud: ${info.points ?? 0} matrices, mass ${fmt(info.mass ?? 0)}` +
-          (showsPruned(Number(info.pruned)) ? ` (pruned ${Number(info.pruned).toExponential(1)})` : ""),
-      );
+      parts.push(`${state.cloud} cloud: ${info.points ?? 0} matrices, mass ${fmt(info.mass ?? 0)}`);
     }
   }
   if (state.stride > 1) {
     parts.push(`thinned: TP, FN, FP multiples of ${state.stride}, ${drawn} matrices drawn`);
   }
   return parts.join(" · ");
+}
+
+/** How the cloud was computed (the status line's tooltip, not its text): the tail mass pruned. */
+export function statusDetails(state) {
+  const pruned = Number(state.cloudInfo?.pruned);
+  return state.cloud !== "none" && showsPruned(pruned) ? `cloud's pruned tail mass ${pruned.toExponential(1)}` : "";
 }
 
 /** Title text (plain). */

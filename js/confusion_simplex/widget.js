@@ -32,6 +32,7 @@ import {
   codeColours,
   parseColour,
   readState,
+  statusDetails,
   statusText,
   titleText,
 } from "./layers.js";
@@ -274,6 +275,7 @@ export function render({ model, el: host }) {
       `Confusion simplex, N = ${state.latticeN}, ${state.count} matrices coloured by ${state.label}`,
     );
     status.textContent = statusText(state, state.count);
+    status.title = statusDetails(state);
     // Milliseconds of this sync before its frame (decode, colours, buffers; the benchmark reads it).
     d.syncMs = (clock() - syncStart).toFixed(1);
     // New data is drawn at once (the message's task), so the page shows it at the next

@@ -204,11 +204,34 @@ export function panelSummary(panel, state) {
     `${name}: mean ${formatNumber(panel.mean)} · sd ${formatNumber(panel.std)} · ` +
     `${pct}% interval [${formatNumber(a)}, ${formatNumber(b)}] · ${panel.distinct} distinct values ` +
     `over ${panel.lattice_points} matrices`;
-  if (panel.aggregated) text += ` (sent aggregated into ${panel.values.length} bins)`;
-  if (panel.undefined_mass > 0) text += ` · undefined mass ${formatNumber(panel.undefined_mass)} (counted as 0)`;
-  if (showsPruned(panel.pruned_mass)) text += ` · pruned tail mass ${formatNumber(panel.pruned_mass)}`;
+  if (showsPruned(panel.undefined_mass)) text += ` · undefined mass ${formatNumber(panel.undefined_mass)} (counted as 0)`;
   return text;
 }
+
+/** How a panel was computed and sent (its summary's tooltip, not the visible text). */
+export function panelDetails(panel) {
+  const notes = [];
+  // A mass no printed digit of the interval can show (as for the pruned tail) is named here only.
+  if (panel.undefined_mass > 0 && !showsPruned(panel.undefined_mass)) {
+    notes.push(`undefined mass ${formatNumber(panel.undefined_mass)} (counted as 0)`);
+  }
+  if (panel.aggregated) notes.push(`sent aggregated into ${panel.values.length} bins`);
+  if (showsPruned(panel.pruned_mass)) notes.push(`pruned tail mass ${formatNumber(panel.pruned_mass)}`);
+  return notes.join(" · ");
+}
+
+/** The view's title line (plain text). */
+export function titleText(state) {
+  return (
+    `PMF of ${state.label} for a new test set like TP = ${state.tp}, FN = ${state.p - state.tp}, ` +
+    `FP = ${state.n - state.tn}, TN = ${state.tn}` +
+    (state.mode === "histogram" ? ` (histogram, ${state.bins} bins)` : "") +
+    ` · shown: ${formatNumber(state.domain[0])} to ${formatNumber(state.domain[1])}`
+  );
+}
+
+/** How the sticks were drawn (the title's tooltip): merged per pixel column when denser than the pixels. */
+export const titleDetails = (merged) => (merged ? "sticks closer than a pixel are merged into one" : "");
 
 /** anywidget entry point. */
 export function render({ model, el: host }) {
@@ -242,17 +265,14 @@ export function render({ model, el: host }) {
       if (ctx) marks += drawPanel(ctx, panel, state, theme, yMax * 1.05, infos[k], dpr);
       heading.textContent = MODEL_NAMES[panel.model] ?? String(panel.model);
       summary.textContent = panelSummary(panel, state);
+      summary.title = panelDetails(panel);
       canvas.setAttribute(
         "aria-label",
         `${MODEL_NAMES[panel.model] ?? panel.model} PMF of ${state.label}: ${panel.distinct} distinct values`,
       );
     });
-    title.textContent =
-      `PMF of ${state.label} for a new test set like TP = ${state.tp}, FN = ${state.p - state.tp}, ` +
-      `FP = ${state.n - state.tn}, TN = ${state.tn}` +
-      (state.mode === "histogram" ? ` (histogram, ${state.bins} bins)` : "") +
-      ` · shown: ${formatNumber(state.domain[0])} to ${formatNumber(state.domain[1])}` +
-      (infos.some((i) => i.merged) ? " · sticks merged per pixel" : "");
+    title.textContent = titleText(state);
+    title.title = titleDetails(infos.some((i) => i.merged));
     setCommonData(root, state);
     const d = root.dataset;
     d.mode = state.mode;

@@ -103,8 +103,15 @@ export function notesText(state) {
     `examples where the two disagree: ${s.discordant ?? "?"}`,
     s.method === "exact" ? "exact" : `Monte Carlo, ${s.n_draws} draws`,
   ];
-  if (showsPruned(s.pruned_mass)) parts.push(`pruned mass ≤ ${formatNumber(s.pruned_mass)}`);
   if (s.outside_mass > 0) parts.push(`mass outside the map ${formatNumber(s.outside_mass)}`);
+  return parts.join(" · ");
+}
+
+/** How the numbers were computed and sent (the notes' tooltip, not their text). */
+export function notesDetails(state) {
+  const s = state.summary;
+  const parts = [];
+  if (showsPruned(s.pruned_mass)) parts.push(`pruned mass ≤ ${formatNumber(s.pruned_mass)}`);
   if (s.aggregated) parts.push(`difference sent in ${state.diffValues.length} bins`);
   return parts.join(" · ");
 }
@@ -270,6 +277,7 @@ export function render({ model, el: host }) {
     verdict.textContent = verdictText(state);
     words.textContent = probabilityText(state);
     notes.textContent = notesText(state);
+    notes.title = notesDetails(state);
     heat.setAttribute("aria-label", `Joint PMF of ${state.label} of ${state.nameA} and ${state.nameB}: ${cells} cells`);
     diff.setAttribute("aria-label", `PMF of the ${state.label} difference: ${state.diffValues.length} values`);
     const s = state.summary;

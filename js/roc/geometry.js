@@ -110,13 +110,45 @@ export function readout(state, point) {
   );
 }
 
-/** The summary line: the statistic with its interval, and what the band is. */
+/** The summary line: the statistic with its interval (the legend under the plot says what the band is). */
 export function summaryText(summary) {
   if (!summary || summary.value === undefined) return "";
   const pct = Math.round((summary.confidence ?? 0.95) * 100);
   const [lo, hi] = summary.interval ?? [null, null];
   return (
     `${summary.label} ${formatNumber(summary.value)} · ${pct}% interval [${formatNumber(lo)}, ${formatNumber(hi)}] ` +
-    `(${summary.method}) on ${summary.p} positives and ${summary.n} negatives · shaded: ${summary.band} at ${pct}%`
+    `(${summary.method}) on ${summary.p} positives and ${summary.n} negatives`
   );
 }
+
+/**
+ * The legend in words (issue 38): what the pale region and the dashed line are.
+ * @returns {{mark: "band" | "dashed", text: string}[]} one item per mark drawn
+ */
+export function legendItems(summary, kind) {
+  if (!summary || summary.value === undefined) return [];
+  const pct = Math.round((summary.confidence ?? 0.95) * 100);
+  const curve = kind === "pr" ? "precision–recall curve" : "ROC curve";
+  const items = [
+    {
+      mark: "band",
+      text:
+        `pale region: with ${pct}% confidence the whole true ${curve} lies inside it ` +
+        `(${summary.band}, for every point of the curve at once)`,
+    },
+  ];
+  if (kind === "pr" && Number.isFinite(summary.baseline)) {
+    items.push({
+      mark: "dashed",
+      text:
+        `dashed: no skill, precision ${formatNumber(summary.baseline)} = the share of positives ` +
+        `(${summary.p} of ${summary.p + summary.n}), what scores unrelated to the label give`,
+    });
+  } else if (kind !== "pr") {
+    items.push({ mark: "dashed", text: "dashed: chance, what scores unrelated to the label give (AUC 0.5)" });
+  }
+  return items;
+}
+
+/** The label written on the plot beside the precision–recall chart's no-skill line. */
+export const noSkillLabel = (baseline) => `no skill (${formatNumber(baseline)})`;

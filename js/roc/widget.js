@@ -13,7 +13,18 @@ import { linearScale, niceTicks } from "../shared/scale.js";
 import { cssVariableReader, resolveTheme } from "../shared/theme.js";
 import { formatNumber } from "../shared/format.js";
 import { applyStatic, isOffline, nearestPosition, readStatic, sliderOff, staticNote } from "../shared/static.js";
-import { bandPolygon, clampIndex, curveVertices, layout, nearestIndex, operatingPoint, readout, summaryText } from "./geometry.js";
+import {
+  bandPolygon,
+  clampIndex,
+  curveVertices,
+  layout,
+  legendItems,
+  nearestIndex,
+  noSkillLabel,
+  operatingPoint,
+  readout,
+  summaryText,
+} from "./geometry.js";
 
 /** Keys whose change redraws the cached layer (the curve, the band, the size). */
 export const LAYER_KEYS = ["_kind", "_x", "_y", "_tp", "_fp", "_thresholds", "_band_x", "_band_lower", "_band_upper", "_summary", "size"];
@@ -86,7 +97,14 @@ export function drawLayer(ctx, state, theme, geometry) {
   }
   const baseline = state.kind === "pr" ? state.summary.baseline : null;
   if (state.kind === "roc") segment(ctx, x(0), y(0), x(1), y(1), { colour: theme.muted, dash: [3, 3] });
-  else if (Number.isFinite(baseline)) segment(ctx, x(0), y(baseline), x(1), y(baseline), { colour: theme.muted, dash: [3, 3] });
+  else if (Number.isFinite(baseline)) {
+    segment(ctx, x(0), y(baseline), x(1), y(baseline), { colour: theme.muted, dash: [3, 3] });
+    ctx.fillStyle = theme.muted;
+    ctx.font = `10px ${theme.font}`;
+    ctx.textAlign = "right";
+    ctx.textBaseline = baseline > 0.9 ? "top" : "bottom"; // below the line when it runs along the top
+    ctx.fillText(noSkillLabel(baseline), x(1) - 4, y(baseline) + (baseline > 0.9 ? 3 : -3));
+  }
   const vertices = curveVertices(state.x.subarray(0, state.count), state.y.subarray(0, state.count), state.kind);
   if (vertices.length) {
     ctx.strokeStyle = theme.accent;
@@ -169,9 +187,10 @@ export async function walkTo(model, index) {
 /** anywidget entry point. */
 export function render({ model, el: host }) {
   const root = el("div", "confusionlab-roc", host);
-  const { summary, canvas, controls, info, note } = parts(root, {
+  const { summary, canvas, legend, controls, info, note } = parts(root, {
     summary: "cl-summary",
     canvas: ["canvas", "cl-canvas"],
+    legend: "cl-legend",
     controls: "cl-controls",
     info: "cl-readout",
     note: "cl-note",
@@ -236,6 +255,12 @@ export function render({ model, el: host }) {
     offlineNote.textContent = offline ? offlineError || staticNote(state.static, "the linked slice") : "";
     summary.textContent = summaryText(state.summary);
     info.textContent = readout(state, point);
+    legend.replaceChildren();
+    for (const item of legendItems(state.summary, state.kind)) {
+      const row = el("div", "cl-legend-item", legend);
+      el("span", `cl-legend-mark cl-legend-${item.mark}`, row);
+      el("span", "cl-legend-text", row).textContent = item.text;
+    }
     canvas.setAttribute("aria-label", `${state.kind === "pr" ? "precision–recall" : "ROC"} curve with its band`);
     note.textContent =
       "Drag the slider (or click the curve, or use the arrow keys on the slider) to walk the threshold along the staircase; " +

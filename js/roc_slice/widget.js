@@ -322,6 +322,30 @@ export function setDataAttributes(root, state, drawn, extra = {}) {
   d.contourMetrics = state.contourLabels.length > 1 ? String(state.contourLabels.length - 1) : "0";
 }
 
+/** The status line under the slice (plain text). */
+export function statusText(state, drawn) {
+  const levels = [...new Set(state.contourLevels)].map(formatNumber).join(", ");
+  let text = `${state.label}(TP = ${state.tp}, TN = ${state.tn}) = ${formatNumber(state.observed)}`;
+  if (levels) text += ` · contours at ${levels}`;
+  if (state.withModel) {
+    text += ` · bubbles: ${state.model} PMF of a new test set (area ∝ probability`;
+    text += state.bubbleGroup > 1 ? `; one per ${state.bubbleGroup} × ${state.bubbleGroup} block of matrices)` : ")";
+  }
+  if (state.stride > 1) {
+    text += ` · thinned: every ${state.stride}th TP and TN value, ${drawn} of ${
+      (state.p + 1) * (state.n + 1)
+    } lattice points drawn`;
+  }
+  return text;
+}
+
+/** How the bubbles were computed (the status line's tooltip, not its text): the tail mass left out. */
+export function statusDetails(state) {
+  return state.withModel && showsPruned(state.pmfPruned)
+    ? `bubbles leave out a tail mass of ${formatNumber(state.pmfPruned)} (pruned)`
+    : "";
+}
+
 /** anywidget entry point. */
 export function render({ model, el: host }) {
   const root = el("div", "confusionlab-roc-slice", host);
@@ -381,20 +405,8 @@ export function render({ model, el: host }) {
     legendLo.textContent = formatNumber(lo);
     legendHi.textContent = formatNumber(hi);
     legendBar.title = `diverging scale centred on ${formatNumber(mid)}`;
-    const levels = [...new Set(state.contourLevels)].map(formatNumber).join(", ");
-    let text = `${state.label}(TP = ${state.tp}, TN = ${state.tn}) = ${formatNumber(state.observed)}`;
-    if (levels) text += ` · contours at ${levels}`;
-    if (state.withModel) {
-      text += ` · bubbles: ${state.model} PMF of a new test set (area ∝ probability`;
-      text += state.bubbleGroup > 1 ? `; one per ${state.bubbleGroup} × ${state.bubbleGroup} block of matrices)` : ")";
-      if (showsPruned(state.pmfPruned)) text += `, tail mass ${formatNumber(state.pmfPruned)} not drawn`;
-    }
-    if (state.stride > 1) {
-      text += ` · thinned: every ${state.stride}th TP and TN value, ${drawn} of ${
-        (state.p + 1) * (state.n + 1)
-      } lattice points drawn`;
-    }
-    status.textContent = text;
+    status.textContent = statusText(state, drawn);
+    status.title = statusDetails(state);
     root.dataset.bubbleGroup = String(state.bubbleGroup ?? 1);
     if (started) root.dataset.drawMs = (performance.now() - started).toFixed(1);
   };

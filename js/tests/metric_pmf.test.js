@@ -3,7 +3,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { histogram, nearestIndex, stickColumns } from "../metric_pmf/geometry.js";
 import { linearScale, niceTicks } from "../shared/scale.js";
 import { decodeFloat64 } from "../shared/buffers.js";
-import { panelColour, panelMarks, panelSummary, readState, render } from "../metric_pmf/widget.js";
+import {
+  panelColour,
+  panelDetails,
+  panelMarks,
+  panelSummary,
+  readState,
+  render,
+  titleDetails,
+  titleText,
+} from "../metric_pmf/widget.js";
 import { PALETTE } from "../shared/palette.js";
 import { FakeModel, f32, u32, mountWidget } from "./fake_model.js";
 
@@ -113,8 +122,28 @@ describe("render", () => {
     expect(summaries[0]).toContain("95% interval [0.2, 0.8]");
     expect(summaries[1]).toContain("undefined mass");
     expect(summaries[1]).not.toContain("pruned"); // 1e-10: below any printed digit
-    const coarse = panelSummary({ ...pmfState()._panels[1], values: [0.4, 0.6], pruned_mass: 4e-7 }, {});
-    expect(coarse).toContain("pruned tail mass 4.00e-7");
+  });
+
+  it("keeps how a panel was computed out of the visible text, in its tooltip (issue 38)", () => {
+    const coarse = { ...pmfState()._panels[1], values: [0.4, 0.6], pruned_mass: 4e-7, aggregated: true };
+    expect(panelSummary(coarse, {})).not.toMatch(/pruned|aggregated|bins/);
+    expect(panelDetails(coarse)).toBe("sent aggregated into 2 bins · pruned tail mass 4.00e-7");
+    expect(panelDetails(pmfState()._panels[1])).toBe(""); // 1e-10 pruned, not aggregated: nothing to say
+    // an undefined mass of 5.3e-11 (the Explorer's beta-binomial MCC) changes no printed digit: tooltip only
+    const tiny = { ...pmfState()._panels[1], undefined_mass: 5.3e-11 };
+    expect(panelSummary(tiny, {})).not.toContain("undefined");
+    expect(panelDetails(tiny)).toBe("undefined mass 5.30e-11 (counted as 0)");
+    const { root } = mount(pmfState({ _panels: [pmfState()._panels[0], coarse] }));
+    const summaries = [...root.querySelectorAll(".cl-summary")];
+    expect(summaries[1].textContent).not.toContain("pruned");
+    expect(summaries[1].title).toContain("pruned tail mass 4.00e-7");
+  });
+
+  it("says in the title's tooltip, not its text, that sticks denser than the pixels are merged", () => {
+    const state = readState(new FakeModel(pmfState()));
+    expect(titleText(state)).toBe("PMF of MCC for a new test set like TP = 16, FN = 4, FP = 8, TN = 32 · shown: 0 to 1");
+    expect(titleDetails(true)).toBe("sticks closer than a pixel are merged into one");
+    expect(titleDetails(false)).toBe("");
   });
 
   it("draws each panel's sticks and interval in its model's colour: binomial orange, beta-binomial blue", () => {

@@ -1,7 +1,7 @@
 // PairedView: view geometry (band, colour scale, bins), buffer reading, render with a fake model.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { bandPolygon, binOf, heatCells, massPosition, sequentialAt, SEQUENTIAL } from "../paired/geometry.js";
-import { notesText, probabilityText, readState, render, verdictText } from "../paired/widget.js";
+import { notesDetails, notesText, probabilityText, readState, render, verdictText } from "../paired/widget.js";
 import { FakeModel, f32, mountWidget } from "./fake_model.js";
 
 const f64 = (values) => new DataView(new Float64Array(values).buffer);
@@ -160,7 +160,9 @@ describe("render", () => {
     expect(notesText(s)).toContain("Monte Carlo, 1000 draws");
     expect(notesText(s)).not.toContain("pruned"); // the default tolerance's 1e-12: no printed digit shows it
     s.summary.pruned_mass = 2e-6;
-    expect(notesText(s)).toContain("pruned mass ≤ 2.00e-6");
+    expect(notesText(s)).not.toContain("pruned"); // issue 38: in the tooltip, not the text
+    expect(notesDetails(s)).toBe("pruned mass ≤ 2.00e-6");
+    expect(notesDetails({ ...s, summary: { ...s.summary, aggregated: true } })).toContain("difference sent in");
     expect(notesText(s)).toContain("mass outside the map 2.00e-6");
     s.summary.verdict = "B better";
     expect(verdictText(s)).toContain("Verdict: tree better");

@@ -1,7 +1,18 @@
 // RocView / PrecisionRecallView: the curve's vertices, the band's polygon, the nearest point,
 // the readout, and render with a fake model (the slider moves the index and sends it).
 import { describe, expect, it } from "vitest";
-import { bandPolygon, clampIndex, curveVertices, layout, nearestIndex, operatingPoint, readout, summaryText } from "../roc/geometry.js";
+import {
+  bandPolygon,
+  clampIndex,
+  curveVertices,
+  layout,
+  legendItems,
+  nearestIndex,
+  noSkillLabel,
+  operatingPoint,
+  readout,
+  summaryText,
+} from "../roc/geometry.js";
 import { moveTo, readState, render } from "../roc/widget.js";
 import { FakeModel, f32, i32, mountWidget } from "./fake_model.js";
 
@@ -67,7 +78,7 @@ describe("geometry", () => {
     expect(readout(s, operatingPoint(s, 0))).toMatch(/^nobody called positive/);
     expect(operatingPoint(s, 4)).toBeNull();
     expect(summaryText(s.summary)).toBe(
-      "AUC 0.875 · 95% interval [0.4, 0.99] (DeLong, logit scale) on 2 positives and 2 negatives · shaded: Campbell's simultaneous band at 95%",
+      "AUC 0.875 · 95% interval [0.4, 0.99] (DeLong, logit scale) on 2 positives and 2 negatives",
     );
   });
 
@@ -110,3 +121,49 @@ describe("render", () => {
     cleanup();
   });
 });
+
+describe("legend (issue 38)", () => {
+  it("says in words what the pale region and the dashed chance line of the ROC view are", () => {
+    const items = legendItems(state()._summary, "roc");
+    expect(items.map((i) => i.mark)).toEqual(["band", "dashed"]);
+    expect(items[0].text).toBe(
+      "pale region: with 95% confidence the whole true ROC curve lies inside it " +
+        "(Campbell's simultaneous band, for every point of the curve at once)",
+    );
+    expect(items[1].text).toContain("dashed: chance");
+    expect(legendItems({ ...state()._summary, confidence: 0.9 }, "roc")[0].text).toContain("with 90% confidence");
+    expect(legendItems({}, "roc")).toEqual([]);
+  });
+
+  it("labels the precision–recall view's no-skill line with the share of positives", () => {
+    // 2 positives of 4 examples: the no-skill precision is 2 / 4 = 0.5
+    const summary = { ...state()._summary, band: "the simultaneous ROC band mapped to precision", baseline: 0.5 };
+    const items = legendItems(summary, "pr");
+    expect(items[0].text).toContain("the whole true precision–recall curve lies inside it");
+    expect(items[1].text).toBe(
+      "dashed: no skill, precision 0.5 = the share of positives (2 of 4), what scores unrelated to the label give",
+    );
+    expect(noSkillLabel(0.25)).toBe("no skill (0.25)");
+  });
+
+  it("renders the legend under the plot and writes the no-skill label on the PR canvas", () => {
+    const texts = [];
+    const proto = HTMLCanvasElement.prototype;
+    const original = proto.getContext;
+    const calls = new Proxy({}, { get: (_, name) => (name === "fillText" ? (t) => texts.push(t) : () => ({})) });
+    proto.getContext = () => calls;
+    try {
+      const summary = { ...state()._summary, baseline: 0.5 };
+      const { root, cleanup } = mountWidget(render, state({ _kind: "pr", _summary: summary }), ".confusionlab-roc");
+      const rows = [...root.querySelectorAll(".cl-legend-item")];
+      expect(rows).toHaveLength(2);
+      expect(rows[0].querySelector(".cl-legend-band")).not.toBeNull();
+      expect(rows[1].textContent).toContain("no skill, precision 0.5");
+      expect(texts).toContain("no skill (0.5)");
+      cleanup();
+    } finally {
+      proto.getContext = original;
+    }
+  });
+});
+

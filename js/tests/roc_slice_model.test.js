@@ -15,7 +15,7 @@ import {
   STRIP,
   STRIP_GAP,
 } from "../roc_slice/geometry.js";
-import { contourColour, layoutFor, readState, render } from "../roc_slice/widget.js";
+import { contourColour, layoutFor, readState, render, statusDetails, statusText } from "../roc_slice/widget.js";
 import { FakeModel, f32, sliceState, u32, mountWidget } from "./fake_model.js";
 
 const view = fitView({ x0: 0, x1: 1, y0: 0, y1: 1 }, 300, 300, false, { left: 0, right: 0, top: 0, bottom: 0 });
@@ -178,6 +178,18 @@ describe("render with a model and contour metrics", () => {
     expect(root.dataset.generation).toBe("7");
     expect(ctx.calls.filter(([n]) => n === "arc").length).toBeGreaterThanOrEqual(6);
     expect(root.querySelector(".cl-status").textContent).toContain("binomial PMF");
+  });
+
+  it("names the pruned tail mass in the status line's tooltip, not its text (issue 38)", () => {
+    const state = readState(new FakeModel(modelState(20, 40, [0.5, 0.25], [0.2, 0.6, 0.2], { _pmf_pruned: 3e-6 })));
+    expect(statusText(state, 10)).toContain("bubbles: binomial PMF of a new test set (area ∝ probability)");
+    expect(statusText(state, 10)).not.toMatch(/tail mass|pruned|not drawn/);
+    expect(statusDetails(state)).toBe("bubbles leave out a tail mass of 3.00e-6 (pruned)");
+    expect(statusDetails({ ...state, pmfPruned: 1e-12 })).toBe(""); // the default tolerance's: no digit shows it
+    const { root } = mount(modelState(20, 40, [0.5, 0.25], [0.2, 0.6, 0.2], { _pmf_pruned: 3e-6 }));
+    const status = root.querySelector(".cl-status");
+    expect(status.textContent).not.toContain("tail mass");
+    expect(status.title).toBe("bubbles leave out a tail mass of 3.00e-6 (pruned)");
   });
 
   it("colours each contour metric and lists them as text", () => {

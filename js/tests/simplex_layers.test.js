@@ -17,6 +17,7 @@ import {
   pointColours,
   readState,
   drawingCodes,
+  statusDetails,
   statusText,
   titleText,
 } from "../confusion_simplex/layers.js";
@@ -228,7 +229,9 @@ describe("text", () => {
     expect(text).toContain("beta-binomial cloud: 9 matrices");
     expect(text).not.toContain("pruned"); // 1e-9: not more than PRUNED_SHOWN
     state.cloudInfo = { ...state.cloudInfo, pruned: 3e-5 };
-    expect(statusText(state, 35)).toContain("(pruned 3.0e-5)");
+    expect(statusText(state, 35)).not.toContain("pruned"); // issue 38: in the tooltip, not the text
+    expect(statusDetails(state)).toBe("cloud's pruned tail mass 3.0e-5");
+    expect(statusDetails({ ...state, cloud: "none" })).toBe("");
     expect(titleText(state, 35)).toContain("35 confusion matrices with N = 4");
   });
 });

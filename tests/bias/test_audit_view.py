@@ -8,6 +8,7 @@ import pytest
 import traitlets
 
 from confusionlab.bias.auditing import audit
+from confusionlab.bias.results import PLAIN_NAMES
 from confusionlab.widgets._common import buffer_array
 from confusionlab.widgets.audit_view import VERDICT_CODES, AuditView
 
@@ -55,3 +56,13 @@ def test_refused_changes_leave_the_view_as_it_was(result):
     smaller = result[result.facet == "sex"]
     view.show(smaller)
     assert view._groups == ["sex: F", "sex: M"] and view.selected == -1
+
+
+def test_the_view_sends_each_abbreviation_in_words(result):
+    """Issue 38: the grid's key spells out Clarify's abbreviations (smclarify 0.5's descriptions, in lower case)."""
+    view = AuditView(result)
+    assert view._summary["names"] == {
+        "DPPL": "difference in positive proportions in predicted labels",
+        "DI": "disparate impact",
+    }
+    assert PLAIN_NAMES["CI"] == "class imbalance" and PLAIN_NAMES["KL"] == "Kullback-Leibler divergence"

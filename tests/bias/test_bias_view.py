@@ -42,11 +42,17 @@ def test_flags_are_the_metrics_whose_interval_contains_no_bias(rep):
     expected = [k for k, m in rep.items() if m.value is not None and m.contains_no_bias(0.95)]
     assert v.flagged == expected and "DAR" in expected
     for name in rep:
-        assert f">{name}</td>" in v.table.value
+        assert (">class imbalance (CI)</td>" if name == "CI" else f">{name}</td>") in v.table.value
     v.slider.value = 0.5  # narrower intervals flag fewer metrics
     assert v.confidence == 0.5
     assert set(v.flagged) <= set(expected)
     assert "50% interval" in v.table.value
+
+
+def test_ci_is_spelled_out_as_class_imbalance(rep):
+    """Issue 38: in a table of intervals "CI" reads as a confidence interval; the view says class imbalance."""
+    text, _ = metrics_table_html(rep)
+    assert "CI" in rep and ">class imbalance (CI)</td>" in text and ">CI</td>" not in text
 
 
 def test_failed_metric_shows_its_error():

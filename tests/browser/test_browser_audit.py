@@ -48,7 +48,8 @@ def test_audit_view_hover_and_click_reach_the_kernel(lab: LabSession, tmp_path: 
         " return c.getBoundingClientRect().width - 3 * 28 - 1; }"
     )
     grid.hover(position={"x": first + 14, "y": 22 + 14})
-    page.get_by_text("sex: F · DPPL =", exact=False).wait_for()
+    # the cell's text spells out Clarify's abbreviation (issue 38)
+    page.get_by_text("sex: F · difference in positive proportions in predicted labels (DPPL) =", exact=False).wait_for()
     grid.click(position={"x": first + 28 + 14, "y": 22 + 28 + 14})  # sex: M · DI
     page.wait_for_selector('.confusionlab-audit[data-selected="4"]')
     wait_until(lambda: kernel.evaluate("view.selected") == 4, 10, "the click never reached the kernel")
@@ -61,5 +62,7 @@ def test_audit_view_hover_and_click_reach_the_kernel(lab: LabSession, tmp_path: 
 def test_audit_view_in_the_static_export(exported_page: Any, tmp_path: Path) -> None:
     with exported_page([SETUP], name="audit", viewport=(1200, 900)) as page:
         page.wait_for_selector(GRID)
-        assert "Fairness audit: 11 groups × 3 metrics" in page.inner_text(".confusionlab-audit")
+        text = page.inner_text(".confusionlab-audit")
+        assert "Fairness audit: 11 groups × 3 metrics" in text
+        assert "DPPL: difference in positive proportions in predicted labels · DI: disparate impact" in text  # the key
         page.screenshot(path=str(tmp_path / "audit_export.png"), full_page=True)

@@ -87,6 +87,20 @@ def test_starts_on_the_papers_example(x: Explorer) -> None:
     assert [p["distinct"] for p in x.pmf._panels]  # PMFs computed
 
 
+def test_the_status_line_shows_the_matrix_and_keeps_the_internals_in_its_tooltip(
+    x: Explorer, sched: ManualScheduler
+) -> None:
+    """Issue 38: a newcomer reads the matrix shown; the generation and the timing are in the tooltip."""
+    assert x._status.value == (
+        "N = 60, p = 20, n = 40, TP = 16, FN = 4, FP = 8, TN = 32 · beta-binomial · Matthews correlation coefficient"
+    )
+    assert x._status.tooltip.startswith("generation 1, computed in ") and x._status.tooltip.endswith(" ms")
+    x.set(tp=10)
+    sched.run()
+    assert "TP = 10, FN = 10" in x._status.value and "generation" not in x._status.value
+    assert x._status.tooltip.startswith("generation 2, ")
+
+
 def test_twenty_rapid_changes_compute_once_for_the_final_state(x: Explorer, sched: ManualScheduler) -> None:
     for k in range(20):
         x.N = 61 + k

@@ -31,6 +31,7 @@ from .counts import CountTable
 __all__ = [
     "DESCRIPTIONS",
     "FAVOURS_A_WHEN_ABOVE",
+    "PLAIN_NAMES",
     "POSTTRAINING",
     "PRETRAINING",
     "QUESTIONS",
@@ -68,6 +69,18 @@ DESCRIPTIONS = {
     "FT": "Flip Test (FT)",
     "GE": "Generalized Entropy (GE)",
 }
+
+
+def _plain(description: str) -> str:
+    """A description as words in a sentence: the abbreviation dropped, common words in lower case
+    (names joined by a hyphen kept), smclarify's "Liebler" spelled as Kullback and Leibler did."""
+    words = description.rsplit(" (", 1)[0].replace("Liebler", "Leibler").split()
+    return " ".join(w if "-" in w else w.lower() for w in words)
+
+
+#: Each metric's name in words, for views that show the abbreviations (``CI`` is class imbalance,
+#: never a confidence interval): ``PLAIN_NAMES["CI"] == "class imbalance"``.
+PLAIN_NAMES = {name: _plain(text) for name, text in DESCRIPTIONS.items()}
 
 #: The question each ``target`` answers, in words (every page and view says which one it shows).
 QUESTIONS = {

@@ -23,7 +23,7 @@ from .._deps import require
 from .._validation import InvalidParameterError, check_instance, check_int
 from .._views import register_view
 from ..bias.auditing import Audit
-from ..bias.results import QUESTIONS
+from ..bias.results import PLAIN_NAMES, QUESTIONS
 from ._common import Buffer, BundledWidget, Integer, InvalidTraitError
 
 pd = require("pandas", "bias", "AuditView")
@@ -82,7 +82,7 @@ class AuditView(BundledWidget, bundle="audit"):
     _values = Buffer("<f8").tag(sync=True)
     _lower = Buffer("<f8").tag(sync=True)
     _upper = Buffer("<f8").tag(sync=True)
-    _summary = traitlets.Dict().tag(sync=True)  # confidence, level, rows, notes, question, compared, favoured
+    _summary = traitlets.Dict().tag(sync=True)  # confidence, level, rows, notes, question, compared, favoured, names
 
     _EXTRA_STATE = ("_audit", "_keys")
 
@@ -151,6 +151,7 @@ class AuditView(BundledWidget, bundle="audit"):
             "question": QUESTIONS[a.target],
             "compared": [f"{f}: against {a.compared_with(f)}" for f in dict.fromkeys(df["facet"])],
             "favoured": [text for row in favoured for text in row],
+            "names": {m: PLAIN_NAMES.get(m, m) for m in metrics},
         }
         # Everything computed: the state changes in one message.
         self._keys = keys

@@ -22,7 +22,7 @@ import traitlets
 from .._deprecation import renamed_arguments
 from .._validation import InvalidParameterError, check_instance, check_int, check_random_state
 from .._views import register_view
-from ..bias.results import BiasMetric, BiasReport
+from ..bias.results import PLAIN_NAMES, BiasMetric, BiasReport
 from ..confusion import CONFUSION_ORDER, ConfusionMatrix
 from ..distribution.count_draws import dirichlet_multinomial_draws
 from ..palette import GROUP_COLOURS, NEUTRAL, THEME
@@ -80,6 +80,12 @@ def _fmt(x: float) -> str:
     return f"{x:.4g}"
 
 
+def _shown_name(name: str) -> str:
+    """A metric's name in the table: Clarify's abbreviation, with CI spelled out (a reader of an
+    interval table would take "CI" for a confidence interval)."""
+    return f"{PLAIN_NAMES['CI']} (CI)" if name == "CI" else html.escape(name)
+
+
 def metrics_table_html(report: BiasReport, confidence: float = 0.95) -> tuple[str, list[str]]:
     """An HTML table of the report and the names of the flagged metrics.
 
@@ -98,7 +104,7 @@ def metrics_table_html(report: BiasReport, confidence: float = 0.95) -> tuple[st
     for name, m in report.items():
         if m.value is None:
             rows.append(
-                f"<tr><td title='{html.escape(m.description)}'>{name}</td>"
+                f"<tr><td title='{html.escape(m.description)}'>{_shown_name(name)}</td>"
                 f"<td colspan=4><i>{html.escape(m.error or '')}</i></td></tr>"
             )
             continue
@@ -111,7 +117,7 @@ def metrics_table_html(report: BiasReport, confidence: float = 0.95) -> tuple[st
         interval = f"[{_fmt(lo)}, {_fmt(hi)}]" if has_interval else "–"
         note = "contains no-bias value" if flag else ""
         rows.append(
-            f"<tr{style}><td title='{html.escape(m.description)}'>{name}</td>"
+            f"<tr{style}><td title='{html.escape(m.description)}'>{_shown_name(name)}</td>"
             f"<td>{_fmt(m.value)}</td><td>{interval}</td><td>{_fmt(m.prob_sign_real)}</td>"
             f"<td>{note}</td></tr>"
         )

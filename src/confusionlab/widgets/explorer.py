@@ -61,18 +61,18 @@ __all__ = ["Explorer"]
 #: Largest N the Explorer accepts (its sliders stop at ``max_slider_n``).
 MAX_N = 1_000_000
 
-#: Lattice points the Explorer's slice draws one by one: about one per pixel of its
-#: about 300 × 300 plot; a larger slice is thinned (the slice says so), which keeps a new
+#: Lattice points the Explorer's slice draws one by one: about two per pixel of its
+#: 270 × 270 plot; a larger slice is thinned (the slice says so), which keeps a new
 #: slice at N = 1,000 to ~0.2 MB instead of ~0.9 MB.
 SLICE_MAX_POINTS = 130_000
 
-#: Sizes (CSS pixels) of the views, chosen for a 1,400 × 900 screen: with JupyterLab's
-#: file browser open the notebook is about 970 px wide, and the slice with its two PMF
-#: panels fit side by side on the first screen (a 906-px row); from about 1,210 px
-#: (JupyterLab without the side bar, Voila) the simplex is beside them, else below.
-SLICE_SIZE = 330
-PMF_PANEL_WIDTH = 240
-SIMPLEX_SIZE = 280
+#: Sizes (CSS pixels) of the views, chosen for a 1,440 × 900 screen: with JupyterLab's
+#: file browser open the notebook's output is about 1,008 px wide, and the slice, its two
+#: PMF panels and the simplex fit side by side on the first screen (a 990-px row); on a
+#: narrower page the simplex goes below them.
+SLICE_SIZE = 270
+PMF_PANEL_WIDTH = 200
+SIMPLEX_SIZE = 220
 SLIDER_WIDTH = 300
 #: Width the slice's marginal PMF strip adds to its canvas (js/roc_slice: STRIP + STRIP_GAP).
 SLICE_STRIP = 52
@@ -85,7 +85,7 @@ EXPLORER_CSS = f"""<style>
 .confusionlab-explorer .confusionlab-player-label {{ line-height: 1.25; }}
 </style>"""
 
-#: Distinct values sent per PMF panel before aggregating into bins (a 192-pixel plot
+#: Distinct values sent per PMF panel before aggregating into bins (a 142-pixel plot
 #: merges sticks per pixel anyway); mean, sd and interval stay exact.
 PMF_MAX_VALUES = 4_000
 
@@ -339,6 +339,7 @@ class Explorer(StatefulWidget, widgets.VBox):
         self.computations += 1
         self.last_seconds = time.perf_counter() - start
         self._status.value = self._status_text()
+        self._status.tooltip = self._status_details()
 
     def _after_rollback(self) -> None:
         """Put the controls back on the state shown (a slider moved to a failing value)."""
@@ -384,13 +385,17 @@ class Explorer(StatefulWidget, widgets.VBox):
         self._sync_controls(s)  # after the views, so their messages leave first
 
     def _status_text(self) -> str:
+        """The state shown, in words (the status line)."""
         s = self._shown or self.state
         fn, fp = s["p"] - s["tp"], s["N"] - s["p"] - s["tn"]
         return (
-            f"generation {self.generation}: N = {s['N']}, p = {s['p']}, n = {s['N'] - s['p']}, "
-            f"TP = {s['tp']}, FN = {fn}, FP = {fp}, TN = {s['tn']} · {s['model']} · "
-            f"{METRICS[s['metric']].label} · computed in {1000 * self.last_seconds:.0f} ms"
+            f"N = {s['N']}, p = {s['p']}, n = {s['N'] - s['p']}, "
+            f"TP = {s['tp']}, FN = {fn}, FP = {fp}, TN = {s['tn']} · {s['model']} · {METRICS[s['metric']].label}"
         )
+
+    def _status_details(self) -> str:
+        """How the state was computed (the status line's tooltip): its generation and the kernel's time."""
+        return f"generation {self.generation}, computed in {1000 * self.last_seconds:.0f} ms"
 
     # ---------------------------------------------------------------- the layout
     def _setup(self) -> None:
