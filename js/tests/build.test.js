@@ -31,6 +31,7 @@ describe("the build", () => {
       "chart",
       "confusion_simplex",
       "decision",
+      "decision_curve",
       "evaluation",
       "metric_pmf",
       "paired",

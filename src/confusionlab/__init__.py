@@ -86,6 +86,7 @@ _LAZY = {
     "PlannerView": "confusionlab.widgets.planner_view",
     "CalibrationView": "confusionlab.widgets.calibration_view",
     "DecisionView": "confusionlab.widgets.decision_view",
+    "DecisionCurveView": "confusionlab.widgets.decision_curve_view",
     "RocView": "confusionlab.widgets.roc_view",
     "PrecisionRecallView": "confusionlab.widgets.roc_view",
 }
@@ -101,6 +102,7 @@ __all__ = [
     "ConfusionSimplex",
     "CostCurve",
     "DecisionCurve",
+    "DecisionCurveView",
     "DecisionView",
     "Evaluation",
     "EvaluationView",

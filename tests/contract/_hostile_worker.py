@@ -642,7 +642,8 @@ def call_surface_read_log(*, reader: str, path: str) -> list[str]:
 
 
 _INPUT_NAMES = ("@audit", "@report", "@report_pre", "@calibration", "@evaluation", "@evaluation_refits",
-                "@evaluation_classes", "@comparison", "@roc", "@pr", "@plan", "@choice")  # fmt: skip
+                "@evaluation_classes", "@comparison", "@roc", "@pr", "@plan", "@choice",
+                "@decision_curve")  # fmt: skip
 
 
 def _input(name: Any) -> Any:
@@ -678,6 +679,8 @@ def _input(name: Any) -> Any:
             "@roc": lambda: cl.roc_curve(y, scores),
             "@pr": lambda: cl.precision_recall_curve(y, scores),
             "@choice": lambda: cl.choose_threshold(y, scores, cost=(1, 3)),
+            "@decision_curve": lambda: cl.decision_curve(rng.uniform(size=200) < q,
+                                                         {"<b>m</b>": q, "$x^$": q.round(1)}),
             "@plan": lambda: cl.plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1,
                                                max_size=2000),
         }  # fmt: skip
@@ -826,6 +829,18 @@ def _widget_checks(widget: Any) -> list[str]:
             out.append("DecisionView: band unordered or sized unlike the candidates")
         if widget.slice is not None and (widget.slice.tp, widget.slice.tn) != (cm.tp, cm.tn):
             out.append(f"DecisionView: the linked slice shows ({widget.slice.tp}, {widget.slice.tn}), chosen {cm}")
+    if isinstance(widget, cl.DecisionCurveView):
+        curve, k = widget.curve, widget.curve.thresholds.size
+        strategies = len(curve.models) + 2
+        sizes = [
+            buffer_array(widget, b).size for b in ("_net_benefit", "_lower", "_upper", "_band_lower", "_band_upper")
+        ]
+        if sizes != [strategies * k] * 5 or buffer_array(widget, "_prob_useful").size != len(curve.models) * k:
+            out.append(f"DecisionCurveView: buffers of {sizes} values for {strategies} strategies × {k} thresholds")
+        if widget._summary["confidence"] != widget.confidence or not 0 <= widget.index < k:
+            out.append(f"DecisionCurveView: summary at {widget._summary['confidence']}, cursor column {widget.index}")
+        if np.any(buffer_array(widget, "_band_lower") > buffer_array(widget, "_band_upper")):
+            out.append("DecisionCurveView: band unordered")
     if isinstance(widget, cl.PlannerView):
         plan = widget.plan()
         if not 1 <= plan["N"] <= widget.max_size:
