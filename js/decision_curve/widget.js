@@ -167,16 +167,28 @@ export function drawCurve(ctx, state, theme, geometry, index) {
   return { lines, shaded };
 }
 
+/** Most models the legend names (then "… and k more"; treating all and none are always named). */
+export const LEGEND_MODELS = 8;
+
+/** The legend's entries: [strategy index, text], the models first (at most LEGEND_MODELS), then the references. */
+export function legendEntries(state) {
+  const shown = Math.min(state.models, LEGEND_MODELS);
+  const entries = [];
+  for (let s = 0; s < shown; s++) entries.push([s, state.names[s]]);
+  if (state.models > shown) entries.push([-1, `… and ${state.models - shown} more`]);
+  for (let s = state.models; s < state.names.length; s++) entries.push([s, state.names[s]]);
+  return entries.map(([s, name]) => [s, name.length > 40 ? `${name.slice(0, 39)}…` : name]);
+}
+
 /** The legend, top right inside the box: a short line in each strategy's colour and its name (text). */
 export function drawLegend(ctx, state, theme, box) {
   ctx.font = `10px ${theme.font}`;
   ctx.textAlign = "right";
   ctx.textBaseline = "middle";
   const right = box.left + box.width - 8;
-  state.names.forEach((name, s) => {
-    const py = box.top + 10 + 13 * s;
-    const label = name.length > 40 ? `${name.slice(0, 39)}…` : name;
-    segment(ctx, right - 16, py, right, py, { colour: strategyColour(state, s, theme), width: 2 });
+  legendEntries(state).forEach(([s, label], k) => {
+    const py = box.top + 10 + 13 * k;
+    if (s >= 0) segment(ctx, right - 16, py, right, py, { colour: strategyColour(state, s, theme), width: 2 });
     ctx.fillStyle = theme.foreground;
     ctx.fillText(label, right - 20, py);
   });

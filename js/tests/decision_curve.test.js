@@ -4,7 +4,16 @@
 // arbitrary: the browser never computes a net benefit or an interval.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { consistent, layout, nearestIndex, readoutLines, row, scales, xDomain, yDomain } from "../decision_curve/geometry.js";
-import { BAND_ALPHA, INTERVAL_ALPHA, drawCurve, modelColour, readState, render } from "../decision_curve/widget.js";
+import {
+  BAND_ALPHA,
+  INTERVAL_ALPHA,
+  LEGEND_MODELS,
+  drawCurve,
+  legendEntries,
+  modelColour,
+  readState,
+  render,
+} from "../decision_curve/widget.js";
 import { PALETTE } from "../shared/palette.js";
 import { FakeModel, mountWidget } from "./fake_model.js";
 
@@ -116,6 +125,15 @@ describe("drawing", () => {
     const texts = ctx.calls.filter((c) => c[0] === "fillText").map((c) => c[1]);
     expect(texts).toContain("net benefit");
     expect(texts).toContain("treat all");
+  });
+
+  it("names at most LEGEND_MODELS models in the legend, then how many more, then the references", () => {
+    const names = [...Array.from({ length: 12 }, (_, m) => `m${m}`), "treat all", "treat none"];
+    const entries = legendEntries({ names, models: 12 });
+    expect(entries.length).toBe(LEGEND_MODELS + 3);
+    expect(entries[LEGEND_MODELS]).toEqual([-1, "… and 4 more"]);
+    expect(entries.slice(-2)).toEqual([[12, "treat all"], [13, "treat none"]]);
+    expect(legendEntries({ names: ["x".repeat(50), "treat all", "treat none"], models: 1 })[0][1]).toBe(`${"x".repeat(39)}…`);
   });
 
   it("draws no curve for inconsistent buffers, only the axes", () => {
