@@ -30,6 +30,7 @@ describe("the build", () => {
       "calibration",
       "chart",
       "confusion_simplex",
+      "cost_curve",
       "decision",
       "decision_curve",
       "evaluation",

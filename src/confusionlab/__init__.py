@@ -87,6 +87,7 @@ _LAZY = {
     "CalibrationView": "confusionlab.widgets.calibration_view",
     "DecisionView": "confusionlab.widgets.decision_view",
     "DecisionCurveView": "confusionlab.widgets.decision_curve_view",
+    "CostCurveView": "confusionlab.widgets.cost_curve_view",
     "RocView": "confusionlab.widgets.roc_view",
     "PrecisionRecallView": "confusionlab.widgets.roc_view",
 }
@@ -101,6 +102,7 @@ __all__ = [
     "ConfusionMatrix",
     "ConfusionSimplex",
     "CostCurve",
+    "CostCurveView",
     "DecisionCurve",
     "DecisionCurveView",
     "DecisionView",

@@ -931,6 +931,13 @@ def _widget_checks(widget: Any) -> list[str]:
             out.append(f"DecisionCurveView: summary at {widget._summary['confidence']}, cursor column {widget.index}")
         if np.any(buffer_array(widget, "_band_lower") > buffer_array(widget, "_band_upper")):
             out.append("DecisionCurveView: band unordered")
+    if isinstance(widget, cl.CostCurveView):
+        k, hull = widget.curve.probability_cost.size, buffer_array(widget, "_hull_fpr").size
+        best = buffer_array(widget, "_best")
+        if best.size != k or np.any(best < 0) or np.any(best >= hull) or not 0 <= widget.index < k:
+            out.append(f"CostCurveView: {best.size} best points for {k} probability costs, hull {hull}")
+        if np.any(buffer_array(widget, "_lower") > buffer_array(widget, "_upper")):
+            out.append("CostCurveView: band unordered")
     if isinstance(widget, cl.PlannerView):
         plan = widget.plan()
         if not 1 <= plan["N"] <= widget.max_size:

@@ -13,7 +13,7 @@ The scores results (:class:`~confusionlab.scores.AucComparison`,
 :class:`~confusionlab.PassAtK`), and the grouped threshold choice
 (:class:`~confusionlab.GroupedThresholdChoice`; one group's :class:`~confusionlab.ThresholdChoice`
 has :class:`~confusionlab.DecisionView`), the grouped decision curve (one
-:class:`~confusionlab.DecisionCurve` has :class:`~confusionlab.DecisionCurveView`) and the cost curve.
+:class:`~confusionlab.DecisionCurve` has :class:`~confusionlab.DecisionCurveView`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import ipywidgets
 from .._result import Result, figure_data_uri
 from .._views import register_view
 from ..bias import GroupSizePlan
-from ..decision import CostCurve, GroupedDecisionCurve, GroupedThresholdChoice
+from ..decision import GroupedDecisionCurve, GroupedThresholdChoice
 from ..distribution.true_value import RateDistribution
 from ..items import ItemComparison, ItemEvaluation, PassAtK
 from ..scores import AucComparison, GroupedAucComparison, GroupedCurves, MulticlassRocCurve
@@ -57,4 +57,3 @@ register_view(ItemComparison, figure_widget)
 register_view(PassAtK, figure_widget)
 register_view(GroupedThresholdChoice, figure_widget)
 register_view(GroupedDecisionCurve, figure_widget)
-register_view(CostCurve, figure_widget)
