@@ -86,6 +86,8 @@ _LAZY = {
     "PlannerView": "confusionlab.widgets.planner_view",
     "CalibrationView": "confusionlab.widgets.calibration_view",
     "DecisionView": "confusionlab.widgets.decision_view",
+    "DecisionCurveView": "confusionlab.widgets.decision_curve_view",
+    "CostCurveView": "confusionlab.widgets.cost_curve_view",
     "RocView": "confusionlab.widgets.roc_view",
     "PrecisionRecallView": "confusionlab.widgets.roc_view",
 }
@@ -100,7 +102,9 @@ __all__ = [
     "ConfusionMatrix",
     "ConfusionSimplex",
     "CostCurve",
+    "CostCurveView",
     "DecisionCurve",
+    "DecisionCurveView",
     "DecisionView",
     "Evaluation",
     "EvaluationView",

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from ._deps import require
+from ._errors import InvalidParameterError
 from ._validation import check_confidence, check_instance
 from ._views import view_of
 from .palette import THEME
@@ -84,18 +85,30 @@ def new_figure(ax: Any = None, *, figsize: tuple[float, float] = (6.0, 3.6)) -> 
 
 
 def page_path(path: Any) -> Path | None:
-    """``to_html``'s ``path`` as a Path (None stays None); anything else is refused naming ``path``.
+    """``to_html``'s ``path`` as a Path (None stays None); anything else is refused naming ``path``, and
+    so is a directory or a file in a directory that does not exist (before any page is built).
 
     >>> page_path(3)
     Traceback (most recent call last):
     ...
     confusionlab.InvalidParameterError: path must be a path to the page's file (str or os.PathLike) or None, got int 3
+    >>> page_path("no/such/folder/page.html")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    confusionlab.InvalidParameterError: path: the folder 'no/such/folder' does not exist; create it first or ...
     """
     if path is None:
         return None
-    return Path(
+    path = Path(
         check_instance(path, "path", (str, os.PathLike), "a path to the page's file (str or os.PathLike) or None")
     )
+    if path.is_dir():
+        raise InvalidParameterError(f"path: {str(path)!r} is a folder; give the page's file name in it")
+    if not path.parent.is_dir():
+        raise InvalidParameterError(
+            f"path: the folder {str(path.parent)!r} does not exist; create it first or choose another path"
+        )
+    return path
 
 
 class Result:

@@ -508,6 +508,95 @@ def call_surface_choose_threshold(*, y_true: Any, y_score: Any, confidence: Any 
     return out
 
 
+def _arrays_check(name: str, arrays: dict[Any, Any], lo: float, hi: float) -> list[str]:
+    """Every array of ``arrays`` finite and inside [lo, hi] (up to rounding)."""
+    import numpy as np
+
+    out = []
+    for key, a in arrays.items():
+        a = np.asarray(a, dtype=float)
+        if not np.all(np.isfinite(a)) or np.any(a < lo - 1e-9) or np.any(a > hi + 1e-9):
+            out.append(f"{name}[{key!r}] not finite in [{lo}, {hi}]: {a[:5]!r}")
+    return out
+
+
+def call_surface_decision_curve(*, y_true: Any, y_score: Any, confidence: Any = 0.95, **kwargs: Any) -> list[str]:
+    import numpy as np
+
+    import confusionlab as cl
+
+    dc = cl.decision_curve(y_true, y_score, confidence=confidence, **kwargs)
+    out = _arrays_check("prob_useful", dc.prob_useful, 0.0, 1.0)
+    out += _arrays_check("prob_better_than_all", dc.prob_better_than_all, 0.0, 1.0)
+    out += _arrays_check("net_benefit", dc.net_benefit, -math.inf, 1.0)
+    out += _arrays_check("evpi", dc.evpi, 0.0, math.inf)
+    for model, best in dc.prob_best.items():
+        total = sum(np.asarray(v, dtype=float) for v in best.values())
+        if np.any(np.abs(total - 1.0) > 1e-6):
+            out.append(f"prob_best[{model!r}] adds up to {total[:5]!r}, not 1")
+    band = dc.band(confidence)
+    for name, nb in dc.net_benefit.items():
+        lower, upper = np.asarray(band.lower[name]), np.asarray(band.upper[name])
+        if np.any(lower > nb + 1e-9) or np.any(nb > upper + 1e-9):
+            out.append(f"band of {name!r} does not hold the observed curve")
+    for name, (lo, hi) in dc.interval_arrays(confidence).items():
+        if np.any(~np.isfinite(lo)) or np.any(~np.isfinite(hi)) or np.any(lo > hi + 1e-12):
+            out.append(f"pointwise interval of {name!r} not finite and ordered")
+    frame = dc.to_frame()
+    if list(frame.columns)[-1] != "target" or len(frame) != dc.thresholds.size * (len(dc.models) + 2):
+        out.append(f"to_frame: columns {list(frame.columns)[-3:]}, {len(frame)} rows")
+    return out
+
+
+def call_surface_cost_curve(*, y_true: Any, y_score: Any, confidence: Any = 0.95, **kwargs: Any) -> list[str]:
+    import numpy as np
+
+    import confusionlab as cl
+
+    c = cl.cost_curve(y_true, y_score, **kwargs)
+    band = c.band(confidence)
+    cost, lower, upper = (np.asarray(a, dtype=float) for a in (c.cost, band.lower, band.upper))
+    out = _arrays_check("cost", {"envelope": cost}, 0.0, 0.5)
+    if np.any(lower > cost + 1e-12) or np.any(cost > upper + 1e-12) or np.any(lower < -1e-12):
+        out.append("the band does not hold the cost curve")
+    out += _ordered("interval()", *c.interval(confidence), 0.0, 0.5)
+    lo, hi = c.interval(confidence)
+    if not lo - 1e-12 <= c.value <= hi + 1e-12:
+        out.append(f"area {c.value!r} outside its range ({lo!r}, {hi!r})")
+    if list(c.to_frame().columns)[-1] != "target":
+        out.append("to_frame has no target column last")
+    return out
+
+
+def call_surface_report(*, results: Any, **kwargs: Any) -> list[str]:
+    """``cl.report(*results, **kwargs)``; ``"@name"`` results are :func:`_input`'s, a ``path`` starting
+    with ``"@tmp"`` lies in a fresh temporary directory."""
+    import html
+    import re
+    import tempfile
+    from pathlib import Path
+
+    import confusionlab as cl
+
+    path = kwargs.get("path")
+    if isinstance(path, str) and path.startswith("@tmp"):
+        kwargs["path"] = tempfile.mkdtemp(prefix="cl-report-") + path.removeprefix("@tmp")
+    items = [_input(r) for r in results] if isinstance(results, (list, tuple)) else [results]
+    page = cl.report(*items, **kwargs)
+    out = [] if isinstance(page, str) and page.startswith("<!DOCTYPE html>") else ["not an HTML page"]
+    sections = page.count("class='confusionlab-report-section'")
+    if sections != len(items):
+        out.append(f"{sections} sections for {len(items)} results")
+    title = kwargs.get("title")
+    if isinstance(title, str) and html.escape(title) not in page:
+        out.append("the title is not on the page as written")
+    if re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page):
+        out.append("the page loads something")
+    if kwargs.get("path") is not None and Path(kwargs["path"]).read_text(encoding="utf-8") != page:
+        out.append("the file is not the page")
+    return out
+
+
 def call_surface_poisson_binomial(*, p: Any) -> list[str]:
     import numpy as np
 
@@ -642,7 +731,8 @@ def call_surface_read_log(*, reader: str, path: str) -> list[str]:
 
 
 _INPUT_NAMES = ("@audit", "@report", "@report_pre", "@calibration", "@evaluation", "@evaluation_refits",
-                "@evaluation_classes", "@comparison", "@roc", "@pr", "@plan", "@choice")  # fmt: skip
+                "@evaluation_classes", "@comparison", "@roc", "@pr", "@plan", "@choice",
+                "@decision_curve", "@cost_curve")  # fmt: skip
 
 
 def _input(name: Any) -> Any:
@@ -678,6 +768,9 @@ def _input(name: Any) -> Any:
             "@roc": lambda: cl.roc_curve(y, scores),
             "@pr": lambda: cl.precision_recall_curve(y, scores),
             "@choice": lambda: cl.choose_threshold(y, scores, cost=(1, 3)),
+            "@decision_curve": lambda: cl.decision_curve(rng.uniform(size=200) < q,
+                                                         {"<b>m</b>": q, "$x^$": q.round(1)}),
+            "@cost_curve": lambda: cl.cost_curve(y, scores),
             "@plan": lambda: cl.plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.1,
                                                max_size=2000),
         }  # fmt: skip
@@ -826,6 +919,25 @@ def _widget_checks(widget: Any) -> list[str]:
             out.append("DecisionView: band unordered or sized unlike the candidates")
         if widget.slice is not None and (widget.slice.tp, widget.slice.tn) != (cm.tp, cm.tn):
             out.append(f"DecisionView: the linked slice shows ({widget.slice.tp}, {widget.slice.tn}), chosen {cm}")
+    if isinstance(widget, cl.DecisionCurveView):
+        curve, k = widget.curve, widget.curve.thresholds.size
+        strategies = len(curve.models) + 2
+        sizes = [
+            buffer_array(widget, b).size for b in ("_net_benefit", "_lower", "_upper", "_band_lower", "_band_upper")
+        ]
+        if sizes != [strategies * k] * 5 or buffer_array(widget, "_prob_useful").size != len(curve.models) * k:
+            out.append(f"DecisionCurveView: buffers of {sizes} values for {strategies} strategies × {k} thresholds")
+        if widget._summary["confidence"] != widget.confidence or not 0 <= widget.index < k:
+            out.append(f"DecisionCurveView: summary at {widget._summary['confidence']}, cursor column {widget.index}")
+        if np.any(buffer_array(widget, "_band_lower") > buffer_array(widget, "_band_upper")):
+            out.append("DecisionCurveView: band unordered")
+    if isinstance(widget, cl.CostCurveView):
+        k, hull = widget.curve.probability_cost.size, buffer_array(widget, "_hull_fpr").size
+        best = buffer_array(widget, "_best")
+        if best.size != k or np.any(best < 0) or np.any(best >= hull) or not 0 <= widget.index < k:
+            out.append(f"CostCurveView: {best.size} best points for {k} probability costs, hull {hull}")
+        if np.any(buffer_array(widget, "_lower") > buffer_array(widget, "_upper")):
+            out.append("CostCurveView: band unordered")
     if isinstance(widget, cl.PlannerView):
         plan = widget.plan()
         if not 1 <= plan["N"] <= widget.max_size:

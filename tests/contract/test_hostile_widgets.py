@@ -198,6 +198,47 @@ def test_decision_view(worker, data, args):
     run(worker, "DecisionView", args, steps_of(data, pools), first="choice")
 
 
+# ----------------------------------------------------------------------------- DecisionCurveView
+threshold_arg = tagged(
+    st.floats(0.0, 0.99) | st.sampled_from([0.0, 0.99, np.float64(0.25), np.int64(0)]),
+    [-0.01, 0.995, 1.0, NAN, INF, -INF, "0.3", None, True, [0.3]],
+)
+
+
+@settings(CI, max_examples=12)
+@given(
+    data=st.data(),
+    args=ctor(
+        curve=tagged(st.just("@decision_curve"), [None, "@choice", "@roc", [0.1, 0.2]]),
+        confidence=confidence_arg,
+        threshold=threshold_arg,
+        width=width_arg(320, 2400),
+    ),
+)
+def test_decision_curve_view(worker, data, args):
+    pools = {"confidence": confidence_arg, "threshold": threshold_arg, "width": width_arg(320, 2400)}
+    run(worker, "DecisionCurveView", args, steps_of(data, pools), first="curve")
+
+
+# ----------------------------------------------------------------------------- CostCurveView
+pc_arg = tagged(st.floats(0.0, 1.0) | st.sampled_from([0, 1, np.float64(0.5)]), [-0.01, 1.01, NAN, INF, "0.5", None])
+
+
+@settings(CI, max_examples=12)
+@given(
+    data=st.data(),
+    args=ctor(
+        curve=tagged(st.just("@cost_curve"), [None, "@decision_curve", "@roc", [0.1, 0.2]]),
+        confidence=confidence_arg,
+        probability_cost=pc_arg,
+        width=width_arg(320, 2400),
+    ),
+)
+def test_cost_curve_view(worker, data, args):
+    pools = {"confidence": confidence_arg, "probability_cost": pc_arg, "width": width_arg(320, 2400)}
+    run(worker, "CostCurveView", args, steps_of(data, pools), first="curve")
+
+
 # ----------------------------------------------------------------------------- ConfusionSimplex
 def _matrix(data: st.DataObject, N: int) -> list[int]:
     cuts = sorted(data.draw(st.lists(st.integers(0, N), min_size=3, max_size=3)))

@@ -1,6 +1,8 @@
-"""``to_html(path=...)`` of every result class refuses a path that is not one, naming ``path``.
+"""``to_html(path=...)`` of every result class refuses a path that is not one, naming ``path``, and so
+do ``to_html`` and ``cl.report`` for a folder or a file in a folder that does not exist.
 
-Before, ``to_html(path=3)`` raised pathlib's TypeError after the whole page was built."""
+Before, ``to_html(path=3)`` raised pathlib's TypeError after the whole page was built, and a missing
+folder raised ``FileNotFoundError`` (not the library's refusal) after it too."""
 
 from __future__ import annotations
 
@@ -34,3 +36,14 @@ def test_a_path_like_is_written(tmp_path):
     result = CASES["RocCurve"]()
     target = tmp_path / "roc.html"
     assert result.to_html(path=str(target)) == target.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("where", ["missing/page.html", ".", ""], ids=["missing-folder", "a-folder", "empty"])
+def test_a_folder_or_a_missing_folder_is_refused_by_name(where, tmp_path, monkeypatch):
+    """``cl.report`` and ``to_html`` alike: found by the capped-child hypothesis test of ``report``."""
+    monkeypatch.chdir(tmp_path)
+    result = CASES["RocCurve"]()
+    for write in (result.to_html, lambda path: confusionlab.report(result, path=path)):
+        with pytest.raises(confusionlab.InvalidParameterError, match=r"^path: "):
+            write(path=where)
+    assert list(tmp_path.iterdir()) == []  # nothing written

@@ -55,7 +55,8 @@ def test_plot_and_frame():
     c = cl.cost_curve(y, s)
     assert c.plot().axes
     frame = c.to_frame()
-    assert list(frame.columns) == ["probability_cost", "cost", "band_lower", "band_upper"]
+    assert list(frame.columns) == ["probability_cost", "cost", "band_lower", "band_upper", "target"]
+    assert c.target == "true_value" and set(frame["target"]) == {"true_value"}  # the band holds the true curve
 
 
 def test_one_class_is_refused():

@@ -108,6 +108,23 @@ def test_huge_input_is_refused_before_allocating():
         cl.decision_curve(np.broadcast_to(1, 10**10), np.broadcast_to(0.5, 10**10))
 
 
+@pytest.mark.parametrize("door", ["arrays", "data"])
+def test_more_points_than_quadrature_answers_in_seconds_are_refused_by_thresholds(door):
+    """Each threshold × model point costs milliseconds of quadrature (P(best), EVPI, intervals): 2,501
+    thresholds × 2 models (5,002 points) are refused before counting, 2,500 × 2 are not. Found by the
+    capped-child hypothesis test (tests/contract/test_hostile_decision_curve.py): 100,000 thresholds were
+    accepted, and one model's EVPI then took about 9 minutes."""
+    fine, too_many = np.linspace(0.0, 0.99, 2_500), np.linspace(0.0, 0.99, 2_501)
+    if door == "arrays":
+        make = lambda t: cl.decision_curve(Y, {"a": R, "b": R}, thresholds=t)  # noqa: E731
+    else:
+        df = pd.DataFrame({"y": Y, "a": R, "b": R})
+        make = lambda t: cl.decision_curve("y", {"a": "a", "b": "b"}, data=df, thresholds=t)  # noqa: E731
+    assert make(fine).thresholds.size == 2_500
+    with pytest.raises(cl.InvalidParameterError, match=r"^thresholds: 2,501 thresholds × 2 model\(s\) = 5,002"):
+        make(too_many)
+
+
 def test_names_from_the_data_are_escaped_in_the_page():
     name = "<script>alert(1)</script>"
     page = cl.decision_curve(Y, {name: R}, thresholds=[0.2, 0.5]).to_html()

@@ -75,6 +75,7 @@ def test_frame_has_dcurves_columns_and_values(frame):
     for col in ("n", "prevalence", "harm", "test_pos_rate", "tp_rate", "fp_rate", "net_benefit"):
         np.testing.assert_allclose(ours[col].to_numpy(float), ref[col].to_numpy(float), rtol=0, atol=1e-12)
     assert list(ours["model"]) == list(ref["model"])
+    assert ours.columns[-1] == "target" and set(ours["target"]) == {_ours(frame).target} == {"true_value"}
 
 
 def _brute_nb(y: list[int], r: list[Fraction], t: Fraction) -> Fraction:

@@ -96,7 +96,7 @@ def test_roc_band_is_the_ks_box_around_the_staircase(data):
     y, s = data
     choice = cl.choose_threshold(y, s, cost=(1, 3))
     p, n = int(y.sum()), int((~y).sum())
-    d_p, d_n = stats.kstwo.ppf(1 - 0.05 / 3, p), stats.kstwo.ppf(1 - 0.05 / 3, n)
+    d_p, d_n = stats.kstwo.ppf(0.95 ** (1 / 3), p), stats.kstwo.ppf(0.95 ** (1 / 3), n)
     band = choice.band(0.95)
     assert band.d_pos == pytest.approx(d_p, rel=1e-12) and band.d_neg == pytest.approx(d_n, rel=1e-12)
     roc = choice.roc_band(0.95)

@@ -7,10 +7,9 @@ TPR ∈ [TPR̂ − d₊, TPR̂ + d₊] and FPR ∈ [FPR̂ − d₋, FPR̂ + d₋
 conservative where risks tie).
 
 The prevalence's uncertainty. NB = π·TPR − w·(1 − π)·FPR − harm also moves with π, which a cohort
-estimates: the three statements are then each made at ``c^(1/3)``, π in its Clopper–Pearson
-interval. Given the number of positives the two KS events are independent and distribution-free,
-so all three hold with probability ≥ c. NB increases in π (its coefficient TPR + w·FPR ≥ 0) and in
-TPR and decreases in FPR, so over the box
+estimates: the three statements are then each made at ``c^(1/3)`` (:func:`statement_level`, which
+says why the three hold together with probability ≥ c), π in its Clopper–Pearson interval. NB
+increases in π (its coefficient TPR + w·FPR ≥ 0) and in TPR and decreases in FPR, so over the box
 
     lower = π_lo·TPR_lo − w·(1 − π_lo)·FPR_hi − harm,   upper = π_hi·TPR_hi − w·(1 − π_hi)·FPR_lo − harm.
 
@@ -36,7 +35,32 @@ from scipy import stats
 
 from ._counts import Counts
 
-__all__ = ["DecisionBand", "decision_band", "ks_quantile", "prevalence_interval"]
+__all__ = ["DecisionBand", "decision_band", "ks_quantile", "prevalence_interval", "statement_level"]
+
+
+def statement_level(confidence: float, statements: int) -> float:
+    """The level of each of the band's ``statements`` so that all hold together at ``confidence``.
+
+    The bands of decisions rest on up to three statements: the positives' empirical distribution
+    function lies within its Kolmogorov–Smirnov distance of the true one everywhere, the same for the
+    negatives, and (unless it is given) the prevalence lies in its Clopper–Pearson interval. Each is
+    made at ``confidence ** (1/statements)`` (Šidák), which is exact here, not an approximation:
+
+    * given the class counts ``(P, N)``, the positives' scores and the negatives' scores are two
+      independent samples (the examples are drawn independently), so the two KS events are
+      conditionally independent, and each holds with conditional probability ≥ its level whatever
+      ``(P, N)`` is (the exact KS quantile of that many draws; ties only make it conservative);
+      hence ``P(both | P, N) ≥ level²`` for every ``(P, N)``;
+    * the prevalence's event is a function of ``P`` alone, with probability ≥ ``level``;
+    * so ``P(all three) = E[1{π covered} · P(both | P, N)] ≥ level² · P(π covered) ≥ level³``.
+
+    Bonferroni (``1 − (1 − c)/k`` each) needs no independence and is a little wider; Šidák's product
+    is the sharper bound these independent statements allow.
+
+    >>> round(statement_level(0.95, 3), 6), round(statement_level(0.95, 2), 6)
+    (0.983048, 0.974679)
+    """
+    return confidence ** (1.0 / statements)
 
 
 @lru_cache(maxsize=256)
@@ -91,10 +115,10 @@ def decision_band(
     p, n = first.p, first.n
     w = thresholds / (1.0 - thresholds)
     if prevalence is None:
-        level = confidence ** (1.0 / 3.0)
+        level = statement_level(confidence, 3)
         pi_lo, pi_hi = prevalence_interval(p, p + n, level)
     else:
-        level = confidence**0.5
+        level = statement_level(confidence, 2)
         pi_lo = pi_hi = prevalence
     lower, upper, d_pos, d_neg = {}, {}, {}, {}
     for name, c in counts.items():

@@ -11,7 +11,7 @@ from .._result import Result, new_figure
 from .._validation import check_confidence
 from ..palette import NEUTRAL, THEME
 from ..scores import roc_curve
-from ._band import ks_quantile
+from ._band import ks_quantile, statement_level
 from ._cost import envelope, upper_hull
 
 __all__ = ["CostBand", "CostCurve", "cost_curve"]
@@ -41,9 +41,12 @@ class CostCurve(Result):
     envelope there; ``hull_fpr``, ``hull_tpr`` the ROC convex hull's vertices (the points the envelope
     touches); ``fpr``, ``tpr`` every ROC point; ``p``, ``n`` the class sizes. :attr:`value` is the area
     under the cost curve (the expected cost over uniformly distributed probability costs).
+    :attr:`target` is the question the band answers: ``"true_value"``, where the true cost curve lies.
     """
 
     title = "Cost curve"
+    #: The question the band and :meth:`interval` answer: the true cost curve.
+    target = "true_value"
 
     def __init__(self, fpr: np.ndarray, tpr: np.ndarray, p: int, n: int) -> None:
         self.fpr, self.tpr, self.p, self.n = fpr, tpr, p, n
@@ -60,7 +63,7 @@ class CostCurve(Result):
     def band(self, confidence: float = 0.95) -> CostBand:
         """The band around the true cost curve at every probability cost at once (Campbell's ROC band mapped)."""
         confidence = check_confidence(confidence)
-        level = confidence**0.5
+        level = statement_level(confidence, 2)
         d_p, d_n = ks_quantile(self.p, level), ks_quantile(self.n, level)
         pc = self.probability_cost
         lower = envelope(self.fpr - d_n, self.tpr + d_p, pc)
@@ -82,7 +85,7 @@ class CostCurve(Result):
         return area(band.lower), area(band.upper)
 
     def to_frame(self) -> Any:
-        """One row per probability cost: the envelope and the 95 % band."""
+        """One row per probability cost: the envelope, the 95 % band and the question it answers (target)."""
         import pandas as pd
 
         band = self.band(0.95)
@@ -92,6 +95,7 @@ class CostCurve(Result):
                 "cost": self.cost,
                 "band_lower": band.lower,
                 "band_upper": band.upper,
+                "target": self.target,
             }
         )
 

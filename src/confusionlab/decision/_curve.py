@@ -9,7 +9,7 @@ import numpy as np
 from .._validation import InvalidParameterError, as_labels, check_memory
 from ..labels import code_groups
 from ..scores import truth
-from ._checks import check_harm, check_models, check_risks
+from ._checks import check_curve_size, check_harm, check_models, check_risks
 from ._counts import Counts, counts_from_sorted
 from ._groups import GroupedDecisionCurve
 from ._options import CurveOptions, check_curve_options
@@ -80,7 +80,8 @@ def decision_curve(
     ------
     InvalidParameterError
         Risks outside [0, 1] or NaN, labels missing or of one class, a bad threshold, harm,
-        prevalence, prior or confidence.
+        prevalence, prior or confidence; more than 5,000 thresholds × models (each point's P(best),
+        EVPI and interval take milliseconds of quadrature).
 
     Notes
     -----
@@ -137,6 +138,7 @@ def from_arrays(
 ) -> DecisionCurve | GroupedDecisionCurve:
     """:func:`decision_curve` of arrays under the checked ``options``."""
     models = check_models(y_score)
+    check_curve_size(options.thresholds.size, len(models))
     harm = check_harm(options.harm, list(models))
     length = _length(y_true)
     if length is not None:
@@ -214,6 +216,7 @@ def from_counts_by_model(
     label: Any,
 ) -> DecisionCurve | GroupedDecisionCurve:
     """The curve (or the grouped curves, keyed by group) of counts already made per model."""
+    check_curve_size(options.thresholds.size, len(harm_names))
     harm = check_harm(options.harm, harm_names)
     if list(counts_by_group) == [None]:
         return _curve(counts_by_group[None], harm, options, prior_given, label)

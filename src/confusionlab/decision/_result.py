@@ -48,9 +48,15 @@ class DecisionCurve(Result):
         α of the Dirichlet posterior of the four cells (from ``prior=``, else the defaults table).
     confidence : float
         The level of the intervals in :meth:`to_frame` and :meth:`summary` unless given.
+    target : str
+        The question the intervals of :meth:`to_frame`, :meth:`summary`, :meth:`plot` and the view
+        answer: ``"true_value"``, where the true net benefit lies (:meth:`interval_arrays` also
+        answers ``"next_test_set"`` on request).
     """
 
     title = "Decision curve"
+    #: The question the intervals and the band answer: the true net benefit.
+    target = "true_value"
 
     def __init__(
         self,
@@ -240,7 +246,7 @@ class DecisionCurve(Result):
         t, size = self.thresholds, self.thresholds.size
         nia = self.net_intervention_avoided
         band = self.band(self.confidence)
-        intervals = self._intervals(self.confidence, "true_value")
+        intervals = self._intervals(self.confidence, self.target)
         nan = np.full(size, np.nan)
         parts = []
         for name, s in self._strategies.items():
@@ -266,7 +272,7 @@ class DecisionCurve(Result):
                         "band_upper": band.upper[name],
                         "lower": intervals[name][0],
                         "upper": intervals[name][1],
-                        "target": "true_value",
+                        "target": self.target,
                     }
                 )
             )

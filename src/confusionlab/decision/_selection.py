@@ -3,22 +3,23 @@
 A band simultaneous over every threshold
 ----------------------------------------
 Write ``TPR(t) = P(S ≥ t | positive)``, ``FPR(t) = P(S ≥ t | negative)`` and ``π`` the prevalence.
-Three events, each of probability at least ``1 − α/3`` (Bonferroni, ``α = 1 − confidence``):
+Three events, each of probability at least ``confidence ** (1/3)`` (Šidák, ``_band.statement_level``):
 
 * the positives' empirical distribution function lies within ``d_p`` of the true one at every
-  score — the exact finite-sample Kolmogorov–Smirnov quantile ``d_p = kstwo(p).ppf(1 − α/3)``
+  score — the exact finite-sample Kolmogorov–Smirnov quantile ``d_p = kstwo(p).ppf(confidence ** (1/3))``
   given the ``p`` positives (Campbell 1994's ROC band, ``scores/_band.py``, takes the same
   distance); then ``|TPR̂(t) − TPR(t)| ≤ d_p`` at every ``t`` at once;
-* the same for the negatives, ``d_n = kstwo(n).ppf(1 − α/3)``;
-* ``π`` lies in its Clopper–Pearson interval at level ``1 − α/3``.
+* the same for the negatives, ``d_n = kstwo(n).ppf(confidence ** (1/3))``;
+* ``π`` lies in its Clopper–Pearson interval at level ``confidence ** (1/3)``.
 
-The KS statements hold given the class sizes and the prevalence's holds over them, so all three
-hold together with probability ``≥ confidence``, whatever the score distributions (ties only make
-the KS bounds conservative). On that event the true value at *every* threshold lies between the
-smallest and the largest of the objective over the box ``TPR̂ ± d_p`` × ``FPR̂ ± d_n`` × ``π``'s
-interval (exact for the cost and the monotone metrics, ``_objective``); at ``+∞`` the rates are 0
-exactly. Hence the band holds at the threshold chosen from the data too, and the interval at the
-chosen candidate is valid after selection.
+Given the class sizes the two KS statements are independent and the prevalence's holds over them,
+so all three hold together with probability ``≥ confidence`` (``statement_level`` gives the
+argument), whatever the score distributions (ties only make the KS bounds conservative). On that
+event the true value at *every* threshold lies between the smallest and the largest of the objective
+over the box ``TPR̂ ± d_p`` × ``FPR̂ ± d_n`` × ``π``'s interval (exact for the cost and the
+monotone metrics, ``_objective``); at ``+∞`` the rates are 0 exactly. Hence the band holds at the
+threshold chosen from the data too, and the interval at the chosen candidate is valid after
+selection.
 
 Why this band and not the posterior's: a simultaneous band from the posterior (a max-statistic
 over Bayesian-bootstrap draws of the whole cost curve) is about half as wide but holds only as the
@@ -46,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..metrics import get_metric
-from ._band import ks_quantile, prevalence_interval
+from ._band import ks_quantile, prevalence_interval, statement_level
 from ._candidates import Candidates
 from ._objective import Objective
 
@@ -104,7 +105,7 @@ def simultaneous_band(
     >>> band.plausible.tolist()  # six examples say little
     [True, True, True, True, True, True, True]
     """
-    level = 1.0 - (1.0 - confidence) / 3.0
+    level = statement_level(confidence, 3)
     d_pos, d_neg = ks_quantile(c.p, level), ks_quantile(c.n, level)
     prevalence = prevalence_interval(c.p, c.total, level)
     tpr, fpr = _boxes(c, d_pos, d_neg)

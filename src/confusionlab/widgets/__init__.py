@@ -16,6 +16,8 @@ from . import (  # noqa: F401  (imported to register their views)
     audit_view,
     bias_view,
     calibration_view,
+    cost_curve_view,
+    decision_curve_view,
     decision_view,
     evaluation_view,
     figure_view,

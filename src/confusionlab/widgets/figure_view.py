@@ -12,7 +12,8 @@ The scores results (:class:`~confusionlab.scores.AucComparison`,
 (:class:`~confusionlab.ItemEvaluation`, :class:`~confusionlab.ItemComparison`,
 :class:`~confusionlab.PassAtK`), and the grouped threshold choice
 (:class:`~confusionlab.GroupedThresholdChoice`; one group's :class:`~confusionlab.ThresholdChoice`
-has :class:`~confusionlab.DecisionView`).
+has :class:`~confusionlab.DecisionView`), the grouped decision curve (one
+:class:`~confusionlab.DecisionCurve` has :class:`~confusionlab.DecisionCurveView`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import ipywidgets
 from .._result import Result, figure_data_uri
 from .._views import register_view
 from ..bias import GroupSizePlan
-from ..decision import CostCurve, DecisionCurve, GroupedDecisionCurve, GroupedThresholdChoice
+from ..decision import GroupedDecisionCurve, GroupedThresholdChoice
 from ..distribution.true_value import RateDistribution
 from ..items import ItemComparison, ItemEvaluation, PassAtK
 from ..scores import AucComparison, GroupedAucComparison, GroupedCurves, MulticlassRocCurve
@@ -55,6 +56,4 @@ register_view(ItemEvaluation, figure_widget)
 register_view(ItemComparison, figure_widget)
 register_view(PassAtK, figure_widget)
 register_view(GroupedThresholdChoice, figure_widget)
-register_view(DecisionCurve, figure_widget)  # until the decision's own view
 register_view(GroupedDecisionCurve, figure_widget)
-register_view(CostCurve, figure_widget)
