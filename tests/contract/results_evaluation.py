@@ -6,7 +6,7 @@ import numpy as np
 
 from confusionlab.bias import plan_group_size
 from confusionlab.evaluation import evaluate
-from confusionlab.planner import plan_test_size
+from confusionlab.planner import plan_comparison_size, plan_test_size
 
 
 def _evaluation():
@@ -19,5 +19,6 @@ def _evaluation():
 CASES = {
     "Evaluation": _evaluation,
     "TestSizePlan": lambda: plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.15),
+    "ComparisonSizePlan": lambda: plan_comparison_size((0.85, 0.8), correlation=0.5, half_width=0.05),
     "GroupSizePlan": lambda: plan_group_size("DPPL", size_a=300, rate_a=0.3, rate_d=0.2, half_width=0.12),
 }

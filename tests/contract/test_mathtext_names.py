@@ -114,6 +114,7 @@ WITHOUT_NAMES = {
     "RateDistribution",
     "Comparison",
     "TestSizePlan",
+    "ComparisonSizePlan",
     "GroupSizePlan",
     "StabilityResult",
     "StabilityCurve",

@@ -170,6 +170,7 @@ def test_practitioner_questions_answer_the_true_value():
         "compare_paired_cells",
         "rank_models",
         "plan_test_size",
+        "plan_comparison_size",
         "bias.plan_group_size",
         "bias.report",
         "bias.audit",
@@ -241,6 +242,7 @@ CALLS = {
         cl.ConfusionMatrix(tp=8, fn=2, fp=3, tn=7), "recall", **kw
     ),
     "plan_test_size": lambda **kw: cl.plan_test_size("recall", prevalence=0.5, tpr=0.8, tnr=0.8, half_width=0.15, **kw),
+    "plan_comparison_size": lambda **kw: cl.plan_comparison_size((0.85, 0.8), correlation=0.5, half_width=0.05, **kw),
     "planner.normal_half_width": lambda **kw: cl.planner.normal_half_width(
         cl.metrics.get_metric("recall"), np.array([100]), 0.5, 0.8, 0.8, **kw
     ),

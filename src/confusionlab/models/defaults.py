@@ -162,6 +162,7 @@ DEFAULTS: Mapping[str, EntryDefaults] = MappingProxyType(
         "compare_paired_cells": EntryDefaults("true_value", alpha=_UNIFORM, n_draws=100_000),
         "rank_models": EntryDefaults("true_value", alpha=_UNIFORM, n_draws=100_000),
         "plan_test_size": EntryDefaults("true_value", alpha=_BY_QUESTION),
+        "plan_comparison_size": EntryDefaults("true_value", alpha=_UNIFORM),
         "planner.normal_half_width": EntryDefaults("next_test_set", prior=1.0, alpha=_UNIFORM),
         "planner.plan_prior": EntryDefaults(None, arguments={"prior": REQUIRED, "target": REQUIRED}),
         "planner.interval_half_width": EntryDefaults(None, arguments={"confidence": REQUIRED}),

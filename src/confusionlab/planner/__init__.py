@@ -24,6 +24,11 @@ core, and returns a :class:`TestSizePlan`. The package holds one idea per module
                           (the curve, its table and figure, the interval at the plan)
 ``_result``               :class:`TestSizePlan`: the plan (the result)
 ``_plan``                 :func:`plan_test_size`: the entry point
+``_paired_cells``         two classifiers' agreement cells from their accuracies and error
+                          correlation, and the true accuracy difference's quantiles
+``_comparison_result``    :class:`ComparisonSizePlan`: the paired plan (the result)
+``_comparison_plan``      :func:`plan_comparison_size`: how many items tell two classifiers
+                          apart
 ========================  ==============================================================
 
 Examples
@@ -38,6 +43,8 @@ from __future__ import annotations
 from .._validation import check_rate
 from ._assurance import DEFAULT_ASSURANCE_TOLERANCE, MAX_OUTCOMES
 from ._checks import plan_prior
+from ._comparison_plan import plan_comparison_size
+from ._comparison_result import ComparisonSizePlan
 from ._criterion import DRIFT_ALLOWANCE, normal_half_width, plan_counts
 from ._half_width import interval_half_width
 from ._plan import PLAN_MODELS, plan_test_size
@@ -52,12 +59,14 @@ __all__ = [
     "MAX_OUTCOMES",
     "MAX_SIZE",
     "PLAN_MODELS",
+    "ComparisonSizePlan",
     "SizePlan",
     "TargetUnreachableError",
     "TestSizePlan",
     "check_rate",
     "interval_half_width",
     "normal_half_width",
+    "plan_comparison_size",
     "plan_counts",
     "plan_prior",
     "plan_test_size",

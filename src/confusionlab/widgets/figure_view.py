@@ -10,7 +10,8 @@ The scores results (:class:`~confusionlab.scores.AucComparison`,
 (:class:`~confusionlab.distribution.true_value.RateDistribution`: a continuous Beta, where
 :class:`~confusionlab.MetricPMF` draws a lattice) register it here, and so do the item results
 (:class:`~confusionlab.ItemEvaluation`, :class:`~confusionlab.ItemComparison`,
-:class:`~confusionlab.PassAtK`), and the grouped threshold choice
+:class:`~confusionlab.PassAtK`), the paired size plan (:class:`~confusionlab.ComparisonSizePlan`),
+and the grouped threshold choice
 (:class:`~confusionlab.GroupedThresholdChoice`; one group's :class:`~confusionlab.ThresholdChoice`
 has :class:`~confusionlab.DecisionView`), the grouped decision curve (one
 :class:`~confusionlab.DecisionCurve` has :class:`~confusionlab.DecisionCurveView`).
@@ -28,6 +29,7 @@ from ..bias import GroupSizePlan
 from ..decision import GroupedDecisionCurve, GroupedThresholdChoice
 from ..distribution.true_value import RateDistribution
 from ..items import ItemComparison, ItemEvaluation, PassAtK
+from ..planner import ComparisonSizePlan
 from ..scores import AucComparison, GroupedAucComparison, GroupedCurves, MulticlassRocCurve
 
 __all__ = ["figure_widget"]
@@ -57,3 +59,4 @@ register_view(ItemComparison, figure_widget)
 register_view(PassAtK, figure_widget)
 register_view(GroupedThresholdChoice, figure_widget)
 register_view(GroupedDecisionCurve, figure_widget)
+register_view(ComparisonSizePlan, figure_widget)
