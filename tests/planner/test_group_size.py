@@ -78,6 +78,7 @@ _ROUNDING = 1e-12
     target=st.floats(0.12, 0.3),
 )
 @example(size_a=115, rate_a=0.59375, rate_d=0.59375, target=0.15)  # a tie, found by hypothesis
+@example(size_a=213, rate_a=0.65234375, rate_d=0.2421875, target=0.12)  # a dip at size_d = size_a, found by hypothesis
 def test_random_group_plans_equal_the_scan(size_a, rate_a, rate_d, target):
     try:
         plan = plan_group_size(
