@@ -172,6 +172,7 @@ export function render({ model, el: host }) {
     note.textContent = s.note ?? "";
     verdict.textContent = s.verdict ?? "";
     error.textContent = s.error_note ?? "";
+    error.title = s.error_detail ?? "";
     const d = root.dataset;
     d.bins = String(state.x.length);
     d.points = String(drawn.points);

@@ -41,6 +41,7 @@ function calState(extra = {}) {
       note: "Bars: the exact 95% consistency band",
       verdict: "If the forecasts were calibrated, … evidence of miscalibration at the 5% level.",
       error_note: "300 forecasts.",
+      error_detail: "Band exact up to 3e-13 in probability",
     },
     ...extra,
   };
@@ -133,6 +134,9 @@ describe("render", () => {
     expect(root.dataset.outside).toBe("1");
     expect(root.dataset.pValue).toBe("0.0004");
     expect(root.querySelector(".cl-verdict").textContent).toContain("evidence of miscalibration");
+    const error = root.querySelector(".cl-error");
+    expect(error.textContent).toBe("300 forecasts."); // how the intervals are computed: in the tooltip only
+    expect(error.title).toBe("Band exact up to 3e-13 in probability");
     expect(root.querySelector("canvas.cl-reliability").style.height).toBe(`${reliabilityHeight(400)}px`);
     model.set("_x", f64([0.2, 0.8]));
     model.set("_observed", f64([0.2, 0.8]));

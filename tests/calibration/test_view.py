@@ -77,3 +77,14 @@ def test_the_view_of_engine_binned_forecasts_says_what_is_approximate(cal, monke
     np.testing.assert_allclose(buffer_array(view, "_hist_counts"), c.histogram(40)[0])
     assert "approximate" in view._summary["note"] and "binomial at each bin mean" in view._summary["note"]
     assert c.approximation in view._summary["error_note"]
+
+
+def test_how_the_intervals_are_computed_is_in_the_tooltip_not_the_visible_line(cal):
+    """A newcomer reads the forecasts' count; the band's error bound and the intervals' methods are
+    in the line's tooltip (``error_detail``), with the numbers of the result itself."""
+    c = cal[0]
+    summary = c.view()._summary
+    assert summary["error_note"] == f"{c.n_forecasts:,} forecasts (how each interval is computed: this line's tooltip)."
+    assert "exact up to" not in summary["error_note"] and "bootstrap" not in summary["error_note"]
+    assert f"Band exact up to {c.band(0.95).error_bound:.1g} in probability" in summary["error_detail"]
+    assert "300 stratified bootstrap resamples" in summary["error_detail"]

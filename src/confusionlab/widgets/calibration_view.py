@@ -158,7 +158,11 @@ class CalibrationView(BundledWidget, bundle="calibration"):
             ),
             "verdict": p_value_in_words(test, c),
             "error_note": (
-                f"{cal.n_forecasts:,} forecasts. Band exact up to {band.error_bound:.1g} in probability; "
+                f"{cal.n_forecasts:,} forecasts (how each interval is computed: this line's tooltip)."
+                + ("" if cal.approximation is None else f" Approximate: {cal.approximation}.")
+            ),
+            "error_detail": (
+                f"Band exact up to {band.error_bound:.1g} in probability; "
                 "the ECE's interval bounds every bin's outcome rate at once (Clopper–Pearson, Šidák): it holds "
                 f"the population's ECE with probability at least {pct}, conservatively; the Brier score's from "
                 f"{cal.n_resamples:,} stratified bootstrap resamples ("
@@ -167,7 +171,6 @@ class CalibrationView(BundledWidget, bundle="calibration"):
                     if boot.normal_bins == 0
                     else f"approximation error at most {boot.brier_error:.1g})."
                 )
-                + ("" if cal.approximation is None else f" Approximate: {cal.approximation}.")
             ),
         }
 
