@@ -264,7 +264,7 @@ export function render({ model, el: host }) {
     canvas.setAttribute("aria-label", `${state.kind === "pr" ? "precision–recall" : "ROC"} curve with its band`);
     note.textContent =
       "Drag the slider (or click the curve, or use the arrow keys on the slider) to walk the threshold along the staircase; " +
-      "the linked slice shows that point's confusion matrix.";
+      "a linked slice (beside the curve by default) shows that point's confusion matrix.";
     draws += 1;
     const d = root.dataset;
     d.kind = state.kind;
