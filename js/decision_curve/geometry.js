@@ -47,22 +47,7 @@ export function scales(box, [x0, x1], [y0, y1]) {
   };
 }
 
-/**
- * The index of the threshold nearest to `t` (the lower of two equally near), as Python's
- * `nearest_index`; −1 when there are none.
- */
-export function nearestIndex(thresholds, t) {
-  let best = -1;
-  let bestDistance = Infinity;
-  for (let k = 0; k < thresholds.length; k++) {
-    const d = Math.abs(thresholds[k] - t);
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = k;
-    }
-  }
-  return best;
-}
+export { nearestIndex } from "../shared/search.js";
 
 /** Strategy `s`'s row of a buffer holding one row of `size` values per strategy. */
 export function row(buffer, s, size) {

@@ -45,15 +45,4 @@ export function stickColumns(values, masses, multiplicities, lo, hi, width) {
   return { mass: h.mass, count: h.count, values: distinct };
 }
 
-/** Index of the value nearest to v in an ascending array (-1 when empty). */
-export function nearestIndex(sorted, v) {
-  let lo = 0;
-  let hi = sorted.length - 1;
-  if (hi < 0) return -1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < v) lo = mid;
-    else hi = mid;
-  }
-  return Math.abs(sorted[lo] - v) <= Math.abs(sorted[hi] - v) ? lo : hi;
-}
+export { nearestIndex } from "../shared/search.js";

@@ -27,7 +27,14 @@ import anywidget
 import numpy as np
 import traitlets
 
-from .._validation import DEFAULT_TOLERANCE, InvalidParameterError, TooLargeError, check_confidence, check_tolerance
+from .._validation import (
+    DEFAULT_TOLERANCE,
+    InvalidParameterError,
+    TooLargeError,
+    check_confidence,
+    check_finite_real,
+    check_tolerance,
+)
 from ..metrics import METRICS
 
 T = TypeVar("T")
@@ -235,6 +242,25 @@ class Tolerance(traitlets.Float):
 
     def validate(self, obj: Any, value: Any) -> float:
         return trait_check(check_tolerance, value, self.name)
+
+
+def nearest_index(thresholds: np.ndarray, threshold: float) -> int:
+    """The index of the value of ascending ``thresholds`` nearest to ``threshold`` (the lower one of two
+    equally near): the column a curve view's cursor reads.
+
+    The browser picks the same column (``js/shared/search.js``, ``nearestIndex``).
+
+    >>> nearest_index(np.array([0.0, 0.1, 0.2]), 0.14), nearest_index(np.array([0.0, 0.1, 0.2]), 0.15)
+    (1, 1)
+    """
+    return int(np.argmin(np.abs(thresholds - threshold)))
+
+
+class FiniteReal(traitlets.Float):
+    """A finite real number (:func:`confusionlab._validation.check_finite_real`); the view checks its range."""
+
+    def validate(self, obj: Any, value: Any) -> float:
+        return trait_check(check_finite_real, value, self.name)
 
 
 class Confidence(traitlets.Float):

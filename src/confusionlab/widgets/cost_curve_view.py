@@ -18,8 +18,7 @@ import traitlets
 from .._validation import check_instance
 from .._views import register_view
 from ..decision import CostCurve
-from ._common import Buffer, BundledWidget, Confidence, Integer, InvalidTraitError
-from .decision_curve_view import FiniteReal, nearest_index
+from ._common import Buffer, BundledWidget, Confidence, FiniteReal, Integer, InvalidTraitError, nearest_index
 
 __all__ = ["CostCurveView"]
 

@@ -17,30 +17,12 @@ from typing import Any
 import numpy as np
 import traitlets
 
-from .._validation import check_finite_real, check_instance
+from .._validation import check_instance
 from .._views import register_view
 from ..decision import DecisionCurve
-from ._common import Buffer, BundledWidget, Confidence, Integer, InvalidTraitError, trait_check
+from ._common import Buffer, BundledWidget, Confidence, FiniteReal, Integer, InvalidTraitError, nearest_index
 
-__all__ = ["DecisionCurveView", "FiniteReal", "nearest_index"]
-
-
-def nearest_index(thresholds: np.ndarray, threshold: float) -> int:
-    """The index of the threshold nearest to ``threshold`` (the lower one of two equally near).
-
-    The browser picks the same column (``js/decision_curve/geometry.js``, ``nearestIndex``).
-
-    >>> nearest_index(np.array([0.0, 0.1, 0.2]), 0.14), nearest_index(np.array([0.0, 0.1, 0.2]), 0.15)
-    (1, 1)
-    """
-    return int(np.argmin(np.abs(thresholds - threshold)))
-
-
-class FiniteReal(traitlets.Float):
-    """A finite real number (:func:`confusionlab._validation.check_finite_real`); the view checks its range."""
-
-    def validate(self, obj: Any, value: Any) -> float:
-        return trait_check(check_finite_real, value, self.name)
+__all__ = ["DecisionCurveView"]
 
 
 class DecisionCurveView(BundledWidget, bundle="decision_curve"):
