@@ -464,6 +464,17 @@ def call_surface_plan_test_size(*, metric: Any, **kwargs: Any) -> list[str]:
     return out
 
 
+def call_surface_plan_comparison_size(**kwargs: Any) -> list[str]:
+    import confusionlab as cl
+
+    plan = cl.plan_comparison_size(**kwargs)
+    max_size = kwargs.get("max_size", 10**6)
+    out = [] if type(plan.N) is int and 1 <= plan.N <= max_size else [f"N = {plan.N!r} not an int in [1, max_size]"]
+    if not float(plan.half_width) <= float(kwargs["half_width"]) + 1e-12:
+        out.append(f"the plan's half_width {plan.half_width!r} exceeds the requested {kwargs['half_width']!r}")
+    return out
+
+
 def call_surface_plan_group_size(**kwargs: Any) -> list[str]:
     from confusionlab import bias
 

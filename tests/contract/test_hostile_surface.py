@@ -3,7 +3,7 @@ child process of the contract tests (``_hostile_worker.py``: address space cappe
 3 GiB, CPU 60 s a call, the library's memory limit 512 MiB).
 
 Covered: ``compare_paired``, ``compare_paired_cells``, ``rank_models`` (paired); ``plan_test_size``,
-``bias.plan_group_size`` (planners); ``calibration`` with its interval and band,
+``plan_comparison_size``, ``bias.plan_group_size`` (planners); ``calibration`` with its interval and band,
 ``calibration.poisson_binomial_pmf``; ``compare_auc``, ``precision_recall_curve`` (scores);
 ``stability.phi``, ``psi``, ``fleiss_kappa``, ``krippendorff_alpha``, ``icc``.
 
@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pytest
 from _hostile_worker import Worker
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from test_core_hostile import CI, INF, NAN, assert_contract, tagged
 
@@ -190,6 +190,42 @@ def test_plan_test_size(worker, metric, prevalence, tpr, tnr, half_width, max_si
     }
     reply = worker.call("surface_plan_test_size", **{k: v for k, (v, _) in args.items()})
     check(reply, args, "plan_test_size", documented=("TargetUnreachableError",))
+
+
+@settings(CI, max_examples=20)
+@given(
+    accuracy=tagged(
+        st.tuples(st.floats(0.6, 0.95), st.floats(0.6, 0.95)),
+        [(0.0, 0.8), (0.8, 1.0), (NAN, 0.8), (0.8,), (0.8, 0.7, 0.6), 0.8, "0.8", None],
+    ),
+    correlation=tagged(st.sampled_from([0.0, 0.2, np.float64(0.1)]), [NAN, INF, "0.5", None, 5.0, -5.0]),
+    half_width=tagged(st.floats(0.03, 0.2), [0.0, -0.1, NAN, INF, "0.1", None]),
+    max_size=tagged(st.sampled_from([200, 5000, np.int64(20_000)]), [0, -1, 2.5, NAN, "100", None, True]),
+    icc=tagged(st.sampled_from([None, None, 0.1]), [-0.5, 1.5, NAN, "0.1"]),
+)
+# every argument valid (the derandomized draws may mix a bad one into each of their 20 examples)
+@example(
+    accuracy=((0.85, 0.8), "ok"),
+    correlation=(0.2, "ok"),
+    half_width=(0.05, "ok"),
+    max_size=(5000, "ok"),
+    icc=(None, "ok"),
+)
+@example(
+    accuracy=((0.7, 0.9), "ok"),
+    correlation=(0.0, "ok"),
+    half_width=(0.1, "ok"),
+    max_size=(5000, "ok"),
+    icc=(0.1, "ok"),
+)
+def test_plan_comparison_size(worker, accuracy, correlation, half_width, max_size, icc):
+    args = {"accuracy": accuracy, "correlation": correlation, "half_width": half_width, "max_size": max_size}
+    args["icc"] = icc
+    call = {k: v for k, (v, _) in args.items()}
+    if call["icc"] is not None:
+        call["cluster_size"] = 10
+    reply = worker.call("surface_plan_comparison_size", **call)
+    check(reply, args, "plan_comparison_size", documented=("TargetUnreachableError",))
 
 
 @settings(CI, max_examples=20)
